@@ -1,0 +1,158 @@
+//! Diagnostics: what every layer (syntax, model, lint, compat) reports, and the source files
+//! they point into. Rendering (human, json, sarif, github) lives beside this module.
+
+use crate::syntax::Span;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+}
+
+impl Level {
+    /// The spelling used in JSON output and configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub usize);
+
+/// One finding, located in one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Rule or error ID: `syntax/…`, `model/…`, a lint rule ID, `compat/…`.
+    pub rule: String,
+    pub level: Level,
+    pub file: FileId,
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Name of the catalog, when known.
+    pub catalog: Option<String>,
+    /// Name of the tool, for tool-level and field-level findings.
+    pub tool: Option<String>,
+    /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
+    pub path: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        rule: impl Into<String>,
+        level: Level,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            rule: rule.into(),
+            level,
+            file,
+            span,
+            message: message.into(),
+            help: None,
+            catalog: None,
+            tool: None,
+            path: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// A loaded source file with its line index.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// As given by the user (relative paths stay relative), used in every output.
+    pub path: PathBuf,
+    pub text: String,
+    /// Byte offset of the start of each line.
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset; offsets past the end or inside
+    /// a character are clamped.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        (line + 1, self.text[start..end].chars().count() + 1)
+    }
+
+    /// The text of a 1-based line, without its line terminator.
+    pub fn line_text(&self, line: usize) -> &str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// Every file of one run, addressed by [`FileId`].
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    pub files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() - 1)
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_is_one_based_and_counts_characters() {
+        let f = SourceFile::new("a.kdl", "ab\nçd\n".to_string());
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(5), (2, 2));
+        assert_eq!(f.line_col(100), (3, 1));
+        assert_eq!(f.line_text(2), "çd");
+        assert_eq!(f.line_text(9), "");
+    }
+}

@@ -1,0 +1,12 @@
+//! catalogc: a compiler for declarative LLM tool catalogs.
+//!
+//! Data flows one way: files → [`syntax`] → [`model`] → (lint | hash | compat | codegen).
+
+pub mod runtime;
+
+#[cfg(feature = "compiler")]
+pub mod diag;
+#[cfg(feature = "compiler")]
+pub mod model;
+#[cfg(feature = "compiler")]
+pub mod syntax;

@@ -1,0 +1,3 @@
+fn main() {
+    println!("catalogc {}", env!("CARGO_PKG_VERSION"));
+}

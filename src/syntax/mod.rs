@@ -1,0 +1,132 @@
+//! Our own KDL v2 reader: a lossless syntax tree (every byte belongs to a token) and, on top of
+//! it, the typed view below, which the model is lowered from.
+//!
+//! Offsets are byte offsets into the source text; line and column are computed only when a
+//! diagnostic is rendered (see [`crate::diag::SourceFile`]).
+
+/// A half-open byte range `start..end` into one source file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A value with the span it was written at. Equality, ordering and hashing look at the value
+/// only: moving text around a file never changes what a catalog means.
+#[derive(Debug, Clone, Default)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub const fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+impl<T: PartialEq> PartialEq for Spanned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Spanned<T> {}
+
+impl<T: std::hash::Hash> std::hash::Hash for Spanned<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.value.hash(state)
+    }
+}
+
+impl<T> std::ops::Deref for Spanned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+/// A parsed document: the typed view of the top-level nodes, in source order.
+/// Slashdashed nodes, entries and children blocks are not part of it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Document {
+    pub nodes: Vec<Node>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// `(type)` annotation before the name.
+    pub ty: Option<Spanned<String>>,
+    pub name: Spanned<String>,
+    /// Arguments and properties in source order (duplicates kept: the lowering reports them).
+    pub entries: Vec<Entry>,
+    /// `{ ... }` block; `None` when the node has none.
+    pub children: Option<Children>,
+    /// From the type annotation (or name) to the end of the node, terminator excluded.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Children {
+    pub nodes: Vec<Node>,
+    /// From `{` to `}` inclusive.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Property key; `None` for an argument.
+    pub name: Option<Spanned<String>>,
+    pub ty: Option<Spanned<String>>,
+    pub value: Spanned<Value>,
+    /// The whole entry, `key=(type)value`.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    String(String),
+    Number(Number),
+    Bool(bool),
+    Null,
+}
+
+/// A KDL number. Integers of any size are read exactly; what catalogc accepts is decided when
+/// lowering, so an overflow is reported rather than wrapped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Number {
+    Int(i128),
+    /// An integer too large for `i128`: its value in decimal digits, with a leading `-` if
+    /// negative.
+    BigInt(String),
+    /// A finite float written in decimal.
+    Float(f64),
+    /// A decimal float whose magnitude does not fit an `f64` (`1e400`).
+    FloatOverflow,
+    Inf,
+    NegInf,
+    NaN,
+}
+
+/// One syntax error. The parser goes on after it, so a file yields all of them at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    /// Stable ID, `syntax/<kind>` (e.g. `syntax/v1-keyword`, `syntax/unclosed-block`).
+    pub code: &'static str,
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// What to write instead.
+    pub help: Option<String>,
+}
