@@ -5,6 +5,8 @@
 pub mod runtime;
 
 #[cfg(feature = "compiler")]
+pub mod compat;
+#[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod model;

@@ -1,0 +1,664 @@
+//! The classifier. Field-level rules are written once, from the reader's side: given the
+//! schema a writer produces values for and the schema a reader accepts, does every value the
+//! writer could produce still fit? Inputs are written by the model against the old schema and
+//! read by the new server (writer = old, reader = new); outputs are written by the new server
+//! and read by old clients (writer = new, reader = old). [`map`] turns each reader-side
+//! event into the change kind of the side it happened on.
+
+use super::kinds::{Kind, Side};
+use super::{Change, Loc};
+use crate::model::{
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Field, Format, Literal, Num, NumTy,
+    Span, StringTy, Tool, Ty, TyKind, Unit,
+};
+
+/// What the reader sees compared with the writer, independent of the side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ev {
+    /// A field the writer knows and the reader does not.
+    WriterOnlyField {
+        required: bool,
+    },
+    /// A field the reader knows and the writer does not.
+    ReaderOnlyField {
+        required: bool,
+    },
+    /// The reader requires a field the writer may omit.
+    ReaderRequires,
+    /// The writer always sends a field the reader treats as optional.
+    ReaderRelaxes,
+    TypeDiffers,
+    /// The writer may produce an enum value the reader does not list.
+    WriterEnumValueUnknown {
+        reader_extensible: bool,
+    },
+    /// The reader lists an enum value the writer never produces.
+    ReaderEnumValueUnused,
+    /// The reader's bound rejects some values the writer may produce.
+    Narrower,
+    /// The reader's bound accepts more than the writer produces.
+    Wider,
+    /// Neither bound contains the other.
+    Incomparable,
+    PatternReaderOnly,
+    PatternWriterOnly,
+    PatternDiffers,
+    FormatReaderOnly,
+    FormatWriterOnly,
+    FormatDiffers,
+    DefaultDiffers {
+        writer_has: bool,
+        reader_has: bool,
+    },
+    UnitDiffers,
+    DocDiffers,
+    SensitiveDiffers,
+    /// `deprecated` differs; `in_new` says which version has it.
+    DeprecatedDiffers {
+        in_new: bool,
+    },
+}
+
+/// The one place where a side gives a reader-side event its name and class.
+fn map(side: Side, ev: Ev) -> Option<Kind> {
+    use Kind::*;
+    Some(match side {
+        Side::Input => match ev {
+            Ev::WriterOnlyField { .. } => InputFieldRemoved,
+            Ev::ReaderOnlyField { required: true } => InputFieldRequiredAdded,
+            Ev::ReaderOnlyField { required: false } => InputFieldOptionalAdded,
+            Ev::ReaderRequires => InputFieldMadeRequired,
+            Ev::ReaderRelaxes => InputFieldMadeOptional,
+            Ev::TypeDiffers => InputTypeChanged,
+            Ev::WriterEnumValueUnknown { .. } => InputEnumValueRemoved,
+            Ev::ReaderEnumValueUnused => InputEnumValueAdded,
+            Ev::Narrower => InputBoundTightened,
+            Ev::Wider => InputBoundLoosened,
+            Ev::Incomparable => InputBoundChanged,
+            Ev::PatternReaderOnly => InputPatternAdded,
+            Ev::PatternWriterOnly => InputPatternRemoved,
+            Ev::PatternDiffers => InputPatternChanged,
+            Ev::FormatReaderOnly => InputFormatAdded,
+            Ev::FormatWriterOnly => InputFormatRemoved,
+            Ev::FormatDiffers => InputFormatChanged,
+            Ev::DefaultDiffers {
+                writer_has: true,
+                reader_has: true,
+            } => InputDefaultChanged,
+            Ev::DefaultDiffers {
+                writer_has: true, ..
+            } => InputDefaultRemoved,
+            Ev::DefaultDiffers { .. } => InputDefaultAdded,
+            Ev::UnitDiffers => InputUnitChanged,
+            Ev::DocDiffers => InputDocChanged,
+            Ev::SensitiveDiffers => InputSensitiveChanged,
+            Ev::DeprecatedDiffers { in_new: true } => InputFieldDeprecatedAdded,
+            Ev::DeprecatedDiffers { in_new: false } => InputFieldDeprecatedRemoved,
+        },
+        Side::Output => match ev {
+            // Output readers ignore fields they do not know (tolerant reader), but rely on
+            // every field they were written to read, optional or not.
+            Ev::WriterOnlyField { required: true } => OutputFieldRequiredAdded,
+            Ev::WriterOnlyField { required: false } => OutputFieldOptionalAdded,
+            Ev::ReaderOnlyField { .. } => OutputFieldRemoved,
+            Ev::ReaderRequires => OutputFieldMadeOptional,
+            Ev::ReaderRelaxes => OutputFieldMadeRequired,
+            Ev::TypeDiffers => OutputTypeChanged,
+            Ev::WriterEnumValueUnknown {
+                reader_extensible: true,
+            } => OutputEnumValueAddedExtensible,
+            Ev::WriterEnumValueUnknown { .. } => OutputEnumValueAdded,
+            Ev::ReaderEnumValueUnused => OutputEnumValueRemoved,
+            Ev::Narrower => OutputBoundLoosened,
+            Ev::Wider => OutputBoundTightened,
+            Ev::Incomparable => OutputBoundChanged,
+            Ev::PatternReaderOnly => OutputPatternRemoved,
+            Ev::PatternWriterOnly => OutputPatternAdded,
+            Ev::PatternDiffers => OutputPatternChanged,
+            Ev::FormatReaderOnly => OutputFormatRemoved,
+            Ev::FormatWriterOnly => OutputFormatAdded,
+            Ev::FormatDiffers => OutputFormatChanged,
+            // See kinds::DEFAULT_ONE_SIDED.
+            Ev::DefaultDiffers { .. } => return None,
+            Ev::UnitDiffers => OutputUnitChanged,
+            Ev::DocDiffers => OutputDocChanged,
+            Ev::SensitiveDiffers => OutputSensitiveChanged,
+            Ev::DeprecatedDiffers { in_new: true } => OutputFieldDeprecatedAdded,
+            Ev::DeprecatedDiffers { in_new: false } => OutputFieldDeprecatedRemoved,
+        },
+    })
+}
+
+/// A type with its sugar removed: `cursor` is a bounded string, `timestamp` a `date-time`
+/// string, a named type the object it names. Equivalent spellings compare equal.
+enum Norm<'a> {
+    Str(StrView<'a>),
+    Int(&'a NumTy),
+    Num(&'a NumTy),
+    Bool,
+    Arr(&'a ArrayTy),
+    Obj(&'a [Field]),
+}
+
+#[derive(Default)]
+struct StrView<'a> {
+    min_length: Option<(u64, Span)>,
+    max_length: Option<(u64, Span)>,
+    pattern: Option<(&'a str, Span)>,
+    format: Option<(Format, Span)>,
+    enumeration: Option<&'a EnumValues>,
+}
+
+impl<'a> StrView<'a> {
+    fn of(s: &'a StringTy) -> Self {
+        StrView {
+            min_length: s.min_length.as_ref().map(|v| (v.value, v.span)),
+            max_length: s.max_length.as_ref().map(|v| (v.value, v.span)),
+            pattern: s.pattern.as_ref().map(|p| (p.value.as_str(), p.span)),
+            format: s.format.as_ref().map(|f| (f.value, f.span)),
+            enumeration: s.enum_values.as_ref(),
+        }
+    }
+}
+
+fn normalize<'a>(cat: &'a Catalog, ty: &'a Ty) -> Norm<'a> {
+    match &ty.kind {
+        TyKind::String(s) => Norm::Str(StrView::of(s)),
+        TyKind::Cursor(s) => {
+            let mut v = StrView::of(s);
+            if v.max_length.is_none() {
+                v.max_length = Some((CURSOR_DEFAULT_MAX_LENGTH, ty.span));
+            }
+            Norm::Str(v)
+        }
+        TyKind::Timestamp => Norm::Str(StrView {
+            format: Some((Format::DateTime, ty.span)),
+            ..StrView::default()
+        }),
+        TyKind::Integer(n) => Norm::Int(n),
+        TyKind::Number(n) => Norm::Num(n),
+        TyKind::Boolean => Norm::Bool,
+        TyKind::Array(a) => Norm::Arr(a),
+        TyKind::Object(o) => Norm::Obj(&o.fields),
+        // Lowering guarantees the type exists; an unresolved one (never from a lowered
+        // catalog) reads as an empty object rather than a panic.
+        TyKind::Named(n) => Norm::Obj(cat.type_def(&n.value).map_or(&[], |t| &t.fields)),
+    }
+}
+
+fn norm_name(n: &Norm<'_>) -> &'static str {
+    match n {
+        Norm::Str(_) => "string",
+        Norm::Int(_) => "integer",
+        Norm::Num(_) => "number",
+        Norm::Bool => "boolean",
+        Norm::Arr(_) => "array",
+        Norm::Obj(_) => "object",
+    }
+}
+
+/// Walks one side (input or output) of a tool.
+struct Reader<'a, 'o> {
+    side: Side,
+    writer: &'a Catalog,
+    reader: &'a Catalog,
+    out: &'o mut Vec<Change>,
+}
+
+impl<'a> Reader<'a, '_> {
+    fn loc(&self, cat: &Catalog, span: Option<Span>) -> Option<Loc> {
+        span.map(|span| Loc {
+            file: cat.file,
+            span,
+        })
+    }
+
+    fn emit(&mut self, ev: Ev, path: &str, w: Option<Span>, r: Option<Span>, detail: String) {
+        let Some(kind) = map(self.side, ev) else {
+            return;
+        };
+        let wl = self.loc(self.writer, w);
+        let rl = self.loc(self.reader, r);
+        let (old, new) = match self.side {
+            Side::Input => (wl, rl),
+            Side::Output => (rl, wl),
+        };
+        let message = if detail.is_empty() {
+            format!("{}: `{path}`", kind.title())
+        } else {
+            format!("{}: `{path}` {detail}", kind.title())
+        };
+        self.out.push(Change {
+            kind,
+            path: path.to_string(),
+            message,
+            old,
+            new,
+        });
+    }
+
+    /// `(old, new)` of a writer/reader pair, for messages that read old → new.
+    fn on<T>(&self, w: T, r: T) -> (T, T) {
+        match self.side {
+            Side::Input => (w, r),
+            Side::Output => (r, w),
+        }
+    }
+
+    fn object(&mut self, w: &'a [Field], r: &'a [Field], path: &str) {
+        for rf in r {
+            let p = join(path, &rf.name.value);
+            match w.iter().find(|f| f.name.value == rf.name.value) {
+                Some(wf) => self.field(wf, rf, &p),
+                None => self.emit(
+                    Ev::ReaderOnlyField {
+                        required: rf.required,
+                    },
+                    &p,
+                    None,
+                    Some(rf.span),
+                    String::new(),
+                ),
+            }
+        }
+        for wf in w {
+            if !r.iter().any(|f| f.name.value == wf.name.value) {
+                let p = join(path, &wf.name.value);
+                self.emit(
+                    Ev::WriterOnlyField {
+                        required: wf.required,
+                    },
+                    &p,
+                    Some(wf.span),
+                    None,
+                    String::new(),
+                );
+            }
+        }
+    }
+
+    fn field(&mut self, w: &'a Field, r: &'a Field, path: &str) {
+        let (ws, rs) = (Some(w.span), Some(r.span));
+        match (w.required, r.required) {
+            (false, true) => self.emit(Ev::ReaderRequires, path, ws, rs, String::new()),
+            (true, false) => self.emit(Ev::ReaderRelaxes, path, ws, rs, String::new()),
+            _ => {}
+        }
+        let (wd, rd) = (w.default.as_ref(), r.default.as_ref());
+        if wd.map(|d| &d.value) != rd.map(|d| &d.value) {
+            let (o, n) = self.on(wd, rd);
+            let detail = format!(
+                "({} → {})",
+                o.map_or("none".to_string(), |d| literal(&d.value)),
+                n.map_or("none".to_string(), |d| literal(&d.value))
+            );
+            let ev = Ev::DefaultDiffers {
+                writer_has: wd.is_some(),
+                reader_has: rd.is_some(),
+            };
+            self.emit(
+                ev,
+                &sub(path, "default"),
+                wd.map(|d| d.span),
+                rd.map(|d| d.span),
+                detail,
+            );
+        }
+        if w.doc.as_ref().map(|d| &d.value) != r.doc.as_ref().map(|d| &d.value) {
+            let span = |f: &Field| f.doc.as_ref().map_or(f.span, |d| d.span);
+            self.emit(
+                Ev::DocDiffers,
+                &sub(path, "doc"),
+                Some(span(w)),
+                Some(span(r)),
+                String::new(),
+            );
+        }
+        if w.sensitive != r.sensitive {
+            self.emit(
+                Ev::SensitiveDiffers,
+                &sub(path, "sensitive"),
+                ws,
+                rs,
+                String::new(),
+            );
+        }
+        if w.deprecated != r.deprecated {
+            let (_, new) = self.on(w, r);
+            let ev = Ev::DeprecatedDiffers {
+                in_new: new.deprecated,
+            };
+            self.emit(ev, &sub(path, "deprecated"), ws, rs, String::new());
+        }
+        self.ty(&w.ty, &r.ty, path);
+    }
+
+    fn ty(&mut self, w: &'a Ty, r: &'a Ty, path: &str) {
+        let (wn, rn) = (normalize(self.writer, w), normalize(self.reader, r));
+        let (ws, rs) = (Some(w.span), Some(r.span));
+        match (wn, rn) {
+            (Norm::Str(a), Norm::Str(b)) => self.string(a, b, path),
+            (Norm::Int(a), Norm::Int(b)) | (Norm::Num(a), Norm::Num(b)) => {
+                self.number(a, b, path, ws, rs)
+            }
+            (Norm::Bool, Norm::Bool) => {}
+            (Norm::Arr(a), Norm::Arr(b)) => {
+                self.lower(
+                    "min-items",
+                    a.min_items.as_ref().map(u),
+                    b.min_items.as_ref().map(u),
+                    path,
+                );
+                self.upper(
+                    "max-items",
+                    a.max_items.as_ref().map(u),
+                    b.max_items.as_ref().map(u),
+                    path,
+                );
+                self.flag("unique", a.unique, b.unique, path, ws, rs);
+                self.ty(&a.items, &b.items, &format!("{path}[]"));
+            }
+            (Norm::Obj(a), Norm::Obj(b)) => self.object(a, b, path),
+            (a, b) => {
+                let (o, n) = self.on(norm_name(&a), norm_name(&b));
+                self.emit(Ev::TypeDiffers, path, ws, rs, format!("({o} → {n})"));
+            }
+        }
+    }
+
+    fn string(&mut self, w: StrView<'a>, r: StrView<'a>, path: &str) {
+        let f = |o: Option<(u64, Span)>| o.map(|(v, s)| (v as f64, s));
+        self.lower("min-length", f(w.min_length), f(r.min_length), path);
+        self.upper("max-length", f(w.max_length), f(r.max_length), path);
+        let pp = sub(path, "pattern");
+        let path_pattern = pp.as_str();
+        match (w.pattern, r.pattern) {
+            (None, Some((_, s))) => self.emit(
+                Ev::PatternReaderOnly,
+                path_pattern,
+                None,
+                Some(s),
+                String::new(),
+            ),
+            (Some((_, s)), None) => self.emit(
+                Ev::PatternWriterOnly,
+                path_pattern,
+                Some(s),
+                None,
+                String::new(),
+            ),
+            (Some((a, sa)), Some((b, sb))) if a != b => {
+                let (o, n) = self.on(a, b);
+                self.emit(
+                    Ev::PatternDiffers,
+                    path_pattern,
+                    Some(sa),
+                    Some(sb),
+                    format!("(`{o}` → `{n}`)"),
+                );
+            }
+            _ => {}
+        }
+        let fp = sub(path, "format");
+        let path_format = fp.as_str();
+        match (w.format, r.format) {
+            (None, Some((fmt, s))) => self.emit(
+                Ev::FormatReaderOnly,
+                path_format,
+                None,
+                Some(s),
+                format!("(`{}`)", fmt.as_str()),
+            ),
+            (Some((fmt, s)), None) => self.emit(
+                Ev::FormatWriterOnly,
+                path_format,
+                Some(s),
+                None,
+                format!("(`{}`)", fmt.as_str()),
+            ),
+            (Some((a, sa)), Some((b, sb))) if a != b => {
+                let (o, n) = self.on(a.as_str(), b.as_str());
+                self.emit(
+                    Ev::FormatDiffers,
+                    path_format,
+                    Some(sa),
+                    Some(sb),
+                    format!("({o} → {n})"),
+                );
+            }
+            _ => {}
+        }
+        match (w.enumeration, r.enumeration) {
+            (None, Some(e)) => self.emit(
+                Ev::Narrower,
+                &sub(path, "enum"),
+                None,
+                Some(e.span),
+                "(`enum` restriction)".into(),
+            ),
+            (Some(e), None) => self.emit(
+                Ev::Wider,
+                &sub(path, "enum"),
+                Some(e.span),
+                None,
+                "(`enum` restriction)".into(),
+            ),
+            (Some(we), Some(re)) => {
+                for v in &we.values {
+                    if !re.values.iter().any(|x| x.value == v.value) {
+                        let ev = Ev::WriterEnumValueUnknown {
+                            reader_extensible: re.extensible,
+                        };
+                        let p = format!("{path}.enum[{:?}]", v.value);
+                        self.emit(
+                            ev,
+                            &p,
+                            Some(v.span),
+                            Some(re.span),
+                            format!("(`{}`)", v.value),
+                        );
+                    }
+                }
+                for v in &re.values {
+                    if !we.values.iter().any(|x| x.value == v.value) {
+                        let ev = Ev::ReaderEnumValueUnused;
+                        let p = format!("{path}.enum[{:?}]", v.value);
+                        self.emit(
+                            ev,
+                            &p,
+                            Some(we.span),
+                            Some(v.span),
+                            format!("(`{}`)", v.value),
+                        );
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn number(
+        &mut self,
+        w: &'a NumTy,
+        r: &'a NumTy,
+        path: &str,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        let f = |o: &Option<crate::model::Sp<Num>>| o.as_ref().map(|v| (v.value.as_f64(), v.span));
+        self.lower("min", f(&w.min), f(&r.min), path);
+        self.upper("max", f(&w.max), f(&r.max), path);
+        self.lower(
+            "exclusive-min",
+            f(&w.exclusive_min),
+            f(&r.exclusive_min),
+            path,
+        );
+        self.upper(
+            "exclusive-max",
+            f(&w.exclusive_max),
+            f(&r.exclusive_max),
+            path,
+        );
+        let (wm, rm) = (f(&w.multiple_of), f(&r.multiple_of));
+        let ev = match (wm, rm) {
+            (None, Some(_)) => Some(Ev::Narrower),
+            (Some(_), None) => Some(Ev::Wider),
+            (Some((a, _)), Some((b, _))) if a != b => Some(if divides(b, a) {
+                Ev::Wider
+            } else if divides(a, b) {
+                Ev::Narrower
+            } else {
+                Ev::Incomparable
+            }),
+            _ => None,
+        };
+        if let Some(ev) = ev {
+            let detail = self.bound_detail("multiple-of", wm.map(|x| x.0), rm.map(|x| x.0));
+            self.emit(
+                ev,
+                &sub(path, "multiple-of"),
+                wm.map(|x| x.1).or(ws),
+                rm.map(|x| x.1).or(rs),
+                detail,
+            );
+        }
+        let (wu, ru) = (w.unit.as_ref(), r.unit.as_ref());
+        if wu.map(|x| x.value) != ru.map(|x| x.value) {
+            let (o, n) = self.on(wu, ru);
+            let name = |x: Option<&crate::model::Sp<Unit>>| x.map_or("none", |x| x.value.as_str());
+            let detail = format!("({} → {})", name(o), name(n));
+            self.emit(
+                Ev::UnitDiffers,
+                &sub(path, "unit"),
+                wu.map(|x| x.span).or(ws),
+                ru.map(|x| x.span).or(rs),
+                detail,
+            );
+        }
+    }
+
+    fn bound_detail(&self, key: &str, w: Option<f64>, r: Option<f64>) -> String {
+        let (o, n) = self.on(w, r);
+        let show = |x: Option<f64>| x.map_or("none".to_string(), fmt_num);
+        format!("(`{key}` {} → {})", show(o), show(n))
+    }
+
+    /// A lower bound (`min`, `min-length`, …): the reader is narrower when its bound is higher.
+    fn lower(&mut self, key: &str, w: Option<(f64, Span)>, r: Option<(f64, Span)>, path: &str) {
+        let ev = match (w, r) {
+            (None, Some(_)) => Ev::Narrower,
+            (Some(_), None) => Ev::Wider,
+            (Some((a, _)), Some((b, _))) if b > a => Ev::Narrower,
+            (Some((a, _)), Some((b, _))) if b < a => Ev::Wider,
+            _ => return,
+        };
+        let detail = self.bound_detail(key, w.map(|x| x.0), r.map(|x| x.0));
+        self.emit(ev, &sub(path, key), w.map(|x| x.1), r.map(|x| x.1), detail);
+    }
+
+    /// An upper bound (`max`, `max-length`, …): the reader is narrower when its bound is lower.
+    fn upper(&mut self, key: &str, w: Option<(f64, Span)>, r: Option<(f64, Span)>, path: &str) {
+        let ev = match (w, r) {
+            (None, Some(_)) => Ev::Narrower,
+            (Some(_), None) => Ev::Wider,
+            (Some((a, _)), Some((b, _))) if b < a => Ev::Narrower,
+            (Some((a, _)), Some((b, _))) if b > a => Ev::Wider,
+            _ => return,
+        };
+        let detail = self.bound_detail(key, w.map(|x| x.0), r.map(|x| x.0));
+        self.emit(ev, &sub(path, key), w.map(|x| x.1), r.map(|x| x.1), detail);
+    }
+
+    /// A restriction that is on or off (`unique`).
+    fn flag(
+        &mut self,
+        key: &str,
+        w: bool,
+        r: bool,
+        path: &str,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        let ev = match (w, r) {
+            (false, true) => Ev::Narrower,
+            (true, false) => Ev::Wider,
+            _ => return,
+        };
+        let (o, n) = self.on(w, r);
+        self.emit(ev, &sub(path, key), ws, rs, format!("(`{key}` {o} → {n})"));
+    }
+}
+
+fn u(v: &crate::model::Sp<u64>) -> (f64, Span) {
+    (v.value as f64, v.span)
+}
+
+/// Whether `a` is a whole multiple of `b`.
+fn divides(b: f64, a: f64) -> bool {
+    if b == 0.0 {
+        return false;
+    }
+    let q = a / b;
+    q.is_finite() && (q - q.round()).abs() <= 1e-9 * q.abs().max(1.0)
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+fn literal(l: &Literal) -> String {
+    match l {
+        Literal::String(s) => format!("{s:?}"),
+        Literal::Int(i) => i.to_string(),
+        Literal::Float(f) => f.to_string(),
+        Literal::Bool(b) => if *b { "#true" } else { "#false" }.to_string(),
+    }
+}
+
+/// An attribute of the field at `path` (`input.page_size.max`): findings on different
+/// attributes of one field get different paths, hence different fingerprints.
+fn sub(path: &str, key: &str) -> String {
+    format!("{path}.{key}")
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// Field-level changes of one side of a tool. `None` outputs read as an empty object: adding
+/// structured output adds fields, removing it removes them.
+pub(super) fn side(
+    side: Side,
+    old_cat: &Catalog,
+    old: &Tool,
+    new_cat: &Catalog,
+    new: &Tool,
+    out: &mut Vec<Change>,
+) {
+    fn fields(side: Side, t: &Tool) -> &[Field] {
+        match side {
+            Side::Input => &t.input.fields,
+            Side::Output => t.output.as_ref().map_or(&[], |o| &o.fields),
+        }
+    }
+    let (writer, reader, w, r) = match side {
+        Side::Input => (old_cat, new_cat, old, new),
+        Side::Output => (new_cat, old_cat, new, old),
+    };
+    let mut walker = Reader {
+        side,
+        writer,
+        reader,
+        out,
+    };
+    walker.object(fields(side, w), fields(side, r), side.as_str());
+}

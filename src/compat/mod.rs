@@ -1,0 +1,341 @@
+//! `catalogc breaking`: classify every change between an old and a new set of catalogs
+//! (compat.md) and check that declared versions were bumped enough.
+//!
+//! [`compare`] matches catalogs and tools by name; field-level rules live in `classify`
+//! (one reader-side classifier for both schemas), tool-level rules in `tool`, the change
+//! kinds in [`kinds`], the version rules in [`version`], the output formats in [`report`].
+
+mod classify;
+pub mod kinds;
+pub mod report;
+mod tool;
+pub mod version;
+
+pub use kinds::{Class, Kind, Mirror, Side};
+
+use crate::diag::FileId;
+use crate::model::{Catalog, Span, Tool};
+use sha2::{Digest, Sha256};
+
+/// A place in one side's sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// One classified change of one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub kind: Kind,
+    /// Dotted location inside the tool (`input.items[].amount_minor.max`); empty for a whole
+    /// tool added or removed.
+    pub path: String,
+    pub message: String,
+    /// Where it is in the old sources, when it exists there.
+    pub old: Option<Loc>,
+    /// Where it is in the new sources, when it exists there.
+    pub new: Option<Loc>,
+}
+
+impl Change {
+    pub fn class(&self) -> Class {
+        self.kind.class()
+    }
+}
+
+/// A stable fingerprint of a finding: the hash of its rule ID, tool and path, so a baseline
+/// keeps matching when unrelated lines move.
+pub fn fingerprint(rule: &str, tool: &str, path: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [rule, tool, path] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    h.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Every change between two versions of one tool, in a stable order: tool-level first, then
+/// input, then output, each by path. Identical tools give nothing.
+pub fn compare_tools(old_cat: &Catalog, old: &Tool, new_cat: &Catalog, new: &Tool) -> Vec<Change> {
+    let mut out = Vec::new();
+    tool::compare(old_cat, old, new_cat, new, &mut out);
+    classify::side(Side::Input, old_cat, old, new_cat, new, &mut out);
+    classify::side(Side::Output, old_cat, old, new_cat, new, &mut out);
+    let rank = |c: &Change| match c.kind.side() {
+        None => 0,
+        Some(Side::Input) => 1,
+        Some(Side::Output) => 2,
+    };
+    out.sort_by(|a, b| {
+        (rank(a), &a.path, a.kind)
+            .cmp(&(rank(b), &b.path, b.kind))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Added,
+    Removed,
+    Changed,
+    Unchanged,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Added => "added",
+            Status::Removed => "removed",
+            Status::Changed => "changed",
+            Status::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// A version label with where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Versioned {
+    pub value: String,
+    pub loc: Loc,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolReport {
+    pub name: String,
+    pub status: Status,
+    pub old_version: Option<Versioned>,
+    pub new_version: Option<Versioned>,
+    pub changes: Vec<Change>,
+    pub verdict: version::Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogReport {
+    pub name: String,
+    pub old_version: Option<Versioned>,
+    pub new_version: Option<Versioned>,
+    pub tools: Vec<ToolReport>,
+    pub verdict: version::Verdict,
+}
+
+/// `--policy`: what fails the check besides a too-low version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    #[default]
+    Semver,
+    /// Any major change fails: ship a new tool side by side instead.
+    NoMajor,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// By name.
+    pub catalogs: Vec<CatalogReport>,
+}
+
+impl Report {
+    pub fn changes(&self) -> impl Iterator<Item = (&CatalogReport, &ToolReport, &Change)> {
+        self.catalogs.iter().flat_map(|c| {
+            c.tools
+                .iter()
+                .flat_map(move |t| t.changes.iter().map(move |ch| (c, t, ch)))
+        })
+    }
+
+    /// Every declared version is high enough.
+    pub fn versions_ok(&self) -> bool {
+        self.catalogs
+            .iter()
+            .all(|c| c.verdict.ok() && c.tools.iter().all(|t| t.verdict.ok()))
+    }
+
+    pub fn has_major(&self) -> bool {
+        self.changes().any(|(_, _, ch)| ch.class() == Class::Major)
+    }
+
+    /// 0 compatible with the declared versions, 1 otherwise (cli.md).
+    pub fn exit_code(&self, policy: Policy) -> i32 {
+        let policy_ok = policy != Policy::NoMajor || !self.has_major();
+        if self.versions_ok() && policy_ok {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+fn versioned(cat: &Catalog, v: &crate::model::Sp<String>) -> Versioned {
+    Versioned {
+        value: v.value.clone(),
+        loc: Loc {
+            file: cat.file,
+            span: v.span,
+        },
+    }
+}
+
+fn whole_tool(kind: Kind, cat: &Catalog, tool: &Tool) -> Change {
+    let loc = Some(Loc {
+        file: cat.file,
+        span: tool.name.span,
+    });
+    let (old, new) = match kind {
+        Kind::ToolRemoved => (loc, None),
+        _ => (None, loc),
+    };
+    Change {
+        kind,
+        path: String::new(),
+        message: format!("{}: `{}`", kind.title(), tool.name.value),
+        old,
+        new,
+    }
+}
+
+fn largest(changes: &[Change]) -> Option<(Class, &'static str)> {
+    changes
+        .iter()
+        .max_by_key(|c| c.class())
+        .map(|c| (c.class(), c.kind.id()))
+}
+
+/// Compares two sets of catalogs, matching catalogs and tools by name. `hashes` gives each
+/// tool's contract hashes (any comparable value): a tool whose hashes differ needs at least a
+/// patch bump even when no rule names the change.
+pub fn compare<H: PartialEq>(
+    old: &[Catalog],
+    new: &[Catalog],
+    hashes: impl Fn(&Catalog, &Tool) -> H,
+) -> Report {
+    let mut names: Vec<&str> = old
+        .iter()
+        .chain(new)
+        .map(|c| c.name.value.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let catalogs = names
+        .into_iter()
+        .map(|name| {
+            let o = old.iter().find(|c| c.name.value == name);
+            let n = new.iter().find(|c| c.name.value == name);
+            compare_catalog(name, o, n, &hashes)
+        })
+        .collect();
+    Report { catalogs }
+}
+
+fn compare_catalog<H: PartialEq>(
+    name: &str,
+    old: Option<&Catalog>,
+    new: Option<&Catalog>,
+    hashes: &impl Fn(&Catalog, &Tool) -> H,
+) -> CatalogReport {
+    fn tools_of(c: Option<&Catalog>) -> &[Tool] {
+        c.map_or(&[], |c| &c.tools)
+    }
+    let mut names: Vec<&str> = tools_of(old)
+        .iter()
+        .chain(tools_of(new))
+        .map(|t| t.name.value.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut any_changed = false;
+    let tools: Vec<ToolReport> = names
+        .into_iter()
+        .map(|tname| {
+            let ot = old.and_then(|c| c.tool(tname).map(|t| (c, t)));
+            let nt = new.and_then(|c| c.tool(tname).map(|t| (c, t)));
+            let report = compare_tool(tname, ot, nt, hashes);
+            any_changed |= report.status != Status::Unchanged;
+            report
+        })
+        .collect();
+    let all: Vec<Change> = tools
+        .iter()
+        .flat_map(|t| t.changes.iter().cloned())
+        .collect();
+    let verdict = match (old, new) {
+        (Some(o), Some(n)) => version::verify(
+            &o.version.value,
+            &n.version.value,
+            largest(&all),
+            any_changed,
+        ),
+        // A whole catalog added or removed has no earlier version to compare with; its
+        // tools' added/removed changes still count for `--policy no-major`.
+        _ => version::Verdict {
+            required: largest(&all).map(|l| l.0),
+            suggested: None,
+            problems: Vec::new(),
+        },
+    };
+    CatalogReport {
+        name: name.to_string(),
+        old_version: old.map(|c| versioned(c, &c.version)),
+        new_version: new.map(|c| versioned(c, &c.version)),
+        tools,
+        verdict,
+    }
+}
+
+fn compare_tool<H: PartialEq>(
+    name: &str,
+    old: Option<(&Catalog, &Tool)>,
+    new: Option<(&Catalog, &Tool)>,
+    hashes: &impl Fn(&Catalog, &Tool) -> H,
+) -> ToolReport {
+    let (status, changes, verdict) = match (old, new) {
+        (Some((oc, ot)), Some((nc, nt))) => {
+            let changes = compare_tools(oc, ot, nc, nt);
+            let hashes_changed = hashes(oc, ot) != hashes(nc, nt);
+            let status = if changes.is_empty() && !hashes_changed {
+                Status::Unchanged
+            } else {
+                Status::Changed
+            };
+            let verdict = version::verify(
+                &ot.version.value,
+                &nt.version.value,
+                largest(&changes),
+                hashes_changed,
+            );
+            (status, changes, Some(verdict))
+        }
+        (Some((oc, ot)), None) => (
+            Status::Removed,
+            vec![whole_tool(Kind::ToolRemoved, oc, ot)],
+            None,
+        ),
+        (None, Some((nc, nt))) => (
+            Status::Added,
+            vec![whole_tool(Kind::ToolAdded, nc, nt)],
+            None,
+        ),
+        (None, None) => (Status::Unchanged, Vec::new(), None),
+    };
+    // An added or removed tool has no version pair to check; the catalog's version carries
+    // the bump.
+    let verdict = verdict.unwrap_or_else(|| version::Verdict {
+        required: largest(&changes).map(|l| l.0),
+        suggested: None,
+        problems: Vec::new(),
+    });
+    ToolReport {
+        name: name.to_string(),
+        status,
+        old_version: old.map(|(c, t)| versioned(c, &t.version)),
+        new_version: new.map(|(c, t)| versioned(c, &t.version)),
+        changes,
+        verdict,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,380 @@
+//! Classifier tests on models built in Rust (the KDL fixture pairs live in tests/).
+
+use super::*;
+use crate::model::*;
+
+fn sp<T>(v: T) -> Sp<T> {
+    Sp::new(v, Span::default())
+}
+
+fn ty(kind: TyKind) -> Ty {
+    Ty {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn field(name: &str, kind: TyKind, required: bool) -> Field {
+    Field {
+        name: sp(name.to_string()),
+        ty: ty(kind),
+        required,
+        default: None,
+        sensitive: false,
+        deprecated: false,
+        doc: None,
+        span: Span::default(),
+    }
+}
+
+fn string() -> TyKind {
+    TyKind::String(StringTy::default())
+}
+
+fn tool(name: &str, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
+    Tool {
+        name: sp(name.to_string()),
+        version: sp("1.0.0".to_string()),
+        title: None,
+        summary: Some(sp("Summary.".to_string())),
+        when: None,
+        when_not: None,
+        effect: sp(Effect::Read),
+        open_world: None,
+        limits: None,
+        input: Object {
+            fields: input,
+            span: Span::default(),
+        },
+        output: output.map(|fields| Object {
+            fields,
+            span: Span::default(),
+        }),
+        errors: Vec::new(),
+        idempotency: None,
+        confirm: None,
+        on_timeout: None,
+        needs_input: Vec::new(),
+        examples: Examples::default(),
+        deprecated: None,
+        allows: Vec::new(),
+        span: Span::default(),
+    }
+}
+
+fn catalog(tools: Vec<Tool>, types: Vec<TypeDef>) -> Catalog {
+    Catalog {
+        file: FileId(0),
+        name: sp("billing".to_string()),
+        version: sp("1.0.0".to_string()),
+        summary: None,
+        types,
+        tools,
+        span: Span::default(),
+    }
+}
+
+fn kinds(old: &Catalog, new: &Catalog) -> Vec<Kind> {
+    compare_tools(old, &old.tools[0], new, &new.tools[0])
+        .into_iter()
+        .map(|c| c.kind)
+        .collect()
+}
+
+#[test]
+fn required_field_added_is_major_on_input_minor_on_output() {
+    let old = catalog(vec![tool("a_b", vec![], Some(vec![]))], vec![]);
+    let new = catalog(
+        vec![tool(
+            "a_b",
+            vec![field("region", string(), true)],
+            Some(vec![field("region", string(), true)]),
+        )],
+        vec![],
+    );
+    assert_eq!(
+        kinds(&old, &new),
+        [
+            Kind::InputFieldRequiredAdded,
+            Kind::OutputFieldRequiredAdded
+        ]
+    );
+    assert_eq!(
+        kinds(&new, &old),
+        [Kind::InputFieldRemoved, Kind::OutputFieldRemoved]
+    );
+    let changes = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    assert_eq!(changes[0].path, "input.region");
+    assert!(changes[0].old.is_none() && changes[0].new.is_some());
+}
+
+#[test]
+fn moving_fields_into_a_named_type_is_not_a_change() {
+    let inner = vec![field("amount", TyKind::Integer(NumTy::default()), true)];
+    let old = catalog(
+        vec![tool(
+            "a_b",
+            vec![field(
+                "x",
+                TyKind::Object(Object {
+                    fields: inner.clone(),
+                    span: Span::default(),
+                }),
+                true,
+            )],
+            None,
+        )],
+        vec![],
+    );
+    let named = TypeDef {
+        name: sp("Money".to_string()),
+        doc: None,
+        fields: inner,
+        span: Span::new(5, 9),
+    };
+    let new = catalog(
+        vec![tool(
+            "a_b",
+            vec![field("x", TyKind::Named(sp("Money".to_string())), true)],
+            None,
+        )],
+        vec![named],
+    );
+    assert_eq!(kinds(&old, &new), []);
+    assert_eq!(kinds(&new, &old), []);
+}
+
+#[test]
+fn named_type_changes_are_classified_where_used_per_direction() {
+    let money = |max: i64| TypeDef {
+        name: sp("Money".to_string()),
+        doc: None,
+        fields: vec![field(
+            "amount",
+            TyKind::Integer(NumTy {
+                max: Some(sp(Num::Int(max))),
+                ..NumTy::default()
+            }),
+            true,
+        )],
+        span: Span::default(),
+    };
+    let uses = |max| {
+        let named = || TyKind::Named(sp("Money".to_string()));
+        catalog(
+            vec![tool(
+                "a_b",
+                vec![field("price", named(), true)],
+                Some(vec![field(
+                    "prices",
+                    TyKind::Array(ArrayTy {
+                        min_items: None,
+                        max_items: None,
+                        unique: false,
+                        items: Box::new(ty(named())),
+                    }),
+                    true,
+                )]),
+            )],
+            vec![money(max)],
+        )
+    };
+    let (old, new) = (uses(100), uses(50));
+    let changes = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    let got: Vec<_> = changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::InputBoundTightened, "input.price.amount.max"),
+            (Kind::OutputBoundTightened, "output.prices[].amount.max"),
+        ]
+    );
+    assert_eq!(
+        kinds(&new, &old),
+        [Kind::InputBoundLoosened, Kind::OutputBoundLoosened]
+    );
+}
+
+#[test]
+fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
+    let with = |values: &[&str], extensible: bool| {
+        let e = TyKind::String(StringTy {
+            enum_values: Some(EnumValues {
+                values: values.iter().map(|v| sp(v.to_string())).collect(),
+                extensible,
+                span: Span::default(),
+            }),
+            ..StringTy::default()
+        });
+        catalog(
+            vec![tool("a_b", vec![], Some(vec![field("s", e, true)]))],
+            vec![],
+        )
+    };
+    assert_eq!(
+        kinds(&with(&["a"], false), &with(&["a", "b"], false)),
+        [Kind::OutputEnumValueAdded]
+    );
+    assert_eq!(
+        kinds(&with(&["a"], true), &with(&["a", "b"], true)),
+        [Kind::OutputEnumValueAddedExtensible]
+    );
+    assert_eq!(
+        kinds(&with(&["a", "b"], true), &with(&["a"], true)),
+        [Kind::OutputEnumValueRemoved]
+    );
+}
+
+#[test]
+fn cursor_and_timestamp_are_their_expansions() {
+    let c = |k: TyKind| catalog(vec![tool("a_b", vec![field("c", k, false)], None)], vec![]);
+    let cursor = c(TyKind::Cursor(StringTy::default()));
+    let bounded = c(TyKind::String(StringTy {
+        max_length: Some(sp(512)),
+        ..StringTy::default()
+    }));
+    assert_eq!(kinds(&cursor, &bounded), []);
+    assert_eq!(kinds(&cursor, &c(string())), [Kind::InputBoundLoosened]);
+    let ts = c(TyKind::Timestamp);
+    let dt = c(TyKind::String(StringTy {
+        format: Some(sp(Format::DateTime)),
+        ..StringTy::default()
+    }));
+    assert_eq!(kinds(&ts, &dt), []);
+    assert_eq!(kinds(&ts, &c(string())), [Kind::InputFormatRemoved]);
+    assert_eq!(kinds(&ts, &c(TyKind::Boolean)), [Kind::InputTypeChanged]);
+}
+
+#[test]
+fn multiple_of_compares_by_divisibility() {
+    let m = |k: i64| {
+        catalog(
+            vec![tool(
+                "a_b",
+                vec![field(
+                    "n",
+                    TyKind::Integer(NumTy {
+                        multiple_of: Some(sp(Num::Int(k))),
+                        ..NumTy::default()
+                    }),
+                    true,
+                )],
+                None,
+            )],
+            vec![],
+        )
+    };
+    assert_eq!(kinds(&m(2), &m(4)), [Kind::InputBoundTightened]);
+    assert_eq!(kinds(&m(4), &m(2)), [Kind::InputBoundLoosened]);
+    assert_eq!(kinds(&m(2), &m(3)), [Kind::InputBoundChanged]);
+}
+
+#[test]
+fn tool_level_rows() {
+    let base = tool("a_b", vec![], None);
+    let mut t = base.clone();
+    t.effect = sp(Effect::Destructive);
+    t.summary = Some(sp("Other.".to_string()));
+    t.limits = Some(Limits {
+        max_items: Some(sp(10)),
+        max_result_bytes: None,
+        timeout_ms: None,
+        span: Span::default(),
+    });
+    let old = catalog(vec![base], vec![]);
+    let new = catalog(vec![t], vec![]);
+    assert_eq!(
+        kinds(&old, &new),
+        [
+            Kind::ToolEffectIncreased,
+            Kind::ToolLimitsTightened,
+            Kind::ToolSelectionTextChanged
+        ]
+    );
+    let sel = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    assert!(
+        sel[2]
+            .kind
+            .title()
+            .contains("re-run the tool-choice evaluation")
+    );
+}
+
+#[test]
+fn versions_and_report_verdicts() {
+    let old = catalog(
+        vec![tool("a_b", vec![], None), tool("c_d", vec![], None)],
+        vec![],
+    );
+    let mut new = catalog(
+        vec![
+            tool("a_b", vec![field("r", string(), true)], None),
+            tool("e_f", vec![], None),
+        ],
+        vec![],
+    );
+    let report = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&new),
+        |_, _| (),
+    );
+    let cat = &report.catalogs[0];
+    let names: Vec<_> = cat
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t.status))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("a_b", Status::Changed),
+            ("c_d", Status::Removed),
+            ("e_f", Status::Added)
+        ]
+    );
+    assert_eq!(cat.tools[0].verdict.required, Some(Class::Major));
+    assert_eq!(cat.tools[0].verdict.suggested.as_deref(), Some("2.0.0"));
+    assert!(!cat.tools[0].verdict.ok());
+    assert!(!cat.verdict.ok());
+    assert_eq!(report.exit_code(Policy::Semver), 1);
+
+    new.version = sp("2.0.0".to_string());
+    new.tools[0].version = sp("2.0.0".to_string());
+    let report = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&new),
+        |_, _| (),
+    );
+    assert_eq!(report.exit_code(Policy::Semver), 0);
+    assert_eq!(report.exit_code(Policy::NoMajor), 1);
+
+    // Same catalog: nothing, exit 0 even under no-major.
+    let report = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&old),
+        |_, _| (),
+    );
+    assert_eq!(report.changes().count(), 0);
+    assert_eq!(report.exit_code(Policy::NoMajor), 0);
+
+    // A hash difference alone needs a patch bump.
+    let same = old.clone();
+    let report = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&same),
+        |c, t| std::ptr::eq(c, &old) && t.name.value == "a_b",
+    );
+    assert_eq!(report.catalogs[0].tools[0].status, Status::Changed);
+    assert_eq!(
+        report.catalogs[0].tools[0].verdict.required,
+        Some(Class::Patch)
+    );
+}
+
+#[test]
+fn fingerprints_are_stable() {
+    let a = fingerprint("compat/tool-removed", "a_b", "");
+    assert_eq!(a, fingerprint("compat/tool-removed", "a_b", ""));
+    assert_ne!(a, fingerprint("compat/tool-removed", "a_bx", ""));
+    assert_eq!(a.len(), 32);
+}

@@ -1,0 +1,148 @@
+//! Version rules (compat.md): the required bump is the largest class among a tool's changes;
+//! versions are semver, and below 1.0.0 every class shifts one place down, as in Cargo
+//! (a breaking change needs a minor bump, an additive one a patch bump).
+
+use super::kinds::Class;
+use semver::Version;
+
+/// The smallest version after `old` that a change of `class` allows.
+pub fn bump(old: &Version, class: Class) -> Version {
+    let class = if old.major == 0 {
+        match class {
+            Class::Major => Class::Minor,
+            Class::Minor | Class::Patch => Class::Patch,
+        }
+    } else {
+        class
+    };
+    match class {
+        Class::Major => Version::new(old.major + 1, 0, 0),
+        Class::Minor => Version::new(old.major, old.minor + 1, 0),
+        // A pre-release of the same numbers already comes before them: 1.2.0-rc.1 → 1.2.0.
+        Class::Patch if !old.pre.is_empty() => Version::new(old.major, old.minor, old.patch),
+        Class::Patch => Version::new(old.major, old.minor, old.patch + 1),
+    }
+}
+
+/// The outcome of checking one declared version against the changes behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// `None` when nothing changed.
+    pub required: Option<Class>,
+    /// The smallest version that satisfies `required`, when something changed and the old
+    /// version is valid.
+    pub suggested: Option<String>,
+    /// Why the declared version is not acceptable; empty when it is.
+    pub problems: Vec<String>,
+}
+
+impl Verdict {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks `new` against `old` given the largest change class (`because` names it) and
+/// whether the contract hashes differ. A hash change with no classified change (an output
+/// default, say) still needs a patch bump.
+pub fn verify(
+    old: &str,
+    new: &str,
+    largest: Option<(Class, &str)>,
+    hashes_changed: bool,
+) -> Verdict {
+    let required = largest
+        .map(|(c, _)| c)
+        .or(hashes_changed.then_some(Class::Patch));
+    let mut problems = Vec::new();
+    let parse = |which: &str, v: &str, problems: &mut Vec<String>| match Version::parse(v) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            problems.push(format!("{which} version `{v}` is not semver ({e})"));
+            None
+        }
+    };
+    let (o, n) = (
+        parse("old", old, &mut problems),
+        parse("new", new, &mut problems),
+    );
+    let suggested = match (&o, required) {
+        (Some(o), Some(class)) => Some(bump(o, class)),
+        _ => None,
+    };
+    if let (Some(o), Some(n)) = (&o, &n) {
+        let because = match largest {
+            Some((class, id)) => format!("largest change is {class} ({id})"),
+            None => "the contract hashes changed".to_string(),
+        };
+        if n < o {
+            problems.push(format!("version went down from {o} to {n}"));
+        } else if let (Some(req), Some(min)) = (required, &suggested) {
+            if n == o {
+                problems.push(format!(
+                    "the contract changed but the version did not: {because}; a {req} bump is required, suggested version {min}"
+                ));
+            } else if n < min {
+                problems.push(format!(
+                    "version {n} is lower than required: {because}; a {req} bump from {o} is required, suggested version {min}"
+                ));
+            }
+        }
+    }
+    Verdict {
+        required,
+        suggested: suggested.map(|v| v.to_string()),
+        problems,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    #[test]
+    fn bumps_follow_semver_and_cargo_below_one() {
+        assert_eq!(bump(&v("1.2.3"), Class::Major), v("2.0.0"));
+        assert_eq!(bump(&v("1.2.3"), Class::Minor), v("1.3.0"));
+        assert_eq!(bump(&v("1.2.3"), Class::Patch), v("1.2.4"));
+        assert_eq!(bump(&v("0.3.1"), Class::Major), v("0.4.0"));
+        assert_eq!(bump(&v("0.3.1"), Class::Minor), v("0.3.2"));
+        assert_eq!(bump(&v("0.0.4"), Class::Major), v("0.1.0"));
+        assert_eq!(bump(&v("1.2.0-rc.1"), Class::Patch), v("1.2.0"));
+    }
+
+    #[test]
+    fn verdicts() {
+        let major = Some((Class::Major, "compat/input-field-required-added"));
+        let r = verify("1.2.0", "1.2.0", major, true);
+        assert_eq!(r.required, Some(Class::Major));
+        assert_eq!(r.suggested.as_deref(), Some("2.0.0"));
+        assert!(r.problems[0].contains("did not"), "{:?}", r.problems);
+        let r = verify("1.2.0", "1.3.0", major, true);
+        assert!(
+            r.problems[0].contains("lower than required"),
+            "{:?}",
+            r.problems
+        );
+        assert!(r.problems[0].contains("2.0.0"));
+        assert!(verify("1.2.0", "2.0.0", major, true).ok());
+        assert!(verify("1.2.0", "3.1.0", major, true).ok());
+        assert!(verify("0.2.0", "0.3.0", major, true).ok());
+        assert!(!verify("0.2.0", "0.2.5", major, true).ok());
+        // Nothing changed: any version at or above the old one is fine.
+        let r = verify("1.2.0", "1.2.0", None, false);
+        assert!(r.ok() && r.required.is_none() && r.suggested.is_none());
+        // Hashes alone require a patch bump.
+        let r = verify("1.2.0", "1.2.0", None, true);
+        assert_eq!(r.required, Some(Class::Patch));
+        assert!(!r.ok());
+        assert!(verify("1.2.0", "1.2.1", None, true).ok());
+        assert!(!verify("1.2.0", "1.1.9", None, false).ok());
+        let r = verify("one", "1.0.0", None, false);
+        assert!(r.problems[0].contains("not semver"));
+    }
+}
