@@ -33,8 +33,36 @@ pub struct Verdict {
     /// version is valid.
     pub suggested: Option<String>,
     /// Why the declared version is not acceptable; empty when it is.
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
+
+/// One reason a declared version is rejected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// `compat/version-…`, see [`VERSION_RULES`].
+    pub rule: &'static str,
+    pub message: String,
+}
+
+/// The version checks, with one line each (for `rules`, SARIF and docs).
+pub const VERSION_RULES: &[(&str, &str)] = &[
+    (
+        "compat/version-unchanged",
+        "the contract changed (a classified change or a hash) but the version did not",
+    ),
+    (
+        "compat/version-too-low",
+        "the version was bumped, but less than the largest change requires",
+    ),
+    (
+        "compat/version-decreased",
+        "the new version is lower than the old one",
+    ),
+    (
+        "compat/version-not-semver",
+        "a version label is not semver, so no bump can be checked",
+    ),
+];
 
 impl Verdict {
     pub fn ok(&self) -> bool {
@@ -55,10 +83,13 @@ pub fn verify(
         .map(|(c, _)| c)
         .or(hashes_changed.then_some(Class::Patch));
     let mut problems = Vec::new();
-    let parse = |which: &str, v: &str, problems: &mut Vec<String>| match Version::parse(v) {
+    let parse = |which: &str, v: &str, problems: &mut Vec<Problem>| match Version::parse(v) {
         Ok(v) => Some(v),
         Err(e) => {
-            problems.push(format!("{which} version `{v}` is not semver ({e})"));
+            problems.push(Problem {
+                rule: "compat/version-not-semver",
+                message: format!("{which} version `{v}` is not semver ({e})"),
+            });
             None
         }
     };
@@ -76,16 +107,25 @@ pub fn verify(
             None => "the contract hashes changed".to_string(),
         };
         if n < o {
-            problems.push(format!("version went down from {o} to {n}"));
+            problems.push(Problem {
+                rule: "compat/version-decreased",
+                message: format!("version went down from {o} to {n}"),
+            });
         } else if let (Some(req), Some(min)) = (required, &suggested) {
             if n == o {
-                problems.push(format!(
-                    "the contract changed but the version did not: {because}; a {req} bump is required, suggested version {min}"
-                ));
+                problems.push(Problem {
+                    rule: "compat/version-unchanged",
+                    message: format!(
+                        "the contract changed but the version did not: {because}; a {req} bump is required, suggested version {min}"
+                    ),
+                });
             } else if n < min {
-                problems.push(format!(
-                    "version {n} is lower than required: {because}; a {req} bump from {o} is required, suggested version {min}"
-                ));
+                problems.push(Problem {
+                    rule: "compat/version-too-low",
+                    message: format!(
+                        "version {n} is lower than required: {because}; a {req} bump from {o} is required, suggested version {min}"
+                    ),
+                });
             }
         }
     }
@@ -121,14 +161,15 @@ mod tests {
         let r = verify("1.2.0", "1.2.0", major, true);
         assert_eq!(r.required, Some(Class::Major));
         assert_eq!(r.suggested.as_deref(), Some("2.0.0"));
-        assert!(r.problems[0].contains("did not"), "{:?}", r.problems);
-        let r = verify("1.2.0", "1.3.0", major, true);
+        assert_eq!(r.problems[0].rule, "compat/version-unchanged");
         assert!(
-            r.problems[0].contains("lower than required"),
+            r.problems[0].message.contains("did not"),
             "{:?}",
             r.problems
         );
-        assert!(r.problems[0].contains("2.0.0"));
+        let r = verify("1.2.0", "1.3.0", major, true);
+        assert_eq!(r.problems[0].rule, "compat/version-too-low");
+        assert!(r.problems[0].message.contains("2.0.0"));
         assert!(verify("1.2.0", "2.0.0", major, true).ok());
         assert!(verify("1.2.0", "3.1.0", major, true).ok());
         assert!(verify("0.2.0", "0.3.0", major, true).ok());
@@ -143,6 +184,10 @@ mod tests {
         assert!(verify("1.2.0", "1.2.1", None, true).ok());
         assert!(!verify("1.2.0", "1.1.9", None, false).ok());
         let r = verify("one", "1.0.0", None, false);
-        assert!(r.problems[0].contains("not semver"));
+        assert_eq!(r.problems[0].rule, "compat/version-not-semver");
+        assert_eq!(
+            verify("1.2.0", "1.1.9", None, false).problems[0].rule,
+            "compat/version-decreased"
+        );
     }
 }
