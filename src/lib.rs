@@ -10,3 +10,6 @@ pub mod diag;
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod syntax;
+#[cfg(feature = "compiler")]
+#[doc(hidden)]
+pub mod synth;
