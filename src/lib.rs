@@ -14,3 +14,12 @@ pub mod git;
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod syntax;
+#[cfg(feature = "compiler")]
+#[doc(hidden)]
+pub mod synth;
+#[cfg(feature = "compiler")]
+pub mod hash;
+#[cfg(feature = "compiler")]
+pub mod schema;
+#[cfg(feature = "compiler")]
+pub mod text;
