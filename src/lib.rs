@@ -11,15 +11,15 @@ pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod git;
 #[cfg(feature = "compiler")]
+pub mod hash;
+#[cfg(feature = "compiler")]
 pub mod model;
+#[cfg(feature = "compiler")]
+pub mod schema;
 #[cfg(feature = "compiler")]
 pub mod syntax;
 #[cfg(feature = "compiler")]
 #[doc(hidden)]
 pub mod synth;
-#[cfg(feature = "compiler")]
-pub mod hash;
-#[cfg(feature = "compiler")]
-pub mod schema;
 #[cfg(feature = "compiler")]
 pub mod text;

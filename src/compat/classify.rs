@@ -304,13 +304,16 @@ impl<'a> Reader<'a, '_> {
                 detail,
             );
         }
-        if w.doc.as_ref().map(|d| &d.value) != r.doc.as_ref().map(|d| &d.value) {
-            let span = |f: &Field| f.doc.as_ref().map_or(f.span, |d| d.span);
+        let (wdoc, rdoc) = (effective_doc(self.writer, w), effective_doc(self.reader, r));
+        if wdoc.map(|d| &d.value) != rdoc.map(|d| &d.value) {
+            let span =
+                |f: &Field, d: Option<&crate::model::Sp<String>>| d.map_or(f.span, |d| d.span);
+            let (ws, rs) = (span(w, wdoc), span(r, rdoc));
             self.emit(
                 Ev::DocDiffers,
                 &sub(path, "doc"),
-                Some(span(w)),
-                Some(span(r)),
+                Some(ws),
+                Some(rs),
                 String::new(),
             );
         }
@@ -618,6 +621,14 @@ fn literal(l: &Literal) -> String {
         Literal::Float(f) => f.to_string(),
         Literal::Bool(b) => if *b { "#true" } else { "#false" }.to_string(),
     }
+}
+
+/// A field's doc, else the doc of the named type it uses (as the schema's `description`).
+fn effective_doc<'c>(cat: &'c Catalog, f: &'c Field) -> Option<&'c crate::model::Sp<String>> {
+    f.doc.as_ref().or_else(|| match &f.ty.kind {
+        TyKind::Named(n) => cat.type_def(&n.value).and_then(|t| t.doc.as_ref()),
+        _ => None,
+    })
 }
 
 /// An attribute of the field at `path` (`input.page_size.max`): findings on different

@@ -5,12 +5,14 @@
 //! (one reader-side classifier for both schemas), tool-level rules in `tool`, the change
 //! kinds in [`kinds`], the version rules in [`version`], the output formats in [`report`].
 
+mod canon;
 mod classify;
 pub mod kinds;
 pub mod report;
 mod tool;
 pub mod version;
 
+pub use canon::order_insensitive_hashes;
 pub use kinds::{Class, Kind, Mirror, Side};
 
 use crate::diag::FileId;
