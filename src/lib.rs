@@ -9,4 +9,9 @@ pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
+pub mod project;
+#[cfg(feature = "compiler")]
 pub mod syntax;
+
+#[cfg(feature = "cli")]
+pub mod cli;
