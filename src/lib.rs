@@ -15,6 +15,8 @@ pub mod hash;
 #[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
+pub mod project;
+#[cfg(feature = "compiler")]
 pub mod schema;
 #[cfg(feature = "compiler")]
 pub mod syntax;
@@ -23,3 +25,6 @@ pub mod syntax;
 pub mod synth;
 #[cfg(feature = "compiler")]
 pub mod text;
+
+#[cfg(feature = "cli")]
+pub mod cli;
