@@ -1,0 +1,162 @@
+//! Every change kind's old/new fixture pair (tests/fixtures/compat/<kind>/), the symmetry
+//! contract (reverse edits and the input/output mirror), equivalent rewrites, and
+//! self-comparison of every fixture.
+
+use catalogc::compat::{self, Kind, Mirror, Side};
+use catalogc::diag::Level;
+use catalogc::model::{Catalog, Object};
+use catalogc::project;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compat")
+}
+
+fn load(path: &Path) -> Catalog {
+    let text = std::fs::read_to_string(path).unwrap();
+    let loaded = project::load_source(path, text);
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == Level::Error)
+        .map(|d| format!("{}: {}", d.rule, d.message))
+        .collect();
+    assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+    assert_eq!(loaded.project.catalogs.len(), 1, "{}", path.display());
+    loaded.project.catalogs.into_iter().next().unwrap()
+}
+
+fn pair(dir: &str) -> (Catalog, Catalog) {
+    let d = fixtures_dir().join(dir);
+    (load(&d.join("old.kdl")), load(&d.join("new.kdl")))
+}
+
+fn kinds(old: &Catalog, new: &Catalog) -> BTreeSet<Kind> {
+    let report = compat::compare(
+        std::slice::from_ref(old),
+        std::slice::from_ref(new),
+        |_, _| (),
+    );
+    report.changes().map(|(_, _, ch)| ch.kind).collect()
+}
+
+fn fixture_dirs() -> Vec<String> {
+    let mut dirs: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_kind_has_a_fixture_pair_that_finds_exactly_it() {
+    let dirs = fixture_dirs();
+    for &kind in Kind::ALL {
+        let dir = kind.id().trim_start_matches("compat/");
+        assert!(dirs.iter().any(|d| d == dir), "no fixture for {kind}");
+        let (old, new) = pair(dir);
+        assert_eq!(kinds(&old, &new), BTreeSet::from([kind]), "fixture {dir}");
+    }
+    // No stray fixture folders for kinds that do not exist.
+    for d in &dirs {
+        if !d.starts_with('_') {
+            assert!(
+                Kind::from_id(&format!("compat/{d}")).is_some(),
+                "stray fixture {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reverse_edits_have_their_declared_verdict() {
+    for &kind in Kind::ALL {
+        let (old, new) = pair(kind.id().trim_start_matches("compat/"));
+        let back = kinds(&new, &old);
+        assert!(!back.is_empty(), "{kind}: reverse edit has no verdict");
+        for k in &back {
+            assert!(
+                kind.reverse().contains(k),
+                "{kind}: reverse found {k}, declared {:?}",
+                kind.reverse()
+            );
+        }
+    }
+}
+
+/// Moves the input object to the output and back: the same edit on the other side.
+fn swap_sides(mut cat: Catalog) -> Catalog {
+    for t in &mut cat.tools {
+        let input = std::mem::take(&mut t.input);
+        t.input = t.output.take().unwrap_or_else(Object::default);
+        t.output = Some(input);
+    }
+    cat
+}
+
+#[test]
+fn the_same_edit_on_the_other_side_is_the_mirror_kind() {
+    for &kind in Kind::ALL {
+        let Some(side) = kind.side() else { continue };
+        let (old, new) = pair(kind.id().trim_start_matches("compat/"));
+        let mirrored = kinds(&swap_sides(old), &swap_sides(new));
+        match kind.mirror() {
+            Mirror::Other(m) => assert_eq!(mirrored, BTreeSet::from([m]), "{kind}"),
+            Mirror::OneSided(_) => match side {
+                // Output defaults are documentation only.
+                Side::Input => assert!(mirrored.is_empty(), "{kind}: {mirrored:?}"),
+                // An input enum addition is minor whether or not it is extensible.
+                Side::Output => {
+                    assert_eq!(
+                        mirrored,
+                        BTreeSet::from([Kind::InputEnumValueAdded]),
+                        "{kind}"
+                    )
+                }
+            },
+            Mirror::ToolLevel => unreachable!("{kind} has a side"),
+        }
+    }
+}
+
+#[test]
+fn comparing_any_fixture_with_itself_finds_nothing() {
+    for dir in fixture_dirs() {
+        for file in ["old.kdl", "new.kdl"] {
+            let c = load(&fixtures_dir().join(&dir).join(file));
+            let report = compat::compare(
+                std::slice::from_ref(&c),
+                std::slice::from_ref(&c),
+                compat::order_insensitive_hashes,
+            );
+            assert_eq!(report.changes().count(), 0, "{dir}/{file}");
+            assert!(report.versions_ok(), "{dir}/{file}");
+        }
+    }
+}
+
+#[test]
+fn equivalent_rewrites_are_not_changes() {
+    let (old, new) = pair("_equivalent-rewrites");
+    let report = compat::compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&new),
+        compat::order_insensitive_hashes,
+    );
+    let found: Vec<_> = report
+        .changes()
+        .map(|(_, _, c)| c.message.clone())
+        .collect();
+    assert!(found.is_empty(), "{found:?}");
+    assert!(
+        report.catalogs[0]
+            .tools
+            .iter()
+            .all(|t| t.status == compat::Status::Unchanged)
+    );
+    assert_eq!(report.exit_code(compat::Policy::NoMajor), 0);
+}
