@@ -28,3 +28,5 @@ pub mod text;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "compiler")]
+pub mod lock;

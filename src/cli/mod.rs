@@ -5,7 +5,9 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+pub mod breaking;
 pub mod lint;
+pub mod lock;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -26,6 +28,11 @@ pub struct Cli {
 pub enum Command {
     /// Parse and check catalogs; exit 1 when a finding is at error level.
     Lint(lint::LintArgs),
+    /// Compare with the catalogs at a git revision, folder or file; exit 1 when a version is
+    /// too low for its changes.
+    Breaking(breaking::BreakingArgs),
+    /// Write (or `--check`) `NAME.lock` beside each catalog: versions and hashes per tool.
+    Lock(lock::LockArgs),
 }
 
 /// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
@@ -78,6 +85,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
+        Command::Breaking(args) => breaking::run(&args, &global),
+        Command::Lock(args) => lock::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

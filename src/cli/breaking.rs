@@ -1,0 +1,121 @@
+//! `catalogc breaking --against REF [PATH…]`: compare the catalogs with those of a git
+//! revision, a folder or a file, and check the declared versions (compat.md).
+
+use super::{CliError, Global, Status};
+use crate::compat::report::{self, Sources};
+use crate::compat::{self, Policy};
+use crate::diag::Level;
+use crate::git::Repo;
+use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Sarif,
+    Github,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    /// Any major change fails, whatever the versions say.
+    NoMajor,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BreakingArgs {
+    /// The old side: a git revision (`main`, `origin/main`, `HEAD~1`, a commit), or a catalog
+    /// folder or file. An existing file or folder of that name wins over a revision.
+    #[arg(long, value_name = "REF")]
+    pub against: String,
+    /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+}
+
+/// A side whose catalogs do not parse or lower cannot be compared: the first error, one line.
+fn require_clean(loaded: &Loaded, side: &str) -> Result<(), CliError> {
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == Level::Error)
+        .collect();
+    let Some(d) = errors.first() else {
+        return Ok(());
+    };
+    let f = loaded.sources.get(d.file);
+    let (line, col) = f.line_col(d.span.start);
+    Err(CliError(format!(
+        "{side} side: {}:{line}:{col}: {} [{}] ({} error(s); run `catalogc lint`)",
+        f.path.display(),
+        d.message,
+        d.rule,
+        errors.len()
+    )))
+}
+
+fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded, CliError> {
+    if Path::new(against).exists() {
+        return Ok(project::load(&[PathBuf::from(against)], &global.load)?);
+    }
+    let repo = Repo::open(".")?;
+    let default = [PathBuf::from(DEFAULT_CATALOG_DIR)];
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
+    let files = repo.catalog_files(against, paths, PROJECT_FILE)?;
+    for (path, text) in &files {
+        if text.len() as u64 > global.load.max_file_bytes {
+            return Err(CliError(format!(
+                "{against}:{}: {} bytes is over the {}-byte limit for one catalog file",
+                path.display(),
+                text.len(),
+                global.load.max_file_bytes
+            )));
+        }
+    }
+    // Old files are shown as `REV:path`, so both sides' locations read unambiguously.
+    Ok(project::load_sources(files.into_iter().map(|(p, t)| {
+        (PathBuf::from(format!("{against}:{}", p.display())), t)
+    })))
+}
+
+pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
+    let new = project::load(&args.paths, &global.load)?;
+    let old = load_old(&args.against, &args.paths, global)?;
+    require_clean(&new, "new")?;
+    require_clean(&old, "old")?;
+    let policy = match args.policy {
+        Some(PolicyArg::NoMajor) => Policy::NoMajor,
+        None => Policy::Semver,
+    };
+    let result = compat::compare(
+        &old.project.catalogs,
+        &new.project.catalogs,
+        compat::order_insensitive_hashes,
+    );
+    let sources = Sources {
+        old: &old.sources,
+        new: &new.sources,
+    };
+    let text = match args.format {
+        Format::Human => report::render_human(&result, sources, policy),
+        Format::Json => report::render_json(&result, sources),
+        Format::Sarif => report::render_sarif(&result, sources, policy),
+        Format::Github => report::render_github(&result, sources, policy),
+        Format::Markdown => report::render_markdown(&result, sources, policy),
+    };
+    super::print(&text);
+    Ok(if result.exit_code(policy) == 0 {
+        Status::Ok
+    } else {
+        Status::Findings
+    })
+}

@@ -1,0 +1,266 @@
+//! End to end through the real binary: a throwaway git repository, `breaking --against`,
+//! every output format, and `lock` / `lock --check`.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+const CATALOG: &str = r#"catalog "billing" version="1.4.0" {
+    summary "Invoices of the authenticated tenant."
+}
+
+tool "invoice_list" version="1.2.0" {
+    summary "List open or overdue invoices."
+    when "Use to look up invoices by status."
+    when-not "Not for payments; use payment_list."
+    effect "read"
+    input {
+        field "status" "string" required=#true {
+            doc "Invoice status to filter by."
+            enum "open" "overdue"
+        }
+        field "page_size" "integer" min=1 max=50 default=20 { doc "Page size."; }
+    }
+    output {
+        field "total" "integer" required=#true min=0 { doc "Number of invoices."; }
+    }
+}
+
+tool "payment_list" version="1.0.0" {
+    summary "List payments."
+    when "Use to look up payments."
+    when-not "Not for invoices; use invoice_list."
+    effect "read"
+    input {
+        field "since" "timestamp" { doc "Oldest payment date."; }
+    }
+}
+"#;
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+fn catalogc(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("catalogc")
+        .expect("binary")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn repo_with_catalog() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path();
+    git(d, &["init", "-q"]);
+    std::fs::create_dir_all(d.join("catalogs")).unwrap();
+    std::fs::write(d.join("catalogs/billing.kdl"), CATALOG).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "catalog"]);
+    tmp
+}
+
+fn edit(d: &Path, from: &str, to: &str) {
+    let p = d.join("catalogs/billing.kdl");
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{from}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+}
+
+/// A required input field added (major), an output enum... : a PR that breaks callers.
+fn breaking_edit(d: &Path) {
+    edit(
+        d,
+        r#"        field "page_size""#,
+        "        field \"region\" \"string\" required=#true max-length=8 { doc \"Region code.\"; }\n        field \"page_size\"",
+    );
+    edit(
+        d,
+        r#"summary "List payments.""#,
+        r#"summary "List payments received.""#,
+    );
+}
+
+#[test]
+fn breaking_against_head_in_a_throwaway_repository() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let (code, out, err) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("0 change(s)"), "{out}");
+
+    breaking_edit(d);
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("compat/input-field-required-added"), "{out}");
+    assert!(out.contains("suggested 2.0.0"), "{out}");
+    assert!(out.contains("re-run the tool-choice evaluation"), "{out}");
+    // Both sides' locations: the old one read from git.
+    assert!(out.contains("catalogs/billing.kdl:"), "{out}");
+    // The work tree and the index are untouched.
+    let text = std::fs::read_to_string(d.join("catalogs/billing.kdl")).unwrap();
+    assert!(text.contains("\"region\""));
+    let st = std::process::Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&st.stdout),
+        " M catalogs/billing.kdl\n"
+    );
+
+    let (code, json, _) = catalogc(d, &["breaking", "--against", "HEAD", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let tool = &v["catalogs"][0]["tools"][0];
+    assert_eq!(tool["name"], "invoice_list");
+    assert_eq!(tool["required"], "major");
+    assert_eq!(tool["suggested_version"], "2.0.0");
+    assert_eq!(tool["ok"], false);
+    assert_eq!(
+        tool["changes"][0]["rule"],
+        "compat/input-field-required-added"
+    );
+    assert_eq!(tool["changes"][0]["path"], "input.region");
+    assert_eq!(tool["changes"][0]["line"], 15);
+    insta::assert_json_snapshot!("breaking_json", v);
+
+    let (_, md, _) = catalogc(
+        d,
+        &["breaking", "--against", "HEAD", "--format", "markdown"],
+    );
+    insta::assert_snapshot!("breaking_markdown", md);
+    let (_, gh, _) = catalogc(d, &["breaking", "--against", "HEAD", "--format", "github"]);
+    insta::assert_snapshot!("breaking_github", gh);
+    let (_, sarif, _) = catalogc(d, &["breaking", "--against", "HEAD", "--format", "sarif"]);
+    let s: serde_json::Value = serde_json::from_str(&sarif).expect("sarif");
+    assert_eq!(s["version"], "2.1.0");
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    assert!(
+        results
+            .iter()
+            .any(|r| r["ruleId"] == "compat/version-unchanged" && r["level"] == "error")
+    );
+    assert!(
+        results
+            .iter()
+            .all(|r| r["partialFingerprints"]["catalogc/v1"].is_string())
+    );
+
+    // Bumped enough: compatible, but --policy no-major still refuses the major change.
+    edit(
+        d,
+        r#"tool "invoice_list" version="1.2.0""#,
+        r#"tool "invoice_list" version="2.0.0""#,
+    );
+    edit(
+        d,
+        r#"tool "payment_list" version="1.0.0""#,
+        r#"tool "payment_list" version="1.0.1""#,
+    );
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "catalog version still 1.4.0: {out}");
+    edit(
+        d,
+        r#"catalog "billing" version="1.4.0""#,
+        r#"catalog "billing" version="2.0.0""#,
+    );
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = catalogc(
+        d,
+        &["breaking", "--against", "HEAD", "--policy", "no-major"],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("compat/policy-no-major"), "{out}");
+
+    // A folder works as the old side too.
+    std::fs::create_dir_all(d.join("old")).unwrap();
+    std::fs::write(d.join("old/billing.kdl"), CATALOG).unwrap();
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "old", "catalogs"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("compat/input-field-required-added"), "{out}");
+}
+
+#[test]
+fn a_revision_that_does_not_exist_is_exit_2_with_one_line() {
+    let tmp = repo_with_catalog();
+    let (code, out, err) = catalogc(tmp.path(), &["breaking", "--against", "no-such-branch"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("`no-such-branch` does not exist"), "{err}");
+}
+
+#[test]
+fn lock_and_lock_check() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let (code, _, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 1, "missing lock fails the check");
+
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0, "{out}");
+    let lock = std::fs::read_to_string(d.join("catalogs/billing.lock")).unwrap();
+    assert!(
+        lock.contains(r#"tool "invoice_list" version="1.2.0""#),
+        "{lock}"
+    );
+    assert_eq!(lock.matches("\"sha256:").count(), 8, "{lock}");
+    let (code, out, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 0, "{out}");
+
+    // A contract edit without a version bump: the case the lock exists for.
+    edit(d, "max=50 default=20", "max=40 default=20");
+    let (code, out, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "tool `invoice_list`: the input, contract hash changed but the version is still 1.2.0"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("catalogs/billing.lock")).unwrap(),
+        lock,
+        "--check writes nothing"
+    );
+
+    // Bumped but not re-locked: stale.
+    edit(
+        d,
+        r#"tool "invoice_list" version="1.2.0""#,
+        r#"tool "invoice_list" version="2.0.0""#,
+    );
+    let (code, out, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("version 2.0.0 but the lock says 1.2.0"),
+        "{out}"
+    );
+    let (code, _, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0);
+    let (code, out, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 0, "{out}");
+
+    std::fs::write(d.join("catalogs/billing.lock"), "lock version=99\n").unwrap();
+    let (code, _, err) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unsupported lock format"), "{err}");
+}
