@@ -26,11 +26,50 @@ fn sort_fields(fields: &mut [Field]) {
     }
 }
 
+/// The named types `tool` uses, directly or through other types.
+fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
+    fn walk<'a>(cat: &'a Catalog, fields: &'a [Field], seen: &mut Vec<&'a str>) {
+        for f in fields {
+            let mut ty = &f.ty;
+            while let TyKind::Array(a) = &ty.kind {
+                ty = &a.items;
+            }
+            match &ty.kind {
+                TyKind::Object(o) => walk(cat, &o.fields, seen),
+                TyKind::Named(n) if !seen.contains(&n.value.as_str()) => {
+                    seen.push(&n.value);
+                    if let Some(t) = cat.type_def(&n.value) {
+                        walk(cat, &t.fields, seen);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    walk(cat, &tool.input.fields, &mut seen);
+    if let Some(o) = &tool.output {
+        walk(cat, &o.fields, &mut seen);
+    }
+    cat.types
+        .iter()
+        .filter(|t| seen.contains(&t.name.value.as_str()))
+        .cloned()
+        .collect()
+}
+
 /// The hashes of `tool` with every order-only difference removed.
 pub fn order_insensitive_hashes(cat: &Catalog, tool: &Tool) -> ToolHashes {
+    // Only the types matter to a tool's hashes; cloning the tools too would make hashing a
+    // whole catalog quadratic.
     let mut cat = Catalog {
+        file: cat.file,
+        name: cat.name.clone(),
+        version: cat.version.clone(),
+        summary: cat.summary.clone(),
+        types: used_types(cat, tool),
         tools: Vec::new(),
-        ..cat.clone()
+        span: cat.span,
     };
     cat.types.sort_by(|a, b| a.name.value.cmp(&b.name.value));
     for t in &mut cat.types {

@@ -18,6 +18,7 @@ pub use kinds::{Class, Kind, Mirror, Side};
 use crate::diag::FileId;
 use crate::model::{Catalog, Span, Tool};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 
 /// A place in one side's sources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,12 +249,24 @@ fn compare_catalog<H: PartialEq>(
         .collect();
     names.sort_unstable();
     names.dedup();
+    // By name, so matching stays linear in the number of tools.
+    fn index(c: Option<&Catalog>) -> HashMap<&str, usize> {
+        c.map_or_else(HashMap::new, |c| {
+            c.tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.value.as_str(), i))
+                .rev()
+                .collect()
+        })
+    }
+    let (oi, ni) = (index(old), index(new));
     let mut any_changed = false;
     let tools: Vec<ToolReport> = names
         .into_iter()
         .map(|tname| {
-            let ot = old.and_then(|c| c.tool(tname).map(|t| (c, t)));
-            let nt = new.and_then(|c| c.tool(tname).map(|t| (c, t)));
+            let ot = old.and_then(|c| oi.get(tname).map(|&i| (c, &c.tools[i])));
+            let nt = new.and_then(|c| ni.get(tname).map(|&i| (c, &c.tools[i])));
             let report = compare_tool(tname, ot, nt, hashes);
             any_changed |= report.status != Status::Unchanged;
             report

@@ -1,0 +1,635 @@
+//! Soundness of the classifier against a real JSON Schema validator: random catalogs, random
+//! mutations. Whenever the classifier finds no major change on the input side, every
+//! argument object valid under the old input schema must be valid under the new one; and
+//! whenever it finds no major change on the output side, every result valid under the new
+//! output schema must be accepted by an old client (the old output schema read as a
+//! tolerant reader: unknown properties ignored, `extensible=#true` enums open).
+
+use catalogc::compat::{self, Class, Side};
+use catalogc::model::*;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// SplitMix64: the catalog, the mutation and the instances all come from one proptest seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.next() % n }
+    }
+    fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.below(den) < num
+    }
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+fn sp<T>(v: T) -> Sp<T> {
+    Sp::new(v, Span::default())
+}
+
+const NAMES: &[&str] = &["a", "b", "c", "d", "e"];
+const ENUM_POOL: &[&str] = &["a", "b", "c", "dd", "eee"];
+const PATTERNS: &[&str] = &["^[a-z]+$", "^[0-9]+$", "^[a-z0-9]*$"];
+const FORMATS: &[Format] = &[
+    Format::Date,
+    Format::DateTime,
+    Format::Uuid,
+    Format::Email,
+    Format::Uri,
+];
+const UNITS: &[Unit] = &[Unit::Ms, Unit::S, Unit::Minor];
+
+fn opt_u64(r: &mut Rng, lo: i64, hi: i64) -> Option<Sp<u64>> {
+    r.chance(1, 2).then(|| sp(r.int(lo, hi) as u64))
+}
+
+fn gen_string(r: &mut Rng) -> StringTy {
+    let mut s = StringTy {
+        min_length: opt_u64(r, 0, 3),
+        max_length: None,
+        pattern: None,
+        format: None,
+        enum_values: None,
+    };
+    let min = s.min_length.as_ref().map_or(0, |m| m.value as i64);
+    if r.chance(1, 2) {
+        s.max_length = Some(sp(r.int(min, min + 8) as u64));
+    }
+    match r.below(4) {
+        0 => s.pattern = Some(sp(r.pick(PATTERNS).to_string())),
+        1 => s.format = Some(sp(*r.pick(FORMATS))),
+        2 => s.enum_values = Some(gen_enum(r)),
+        _ => {}
+    }
+    s
+}
+
+fn gen_enum(r: &mut Rng) -> EnumValues {
+    let mut values: Vec<Sp<String>> = Vec::new();
+    for _ in 0..r.int(1, 3) {
+        let v = r.pick(ENUM_POOL).to_string();
+        if !values.iter().any(|x| x.value == v) {
+            values.push(sp(v));
+        }
+    }
+    EnumValues {
+        values,
+        extensible: r.chance(1, 3),
+        span: Span::default(),
+    }
+}
+
+fn gen_num(r: &mut Rng) -> NumTy {
+    let mut n = NumTy::default();
+    if r.chance(1, 2) {
+        n.min = Some(sp(Num::Int(r.int(-5, 5))));
+    }
+    if r.chance(1, 2) {
+        let lo = n.min.as_ref().map_or(-5, |m| m.value.as_f64() as i64);
+        n.max = Some(sp(Num::Int(r.int(lo, lo + 30))));
+    }
+    if r.chance(1, 6) {
+        n.exclusive_min = Some(sp(Num::Int(r.int(-6, 4))));
+    }
+    if r.chance(1, 6) {
+        n.exclusive_max = Some(sp(Num::Int(r.int(6, 40))));
+    }
+    if r.chance(1, 4) {
+        n.multiple_of = Some(sp(Num::Int(*r.pick(&[2, 3, 4, 6]))));
+    }
+    if r.chance(1, 4) {
+        n.unit = Some(sp(*r.pick(UNITS)));
+    }
+    n
+}
+
+fn ty(kind: TyKind) -> Ty {
+    Ty {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
+    let choices = if depth == 0 { 6 } else { 9 };
+    match r.below(choices) {
+        0 => TyKind::String(gen_string(r)),
+        1 => TyKind::Integer(gen_num(r)),
+        2 => TyKind::Number(gen_num(r)),
+        3 => TyKind::Boolean,
+        4 => TyKind::Cursor(StringTy {
+            max_length: opt_u64(r, 4, 600),
+            ..StringTy::default()
+        }),
+        5 => TyKind::Timestamp,
+        6 => {
+            let min = r.chance(1, 2).then(|| sp(r.int(0, 2) as u64));
+            let lo = min.as_ref().map_or(0, |m| m.value as i64);
+            TyKind::Array(ArrayTy {
+                min_items: min,
+                max_items: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
+                unique: r.chance(1, 4),
+                items: Box::new(ty(gen_kind(r, depth - 1, types))),
+            })
+        }
+        7 if !types.is_empty() => TyKind::Named(sp(r.pick(types).clone())),
+        _ => TyKind::Object(Object {
+            fields: gen_fields(r, depth - 1, types, 3),
+            span: Span::default(),
+        }),
+    }
+}
+
+fn gen_field(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Field {
+    Field {
+        name: sp(name.to_string()),
+        ty: ty(gen_kind(r, depth, types)),
+        required: r.chance(1, 2),
+        default: None,
+        sensitive: false,
+        deprecated: false,
+        doc: None,
+        span: Span::default(),
+    }
+}
+
+fn gen_fields(r: &mut Rng, depth: u32, types: &[String], max: u64) -> Vec<Field> {
+    let n = r.below(max + 1);
+    let mut out: Vec<Field> = Vec::new();
+    for _ in 0..n {
+        let name = *r.pick(NAMES);
+        if !out.iter().any(|f| f.name.value == name) {
+            out.push(gen_field(r, name, depth, types));
+        }
+    }
+    out
+}
+
+fn gen_catalog(r: &mut Rng) -> Catalog {
+    let mut types: Vec<TypeDef> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..r.below(3) {
+        // A type may only use earlier types: no recursion.
+        let fields = gen_fields(r, 1, &names, 3);
+        let name = format!("T{i}");
+        types.push(TypeDef {
+            name: sp(name.clone()),
+            doc: None,
+            fields,
+            span: Span::default(),
+        });
+        names.push(name);
+    }
+    let input = Object {
+        fields: gen_fields(r, 2, &names, 4),
+        span: Span::default(),
+    };
+    let output = Some(Object {
+        fields: gen_fields(r, 2, &names, 4),
+        span: Span::default(),
+    });
+    let tool = Tool {
+        name: sp("thing_get".to_string()),
+        version: sp("1.0.0".to_string()),
+        title: None,
+        summary: None,
+        when: None,
+        when_not: None,
+        effect: sp(Effect::Read),
+        open_world: None,
+        limits: None,
+        input,
+        output,
+        errors: Vec::new(),
+        idempotency: None,
+        confirm: None,
+        on_timeout: None,
+        needs_input: Vec::new(),
+        examples: Examples::default(),
+        deprecated: None,
+        allows: Vec::new(),
+        span: Span::default(),
+    };
+    Catalog {
+        file: catalogc::diag::FileId(0),
+        name: sp("fx".to_string()),
+        version: sp("1.0.0".to_string()),
+        summary: None,
+        types,
+        tools: vec![tool],
+        span: Span::default(),
+    }
+}
+
+/// Changes one attribute of a type (or of what it contains).
+fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
+    match &mut t.kind {
+        TyKind::String(s) | TyKind::Cursor(s) => match r.below(7) {
+            0 => s.min_length = opt_u64(r, 0, 4),
+            1 => s.max_length = opt_u64(r, 0, 10),
+            2 => s.pattern = r.chance(1, 2).then(|| sp(r.pick(PATTERNS).to_string())),
+            3 => s.format = r.chance(1, 2).then(|| sp(*r.pick(FORMATS))),
+            4 => s.enum_values = r.chance(1, 2).then(|| gen_enum(r)),
+            5 => {
+                if let Some(e) = &mut s.enum_values {
+                    if r.chance(1, 2) && e.values.len() > 1 {
+                        let i = r.below(e.values.len() as u64) as usize;
+                        e.values.remove(i);
+                    } else {
+                        let v = r.pick(ENUM_POOL).to_string();
+                        if !e.values.iter().any(|x| x.value == v) {
+                            e.values.push(sp(v));
+                        }
+                    }
+                }
+            }
+            _ => {
+                if let Some(e) = &mut s.enum_values {
+                    e.extensible = !e.extensible;
+                }
+            }
+        },
+        TyKind::Integer(n) | TyKind::Number(n) => {
+            let v = |r: &mut Rng, lo, hi| r.chance(3, 4).then(|| sp(Num::Int(r.int(lo, hi))));
+            match r.below(6) {
+                0 => n.min = v(r, -6, 6),
+                1 => n.max = v(r, -6, 40),
+                2 => n.exclusive_min = v(r, -6, 6),
+                3 => n.exclusive_max = v(r, 0, 40),
+                4 => {
+                    n.multiple_of = r
+                        .chance(3, 4)
+                        .then(|| sp(Num::Int(*r.pick(&[1, 2, 3, 4, 6]))))
+                }
+                _ => n.unit = r.chance(1, 2).then(|| sp(*r.pick(UNITS))),
+            }
+        }
+        TyKind::Array(a) => match r.below(4) {
+            0 => a.min_items = opt_u64(r, 0, 3),
+            1 => a.max_items = opt_u64(r, 0, 5),
+            2 => a.unique = !a.unique,
+            _ => tweak_ty(r, &mut a.items, cat_types, names),
+        },
+        TyKind::Object(o) => mutate_fields(r, &mut o.fields, cat_types, names),
+        // Inlining a named type is an equivalent rewrite.
+        TyKind::Named(n) => {
+            let fields = cat_types
+                .iter()
+                .find(|t| t.name.value == n.value)
+                .map(|t| t.fields.clone());
+            t.kind = TyKind::Object(Object {
+                fields: fields.unwrap_or_default(),
+                span: Span::default(),
+            });
+        }
+        TyKind::Boolean | TyKind::Timestamp => t.kind = gen_kind(r, 0, names),
+    }
+}
+
+fn mutate_fields(r: &mut Rng, fields: &mut Vec<Field>, cat_types: &[TypeDef], names: &[String]) {
+    match r.below(6) {
+        0 => {
+            let name = *r.pick(NAMES);
+            if !fields.iter().any(|f| f.name.value == name) {
+                fields.push(gen_field(r, name, 1, names));
+            }
+        }
+        1 if !fields.is_empty() => {
+            let i = r.below(fields.len() as u64) as usize;
+            fields.remove(i);
+        }
+        2 if !fields.is_empty() => {
+            let i = r.below(fields.len() as u64) as usize;
+            fields[i].required = !fields[i].required;
+        }
+        3 if !fields.is_empty() => {
+            let i = r.below(fields.len() as u64) as usize;
+            fields[i].ty = ty(gen_kind(r, 1, names));
+        }
+        _ if !fields.is_empty() => {
+            let i = r.below(fields.len() as u64) as usize;
+            tweak_ty(r, &mut fields[i].ty, cat_types, names);
+        }
+        _ => {}
+    }
+}
+
+fn mutate(r: &mut Rng, cat: &Catalog) -> Catalog {
+    let mut new = cat.clone();
+    let names: Vec<String> = cat.types.iter().map(|t| t.name.value.clone()).collect();
+    let types = cat.types.clone();
+    for _ in 0..r.int(1, 2) {
+        match r.below(5) {
+            0 | 1 => mutate_fields(r, &mut new.tools[0].input.fields, &types, &names),
+            2 | 3 => {
+                if let Some(o) = &mut new.tools[0].output {
+                    mutate_fields(r, &mut o.fields, &types, &names)
+                }
+            }
+            _ if !new.types.is_empty() => {
+                // Only fields that use earlier types, so the edit cannot make recursion.
+                let i = r.below(new.types.len() as u64) as usize;
+                let earlier = &names[..i];
+                let mut fields = std::mem::take(&mut new.types[i].fields);
+                mutate_fields(r, &mut fields, &types[..i], earlier);
+                new.types[i].fields = fields;
+            }
+            _ => {}
+        }
+    }
+    new
+}
+
+// ---- instances ------------------------------------------------------------------------
+
+fn sample_format(f: Format) -> &'static str {
+    match f {
+        Format::Date => "2024-02-29",
+        Format::DateTime => "2024-02-29T10:00:00Z",
+        Format::Uuid => "123e4567-e89b-12d3-a456-426614174000",
+        Format::Email => "a@example.com",
+        Format::Uri => "https://example.com/x",
+    }
+}
+
+/// A length in `[lo, hi]`, often at an end.
+fn length(r: &mut Rng, lo: u64, hi: u64) -> u64 {
+    match r.below(3) {
+        0 => lo,
+        1 => hi,
+        _ => r.int(lo as i64, hi as i64) as u64,
+    }
+}
+
+fn gen_string_value(r: &mut Rng, s: &StringTy, default_max: Option<u64>) -> Value {
+    if let Some(e) = &s.enum_values {
+        return json!(r.pick(&e.values).value.clone());
+    }
+    if let Some(f) = &s.format {
+        return json!(sample_format(f.value));
+    }
+    let min = s.min_length.as_ref().map_or(0, |m| m.value);
+    let max = s
+        .max_length
+        .as_ref()
+        .map(|m| m.value)
+        .or(default_max)
+        .unwrap_or(min + 12);
+    let alphabet: &[u8] = match s.pattern.as_ref().map(|p| p.value.as_str()) {
+        Some("^[0-9]+$") => b"0123456789",
+        Some("^[a-z]+$") => b"abcxyz",
+        _ => b"ab9z",
+    };
+    let n = length(r, min, max.max(min));
+    json!(
+        (0..n)
+            .map(|_| *r.pick(alphabet) as char)
+            .collect::<String>()
+    )
+}
+
+fn gen_number(r: &mut Rng, n: &NumTy, integer: bool) -> Option<Value> {
+    let mut lo = n.min.as_ref().map_or(-1000.0, |m| m.value.as_f64());
+    let mut hi = n.max.as_ref().map_or(1000.0, |m| m.value.as_f64());
+    if let Some(e) = &n.exclusive_min {
+        lo = lo.max(e.value.as_f64() + if integer { 1.0 } else { 0.5 });
+    }
+    if let Some(e) = &n.exclusive_max {
+        hi = hi.min(e.value.as_f64() - if integer { 1.0 } else { 0.5 });
+    }
+    if let Some(m) = &n.multiple_of {
+        let m = m.value.as_f64();
+        let (a, b) = ((lo / m).ceil() as i64, (hi / m).floor() as i64);
+        if a > b {
+            return None;
+        }
+        let k = match r.below(3) {
+            0 => a,
+            1 => b,
+            _ => r.int(a, b),
+        };
+        return Some(json!(k * m as i64));
+    }
+    let (a, b) = (lo.ceil() as i64, hi.floor() as i64);
+    if a > b {
+        return None;
+    }
+    let v = match r.below(4) {
+        0 => a,
+        1 => b,
+        _ => r.int(a, b),
+    };
+    if !integer && r.chance(1, 3) && (v as f64 + 0.5) <= hi {
+        return Some(json!(v as f64 + 0.5));
+    }
+    Some(json!(v))
+}
+
+fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
+    if depth > 12 {
+        return None;
+    }
+    Some(match &t.kind {
+        TyKind::String(s) => gen_string_value(r, s, None),
+        TyKind::Cursor(s) => gen_string_value(r, s, Some(CURSOR_DEFAULT_MAX_LENGTH)),
+        TyKind::Timestamp => json!(sample_format(Format::DateTime)),
+        TyKind::Boolean => json!(r.chance(1, 2)),
+        TyKind::Integer(n) => gen_number(r, n, true)?,
+        TyKind::Number(n) => gen_number(r, n, false)?,
+        TyKind::Array(a) => {
+            let min = a.min_items.as_ref().map_or(0, |m| m.value);
+            let max = a
+                .max_items
+                .as_ref()
+                .map_or(min + 3, |m| m.value)
+                .min(min + 4);
+            let n = length(r, min, max.max(min));
+            let items: Option<Vec<Value>> = (0..n)
+                .map(|_| gen_value(r, cat, &a.items, depth + 1))
+                .collect();
+            Value::Array(items?)
+        }
+        TyKind::Object(o) => gen_object(r, cat, &o.fields, depth)?,
+        TyKind::Named(n) => gen_object(
+            r,
+            cat,
+            cat.type_def(&n.value).map_or(&[], |t| &t.fields),
+            depth,
+        )?,
+    })
+}
+
+fn gen_object(r: &mut Rng, cat: &Catalog, fields: &[Field], depth: u32) -> Option<Value> {
+    let mut m = serde_json::Map::new();
+    for f in fields {
+        if f.required || r.chance(1, 2) {
+            m.insert(f.name.value.clone(), gen_value(r, cat, &f.ty, depth + 1)?);
+        }
+    }
+    Some(Value::Object(m))
+}
+
+// ---- schemas --------------------------------------------------------------------------
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("catalogc's schemas compile")
+}
+
+/// An old client reading output: unknown properties ignored.
+fn tolerant(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("additionalProperties");
+            m.values_mut().for_each(tolerant);
+        }
+        Value::Array(a) => a.iter_mut().for_each(tolerant),
+        _ => {}
+    }
+}
+
+/// `extensible=#true` enums promise clients accept later values: the reader's view is open.
+fn open_extensible(cat: &mut Catalog) {
+    fn ty(t: &mut Ty) {
+        match &mut t.kind {
+            TyKind::String(s) | TyKind::Cursor(s)
+                if s.enum_values.as_ref().is_some_and(|e| e.extensible) =>
+            {
+                s.enum_values = None;
+            }
+            TyKind::Array(a) => ty(&mut a.items),
+            TyKind::Object(o) => o.fields.iter_mut().for_each(|f| ty(&mut f.ty)),
+            _ => {}
+        }
+    }
+    for t in &mut cat.types {
+        t.fields.iter_mut().for_each(|f| ty(&mut f.ty));
+    }
+    for tool in &mut cat.tools {
+        tool.input.fields.iter_mut().for_each(|f| ty(&mut f.ty));
+        if let Some(o) = &mut tool.output {
+            o.fields.iter_mut().for_each(|f| ty(&mut f.ty));
+        }
+    }
+}
+
+fn no_major(changes: &[compat::Change], side: Side) -> bool {
+    !changes
+        .iter()
+        .any(|c| c.kind.side() == Some(side) && c.class() == Class::Major)
+}
+
+const INSTANCES: usize = 24;
+
+/// Returns how many instances were checked on each side.
+fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
+    let mut r = Rng(seed);
+    let old = gen_catalog(&mut r);
+    let new = mutate(&mut r, &old);
+    let changes = compat::compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    let mut checked = (0, 0);
+
+    if no_major(&changes, Side::Input) {
+        let old_v = validator(&catalogc::schema::input_schema(&old, &old.tools[0]));
+        let new_v = validator(&catalogc::schema::input_schema(&new, &new.tools[0]));
+        for _ in 0..INSTANCES {
+            let Some(inst) = gen_object(&mut r, &old, &old.tools[0].input.fields, 0) else {
+                continue;
+            };
+            if !old_v.is_valid(&inst) {
+                continue;
+            }
+            checked.0 += 1;
+            prop_assert!(
+                new_v.is_valid(&inst),
+                "input counterexample (seed {seed}): {inst}\nchanges: {:?}\nold: {}\nnew: {}",
+                changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>(),
+                catalogc::schema::input_schema(&old, &old.tools[0]),
+                catalogc::schema::input_schema(&new, &new.tools[0]),
+            );
+        }
+    }
+    if no_major(&changes, Side::Output) {
+        let mut reader = old.clone();
+        open_extensible(&mut reader);
+        let mut old_schema =
+            catalogc::schema::output_schema(&reader, &reader.tools[0]).unwrap_or(json!({}));
+        tolerant(&mut old_schema);
+        let old_v = validator(&old_schema);
+        let new_v =
+            validator(&catalogc::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})));
+        let fields = new.tools[0]
+            .output
+            .as_ref()
+            .map_or(&[][..], |o| &o.fields[..]);
+        for _ in 0..INSTANCES {
+            let Some(inst) = gen_object(&mut r, &new, fields, 0) else {
+                continue;
+            };
+            if !new_v.is_valid(&inst) {
+                continue;
+            }
+            checked.1 += 1;
+            prop_assert!(
+                old_v.is_valid(&inst),
+                "output counterexample (seed {seed}): {inst}\nchanges: {:?}\nold (reader view): {old_schema}\nnew: {}",
+                changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>(),
+                catalogc::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})),
+            );
+        }
+    }
+    Ok(checked)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn non_breaking_verdicts_keep_every_old_instance_valid(seed in any::<u64>()) {
+        check(seed)?;
+    }
+}
+
+/// The property is not vacuous: many mutations are classified non-breaking and many
+/// instances get checked.
+#[test]
+fn the_property_checks_real_instances() {
+    let (mut inputs, mut outputs, mut non_breaking) = (0, 0, 0);
+    for seed in 0..400u64 {
+        let (i, o) = check(seed.wrapping_mul(0x2545_F491_4F6C_DD1D)).expect("sound");
+        inputs += i;
+        outputs += o;
+        non_breaking += usize::from(i + o > 0);
+    }
+    assert!(non_breaking > 100, "{non_breaking}");
+    assert!(inputs > 2000 && outputs > 2000, "{inputs} {outputs}");
+}
+
+/// Comparing a random catalog with itself finds nothing.
+#[test]
+fn random_catalogs_equal_themselves() {
+    for seed in 0..500u64 {
+        let c = gen_catalog(&mut Rng(seed));
+        assert!(
+            compat::compare_tools(&c, &c.tools[0], &c, &c.tools[0]).is_empty(),
+            "seed {seed}"
+        );
+    }
+}
