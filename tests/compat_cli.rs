@@ -111,7 +111,8 @@ fn breaking_against_head_in_a_throwaway_repository() {
     assert!(out.contains("suggested 2.0.0"), "{out}");
     assert!(out.contains("re-run the tool-choice evaluation"), "{out}");
     // Both sides' locations: the old one read from git.
-    assert!(out.contains("catalogs/billing.kdl:"), "{out}");
+    assert!(out.contains("old HEAD:catalogs/billing.kdl:"), "{out}");
+    insta::assert_snapshot!("breaking_human", out);
     // The work tree and the index are untouched.
     let text = std::fs::read_to_string(d.join("catalogs/billing.kdl")).unwrap();
     assert!(text.contains("\"region\""));

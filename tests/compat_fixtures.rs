@@ -160,3 +160,25 @@ fn equivalent_rewrites_are_not_changes() {
     );
     assert_eq!(report.exit_code(compat::Policy::NoMajor), 0);
 }
+
+#[test]
+fn changes_at_any_depth_carry_their_path_and_both_locations() {
+    let (old, new) = pair("_deep");
+    let tool = (&old.tools[0], &new.tools[0]);
+    let changes = compat::compare_tools(&old, tool.0, &new, tool.1);
+    let got: Vec<_> = changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::InputBoundTightened, "input.filter.rows[].min.min"),
+            (Kind::OutputBoundLoosened, "output.rows[][].cell.value.max"),
+        ]
+    );
+    assert!(changes.iter().all(|c| c.old.is_some() && c.new.is_some()));
+    // The reverse edit classifies as its mirror image.
+    let back: Vec<_> = compat::compare_tools(&new, tool.1, &old, tool.0)
+        .into_iter()
+        .map(|c| c.kind)
+        .collect();
+    assert_eq!(back, [Kind::InputBoundLoosened, Kind::OutputBoundTightened]);
+}

@@ -203,6 +203,11 @@ struct Reader<'a, 'o> {
     writer: &'a Catalog,
     reader: &'a Catalog,
     out: &'o mut Vec<Change>,
+    /// The innermost enclosing node on each side (field, or the `input`/`output` block):
+    /// where a change is shown on the side it does not exist on (a removed field is shown
+    /// in the object it was removed from).
+    w_anchor: Span,
+    r_anchor: Span,
 }
 
 impl<'a> Reader<'a, '_> {
@@ -217,8 +222,8 @@ impl<'a> Reader<'a, '_> {
         let Some(kind) = map(self.side, ev) else {
             return;
         };
-        let wl = self.loc(self.writer, w);
-        let rl = self.loc(self.reader, r);
+        let wl = self.loc(self.writer, w.or(Some(self.w_anchor)));
+        let rl = self.loc(self.reader, r.or(Some(self.r_anchor)));
         let (old, new) = match self.side {
             Side::Input => (wl, rl),
             Side::Output => (rl, wl),
@@ -249,7 +254,12 @@ impl<'a> Reader<'a, '_> {
         for rf in r {
             let p = join(path, &rf.name.value);
             match w.iter().find(|f| f.name.value == rf.name.value) {
-                Some(wf) => self.field(wf, rf, &p),
+                Some(wf) => {
+                    let saved = (self.w_anchor, self.r_anchor);
+                    (self.w_anchor, self.r_anchor) = (wf.span, rf.span);
+                    self.field(wf, rf, &p);
+                    (self.w_anchor, self.r_anchor) = saved;
+                }
                 None => self.emit(
                     Ev::ReaderOnlyField {
                         required: rf.required,
@@ -665,11 +675,17 @@ pub(super) fn side(
         Side::Input => (old_cat, new_cat, old, new),
         Side::Output => (new_cat, old_cat, new, old),
     };
+    let anchor = |t: &Tool| match side {
+        Side::Input => t.input.span,
+        Side::Output => t.output.as_ref().map_or(t.span, |o| o.span),
+    };
     let mut walker = Reader {
         side,
         writer,
         reader,
         out,
+        w_anchor: anchor(w),
+        r_anchor: anchor(r),
     };
     walker.object(fields(side, w), fields(side, r), side.as_str());
 }

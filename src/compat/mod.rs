@@ -182,14 +182,20 @@ fn versioned(cat: &Catalog, v: &crate::model::Sp<String>) -> Versioned {
     }
 }
 
-fn whole_tool(kind: Kind, cat: &Catalog, tool: &Tool) -> Change {
+/// A tool added or removed: located at the tool on its side and, on the other side, at the
+/// `catalog` node when that catalog exists there.
+fn whole_tool(kind: Kind, cat: &Catalog, tool: &Tool, other: Option<&Catalog>) -> Change {
     let loc = Some(Loc {
         file: cat.file,
         span: tool.name.span,
     });
+    let other = other.map(|c| Loc {
+        file: c.file,
+        span: c.name.span,
+    });
     let (old, new) = match kind {
-        Kind::ToolRemoved => (loc, None),
-        _ => (None, loc),
+        Kind::ToolRemoved => (loc, other),
+        _ => (other, loc),
     };
     Change {
         kind,
@@ -267,7 +273,7 @@ fn compare_catalog<H: PartialEq>(
         .map(|tname| {
             let ot = old.and_then(|c| oi.get(tname).map(|&i| (c, &c.tools[i])));
             let nt = new.and_then(|c| ni.get(tname).map(|&i| (c, &c.tools[i])));
-            let report = compare_tool(tname, ot, nt, hashes);
+            let report = compare_tool(tname, ot, nt, (old, new), hashes);
             any_changed |= report.status != Status::Unchanged;
             report
         })
@@ -304,6 +310,7 @@ fn compare_tool<H: PartialEq>(
     name: &str,
     old: Option<(&Catalog, &Tool)>,
     new: Option<(&Catalog, &Tool)>,
+    catalogs: (Option<&Catalog>, Option<&Catalog>),
     hashes: &impl Fn(&Catalog, &Tool) -> H,
 ) -> ToolReport {
     let (status, changes, verdict) = match (old, new) {
@@ -325,12 +332,12 @@ fn compare_tool<H: PartialEq>(
         }
         (Some((oc, ot)), None) => (
             Status::Removed,
-            vec![whole_tool(Kind::ToolRemoved, oc, ot)],
+            vec![whole_tool(Kind::ToolRemoved, oc, ot, catalogs.1)],
             None,
         ),
         (None, Some((nc, nt))) => (
             Status::Added,
-            vec![whole_tool(Kind::ToolAdded, nc, nt)],
+            vec![whole_tool(Kind::ToolAdded, nc, nt, catalogs.0)],
             None,
         ),
         (None, None) => (Status::Unchanged, Vec::new(), None),

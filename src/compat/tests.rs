@@ -105,7 +105,8 @@ fn required_field_added_is_major_on_input_minor_on_output() {
     );
     let changes = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
     assert_eq!(changes[0].path, "input.region");
-    assert!(changes[0].old.is_none() && changes[0].new.is_some());
+    // The side without the field is located at the object it is missing from.
+    assert!(changes[0].old.is_some() && changes[0].new.is_some());
 }
 
 #[test]
