@@ -633,3 +633,34 @@ fn random_catalogs_equal_themselves() {
         );
     }
 }
+
+/// Why `output-pattern-changed` and `output-format-changed` are major although compat.md's
+/// table says minor: the fixture pairs hold a result the new server may produce that the old
+/// client's schema rejects. Kept as the counterexamples to the table's verdict.
+#[test]
+fn output_pattern_and_format_changes_are_breaking_counterexamples() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compat");
+    let load = |kind: &str, file: &str| {
+        let path = dir.join(kind).join(file);
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let mut loaded = catalogc::project::load_source(path, text);
+        loaded.project.catalogs.remove(0)
+    };
+    for (kind, produced) in [
+        ("output-pattern-changed", "42"),
+        (
+            "output-format-changed",
+            "123e4567-e89b-12d3-a456-426614174000",
+        ),
+    ] {
+        let (old, new) = (load(kind, "old.kdl"), load(kind, "new.kdl"));
+        let schema = |c: &Catalog| catalogc::schema::output_schema(c, &c.tools[0]).expect("output");
+        let result = json!({ "a": produced });
+        assert!(validator(&schema(&new)).is_valid(&result), "{kind}");
+        let mut reader = schema(&old);
+        tolerant(&mut reader);
+        assert!(!validator(&reader).is_valid(&result), "{kind}");
+        let changes = compat::compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+        assert!(changes.iter().all(|c| c.class() == Class::Major), "{kind}");
+    }
+}
