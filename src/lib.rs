@@ -7,6 +7,8 @@ pub mod runtime;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod lint;
+#[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod syntax;
