@@ -12,6 +12,15 @@ pub mod model;
 pub mod project;
 #[cfg(feature = "compiler")]
 pub mod syntax;
+#[cfg(feature = "compiler")]
+#[doc(hidden)]
+pub mod synth;
+#[cfg(feature = "compiler")]
+pub mod hash;
+#[cfg(feature = "compiler")]
+pub mod schema;
+#[cfg(feature = "compiler")]
+pub mod text;
 
 #[cfg(feature = "cli")]
 pub mod cli;
