@@ -9,7 +9,11 @@ pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod hash;
 #[cfg(feature = "compiler")]
+pub mod lint;
+#[cfg(feature = "compiler")]
 pub mod model;
+#[cfg(feature = "compiler")]
+pub mod project;
 #[cfg(feature = "compiler")]
 pub mod schema;
 #[cfg(feature = "compiler")]
@@ -19,3 +23,6 @@ pub mod syntax;
 pub mod synth;
 #[cfg(feature = "compiler")]
 pub mod text;
+
+#[cfg(feature = "cli")]
+pub mod cli;
