@@ -485,6 +485,20 @@ fn descriptions_normalise_author_text() {
     );
 }
 
+/// Author text is data, never template code.
+#[test]
+fn descriptions_do_not_evaluate_author_text() {
+    let fx = Fx::new(0);
+    let cat = fx.billing();
+    let mut t = cat.tool("service_ping").expect("tool").clone();
+    t.summary = fx.os("Shows {{ name }} and {% if true %}x{% endif %} <b>&amp;</b> as written.");
+    let d = desc(&cat, &t);
+    assert!(
+        d.starts_with("Shows {{ name }} and {% if true %}x{% endif %} <b>&amp;</b> as written.\n"),
+        "{d}"
+    );
+}
+
 #[test]
 fn project_templates_override_the_builtin() {
     let dir = tempfile::tempdir().expect("temp dir");
