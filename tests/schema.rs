@@ -705,3 +705,48 @@ fn example_catalogs_tools_list_snapshot_and_determinism() {
         }
     }
 }
+
+/// The synthetic catalogs (varied shapes: nested objects, named types, arrays of objects,
+/// every bound) go through the same checks as the examples.
+#[test]
+fn synthetic_catalog_schemas() {
+    let text = catalogc::synth::synthetic_catalog("synthetic", 60);
+    let loaded = catalogc::project::load_source("synthetic.kdl", text.clone());
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.level != catalogc::diag::Level::Error),
+        "{:#?}",
+        loaded.diagnostics
+    );
+    let cat = loaded.project.catalogs.first().expect("one catalog");
+    assert_eq!(cat.tools.len(), 60);
+    let mut unknown_checked = 0;
+    for (name, s) in schemas(cat) {
+        if let Err(e) = jsonschema::draft202012::meta::validate(&s) {
+            panic!("{name}: {e}");
+        }
+        let v = validator(&s);
+        let good = catalogs::instance(&s);
+        let errs: Vec<String> = v.iter_errors(&good).map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "{name}: {good} {errs:?}");
+        for (path, bad) in with_unknown_property(&good) {
+            assert!(
+                !v.is_valid(&bad),
+                "{name}: unknown property accepted at {path:?}"
+            );
+            unknown_checked += 1;
+        }
+    }
+    assert!(unknown_checked > 120, "{unknown_checked}");
+    // Same text, same bytes.
+    let again = catalogc::project::load_source("synthetic.kdl", text);
+    let again = again.project.catalogs.first().expect("one catalog");
+    for (a, b) in cat.tools.iter().zip(&again.tools) {
+        assert_eq!(
+            pretty(&schema::tool_definition(cat, a)),
+            pretty(&schema::tool_definition(again, b))
+        );
+    }
+}
