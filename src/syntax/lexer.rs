@@ -15,8 +15,8 @@ pub(crate) fn lex(src: &str, errors: &mut Errors) -> Lexed {
         src,
         b: src.as_bytes(),
         pos: 0,
-        kinds: Vec::with_capacity(src.len() / 4 + 4),
-        ends: Vec::with_capacity(src.len() / 4 + 4),
+        kinds: Vec::with_capacity(src.len() / 6 + 16),
+        ends: Vec::with_capacity(src.len() / 6 + 16),
         errors,
     };
     lx.run();

@@ -56,8 +56,11 @@ pub fn parse(src: &str) -> Parsed {
             kinds: &lexed.kinds,
             ends: &lexed.ends,
             pos: 0,
-            groups: Vec::new(),
+            // About one group per three tokens in typical catalogs.
+            groups: Vec::with_capacity(lexed.kinds.len() / 3 + 4),
             errors: &mut errors,
+            entry_stack: Vec::new(),
+            node_stack: Vec::new(),
         };
         let nodes = p.parse_nodes(0, false);
         (nodes, p.groups)
