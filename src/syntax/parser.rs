@@ -207,7 +207,12 @@ impl<'a> Parser<'a> {
                             "`/-` comments out nothing here",
                             "put the node to comment out right after `/-`, or remove the `/-`",
                         ),
-                        Some(K::Slashdash) => self.double_slashdash(at),
+                        Some(K::Slashdash) => {
+                            self.double_slashdash(at);
+                            if !matches!(self.peek(), None | Some(K::RBrace)) {
+                                self.parse_node(depth);
+                            }
+                        }
                         _ => {
                             self.parse_node(depth);
                         }
@@ -375,6 +380,9 @@ impl<'a> Parser<'a> {
                     let at = self.span();
                     self.bump();
                     self.skip_line_space();
+                    if self.peek() == Some(K::Slashdash) {
+                        self.double_slashdash(at);
+                    }
                     match self.peek() {
                         Some(K::LBrace) => {
                             let c = self.parse_children(depth);
@@ -394,11 +402,6 @@ impl<'a> Parser<'a> {
                                 self.close(g);
                                 return Some(node);
                             }
-                        }
-                        Some(K::Slashdash) => {
-                            self.double_slashdash(at);
-                            self.close(sg);
-                            continue;
                         }
                         _ => self.error(
                             "syntax/dangling-slashdash",
@@ -465,13 +468,18 @@ impl<'a> Parser<'a> {
         Some(node)
     }
 
+    /// Reports `/- /-` once for a whole run of slashdashes and skips the run.
     fn double_slashdash(&mut self, at: Span) {
         self.error(
             "syntax/dangling-slashdash",
             at,
             "a `/-` cannot comment out another `/-`",
-            "remove one of the two `/-`",
+            "remove the extra `/-`",
         );
+        while self.peek() == Some(K::Slashdash) {
+            self.bump();
+            self.skip_line_space();
+        }
     }
 
     fn entry_after_block(&mut self, at: Span) {
