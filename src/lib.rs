@@ -13,6 +13,10 @@ pub mod git;
 #[cfg(feature = "compiler")]
 pub mod hash;
 #[cfg(feature = "compiler")]
+pub mod lint;
+#[cfg(feature = "compiler")]
+pub mod lock;
+#[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod project;
@@ -28,5 +32,3 @@ pub mod text;
 
 #[cfg(feature = "cli")]
 pub mod cli;
-#[cfg(feature = "compiler")]
-pub mod lock;
