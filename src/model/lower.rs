@@ -675,6 +675,9 @@ impl Cx {
         let mut tools: Vec<Tool> = Vec::new();
         let mut tool_names: HashSet<String> = HashSet::new();
         for node in &doc.nodes {
+            // Diagnostics outside a tool name no tool.
+            self.tool = None;
+            self.path.clear();
             match node.name.value.as_str() {
                 "catalog" => {
                     if catalog_seen {
@@ -732,6 +735,8 @@ impl Cx {
                 Some("start the file with `catalog \"NAME\" version=\"1.0.0\"`".to_string()),
             );
         }
+        self.tool = None;
+        self.path.clear();
         self.break_cycles(&mut types);
         let mut c = catalog?;
         c.types = types;
@@ -2021,6 +2026,16 @@ tool "a_b" version="1.0.0" {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].path.as_deref(), Some("input.items[].amount_minor"));
         assert_eq!(diags[0].tool.as_deref(), Some("a_b"));
+    }
+
+    #[test]
+    fn findings_after_a_tool_do_not_name_it() {
+        let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input }\ntype \"T\" { field \"x\" \"strin\" }\nbogus\n";
+        let (_, diags) = lower_text(src);
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(diags.iter().all(|d| d.tool.is_none()), "{diags:?}");
+        assert_eq!(diags[0].path.as_deref(), Some("T.x"));
+        assert_eq!(diags[1].path, None);
     }
 
     #[test]
