@@ -9,6 +9,8 @@ pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod hash;
 #[cfg(feature = "compiler")]
+pub mod lint;
+#[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod project;

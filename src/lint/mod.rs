@@ -1,0 +1,198 @@
+//! The linter: rules over the model, one rule per file under `rules/<category>/<name>.rs`,
+//! modelled on ruff. A rule file's `//!` doc comment is the rule's documentation (What it does /
+//! Why is this bad? / Example / Use instead); the category's `declare_rules!` line registers it.
+
+pub mod config;
+pub mod rules;
+pub mod walk;
+
+use crate::diag::{Diagnostic, FileId, Level, SourceMap};
+use crate::model::{Catalog, Project, Span, Tool};
+pub use config::Config;
+
+/// A lint rule: metadata, documentation and its check.
+pub struct Rule {
+    /// `category/name`, exactly as rules.md spells it.
+    pub id: &'static str,
+    /// Default level; `catalogc.kdl` may change it.
+    pub level: Level,
+    /// One line for `catalogc rules`.
+    pub summary: &'static str,
+    pub check: fn(&Context, &mut Vec<Finding>),
+    /// The rule file's own source; its leading `//!` lines are the documentation.
+    pub source: &'static str,
+}
+
+impl Rule {
+    pub fn category(&self) -> &'static str {
+        self.id.split('/').next().unwrap_or(self.id)
+    }
+
+    /// The rule's documentation: its file's `//!` comment, as Markdown.
+    pub fn doc(&self) -> String {
+        let mut doc = String::new();
+        for line in self.source.lines() {
+            let Some(rest) = line.strip_prefix("//!") else {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                break;
+            };
+            doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            doc.push('\n');
+        }
+        doc
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("id", &self.id).finish()
+    }
+}
+
+/// What a rule sees.
+pub struct Context<'a> {
+    pub project: &'a Project,
+    pub sources: &'a SourceMap,
+    pub config: &'a Config,
+}
+
+/// One finding of one rule, before levels and suppression are applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub file: FileId,
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+    pub catalog: String,
+    pub tool: Option<String>,
+    pub path: Option<String>,
+    /// Overrides the rule's default level for this finding (e.g. `bounds/string-unbounded` is
+    /// an error in input and a warning in output). A level set in `catalogc.kdl` wins.
+    pub level: Option<Level>,
+}
+
+impl Finding {
+    /// A catalog-level finding.
+    pub fn in_catalog(catalog: &Catalog, span: Span, message: impl Into<String>) -> Self {
+        Finding {
+            file: catalog.file,
+            span,
+            message: message.into(),
+            help: None,
+            catalog: catalog.name.value.clone(),
+            tool: None,
+            path: None,
+            level: None,
+        }
+    }
+
+    /// A finding about one tool (or something inside it).
+    pub fn in_tool(catalog: &Catalog, tool: &Tool, span: Span, message: impl Into<String>) -> Self {
+        Finding {
+            tool: Some(tool.name.value.clone()),
+            ..Finding::in_catalog(catalog, span, message)
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    pub fn level(mut self, level: Level) -> Self {
+        self.level = Some(level);
+        self
+    }
+}
+
+/// Every registered rule, in registry order (category, then file order).
+pub fn registry() -> impl Iterator<Item = &'static Rule> {
+    rules::CATEGORIES.iter().flat_map(|c| c.iter().copied())
+}
+
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    registry().find(|r| r.id == id)
+}
+
+/// Declares the rule files of one category and lists them: adding a rule is one new file and
+/// one name here.
+macro_rules! declare_rules {
+    ($($name:ident),* $(,)?) => {
+        $(pub mod $name;)*
+        pub static RULES: &[&crate::lint::Rule] = &[$(&$name::RULE),*];
+    };
+}
+pub(crate) use declare_rules;
+
+/// Run every rule that is not turned off and return the findings as diagnostics, sorted by
+/// file and position.
+pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagnostic> {
+    let cx = Context {
+        project,
+        sources,
+        config,
+    };
+    let mut out = Vec::new();
+    for rule in registry() {
+        let Some(configured) = config.level_for(rule) else {
+            continue;
+        };
+        let mut findings = Vec::new();
+        (rule.check)(&cx, &mut findings);
+        for f in findings {
+            let level = if config.level_is_set(rule) {
+                configured
+            } else {
+                f.level.unwrap_or(configured)
+            };
+            out.push(Diagnostic {
+                rule: rule.id.to_string(),
+                level,
+                file: f.file,
+                span: f.span,
+                message: f.message,
+                help: f.help,
+                catalog: Some(f.catalog),
+                tool: f.tool,
+                path: f.path,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_documented_and_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for rule in registry() {
+            assert!(seen.insert(rule.id), "{} registered twice", rule.id);
+            let (category, name) = rule.id.split_once('/').unwrap_or_default();
+            assert!(!category.is_empty() && !name.is_empty(), "{}", rule.id);
+            let doc = rule.doc();
+            for section in [
+                "## What it does",
+                "## Why is this bad?",
+                "## Example",
+                "## Use instead",
+            ] {
+                assert!(doc.contains(section), "{} lacks `{section}`", rule.id);
+            }
+            assert!(!rule.summary.is_empty(), "{}", rule.id);
+        }
+        assert!(!seen.is_empty());
+    }
+}
