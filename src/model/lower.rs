@@ -270,8 +270,8 @@ impl Cx {
         }
     }
 
-    /// The node's properties, reporting unknown and duplicate ones. `extra_hint` adds a
-    /// custom explanation for a property that exists elsewhere (see fields).
+    /// The node's properties, reporting unknown and duplicate ones. `explain_unknown` may
+    /// word the message for an unknown property (one that belongs to another field type).
     fn props<'a>(
         &mut self,
         node: &'a Node,
@@ -283,21 +283,17 @@ impl Cx {
             let Some(name) = &e.name else { continue };
             let key = name.value.as_str();
             if !allowed.contains(&key) {
-                let (message, mut help) = match explain_unknown(key) {
-                    Some(m) => (m, None),
-                    None => (
-                        format!("unknown property `{key}` on `{}`", node.name.value),
-                        None,
-                    ),
-                };
+                let message = explain_unknown(key).unwrap_or_else(|| {
+                    format!("unknown property `{key}` on `{}`", node.name.value)
+                });
                 let allowed_text = if allowed.is_empty() {
                     format!("`{}` takes no properties", node.name.value)
                 } else {
                     format!("allowed here: {}", quoted_list(allowed))
                 };
-                help = Some(match did_you_mean(key, allowed) {
+                let help = Some(match did_you_mean(key, allowed) {
                     Some(s) => format!("did you mean `{s}`? {allowed_text}"),
-                    None => help.unwrap_or(allowed_text),
+                    None => allowed_text,
                 });
                 self.err("model/unknown-property", name.span, message, help);
                 continue;
@@ -675,6 +671,9 @@ impl Cx {
         let mut tools: Vec<Tool> = Vec::new();
         let mut tool_names: HashSet<String> = HashSet::new();
         for node in &doc.nodes {
+            // Diagnostics outside a tool name no tool.
+            self.tool = None;
+            self.path.clear();
             match node.name.value.as_str() {
                 "catalog" => {
                     if catalog_seen {
@@ -732,6 +731,8 @@ impl Cx {
                 Some("start the file with `catalog \"NAME\" version=\"1.0.0\"`".to_string()),
             );
         }
+        self.tool = None;
+        self.path.clear();
         self.break_cycles(&mut types);
         let mut c = catalog?;
         c.types = types;
@@ -2021,6 +2022,16 @@ tool "a_b" version="1.0.0" {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].path.as_deref(), Some("input.items[].amount_minor"));
         assert_eq!(diags[0].tool.as_deref(), Some("a_b"));
+    }
+
+    #[test]
+    fn findings_after_a_tool_do_not_name_it() {
+        let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input }\ntype \"T\" { field \"x\" \"strin\" }\nbogus\n";
+        let (_, diags) = lower_text(src);
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(diags.iter().all(|d| d.tool.is_none()), "{diags:?}");
+        assert_eq!(diags[0].path.as_deref(), Some("T.x"));
+        assert_eq!(diags[1].path, None);
     }
 
     #[test]
