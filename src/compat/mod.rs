@@ -4,6 +4,31 @@
 //! [`compare`] matches catalogs and tools by name; field-level rules live in `classify`
 //! (one reader-side classifier for both schemas), tool-level rules in `tool`, the change
 //! kinds in [`kinds`], the version rules in [`version`], the output formats in [`report`].
+//!
+//! Decisions where compat.md is silent (or, in one place, would be unsound):
+//! - Output readers are tolerant: they ignore fields they do not know (so an added output
+//!   field is minor, as the table says) but rely on every field they know, optional or not
+//!   (so removing one is major). Input readers are strict (`additionalProperties: false`).
+//! - `output-pattern-changed` and `output-format-changed` are major, not minor: the new server
+//!   may produce strings the old pattern or format rejects (tests/compat_soundness.rs keeps
+//!   the counterexamples). Added and removed patterns and formats follow the table; any
+//!   `format` counts, bounded or not.
+//! - Adding or removing an `enum` restriction, `unique`, or any bound is a bound tightened or
+//!   loosened; a `multiple-of` replaced by one that neither divides nor is divided by the old
+//!   one is `bound-changed` (major both ways).
+//! - `extensible=#true` is read on the old schema: it is the promise old clients were given.
+//! - Defaults are input-only; adding one is patch (it documents what omission meant).
+//! - A `unit` added or removed counts as changed. A field marked `deprecated` is minor, like
+//!   a deprecated tool; removing a deprecation, and text-only edits, are patch.
+//! - `idempotency` added is minor, changed (key, scope, ttl) major; `confirm` added or its
+//!   digest changed is major; `on-timeout` added or removed counts as changed; `needs-input`
+//!   removed is minor, its kind changed major.
+//! - `cursor` is a string with `maxLength` 512 and `timestamp` a `date-time` string, and a
+//!   named type is the object it names, so equivalent spellings are not changes.
+//! - Added and removed tools have no version pair to check: the catalog's version carries
+//!   the bump. A whole catalog added or removed has no version check either.
+//! - The version check's "hashes changed" uses [`order_insensitive_hashes`]: reordering is not
+//!   a change here. The lock file (crate::lock) pins the published hashes instead.
 
 mod canon;
 mod classify;
