@@ -38,6 +38,12 @@ tool "payment_list" version="1.0.0" {
 
 fn git(dir: &Path, args: &[&str]) {
     let status = std::process::Command::new("git")
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_AUTHOR_NAME", "t")
