@@ -2,8 +2,11 @@
 //! modelled on ruff. A rule file's `//!` doc comment is the rule's documentation (What it does /
 //! Why is this bad? / Example / Use instead); the category's `declare_rules!` line registers it.
 
+pub mod baseline;
 pub mod config;
+pub mod docs;
 pub mod rules;
+pub mod suppress;
 pub mod walk;
 
 use crate::diag::{Diagnostic, FileId, Level, SourceMap};
@@ -131,8 +134,8 @@ macro_rules! declare_rules {
 }
 pub(crate) use declare_rules;
 
-/// Run every rule that is not turned off and return the findings as diagnostics, sorted by
-/// file and position.
+/// Run every rule that is not turned off, apply the tools' `allow` lines, and return the
+/// findings as diagnostics, sorted by file and position.
 pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagnostic> {
     let cx = Context {
         project,
@@ -165,14 +168,58 @@ pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagn
             });
         }
     }
+    let mut out = suppress::apply(project, config, out);
     out.sort_by(|a, b| {
         (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
     });
     out
 }
 
+/// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
+/// (at most a third of the word's length, and at least 1).
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let subst = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn did_you_mean_finds_close_ids() {
+        let ids = ["naming/vague-name", "naming/tool-name", "catalog/budget"];
+        assert_eq!(
+            did_you_mean("naming/vage-name", ids),
+            Some("naming/vague-name")
+        );
+        assert_eq!(did_you_mean("catalog/budgets", ids), Some("catalog/budget"));
+        assert_eq!(did_you_mean("bounds", ids), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
     use super::*;
 
     #[test]

@@ -1,0 +1,6 @@
+//! Whole-catalog checks: versions, the size of what the model reads, dead declarations.
+
+crate::lint::declare_rules! {
+    version,
+    unused_type,
+}
