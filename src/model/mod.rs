@@ -6,6 +6,9 @@
 //! a resolvable type) is a lowering error.
 
 use crate::diag::FileId;
+
+pub mod lower;
+pub use lower::lower;
 pub use crate::syntax::{Span, Spanned as Sp};
 
 /// Every catalog loaded in one run.
