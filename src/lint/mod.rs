@@ -190,21 +190,36 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters where a swap of two neighbours counts as one edit (optimal
+/// string alignment), so `wran` is one edit from `warn`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let subst = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let mut v = (d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1)
+                    .min(d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]));
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                v
+            };
         }
-        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    d[a.len() * w + b.len()]
 }
+
+/// The rule categories in the order of rules.md, then the linter's own. Configuration accepts
+/// these names even for a category whose rules are not built into this binary.
+pub const CATEGORY_NAMES: &[&str] = &[
+    "naming", "selection", "bounds", "trust", "output", "effect", "errors", "catalog", "lint",
+];
 
 #[cfg(test)]
 mod tests {
@@ -218,6 +233,7 @@ mod tests {
         assert_eq!(did_you_mean("catalog/budgets", ids), Some("catalog/budget"));
         assert_eq!(did_you_mean("bounds", ids), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("wran", "warn"), 1);
     }
 
     use super::*;
@@ -242,4 +258,13 @@ mod tests {
         }
         assert!(!seen.is_empty());
     }
+}
+
+/// Everything `catalogc lint` reports for a loaded project: the loading's syntax and model
+/// diagnostics, then the lint findings, in render order.
+pub fn check_project(loaded: &crate::project::Loaded, config: &Config) -> Vec<Diagnostic> {
+    let mut all = loaded.diagnostics.clone();
+    all.extend(run(&loaded.project, &loaded.sources, config));
+    crate::project::sort_diagnostics(&mut all);
+    all
 }

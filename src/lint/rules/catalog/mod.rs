@@ -2,5 +2,6 @@
 
 crate::lint::declare_rules! {
     version,
+    budget,
     unused_type,
 }

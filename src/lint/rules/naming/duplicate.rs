@@ -3,13 +3,14 @@
 //! scope fields (per object), error codes (per tool), enum values (per enum) and types (per
 //! catalog).
 //!
-//! Exact duplicates inside one file are found while the catalog is lowered: the lowering
-//! reports them under this rule ID and keeps only the first declaration. This rule adds what a
-//! single file cannot show and what an exact comparison misses:
-//! - a tool name declared in two catalogs loaded together (each catalog is one MCP server's
-//!   list, but clients that connect several servers see one flat namespace);
-//! - names in one scope that differ only by case or separators (`user_name` and `userName`,
-//!   enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`).
+//! Exact duplicates are found before the rules run, and reported under this rule ID: inside one
+//! file by the lowering, which keeps only the first declaration; a tool or catalog name
+//! declared in two catalogs loaded together by the project loading, which keeps the first
+//! catalog's. Those findings are errors whatever `catalogc.kdl` says, since the duplicate is
+//! already dropped from the model. This rule's own check adds what an exact comparison
+//! misses: names in one scope that differ only by case or separators (`user_name` and
+//! `userName`, enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`,
+//! tools `invoice_get` and `invoice-get`).
 //!
 //! ## Why is this bad?
 //! The model refers to tools, fields and values by name. Two tools with one name shadow each
@@ -84,30 +85,6 @@ fn check_fields(catalog: &Catalog, tool: Option<&Tool>, fields: &[Field], parent
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
-    // Tools across catalogs: the first declaration (in load order) owns the name.
-    let mut tools: HashMap<&str, &Catalog> = HashMap::new();
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            match tools.get(tool.name.value.as_str()) {
-                Some(first) if !std::ptr::eq(*first, catalog) => {
-                    out.push(
-                        Finding::in_tool(
-                            catalog,
-                            tool,
-                            tool.name.span,
-                            format!("tool `{}` is also declared in catalog `{}`", tool.name.value, first.name.value),
-                        )
-                        .help("give each tool a name unique across every catalog served together, e.g. prefix it with its resource"),
-                    );
-                }
-                Some(_) => {}
-                None => {
-                    tools.insert(&tool.name.value, catalog);
-                }
-            }
-        }
-    }
-
     for catalog in &cx.project.catalogs {
         near_duplicates(catalog.tools.iter().map(|t| &t.name), |name, first| {
             if let Some(tool) = catalog.tool(&name.value) {
