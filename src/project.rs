@@ -54,8 +54,15 @@ pub enum LoadError {
     NotFound(PathBuf),
     NoCatalogs(PathBuf),
     Unreadable(PathBuf, std::io::Error),
-    NotUtf8 { path: PathBuf, offset: usize },
-    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    NotUtf8 {
+        path: PathBuf,
+        offset: usize,
+    },
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -63,7 +70,11 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::NotFound(p) => write!(f, "{}: no such file or folder", p.display()),
             LoadError::NoCatalogs(p) => {
-                write!(f, "{}: no catalogs (*.kdl files) in this folder", p.display())
+                write!(
+                    f,
+                    "{}: no catalogs (*.kdl files) in this folder",
+                    p.display()
+                )
             }
             LoadError::Unreadable(p, e) => write!(f, "{}: cannot read: {e}", p.display()),
             LoadError::NotUtf8 { path, offset } => write!(
@@ -86,7 +97,11 @@ impl std::error::Error for LoadError {}
 /// path, the `catalogs/` folder.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let default = [PathBuf::from(DEFAULT_CATALOG_DIR)];
-    let paths = if paths.is_empty() { &default[..] } else { paths };
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
     let files = discover(paths)?;
     let mut texts = Vec::with_capacity(files.len());
     for path in files {

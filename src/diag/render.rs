@@ -366,12 +366,7 @@ fn render_one(
     );
     let pad = " ".repeat(width);
     let gutter = |s: &str| st.paint("1;34", s);
-    let _ = writeln!(
-        out,
-        "{pad}{} {}:{line}:{col}",
-        gutter("-->"),
-        file_path(f)
-    );
+    let _ = writeln!(out, "{pad}{} {}:{line}:{col}", gutter("-->"), file_path(f));
     let text = f.line_text(line);
     let _ = writeln!(out, "{pad} {}", gutter("|"));
     let _ = writeln!(
@@ -406,7 +401,7 @@ fn render_one(
         context.push(format!("tool `{t}`"));
     }
     if let Some(p) = &d.path {
-        context.push(format!("at `{p}`"));
+        context.push(format!("`{p}`"));
     }
     if !context.is_empty() {
         let _ = writeln!(
@@ -572,7 +567,9 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceMap, rules: &dyn RuleM
 
 /// Workflow-command escaping of the message part.
 fn gh_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Workflow-command escaping of a property value.

@@ -100,7 +100,13 @@ const TYPE_KEYWORDS: &[&str] = &[
     "object",
 ];
 const COMMON_FIELD_PROPS: &[&str] = &["required", "default", "sensitive", "deprecated"];
-const STRING_PROPS: &[&str] = &["min-length", "max-length", "pattern", "format", "extensible"];
+const STRING_PROPS: &[&str] = &[
+    "min-length",
+    "max-length",
+    "pattern",
+    "format",
+    "extensible",
+];
 const CURSOR_PROPS: &[&str] = &["min-length", "max-length"];
 const NUM_PROPS: &[&str] = &[
     "min",
@@ -410,12 +416,7 @@ impl Cx {
             Value::Number(n) => {
                 self.number_problem(e, n, what);
                 let text = number_text(n);
-                self.wrong_type(
-                    e,
-                    what,
-                    "a string",
-                    format!("put it in quotes: \"{text}\""),
-                );
+                self.wrong_type(e, what, "a string", format!("put it in quotes: \"{text}\""));
                 None
             }
             other => {
@@ -534,10 +535,7 @@ impl Cx {
             "model/out-of-range",
             span,
             format!("{what}: {found} is out of range"),
-            Some(format!(
-                "write a whole number from 0 to {}",
-                u64::MAX
-            )),
+            Some(format!("write a whole number from 0 to {}", u64::MAX)),
         );
     }
 
@@ -569,9 +567,7 @@ impl Cx {
                 self.out_of_range_i64(span, what, s);
                 None
             }
-            Value::Number(Number::Float(f)) if !integer_only => {
-                Some(Sp::new(Num::Float(*f), span))
-            }
+            Value::Number(Number::Float(f)) if !integer_only => Some(Sp::new(Num::Float(*f), span)),
             Value::Number(n @ Number::Float(_)) => {
                 self.wrong_type(
                     e,
@@ -589,7 +585,11 @@ impl Cx {
                 None
             }
             v => {
-                let expected = if integer_only { "an integer" } else { "a number" };
+                let expected = if integer_only {
+                    "an integer"
+                } else {
+                    "a number"
+                };
                 self.wrong_type(e, what, expected, Self::not_a_number_help(v));
                 None
             }
@@ -683,8 +683,10 @@ impl Cx {
                             "model/duplicate-node",
                             node.name.span,
                             "a file holds exactly one `catalog` node; this is a second one",
-                            Some("move the tools of another catalog into a file of their own"
-                                .to_string()),
+                            Some(
+                                "move the tools of another catalog into a file of their own"
+                                    .to_string(),
+                            ),
                         );
                         continue;
                     }
@@ -709,8 +711,7 @@ impl Cx {
                                 t.name.span,
                                 format!("tool `{}` is declared twice in this file", t.name.value),
                                 Some(
-                                    "rename or remove one; this declaration is ignored"
-                                        .to_string(),
+                                    "rename or remove one; this declaration is ignored".to_string(),
                                 ),
                             );
                         }
@@ -866,8 +867,8 @@ impl Cx {
         let children = node.children.as_ref().map(|c| &c.nodes).unwrap_or(&empty);
         for n in children {
             let kind = n.name.value.as_str();
-            let single = !matches!(kind, "error" | "needs-input" | "allow")
-                && TOOL_CHILDREN.contains(&kind);
+            let single =
+                !matches!(kind, "error" | "needs-input" | "allow") && TOOL_CHILDREN.contains(&kind);
             if single && !self.once(&mut seen, n, "a `tool`") {
                 continue;
             }
@@ -998,11 +999,9 @@ impl Cx {
 
     fn lower_limits(&mut self, n: &Node) -> Option<Limits> {
         self.check_annotations(n);
-        let props = self.props(
-            n,
-            &["max-items", "max-result-bytes", "timeout-ms"],
-            &|_| None,
-        );
+        let props = self.props(n, &["max-items", "max-result-bytes", "timeout-ms"], &|_| {
+            None
+        });
         self.no_children(n);
         self.args(
             n,
@@ -1079,7 +1078,8 @@ impl Cx {
 
     fn lower_idempotency(&mut self, n: &Node) -> Option<Idempotency> {
         self.check_annotations(n);
-        let usage = "idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\" ttl-s=86400";
+        let usage =
+            "idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\" ttl-s=86400";
         let props = self.props(n, &["key", "scope", "ttl-s"], &|_| None);
         self.no_children(n);
         let args = self.args(n, 0, usize::MAX, usage);
@@ -1157,7 +1157,9 @@ impl Cx {
                 STRATEGIES,
             )
         })?;
-        let tool = props.get("tool").and_then(|e| self.string(e, "on-timeout `tool`"));
+        let tool = props
+            .get("tool")
+            .and_then(|e| self.string(e, "on-timeout `tool`"));
         match strategy.value {
             TimeoutStrategy::QueryStatus if tool.is_none() && props.get("tool").is_none() => {
                 self.err(
@@ -1258,9 +1260,7 @@ impl Cx {
         let props = self.props(n, &["replacement"], &|_| None);
         self.no_children(n);
         let a = self.args(n, 0, 1, "deprecated \"reason\" replacement=\"OTHER_TOOL\"");
-        let reason = a
-            .first()
-            .and_then(|e| self.string(e, "deprecation reason"));
+        let reason = a.first().and_then(|e| self.string(e, "deprecation reason"));
         let replacement = props
             .get("replacement")
             .and_then(|e| self.string(e, "`replacement`"));
@@ -1361,7 +1361,9 @@ impl Cx {
         let label = kind_label.clone();
         let props = self.props(node, &allowed, &|p| {
             let owners = types_with_prop(p);
-            (!owners.is_empty()).then(|| {
+            Some(if owners.is_empty() {
+                format!("unknown property `{p}` on a {label}")
+            } else {
                 format!(
                     "`{p}` does not apply to a {label} (it applies to {})",
                     quoted_list(&owners)
@@ -1441,7 +1443,10 @@ impl Cx {
         self.err(
             "model/unresolved-type",
             t.span,
-            format!("`{}` is neither a field type nor a type declared in this file", t.value),
+            format!(
+                "`{}` is neither a field type nor a type declared in this file",
+                t.value
+            ),
             Some(help),
         );
         None
@@ -1521,7 +1526,9 @@ impl Cx {
                     ..StringTy::default()
                 };
                 if keyword == "string" {
-                    st.pattern = props.get("pattern").and_then(|e| self.string(e, "`pattern`"));
+                    st.pattern = props
+                        .get("pattern")
+                        .and_then(|e| self.string(e, "`pattern`"));
                     st.format = props
                         .get("format")
                         .and_then(|e| self.keyword(e, "`format`", Format::parse, FORMATS));
@@ -1529,10 +1536,8 @@ impl Cx {
                         .get("extensible")
                         .and_then(|e| self.boolean(e, "`extensible`"));
                     if let Some(en) = enum_node {
-                        st.enum_values = Some(self.lower_enum(
-                            en,
-                            extensible.as_ref().is_some_and(|b| b.value),
-                        ));
+                        st.enum_values =
+                            Some(self.lower_enum(en, extensible.as_ref().is_some_and(|b| b.value)));
                     } else if let Some(x) = extensible {
                         self.err(
                             "model/missing-child",
@@ -1659,8 +1664,7 @@ impl Cx {
     fn lower_enum(&mut self, node: &Node, extensible: bool) -> EnumValues {
         self.check_annotations(node);
         self.props(node, &[], &|p| {
-            (p == "extensible")
-                .then(|| "`extensible` goes on the field, not on `enum`".to_string())
+            (p == "extensible").then(|| "`extensible` goes on the field, not on `enum`".to_string())
         });
         self.no_children(node);
         let mut values: Vec<Sp<String>> = Vec::new();

@@ -8,8 +8,8 @@
 use crate::diag::FileId;
 
 pub mod lower;
-pub use lower::lower;
 pub use crate::syntax::{Span, Spanned as Sp};
+pub use lower::lower;
 
 /// Every catalog loaded in one run.
 #[derive(Debug, Clone, Default, PartialEq)]
