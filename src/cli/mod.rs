@@ -5,7 +5,9 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+pub mod explain;
 pub mod lint;
+pub mod rules;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -26,6 +28,10 @@ pub struct Cli {
 pub enum Command {
     /// Parse and check catalogs; exit 1 when a finding is at error level.
     Lint(lint::LintArgs),
+    /// List every lint rule: ID, default level, summary.
+    Rules(rules::RulesArgs),
+    /// Print the documentation of one lint rule.
+    Explain(explain::ExplainArgs),
 }
 
 /// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
@@ -78,6 +84,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
+        Command::Rules(args) => rules::run(&args),
+        Command::Explain(args) => explain::run(&args),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -75,7 +75,14 @@ use crate::syntax::{Document, Node, Number, Span, Value};
 /// section adds its name so the lint command does not reject it.
 pub const SECTIONS: &[&str] = &["lint"];
 
-const LINT_KEYS: &[&str] = &["deny", "warn", "info", "allow", "forbidden-fields", "thresholds"];
+const LINT_KEYS: &[&str] = &[
+    "deny",
+    "warn",
+    "info",
+    "allow",
+    "forbidden-fields",
+    "thresholds",
+];
 
 /// How one `thresholds` key is read and stored.
 #[derive(Clone, Copy)]
@@ -90,12 +97,24 @@ enum Setter {
 const THRESHOLDS: &[(&str, Setter)] = &[
     ("summary-max", Setter::Count(|t, v| t.summary_max = v)),
     ("when-max", Setter::Count(|t, v| t.when_max = v)),
-    ("description-max", Setter::Count(|t, v| t.description_max = v)),
+    (
+        "description-max",
+        Setter::Count(|t, v| t.description_max = v),
+    ),
     ("max-depth", Setter::Count(|t, v| t.max_depth = v)),
     ("max-fields", Setter::Count(|t, v| t.max_fields = v)),
-    ("budget-catalog-bytes", Setter::Count(|t, v| t.budget_catalog_bytes = v)),
-    ("budget-tool-bytes", Setter::Count(|t, v| t.budget_tool_bytes = v)),
-    ("confusable-similarity", Setter::Ratio(|t, v| t.confusable_similarity = v)),
+    (
+        "budget-catalog-bytes",
+        Setter::Count(|t, v| t.budget_catalog_bytes = v),
+    ),
+    (
+        "budget-tool-bytes",
+        Setter::Count(|t, v| t.budget_tool_bytes = v),
+    ),
+    (
+        "confusable-similarity",
+        Setter::Ratio(|t, v| t.confusable_similarity = v),
+    ),
 ];
 
 /// The keys `thresholds { … }` accepts, in documentation order.
@@ -117,15 +136,32 @@ impl Reader {
     fn unknown(&mut self, what: &str, name: &crate::syntax::Spanned<String>, allowed: &[&str]) {
         let help = match super::did_you_mean(&name.value, allowed.iter().copied()) {
             Some(best) => format!("did you mean `{best}`?"),
-            None => format!("allowed here: {}", allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")),
+            None => format!(
+                "allowed here: {}",
+                allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         };
-        self.error("config/unknown-key", name.span, format!("unknown {what} `{}`", name.value), help);
+        self.error(
+            "config/unknown-key",
+            name.span,
+            format!("unknown {what} `{}`", name.value),
+            help,
+        );
     }
 
     /// Rejects properties, type annotations and (unless allowed) children on a node.
     fn shape(&mut self, node: &Node, children_allowed: bool) {
         if let Some(ty) = &node.ty {
-            self.error("config/wrong-value", ty.span, "type annotations have no meaning in catalogc.kdl".into(), "remove the `(…)` annotation");
+            self.error(
+                "config/wrong-value",
+                ty.span,
+                "type annotations have no meaning in catalogc.kdl".into(),
+                "remove the `(…)` annotation",
+            );
         }
         for e in &node.entries {
             if let Some(name) = &e.name {
@@ -138,7 +174,12 @@ impl Reader {
             }
         }
         if !children_allowed && let Some(c) = &node.children {
-            self.error("config/wrong-value", c.span, format!("`{}` takes no children block", node.name.value), "remove the `{ … }` block");
+            self.error(
+                "config/wrong-value",
+                c.span,
+                format!("`{}` takes no children block", node.name.value),
+                "remove the `{ … }` block",
+            );
         }
     }
 
@@ -157,7 +198,12 @@ impl Reader {
             }
         }
         if out.is_empty() && node.entries.iter().all(|e| e.name.is_some()) {
-            self.error("config/wrong-value", node.name.span, format!("`{}` needs at least one value", node.name.value), "add the values as quoted arguments");
+            self.error(
+                "config/wrong-value",
+                node.name.span,
+                format!("`{}` needs at least one value", node.name.value),
+                "add the values as quoted arguments",
+            );
         }
         out
     }
@@ -167,7 +213,10 @@ impl Config {
     /// Reads the `lint` section of a parsed `catalogc.kdl` (`file` is its id in the run's
     /// sources, for error locations). Every problem is returned at once.
     pub fn from_document(doc: &Document, file: FileId) -> Result<Config, Vec<Diagnostic>> {
-        let mut r = Reader { file, errors: Vec::new() };
+        let mut r = Reader {
+            file,
+            errors: Vec::new(),
+        };
         let mut config = Config::default();
         // Where each rule or category got its level, to reject contradictions.
         let mut level_set_at: BTreeMap<String, &str> = BTreeMap::new();
@@ -183,14 +232,26 @@ impl Config {
                 continue;
             }
             if seen_lint {
-                r.error("config/duplicate", node.name.span, "`lint` is given twice".into(), "merge the two `lint` blocks");
+                r.error(
+                    "config/duplicate",
+                    node.name.span,
+                    "`lint` is given twice".into(),
+                    "merge the two `lint` blocks",
+                );
             }
             seen_lint = true;
             r.shape(node, true);
             for e in node.entries.iter().filter(|e| e.name.is_none()) {
-                r.error("config/wrong-value", e.span, "`lint` takes no arguments".into(), "put settings inside `lint { … }`");
+                r.error(
+                    "config/wrong-value",
+                    e.span,
+                    "`lint` takes no arguments".into(),
+                    "put settings inside `lint { … }`",
+                );
             }
-            let Some(children) = &node.children else { continue };
+            let Some(children) = &node.children else {
+                continue;
+            };
             for child in &children.nodes {
                 let key = child.name.value.as_str();
                 match key {
@@ -209,7 +270,12 @@ impl Config {
                                     Some(best) => format!("did you mean `{best}`? `catalogc rules` lists every rule ID"),
                                     None => "name a rule ID (`naming/tool-name`) or a category (`naming`); `catalogc rules` lists them".into(),
                                 };
-                                r.error("config/unknown-rule", span, format!("unknown rule or category `{id}`"), help);
+                                r.error(
+                                    "config/unknown-rule",
+                                    span,
+                                    format!("unknown rule or category `{id}`"),
+                                    help,
+                                );
                                 continue;
                             }
                             if let Some(previous) = level_set_at.get(id) {
@@ -245,7 +311,11 @@ impl Config {
                 }
             }
         }
-        if r.errors.is_empty() { Ok(config) } else { Err(r.errors) }
+        if r.errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(r.errors)
+        }
     }
 }
 
@@ -257,33 +327,55 @@ fn read_threshold<'d>(r: &mut Reader, node: &'d Node, t: &mut Thresholds, seen: 
     };
     r.shape(node, false);
     if seen.contains(key) {
-        r.error("config/duplicate", node.name.span, format!("threshold `{key}` is given twice"), "keep one of them");
+        r.error(
+            "config/duplicate",
+            node.name.span,
+            format!("threshold `{key}` is given twice"),
+            "keep one of them",
+        );
         return;
     }
     seen.push(key);
     let args: Vec<_> = node.entries.iter().filter(|e| e.name.is_none()).collect();
     let [arg] = args.as_slice() else {
-        r.error("config/wrong-value", node.name.span, format!("threshold `{key}` takes exactly one number"), format!("e.g. `{key} {}`", example(*setter)));
+        r.error(
+            "config/wrong-value",
+            node.name.span,
+            format!("threshold `{key}` takes exactly one number"),
+            format!("e.g. `{key} {}`", example(*setter)),
+        );
         return;
     };
     let span = arg.value.span;
     match (setter, &arg.value.value) {
-        (Setter::Count(set), Value::Number(Number::Int(n))) if *n >= 0 && usize::try_from(*n).is_ok() => {
+        (Setter::Count(set), Value::Number(Number::Int(n)))
+            if *n >= 0 && usize::try_from(*n).is_ok() =>
+        {
             set(t, *n as usize)
         }
         (Setter::Count(_), _) => r.error(
             "config/wrong-value",
             span,
             format!("threshold `{key}` must be a whole number ≥ 0"),
-            format!("write an integer without quotes, e.g. `{key} {}`", example(*setter)),
+            format!(
+                "write an integer without quotes, e.g. `{key} {}`",
+                example(*setter)
+            ),
         ),
-        (Setter::Ratio(set), Value::Number(Number::Float(f))) if (0.0..=1.0).contains(f) => set(t, *f),
-        (Setter::Ratio(set), Value::Number(Number::Int(n))) if (0..=1).contains(n) => set(t, *n as f64),
+        (Setter::Ratio(set), Value::Number(Number::Float(f))) if (0.0..=1.0).contains(f) => {
+            set(t, *f)
+        }
+        (Setter::Ratio(set), Value::Number(Number::Int(n))) if (0..=1).contains(n) => {
+            set(t, *n as f64)
+        }
         (Setter::Ratio(_), _) => r.error(
             "config/wrong-value",
             span,
             format!("threshold `{key}` must be a number from 0 to 1"),
-            format!("write a decimal without quotes, e.g. `{key} {}`", example(*setter)),
+            format!(
+                "write a decimal without quotes, e.g. `{key} {}`",
+                example(*setter)
+            ),
         ),
     }
 }
@@ -295,6 +387,26 @@ fn example(setter: Setter) -> &'static str {
     }
 }
 
+/// The lint configuration of a run from the project file core loaded (`None`: defaults). A
+/// project file with syntax errors is broken as a whole: its syntax diagnostics are moved out
+/// of the run's findings and returned as the error, like the problems of its content.
+pub fn from_project(
+    loaded: &mut crate::project::Loaded,
+    project: &crate::project::Config,
+) -> Result<Config, Vec<Diagnostic>> {
+    let (Some(file), Some(doc)) = (project.file, &project.document) else {
+        return Ok(Config::default());
+    };
+    let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(&mut loaded.diagnostics)
+        .into_iter()
+        .partition(|d| d.file == file);
+    loaded.diagnostics = rest;
+    if !mine.is_empty() {
+        return Err(mine);
+    }
+    Config::from_document(doc, file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,7 +416,13 @@ mod tests {
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         Config::from_document(&parsed.document, FileId(0)).map_err(|errs| {
             errs.into_iter()
-                .map(|d| (d.rule, text[d.span.start..d.span.end].to_string(), d.help.unwrap_or_default()))
+                .map(|d| {
+                    (
+                        d.rule,
+                        text[d.span.start..d.span.end].to_string(),
+                        d.help.unwrap_or_default(),
+                    )
+                })
                 .collect()
         })
     }
@@ -324,7 +442,10 @@ mod tests {
         let debug = format!("{t:?}");
         for (i, (key, setter)) in THRESHOLDS.iter().enumerate() {
             if let Setter::Count(_) = setter {
-                assert!(debug.contains(&(100_000 + i).to_string()), "{key} sets no field of its own");
+                assert!(
+                    debug.contains(&(100_000 + i).to_string()),
+                    "{key} sets no field of its own"
+                );
             }
         }
     }
@@ -337,7 +458,10 @@ mod tests {
         .map_err(|e| format!("{e:?}"));
         let Ok(c) = c else { panic!("{c:?}") };
         assert_eq!(c.levels.get("trust"), Some(&Some(Level::Error)));
-        assert_eq!(c.levels.get("naming/opaque-field"), Some(&Some(Level::Error)));
+        assert_eq!(
+            c.levels.get("naming/opaque-field"),
+            Some(&Some(Level::Error))
+        );
         assert_eq!(c.levels.get("catalog/version"), Some(&Some(Level::Warn)));
         assert_eq!(c.levels.get("naming/duplicate"), Some(&Some(Level::Info)));
         assert_eq!(c.levels.get("catalog/unused-type"), Some(&None));
@@ -354,9 +478,17 @@ mod tests {
             .unwrap_or_default();
         let expect = [
             ("config/unknown-key", "lnt", "did you mean `lint`?"),
-            ("config/unknown-rule", "\"naming/vage-name\"", "did you mean `naming/vague-name`?"),
+            (
+                "config/unknown-rule",
+                "\"naming/vage-name\"",
+                "did you mean `naming/vague-name`?",
+            ),
             ("config/unknown-key", "wran", "did you mean `warn`?"),
-            ("config/unknown-key", "sumary-max", "did you mean `summary-max`?"),
+            (
+                "config/unknown-key",
+                "sumary-max",
+                "did you mean `summary-max`?",
+            ),
             ("config/wrong-value", "\"5\"", ""),
             ("config/wrong-value", "2.0", ""),
         ];
@@ -369,7 +501,9 @@ mod tests {
 
     #[test]
     fn rejects_conflicting_levels() {
-        let errs = read("lint {\n deny \"naming\"\n allow \"naming\"\n}\n").err().unwrap_or_default();
+        let errs = read("lint {\n deny \"naming\"\n allow \"naming\"\n}\n")
+            .err()
+            .unwrap_or_default();
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].0, "config/duplicate");
     }

@@ -169,3 +169,48 @@ mod tests {
         assert!(!md.contains("\n## What it does"));
     }
 }
+
+/// The rule metadata the core renderers ask for: every registered lint rule.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LintRules;
+
+impl crate::diag::render::RuleMetadata for LintRules {
+    fn rule(&self, id: &str) -> Option<crate::diag::render::RuleMeta> {
+        super::rule(id).map(|r| crate::diag::render::RuleMeta {
+            id: r.id.to_string(),
+            level: r.level,
+            summary: r.summary.to_string(),
+            help: r.doc(),
+        })
+    }
+}
+
+/// SARIF 2.1.0 for `catalogc lint --format sarif`: the core rendering, with every lint rule's
+/// descriptor carrying its full documentation (`fullDescription`, `help` as text and Markdown).
+pub fn to_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> Value {
+    let mut sarif = crate::diag::render::to_sarif(diags, sources, &LintRules);
+    let rules = sarif
+        .pointer_mut("/runs/0/tool/driver/rules")
+        .and_then(Value::as_array_mut);
+    for descriptor in rules.into_iter().flatten() {
+        let Some(rule) = descriptor
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(super::rule)
+        else {
+            continue;
+        };
+        if let (Some(target), Value::Object(full)) =
+            (descriptor.as_object_mut(), sarif_descriptor(rule))
+        {
+            target.extend(full);
+        }
+    }
+    sarif
+}
+
+pub fn render_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> String {
+    let mut s = serde_json::to_string_pretty(&to_sarif(diags, sources)).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -218,8 +218,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The rule categories in the order of rules.md, then the linter's own. Configuration accepts
 /// these names even for a category whose rules are not built into this binary.
 pub const CATEGORY_NAMES: &[&str] = &[
-    "naming", "selection", "bounds", "trust", "output", "effect", "errors", "catalog", "lint",
+    "naming",
+    "selection",
+    "bounds",
+    "trust",
+    "output",
+    "effect",
+    "errors",
+    "catalog",
+    "lint",
 ];
+
+/// Everything `catalogc lint` reports for a loaded project: the loading's syntax and model
+/// diagnostics, then the lint findings, in render order.
+pub fn check_project(loaded: &crate::project::Loaded, config: &Config) -> Vec<Diagnostic> {
+    let mut all = loaded.diagnostics.clone();
+    all.extend(run(&loaded.project, &loaded.sources, config));
+    crate::project::sort_diagnostics(&mut all);
+    all
+}
 
 #[cfg(test)]
 mod tests {
@@ -258,13 +275,4 @@ mod tests {
         }
         assert!(!seen.is_empty());
     }
-}
-
-/// Everything `catalogc lint` reports for a loaded project: the loading's syntax and model
-/// diagnostics, then the lint findings, in render order.
-pub fn check_project(loaded: &crate::project::Loaded, config: &Config) -> Vec<Diagnostic> {
-    let mut all = loaded.diagnostics.clone();
-    all.extend(run(&loaded.project, &loaded.sources, config));
-    crate::project::sort_diagnostics(&mut all);
-    all
 }
