@@ -242,7 +242,15 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
                 d
             })
             .collect();
-        let (catalog, model_diags) = lower(&parsed.document, id);
+        let (catalog, mut model_diags) = lower(&parsed.document, id);
+        // A value the parser already flagged (a bare `true`, say) is not reported again.
+        model_diags.retain(|m| {
+            !file_diags.iter().any(|s| {
+                s.span.start < s.span.end
+                    && s.span.start <= m.span.start
+                    && m.span.end <= s.span.end
+            })
+        });
         if let Some(c) = &catalog {
             for d in &mut file_diags {
                 d.catalog = Some(c.name.value.clone());

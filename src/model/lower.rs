@@ -1352,9 +1352,14 @@ impl Cx {
         let ty_name = self.type_name(ty_entry?)?;
         let keyword = ty_name.value.clone();
         let kind_label = if TYPE_KEYWORDS.contains(&keyword.as_str()) {
-            format!("`{keyword}` field")
+            let article = if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} `{keyword}` field")
         } else {
-            format!("field of type `{keyword}`")
+            format!("a field of type `{keyword}`")
         };
         let mut allowed: Vec<&str> = COMMON_FIELD_PROPS.to_vec();
         allowed.extend_from_slice(type_props(&keyword));
@@ -1362,10 +1367,10 @@ impl Cx {
         let props = self.props(node, &allowed, &|p| {
             let owners = types_with_prop(p);
             Some(if owners.is_empty() {
-                format!("unknown property `{p}` on a {label}")
+                format!("unknown property `{p}` on {label}")
             } else {
                 format!(
-                    "`{p}` does not apply to a {label} (it applies to {})",
+                    "`{p}` does not apply to {label} (it applies to {})",
                     quoted_list(&owners)
                 )
             })
@@ -1504,15 +1509,15 @@ impl Cx {
                         self.err(
                             "model/unknown-node",
                             c.name.span,
-                            format!("`{other}` does not apply to a {label}"),
+                            format!("`{other}` does not apply to {label}"),
                             Some(if allowed_children.is_empty() {
-                                format!("a {label} takes no children")
+                                format!("{label} takes no children")
                             } else {
                                 format!("allowed here: {}", quoted_list(&allowed_children))
                             }),
                         );
                     } else {
-                        self.unknown_node(c, &format!("in a {label}"), &allowed_children);
+                        self.unknown_node(c, &format!("in {label}"), &allowed_children);
                     }
                 }
             }
@@ -1717,7 +1722,7 @@ impl Cx {
                 self.err(
                     "model/unknown-property",
                     name_span,
-                    format!("`default` does not apply to a {label}"),
+                    format!("`default` does not apply to {label}"),
                     Some("defaults exist for strings, numbers and booleans; remove it".to_string()),
                 );
                 None
