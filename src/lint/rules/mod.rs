@@ -1,6 +1,8 @@
 //! The rule files, one folder per category.
 
+pub mod bounds;
 pub mod naming;
+pub mod trust;
 
 /// Every category's rules, in the order `catalogc rules` lists them.
-pub static CATEGORIES: &[&[&crate::lint::Rule]] = &[naming::RULES];
+pub static CATEGORIES: &[&[&crate::lint::Rule]] = &[naming::RULES, bounds::RULES, trust::RULES];
