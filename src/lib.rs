@@ -11,4 +11,18 @@ pub mod lint;
 #[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
+pub mod project;
+#[cfg(feature = "compiler")]
 pub mod syntax;
+#[cfg(feature = "compiler")]
+#[doc(hidden)]
+pub mod synth;
+#[cfg(feature = "compiler")]
+pub mod hash;
+#[cfg(feature = "compiler")]
+pub mod schema;
+#[cfg(feature = "compiler")]
+pub mod text;
+
+#[cfg(feature = "cli")]
+pub mod cli;

@@ -1,3 +1,3 @@
-fn main() {
-    println!("catalogc {}", env!("CARGO_PKG_VERSION"));
+fn main() -> std::process::ExitCode {
+    catalogc::cli::main()
 }

@@ -1,6 +1,8 @@
 //! Diagnostics: what every layer (syntax, model, lint, compat) reports, and the source files
 //! they point into. Rendering (human, json, sarif, github) lives beside this module.
 
+pub mod render;
+
 use crate::syntax::Span;
 use std::path::PathBuf;
 

@@ -6,7 +6,10 @@
 //! a resolvable type) is a lowering error.
 
 use crate::diag::FileId;
+
+pub mod lower;
 pub use crate::syntax::{Span, Spanned as Sp};
+pub use lower::lower;
 
 /// Every catalog loaded in one run.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,3 +3,5 @@
 //!
 //! It depends only on `serde`, `serde_json` and `sha2`, so a crate that serves generated
 //! catalogs does not compile the compiler.
+
+pub mod canonical;

@@ -3,6 +3,86 @@
 //!
 //! Offsets are byte offsets into the source text; line and column are computed only when a
 //! diagnostic is rendered (see [`crate::diag::SourceFile`]).
+//!
+//! Entry point: [`parse`]. It never panics, runs in time linear in the input, and after an
+//! error resynchronizes at the next node terminator or closing brace, so one run reports every
+//! syntax error of a file together with a partial document.
+
+mod chars;
+mod lexer;
+mod parser;
+mod tree;
+mod value;
+
+pub use chars::is_plain_identifier;
+pub use parser::MAX_DEPTH;
+pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
+
+/// Largest input the parser reads: offsets are stored as `u32` in the lossless tree.
+pub const MAX_INPUT_LEN: usize = u32::MAX as usize;
+
+/// The result of [`parse`]: the typed view, every syntax error, and the lossless tree.
+/// When `errors` is empty the document is exactly what the text means; otherwise it holds
+/// what could be read around the errors.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub document: Document,
+    pub errors: Vec<SyntaxError>,
+    pub tree: SyntaxTree,
+}
+
+/// Parses KDL v2 text.
+pub fn parse(src: &str) -> Parsed {
+    if src.len() > MAX_INPUT_LEN {
+        return Parsed {
+            document: Document::default(),
+            errors: vec![SyntaxError {
+                code: "syntax/too-large",
+                span: Span::new(0, 0),
+                message: format!("the file is larger than {MAX_INPUT_LEN} bytes"),
+                help: Some("split it into several catalog files".into()),
+            }],
+            tree: SyntaxTree::default(),
+        };
+    }
+    let mut errors = lexer::Errors {
+        list: Vec::new(),
+        dropped: 0,
+    };
+    let lexed = lexer::lex(src, &mut errors);
+    let (nodes, groups) = {
+        let mut p = parser::Parser {
+            src,
+            kinds: &lexed.kinds,
+            ends: &lexed.ends,
+            pos: 0,
+            groups: Vec::new(),
+            errors: &mut errors,
+        };
+        let nodes = p.parse_nodes(0, false);
+        (nodes, p.groups)
+    };
+    let mut list = errors.list;
+    // Lexer errors come first in the list; report in source order.
+    list.sort_by_key(|e| (e.span.start, e.span.end));
+    if errors.dropped > 0 {
+        list.push(SyntaxError {
+            code: "syntax/too-many-errors",
+            span: Span::new(src.len(), src.len()),
+            message: format!("{} more syntax errors were not reported", errors.dropped),
+            help: Some("fix the errors above first".into()),
+        });
+    }
+    Parsed {
+        document: Document { nodes },
+        errors: list,
+        tree: SyntaxTree {
+            kinds: lexed.kinds,
+            ends: lexed.ends,
+            groups,
+        },
+    }
+}
 
 /// A half-open byte range `start..end` into one source file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,3 +210,6 @@ pub struct SyntaxError {
     /// What to write instead.
     pub help: Option<String>,
 }
+
+#[cfg(test)]
+mod tests;

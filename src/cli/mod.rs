@@ -1,0 +1,99 @@
+//! The `catalogc` command line (cli.md). One file per command; each command is one variant of
+//! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
+
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+pub mod lint;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "catalogc",
+    version,
+    about = "A compiler for declarative LLM tool catalogs (MCP)",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Refuse catalog files larger than this many bytes.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub max_file_bytes: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse and check catalogs; exit 1 when a finding is at error level.
+    Lint(lint::LintArgs),
+}
+
+/// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Findings,
+}
+
+/// A command that could not run: printed as one line on stderr, exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+/// Options every command shares.
+#[derive(Debug, Clone)]
+pub struct Global {
+    pub load: crate::project::LoadOptions,
+    /// Human output may use ANSI colors.
+    pub color: bool,
+}
+
+/// Colors only on a terminal, and never when `NO_COLOR` is set to a non-empty value.
+pub fn color_enabled() -> bool {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    !no_color && std::io::stdout().is_terminal()
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors are status 2.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let global = Global {
+        load: crate::project::LoadOptions {
+            max_file_bytes: cli.max_file_bytes,
+        },
+        color: color_enabled(),
+    };
+    let result = match cli.command {
+        Command::Lint(args) => lint::run(&args, &global),
+    };
+    match result {
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Findings) => ExitCode::from(1),
+        Err(CliError(msg)) => {
+            // One line, whatever the cause.
+            eprintln!("catalogc: {}", msg.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`catalogc lint | head`) is not an error worth a panic.
+pub fn print(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+}

@@ -1,0 +1,178 @@
+//! Diagnostics of the parser: codes, spans, messages and the help for KDL v1 habits.
+
+use super::*;
+
+fn errors(src: &str) -> Vec<SyntaxError> {
+    let p = parse(src);
+    assert_eq!(p.tree.print(src), src, "lossless");
+    p.errors
+}
+
+fn one(src: &str) -> SyntaxError {
+    let e = errors(src);
+    assert_eq!(e.len(), 1, "expected one error for {src:?}, got {e:#?}");
+    e.into_iter().next().unwrap_or_else(|| unreachable!())
+}
+
+#[test]
+fn v1_keywords_get_the_v2_spelling() {
+    for (word, fix) in [
+        ("true", "#true"),
+        ("false", "#false"),
+        ("null", "#null"),
+        ("nan", "#nan"),
+    ] {
+        let src = format!("node {word}\n");
+        let e = one(&src);
+        assert_eq!(e.code, "syntax/v1-keyword");
+        assert_eq!(e.span, Span::new(5, 5 + word.len()));
+        let help = e.help.unwrap_or_default();
+        assert!(help.contains(&format!("`{fix}`")), "{help}");
+    }
+    // The value is still read, so lowering sees what was meant.
+    let p = parse("node enabled=true");
+    assert_eq!(
+        p.document.nodes[0].entries[0].value.value,
+        Value::Bool(true)
+    );
+}
+
+#[test]
+fn v1_raw_string_gets_hash_fences() {
+    let e = one(r#"node r"C:\path""#);
+    assert_eq!(e.code, "syntax/v1-raw-string");
+    assert_eq!(e.span.start, 5);
+    assert!(e.help.unwrap_or_default().contains(r##"#"..."#"##));
+    let e = one(r###"node r#"a"b"#"###);
+    assert_eq!(e.code, "syntax/v1-raw-string");
+    let p = parse(r#"node r"C:\path""#);
+    assert_eq!(
+        p.document.nodes[0].entries[0].value.value,
+        Value::String(r"C:\path".into())
+    );
+}
+
+#[test]
+fn newline_in_quoted_string_suggests_multiline() {
+    let e = one("node \"first\nsecond\"\nnext 1\n");
+    assert_eq!(e.code, "syntax/newline-in-string");
+    assert_eq!(e.span, Span::new(11, 12));
+    assert!(e.help.unwrap_or_default().contains(r#"""""#));
+}
+
+#[test]
+fn recovery_reports_every_error_and_keeps_the_rest() {
+    let src = "a 1 = 2\nb true\nc \"ok\"\nd (x\ne { f 0x; g 1 }\nh 3\n";
+    let p = parse(src);
+    let codes: Vec<_> = p.errors.iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "syntax/invalid-property",
+            "syntax/v1-keyword",
+            "syntax/unclosed-type",
+            "syntax/invalid-number"
+        ]
+    );
+    let names: Vec<_> = p.document.nodes.iter().map(|n| n.name.as_str()).collect();
+    // `d` keeps its name; the broken entry is dropped.
+    assert_eq!(names, ["a", "b", "c", "d", "e", "h"]);
+    assert!(p.document.nodes[3].entries.is_empty());
+    let e = &p.document.nodes[4];
+    let kids: Vec<_> = e
+        .children
+        .iter()
+        .flat_map(|c| &c.nodes)
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(kids, ["f", "g"]);
+}
+
+#[test]
+fn unclosed_block_points_at_the_brace() {
+    let e = one("tool \"x\" {\n  title \"t\"\n");
+    assert_eq!(e.code, "syntax/unclosed-block");
+    assert_eq!(e.span, Span::new(9, 10));
+}
+
+#[test]
+fn deep_nesting_is_capped() {
+    let src = "a {".repeat(MAX_DEPTH + 10) + &"}".repeat(MAX_DEPTH + 10);
+    let e = one(&src);
+    assert_eq!(e.code, "syntax/too-deep");
+    let src = "a {".repeat(100_000);
+    let errs = errors(&src);
+    assert!(errs.iter().any(|e| e.code == "syntax/too-deep"));
+    assert!(errs.iter().any(|e| e.code == "syntax/unclosed-block"));
+}
+
+#[test]
+fn spans_follow_the_doc_comments() {
+    let src = "(t)node key=(u8)10 \"s\" { child; }\n";
+    let p = parse(src);
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    let n = &p.document.nodes[0];
+    assert_eq!(
+        &src[n.span.start..n.span.end],
+        "(t)node key=(u8)10 \"s\" { child; }"
+    );
+    assert_eq!(&src[n.name.span.start..n.name.span.end], "node");
+    let e = &n.entries[0];
+    assert_eq!(&src[e.span.start..e.span.end], "key=(u8)10");
+    assert_eq!(e.ty.as_ref().map(|t| t.value.as_str()), Some("u8"));
+    assert_eq!(&src[e.value.span.start..e.value.span.end], "10");
+    let c = n.children.as_ref().map(|c| c.span).unwrap_or_default();
+    assert_eq!(&src[c.start..c.end], "{ child; }");
+}
+
+#[test]
+fn every_error_has_help() {
+    let bad = [
+        "a [1]",
+        "a /",
+        "a #yes",
+        "a 1.2.3",
+        "a .5",
+        "a \"\\q\"",
+        "a \"\"\"x\"\"\"",
+        "a {",
+        "}",
+        "a \\ b",
+        "a b=",
+        "(t)",
+        "a \"\\u{d800}\"",
+        "a \"unclosed",
+        "a /* open",
+        "a\u{7}",
+        "a \u{feff}",
+    ];
+    for src in bad {
+        let errs = errors(src);
+        assert!(!errs.is_empty(), "{src:?} must be rejected");
+        for e in errs {
+            assert!(e.code.starts_with("syntax/"), "{e:?}");
+            assert!(
+                e.help.as_deref().is_some_and(|h| !h.is_empty()),
+                "{src:?}: {e:?}"
+            );
+            assert!(
+                e.span.start <= e.span.end && e.span.end <= src.len(),
+                "{src:?}: {e:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn leading_dot_number_suggests_zero() {
+    let e = one("a .5");
+    assert_eq!(e.code, "syntax/invalid-number");
+    assert!(e.help.unwrap_or_default().contains("`0.5`"));
+}
+
+#[test]
+fn huge_hex_is_bounded() {
+    let src = format!("a 0x{}", "f".repeat(5000));
+    let e = one(&src);
+    assert_eq!(e.code, "syntax/number-too-large");
+}

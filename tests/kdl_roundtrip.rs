@@ -1,0 +1,138 @@
+//! Printing the lossless tree gives the input back byte for byte: every suite input (valid
+//! and failing), every catalog of the repository, every syntax fixture.
+
+use catalogc::syntax::{self, GroupKind};
+use std::path::{Path, PathBuf};
+
+fn check(path: &Path, src: &str) {
+    let parsed = syntax::parse(src);
+    let printed = parsed.tree.print(src);
+    assert!(
+        printed == src,
+        "{}: the tree does not print back to the input",
+        path.display()
+    );
+    let mut expected_start = 0;
+    for t in parsed.tree.tokens() {
+        assert_eq!(
+            t.span.start,
+            expected_start,
+            "{}: tokens must be contiguous",
+            path.display()
+        );
+        assert!(
+            t.span.end > t.span.start,
+            "{}: empty token {t:?}",
+            path.display()
+        );
+        expected_start = t.span.end;
+    }
+    assert_eq!(
+        expected_start,
+        src.len(),
+        "{}: tokens must cover the input",
+        path.display()
+    );
+    // Groups nest: each lies within the token range, in pre-order.
+    for g in parsed.tree.groups() {
+        assert!(
+            g.first <= g.end && g.end as usize <= parsed.tree.len(),
+            "{}: {g:?}",
+            path.display()
+        );
+    }
+    let nodes = parsed
+        .tree
+        .groups()
+        .iter()
+        .filter(|g| g.kind == GroupKind::Node)
+        .count();
+    assert!(
+        nodes >= count_nodes(&parsed.document.nodes),
+        "{}",
+        path.display()
+    );
+}
+
+fn count_nodes(nodes: &[syntax::Node]) -> usize {
+    nodes
+        .iter()
+        .map(|n| 1 + n.children.as_ref().map_or(0, |c| count_nodes(&c.nodes)))
+        .sum()
+}
+
+fn kdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            kdl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "kdl") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn suite_inputs_round_trip() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/kdl-test-suite/test_cases/input"
+    ));
+    assert!(
+        dir.is_dir(),
+        "the KDL test suite is missing at {}",
+        dir.display()
+    );
+    let mut files = Vec::new();
+    kdl_files(&dir, &mut files);
+    assert_eq!(files.len(), 336);
+    for f in files {
+        let bytes = std::fs::read(&f).expect("readable");
+        if let Ok(src) = String::from_utf8(bytes) {
+            check(&f, &src);
+        }
+    }
+}
+
+#[test]
+fn repository_catalogs_and_fixtures_round_trip() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    kdl_files(&root.join("catalogs"), &mut files);
+    kdl_files(&root.join("tests"), &mut files);
+    for f in files {
+        let src = std::fs::read_to_string(&f).expect("readable");
+        check(&f, &src);
+    }
+}
+
+#[test]
+fn edge_inputs_round_trip() {
+    for src in [
+        "",
+        "\u{feff}",
+        "\u{feff}node",
+        "a\r\nb\rc\u{85}d\u{2028}e",
+        "a \\\n  b",
+        "a \\ // c\n b",
+        "/* /* */ */ a",
+        "a \"unterminated",
+        "a #\"raw\"#",
+        "a \"\"\"\n  x\n  \"\"\"",
+        "a r#\"v1\"#",
+        "((((((",
+        "/-/-/-",
+        "}}}{{{",
+        "a\u{0}b",
+        "a \u{2000}b",
+        "#",
+        "##",
+        "#\"",
+        "\"\"\"",
+    ] {
+        check(Path::new(src), src);
+    }
+}
