@@ -7,20 +7,20 @@ pub mod runtime;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod hash;
+#[cfg(feature = "compiler")]
 pub mod lint;
 #[cfg(feature = "compiler")]
 pub mod model;
 #[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]
+pub mod schema;
+#[cfg(feature = "compiler")]
 pub mod syntax;
 #[cfg(feature = "compiler")]
 #[doc(hidden)]
 pub mod synth;
-#[cfg(feature = "compiler")]
-pub mod hash;
-#[cfg(feature = "compiler")]
-pub mod schema;
 #[cfg(feature = "compiler")]
 pub mod text;
 

@@ -38,9 +38,9 @@ fn missing(n: &NumTy) -> Option<&'static str> {
     let upper = n.max.is_some() || n.exclusive_max.is_some();
     match (lower, upper) {
         (true, true) => None,
-        (false, true) => Some("a lower bound (`min` or `exclusive-min`)"),
-        (true, false) => Some("an upper bound (`max` or `exclusive-max`)"),
-        (false, false) => Some("a lower or an upper bound"),
+        (false, true) => Some("no lower bound (`min` or `exclusive-min`)"),
+        (true, false) => Some("no upper bound (`max` or `exclusive-max`)"),
+        (false, false) => Some("neither a lower nor an upper bound"),
     }
 }
 
@@ -57,7 +57,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                     site_finding(
                         site,
                         site_span(site),
-                        format!("input {} `{}` has no {what}", site.ty.kind.keyword(), site.path),
+                        format!("input {} `{}` has {what}", site.ty.kind.keyword(), site.path),
                     )
                     .help("add `min=`/`max=` (or `exclusive-min=`/`exclusive-max=`) with the range a sane call uses"),
                 );

@@ -51,8 +51,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         return;
                     }
                     let what = match site.field {
-                        Some(f) => format!("string field `{}`", f.name.value),
-                        None => "array items of type string".to_string(),
+                        Some(_) => "string field",
+                        None => "string items",
                     };
                     let level = match side {
                         Side::Input => Level::Error,

@@ -90,7 +90,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             if !minor_integer {
                 let what = match &site.ty.kind {
                     TyKind::Integer(_) => "an integer without `unit=\"minor\"`".to_string(),
-                    k => format!("a {}", k.keyword()),
+                    k => format!("a {}", k.keyword()), // only `string` and `number` get here (`is_money`)
                 };
                 out.push(
                     site_finding(site, site.ty.span, format!("money field `{}` is {what}", site.path))

@@ -80,7 +80,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             let path = site.path;
             let kw = site.ty.kind.keyword();
             out.push(match p {
-                Problem::NotTimestamp => site_finding(site, site.ty.span, format!("time field `{path}` is a {kw}, not a `timestamp`"))
+                Problem::NotTimestamp => site_finding(site, site.ty.span, format!("time field `{path}` is {} {kw}, not a `timestamp`", if kw.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }))
                     .help("make it `\"timestamp\"` (RFC 3339 with an offset, e.g. 2025-01-31T09:00:00Z)"),
                 Problem::NoUnit => site_finding(site, field.name.span, format!("duration `{path}` states no unit"))
                     .help("add `unit=\"ms\"` or `unit=\"s\"` (or name it `…_ms` / `…_s`)"),
