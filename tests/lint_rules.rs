@@ -295,3 +295,56 @@ fn example_catalogs_lint_clean() {
     let diags = lint::check_project(&loaded, &Config::default());
     assert!(diags.is_empty(), "\n{}", render(&diags, &loaded));
 }
+
+/// `allow` drops exactly the findings of its rule for its tool; `lint/…` findings stay; an
+/// allow of a rule turned off in the configuration is reported as unused.
+#[test]
+fn allow_suppresses_only_its_rule_in_its_tool() {
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/lint/naming/opaque-field/bad.kdl"))
+            .unwrap_or_default();
+    // Two copies of the tool: one allows the rule, the other does not.
+    let tool_start = text.find("tool \"").unwrap_or(0);
+    let tool = &text[tool_start..];
+    let allowed = tool.replacen(
+        "    effect \"read\"\n",
+        "    effect \"read\"\n    allow \"naming/opaque-field\" reason=\"Legacy names kept for old clients.\"\n    allow \"naming/field-name\"\n",
+        1,
+    );
+    let other = tool.replace("invoice_search", "invoice_lookup");
+    let source = format!("{}{allowed}\n{other}", &text[..tool_start]);
+    let loaded = project::load_source("allow.kdl", source);
+    assert!(model_errors(&loaded).is_empty());
+    let diags = lint::check_project(&loaded, &Config::default());
+    let of = |rule: &str, tool: &str| {
+        diags
+            .iter()
+            .filter(|d| d.rule == rule && d.tool.as_deref() == Some(tool))
+            .count()
+    };
+    assert_eq!(
+        of("naming/opaque-field", "invoice_search"),
+        0,
+        "{}",
+        render(&diags, &loaded)
+    );
+    assert_eq!(of("naming/opaque-field", "invoice_lookup"), 3);
+    // The reason-less allow of a rule with no finding: both reported.
+    assert_eq!(of("lint/allow-without-reason", "invoice_search"), 1);
+    assert_eq!(of("lint/unused-allow", "invoice_search"), 1);
+
+    // With the rule turned off, the allow suppresses nothing.
+    let mut config = Config::default();
+    config.levels.insert("naming/opaque-field".into(), None);
+    let diags = lint::check_project(&loaded, &config);
+    let unused: Vec<_> = diags
+        .iter()
+        .filter(|d| d.rule == "lint/unused-allow")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(unused.len(), 2, "{unused:?}");
+    assert!(
+        unused.iter().any(|m| m.contains("turned off")),
+        "{unused:?}"
+    );
+}
