@@ -269,3 +269,11 @@ mod pathological {
         assert!(e[e.len() - 1].message.starts_with("49000 more"));
     }
 }
+
+#[test]
+fn multiline_indent_error_points_at_the_line() {
+    let src = "a \"\"\"\n    ok\n  bad\n    \"\"\"\n";
+    let e = one(src);
+    assert_eq!(e.code, "syntax/multiline-string-indent");
+    assert_eq!(&src[e.span.start..e.span.end], "  bad");
+}
