@@ -8,7 +8,7 @@
 //! the words (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the",
 //! "of", "use" removed) and the pairs of consecutive such words. It runs from 0 (no term in
 //! common) to 1 (the same terms, in the same proportions). A pair is reported at or above
-//! `thresholds confusable-similarity` (default 0.8).
+//! `thresholds { confusable-similarity 0.8 }` in `catalogc.kdl` (the default).
 //!
 //! Terms are indexed once: only tools sharing a term are compared, so a catalog of thousands
 //! of tools is checked in milliseconds.

@@ -1,8 +1,9 @@
 //! ## What it does
 //! Checks the length of the texts the model reads, in characters: `summary` at most 200,
-//! `when` and `when-not` at most 300 each, and the tool's model-facing description (summary,
-//! when and when-not joined) at most 1024. The limits are `thresholds` in `catalogc.kdl`
-//! (`summary-max`, `when-max`, `description-max`).
+//! `when` and `when-not` at most 300 each, and the tool's model-facing description (as
+//! `templates/description.j2` renders it: title, summary, when, when-not, the effect in words,
+//! limits, timeout and deprecation sentences) at most 1024. The limits are set in `catalogc.kdl`,
+//! `thresholds { summary-max 200; when-max 300; description-max 1024 }`.
 //!
 //! ## Why is this bad?
 //! Every tool's description is sent to the model on every turn: long texts cost tokens for
@@ -33,7 +34,7 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
-use crate::model::Tool;
+use crate::model::{Catalog, Tool};
 
 pub static RULE: Rule = Rule {
     id: "selection/length",
@@ -43,16 +44,9 @@ pub static RULE: Rule = Rule {
     source: include_str!("length.rs"),
 };
 
-fn chars(text: &Option<crate::model::Sp<String>>) -> usize {
-    text.as_ref().map_or(0, |t| t.value.chars().count())
-}
-
-/// The model-facing description's length in characters: summary, when and when-not joined
-/// by one space each, as the description puts them.
-fn description_chars(tool: &Tool) -> usize {
-    let parts = [&tool.summary, &tool.when, &tool.when_not];
-    let present = parts.iter().filter(|p| p.is_some()).count();
-    parts.iter().map(|p| chars(p)).sum::<usize>() + present.saturating_sub(1)
+/// The rendered model-facing description's length in characters.
+fn description_chars(catalog: &Catalog, tool: &Tool) -> usize {
+    crate::text::description(catalog, tool).chars().count()
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
@@ -83,7 +77,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                     );
                 }
             }
-            let n = description_chars(tool);
+            let n = description_chars(catalog, tool);
             if n > th.description_max {
                 out.push(
                     Finding::in_tool(
@@ -91,12 +85,12 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         tool,
                         tool.name.span,
                         format!(
-                            "the description of tool `{}` (summary, when and when-not) is {n} characters long, over {}",
+                            "the rendered description of tool `{}` is {n} characters long, over {}",
                             tool.name.value, th.description_max
                         ),
                     )
                     .help(format!(
-                        "shorten summary, when and when-not to {} characters together",
+                        "shorten summary, when and when-not so the description stays within {} characters",
                         th.description_max
                     )),
                 );
@@ -121,6 +115,12 @@ mod tests {
         edge.summary = s(&"é".repeat(200));
         edge.when = s(&"w".repeat(300));
         edge.when_not = s(&"n".repeat(300));
+        let n = crate::text::description(&catalog("test", vec![]), &long)
+            .chars()
+            .count();
+        assert!(n > 201 + 301 + 600, "the description holds the three texts: {n}");
+        let description =
+            format!("the rendered description of tool `ledger_entry_list` is {n} characters long, over 1024");
         let found = run(&RULE, vec![long, edge]);
         let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(
@@ -129,7 +129,7 @@ mod tests {
                 "the `summary` of tool `ledger_entry_list` is 201 characters long, over 200",
                 "the `when` of tool `ledger_entry_list` is 301 characters long, over 300",
                 "the `when-not` of tool `ledger_entry_list` is 600 characters long, over 300",
-                "the description of tool `ledger_entry_list` (summary, when and when-not) is 1104 characters long, over 1024",
+                &description,
             ]
         );
     }
