@@ -5,7 +5,11 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+pub mod explain;
+pub mod export;
+pub mod hash;
 pub mod lint;
+pub mod rules;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -26,6 +30,14 @@ pub struct Cli {
 pub enum Command {
     /// Parse and check catalogs; exit 1 when a finding is at error level.
     Lint(lint::LintArgs),
+    /// List every lint rule: ID, default level, summary.
+    Rules(rules::RulesArgs),
+    /// Print the documentation of one lint rule.
+    Explain(explain::ExplainArgs),
+    /// Print each tool's input, output, description and contract hashes.
+    Hash(hash::HashArgs),
+    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload).
+    Export(export::ExportArgs),
 }
 
 /// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
@@ -78,6 +90,10 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
+        Command::Rules(args) => rules::run(&args),
+        Command::Explain(args) => explain::run(&args),
+        Command::Hash(args) => hash::run(&args, &global),
+        Command::Export(args) => export::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
@@ -96,4 +112,39 @@ pub fn print(s: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(s.as_bytes());
     let _ = out.flush();
+}
+
+/// Pretty JSON with a final newline: the one layout every JSON output uses.
+pub fn pretty_json(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+    s.push('\n');
+    s
+}
+
+/// Loads the project for a command that needs a sound model (hash, export): a syntax or
+/// model error stops it, named in one line (`catalogc lint` shows them all).
+pub fn load_valid(
+    paths: &[std::path::PathBuf],
+    global: &Global,
+) -> Result<crate::project::Loaded, CliError> {
+    let loaded = crate::project::load(paths, &global.load)?;
+    let mut errors: Vec<&crate::diag::Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == crate::diag::Level::Error)
+        .collect();
+    errors.sort_by_key(|d| (d.file, d.span.start));
+    if let Some(first) = errors.first() {
+        let f = loaded.sources.get(first.file);
+        let (line, col) = f.line_col(first.span.start);
+        return Err(CliError(format!(
+            "{} error{} in the catalogs, first at {}:{line}:{col}: {} [{}]; run `catalogc lint` to see all",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" },
+            f.path.display(),
+            first.message,
+            first.rule
+        )));
+    }
+    Ok(loaded)
 }

@@ -198,6 +198,7 @@ impl<'a> Parser<'a> {
                             "`/-` comments out nothing here",
                             "put the node to comment out right after `/-`, or remove the `/-`",
                         ),
+                        Some(K::Slashdash) => self.double_slashdash(at),
                         _ => {
                             self.parse_node(depth);
                         }
@@ -373,6 +374,11 @@ impl<'a> Parser<'a> {
                                 return Some(node);
                             }
                         }
+                        Some(K::Slashdash) => {
+                            self.double_slashdash(at);
+                            self.close(sg);
+                            continue;
+                        }
                         _ => self.error(
                             "syntax/dangling-slashdash",
                             at,
@@ -386,7 +392,10 @@ impl<'a> Parser<'a> {
                     let at = self.span();
                     if block_state > 0 {
                         self.entry_after_block(at);
-                    } else if !had_space {
+                    } else if !had_space
+                        && self.kind_at(self.pos.wrapping_sub(1)) != Some(K::Invalid)
+                    {
+                        // (After a malformed token the missing space is a follow-on error.)
                         self.error(
                             "syntax/missing-space",
                             Span::new(at.start, at.start),
@@ -433,6 +442,15 @@ impl<'a> Parser<'a> {
         node.span.end = last_end;
         self.close(g);
         Some(node)
+    }
+
+    fn double_slashdash(&mut self, at: Span) {
+        self.error(
+            "syntax/dangling-slashdash",
+            at,
+            "a `/-` cannot comment out another `/-`",
+            "remove one of the two `/-`",
+        );
     }
 
     fn entry_after_block(&mut self, at: Span) {
