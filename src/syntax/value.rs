@@ -333,7 +333,14 @@ pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Opti
         return Some(radix_int(&digits, radix, neg));
     }
     let is_float = rest.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
-    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    let clean: std::borrow::Cow<str> = if text.contains('_') {
+        text.chars()
+            .filter(|&c| c != '_')
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    };
     if is_float {
         return Some(match clean.parse::<f64>() {
             Ok(f) if f.is_finite() => Number::Float(f),
