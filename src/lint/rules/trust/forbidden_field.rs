@@ -14,6 +14,9 @@
 //!   word is `page`, `next`, `continuation`, `pagination`, `sync`, `cursor` or `resume`
 //!   (`page_token`, `nextPageToken`) is a pagination cursor, not a credential, and passes;
 //!   so do `token_count` and `max_tokens`, which do not end in the word `token`;
+//! - a bare `role`/`roles` is flagged even where it filters other users by role (a real
+//!   `list_platform_users role=` does); name such a filter for what it is
+//!   (`member_role_filter`), which passes;
 //! - the project's own names (`forbidden-fields "org_id" ...` in the `lint` block of
 //!   `catalogc.kdl`), matched as whole names by the same word comparison.
 //!
@@ -133,7 +136,7 @@ mod tests {
         for name in [
             "approved_at", "approved_by_note", "token_count", "max_tokens", "page_token", "nextPageToken",
             "next_token", "continuation_token", "secret_name", "role_description", "user_roles_count",
-            "tenant", "principal", "admin_note", "is_active", "is_badminton_player", "key", "keyword", "price", "passage",
+            "tenant", "principal", "admin_note", "member_role_filter", "is_active", "is_badminton_player", "key", "keyword", "price", "passage",
             "id", "user_id", "tokenizer",
         ] {
             assert!(!forbidden(name), "{name} should pass");
