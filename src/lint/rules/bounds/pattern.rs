@@ -30,6 +30,7 @@ use crate::diag::Level;
 use crate::lint::walk;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
+use std::collections::HashMap;
 
 pub static RULE: Rule = Rule {
     id: "bounds/pattern",
@@ -40,7 +41,7 @@ pub static RULE: Rule = Rule {
 };
 
 /// What is wrong with a pattern, with the level it is reported at.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Problem {
     DoesNotCompile(String),
     RustOnly(&'static str),
@@ -113,6 +114,8 @@ fn problems(p: &str) -> Option<Problem> {
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
+    // Compiling is the expensive part and catalogs repeat patterns: each is compiled once.
+    let mut seen: HashMap<String, Option<Problem>> = HashMap::new();
     for catalog in &cx.project.catalogs {
         walk::declarations(catalog, &mut |site| {
             let pattern = match &site.ty.kind {
@@ -120,7 +123,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 _ => return,
             };
             let Some(pattern) = pattern else { return };
-            let Some(problem) = problems(&pattern.value) else { return };
+            let problem = seen
+                .entry(pattern.value.clone())
+                .or_insert_with(|| problems(&pattern.value))
+                .clone();
+            let Some(problem) = problem else { return };
             let p = &pattern.value;
             let finding = |msg: String| site_finding(site, pattern.span, msg);
             out.push(match problem {

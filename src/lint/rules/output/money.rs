@@ -5,7 +5,8 @@
 //!
 //! A money field is a scalar (`integer`, `number`, `string`) with `unit="minor"`, or whose
 //! name (by words, any case or separator) contains `amount`, `price`, `cost`, `total`,
-//! `subtotal`, `balance` or `fee`, unless the name also has a word that makes it something
+//! `subtotal`, `balance` or `fee` (`total`/`subtotal` only as the last word or before money
+//! words: `order_total`, `total_amount`, `total_minor`, but not `total_thoughts`), unless the name also has a word that makes it something
 //! else (`total_count`, `fee_rate`, `price_currency`, `amount_description`: count, pages,
 //! items, results, records, tokens, hits, bytes, size, percent, pct, rate, ratio, bps, id,
 //! ids, currency, code, reference, version, type, kind, status, name, description, label,
@@ -68,7 +69,16 @@ fn is_money(name: &str, kind: &TyKind) -> bool {
         Some(_) => false,
         None => {
             let w = words(name);
-            w.iter().any(|x| MONEY.contains(&x.as_str())) && !w.iter().any(|x| NOT_MONEY.contains(&x.as_str()))
+            let w: Vec<&str> = w.iter().map(String::as_str).collect();
+            let money_word = |i: usize| {
+                let x = w[i];
+                // "total" before a noun counts that noun (`total_thoughts`, `totalHits`); it is
+                // money only at the end or before money words (`order_total`, `total_amount`).
+                MONEY.contains(&x)
+                    && (!matches!(x, "total" | "subtotal")
+                        || w[i + 1..].iter().all(|y| MONEY.contains(y) || matches!(*y, "minor" | "cents")))
+            };
+            (0..w.len()).any(money_word) && !w.iter().any(|x| NOT_MONEY.contains(x))
         }
     }
 }
@@ -120,12 +130,12 @@ mod tests {
     #[test]
     fn money_by_name_or_unit() {
         let i = int(Some(0), Some(9));
-        for yes in ["amount", "amount_minor", "unitPrice", "TOTAL", "total_amount", "balance", "fee", "shipping_cost", "subtotal"] {
+        for yes in ["amount", "amount_minor", "unitPrice", "TOTAL", "total_amount", "order_total", "total_minor", "balance", "fee", "shipping_cost", "subtotal"] {
             assert!(is_money(yes, &i), "{yes}");
         }
         assert!(is_money("price", &bounded_string(9)));
         assert!(is_money("x", &with_unit(Unit::Minor)));
-        for no in ["total_count", "totalPages", "fee_rate", "price_currency", "amount_description", "price_id", "costume", "total_time"] {
+        for no in ["totalThoughts", "total_hits", "total_count", "totalPages", "fee_rate", "price_currency", "amount_description", "price_id", "costume", "total_time"] {
             assert!(!is_money(no, &i), "{no}");
         }
         assert!(!is_money("total", &with_unit(Unit::Count)));

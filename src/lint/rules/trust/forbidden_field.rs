@@ -4,7 +4,8 @@
 //! case and separators (`tenantId`, `TENANT-ID` and `tenant_id` are the same name). Forbidden:
 //! - identity: `principal_id`, `tenant_id` (also with a prefix: `caller_tenant_id`);
 //! - authorization: `role`, `roles`, `is_admin` and every `is_…admin…` (`is_super_admin`,
-//!   `isSuperadmin`), `approved`, `is_approved` (not `approved_at`, `approved_by_note`),
+//!   `isSuperadmin`, `is_administrator`: a later word starting or ending with `admin`, so
+//!   not `is_badminton_player`), `approved`, `is_approved` (not `approved_at`, `approved_by_note`),
 //!   `policy_decision`, `authoritative_price`;
 //! - credentials: `credential`, `credentials` (also `aws_credentials`), `password` anywhere
 //!   in the name (`new_password`, `passwd`), `api_key` anywhere (`x_api_key`, `apikey`),
@@ -13,8 +14,11 @@
 //!   word is `page`, `next`, `continuation`, `pagination`, `sync`, `cursor` or `resume`
 //!   (`page_token`, `nextPageToken`) is a pagination cursor, not a credential, and passes;
 //!   so do `token_count` and `max_tokens`, which do not end in the word `token`;
-//! - the project's own names (`forbidden-field` in `catalogc.kdl`), matched as whole names
-//!   by the same word comparison.
+//! - a bare `role`/`roles` is flagged even where it filters other users by role (a real
+//!   `list_platform_users role=` does); name such a filter for what it is
+//!   (`member_role_filter`), which passes;
+//! - the project's own names (`forbidden-fields "org_id" ...` in the `lint` block of
+//!   `catalogc.kdl`), matched as whole names by the same word comparison.
 //!
 //! ## Why is this bad?
 //! Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
@@ -50,6 +54,12 @@ pub static RULE: Rule = Rule {
     source: include_str!("forbidden_field.rs"),
 };
 
+/// `admin`, `superadmin`, `sysadmin`, `administrator`; not `badminton`, which a literal
+/// `*admin*` glob would take.
+fn is_admin_word(w: &str) -> bool {
+    w.starts_with("admin") || w.ends_with("admin")
+}
+
 /// What the name carries, when it is forbidden.
 fn built_in(w: &[&str]) -> Option<&'static str> {
     let ends = |suffix: &[&str]| w.ends_with(suffix);
@@ -58,7 +68,7 @@ fn built_in(w: &[&str]) -> Option<&'static str> {
         return Some("caller identity");
     }
     if matches!(w, ["role"] | ["roles"] | ["approved"] | ["is", "approved"])
-        || matches!(w, ["is", rest @ ..] if rest.iter().any(|x| x.contains("admin")))
+        || matches!(w, ["is", rest @ ..] if rest.iter().any(|x| is_admin_word(x)))
         || ends(&["policy", "decision"])
         || w == ["authoritative", "price"]
     {
@@ -111,7 +121,7 @@ mod tests {
     fn listed_names_and_spelling_variants() {
         for name in [
             "principal_id", "principalId", "tenant_id", "tenantId", "TENANT-ID", "TenantID", "caller_tenant_id",
-            "roles", "role", "ROLES", "is_admin", "isAdmin", "is_super_admin", "isSuperadmin", "IS_ADMIN_USER",
+            "roles", "role", "ROLES", "is_admin", "isAdmin", "is_super_admin", "isSuperadmin", "IS_ADMIN_USER", "is_administrator", "is_sysadmin",
             "approved", "is_approved", "authoritative_price", "AuthoritativePrice", "credential", "credentials",
             "aws_credentials", "policy_decision", "policyDecision", "password", "new_password", "passwd",
             "api_key", "apiKey", "API-KEY", "x_api_key", "apikey", "access_token", "refreshToken", "token",
@@ -126,7 +136,7 @@ mod tests {
         for name in [
             "approved_at", "approved_by_note", "token_count", "max_tokens", "page_token", "nextPageToken",
             "next_token", "continuation_token", "secret_name", "role_description", "user_roles_count",
-            "tenant", "principal", "admin_note", "is_active", "key", "keyword", "price", "passage",
+            "tenant", "principal", "admin_note", "member_role_filter", "is_active", "is_badminton_player", "key", "keyword", "price", "passage",
             "id", "user_id", "tokenizer",
         ] {
             assert!(!forbidden(name), "{name} should pass");

@@ -11,7 +11,10 @@
 //! - secrets: `password`/`passwd`, `secret` (last word), `api_key`, `private_key`,
 //!   `credential(s)`, a credential `…_token` (not a pagination `page_token`).
 //!
-//! Booleans, numbers and timestamps are not checked (`email_verified` is not personal data).
+//! A word of the list must end the name, or be followed only by `number`, `address`,
+//! `line`, `line1`…`line3`, `hash`, `digits`, `last4` (`phone_number`, `address_line1`,
+//! `password_hash`; not `email_subject`). Phrases match anywhere. Booleans, numbers and
+//! timestamps are not checked (`email_verified` is not personal data).
 //!
 //! ## Why is this bad?
 //! `sensitive=#true` is what keeps a value out of logs, traces and debug output. Unmarked
@@ -66,10 +69,16 @@ const PHRASES: &[&[&str]] = &[
     &["private", "key"],
 ];
 
+/// Words that may follow a sensitive word and keep the name about the same value
+/// (`phone_number`, `email_address`, `address_line1`, `password_hash`).
+const QUALIFIERS: &[&str] = &["number", "address", "line", "line1", "line2", "line3", "hash", "digits", "last4"];
+
 fn is_sensitive_name(name: &str) -> bool {
     let w = words(name);
     let w = word_refs(&w);
-    w.iter().any(|x| WORDS.contains(x))
+    // `email_subject` is about an email, not an address: the sensitive word must end the
+    // name, up to qualifiers.
+    w.iter().enumerate().any(|(i, x)| WORDS.contains(x) && w[i + 1..].iter().all(|q| QUALIFIERS.contains(q)))
         || PHRASES.iter().any(|p| w.windows(p.len()).any(|x| x == *p))
         || w.last() == Some(&"secret")
         || is_credential_token(&w)
@@ -111,11 +120,12 @@ mod tests {
         for yes in [
             "email", "contactEmail", "EMAIL_ADDRESS", "phone_number", "billing_address", "zip_code", "ssn",
             "passport_number", "date_of_birth", "birthDate", "dob", "card_number", "cardNumber", "iban",
-            "cvv", "api_key", "private_key", "client_secret", "access_token", "password",
+            "cvv", "api_key", "private_key", "client_secret", "access_token", "password", "password_hash",
+            "address_line1", "passportNumber",
         ] {
             assert!(is_sensitive_name(yes), "{yes}");
         }
-        for no in ["emailer_name", "page_token", "secret_name", "card_type", "account_reference", "key", "birth_year_range"] {
+        for no in ["email_subject", "phone_model", "emailer_name", "page_token", "secret_name", "card_type", "account_reference", "key", "birth_year_range"] {
             assert!(!is_sensitive_name(no), "{no}");
         }
     }
