@@ -421,3 +421,67 @@ fn sarif_is_valid_and_carries_rule_docs() {
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+#[test]
+fn thresholds_and_forbidden_fields_from_configuration() {
+    let dir = tempdir();
+    // A clean catalog: clean with defaults, findings once the configuration tightens.
+    let clean = fixture("tests/fixtures/lint/naming/tool-name/good.kdl");
+    write(dir.path(), "c.kdl", &clean);
+    assert_eq!(
+        rules_of(&run(dir.path(), &["lint", "--format", "json", "c.kdl"])),
+        Vec::<String>::new()
+    );
+
+    write(
+        dir.path(),
+        "tight.kdl",
+        "lint {\n    thresholds {\n        budget-tool-bytes 256\n        summary-max 20\n    }\n}\n",
+    );
+    let r = run(
+        dir.path(),
+        &["lint", "--config", "tight.kdl", "--format", "json", "c.kdl"],
+    );
+    let rules = rules_of(&r);
+    assert!(rules.iter().any(|r| r == "catalog/budget"), "{rules:?}");
+    assert!(rules.iter().any(|r| r == "selection/length"), "{rules:?}");
+    let budget = json(&r.stdout)["diagnostics"]
+        .as_array()
+        .and_then(|a| a.iter().find(|d| d["rule"] == "catalog/budget").cloned())
+        .unwrap_or_default();
+    assert!(
+        budget["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("tokens") && m.contains("256 bytes")),
+        "{budget}"
+    );
+
+    // The project's own forbidden names, matched whatever the spelling.
+    let reference = clean
+        .find("invoice_reference")
+        .map(|_| "invoice_reference")
+        .unwrap_or_default();
+    assert!(!reference.is_empty());
+    write(
+        dir.path(),
+        "forbid.kdl",
+        "lint {\n    forbidden-fields \"InvoiceReference\"\n}\n",
+    );
+    let r = run(
+        dir.path(),
+        &[
+            "lint",
+            "--config",
+            "forbid.kdl",
+            "--format",
+            "json",
+            "c.kdl",
+        ],
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        rules_of(&r).iter().all(|r| r == "trust/forbidden-field") && !rules_of(&r).is_empty(),
+        "{}",
+        r.stdout
+    );
+}
