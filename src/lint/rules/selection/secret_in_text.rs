@@ -17,7 +17,8 @@
 //! | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
 //! | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
 //!
-//! The message names the pattern but never repeats the matched text.
+//! The message names the pattern but never repeats the matched text. Example identifiers
+//! written out in full (a 32-digit hex event ID) look like keys too: shorten them.
 //!
 //! ## Why is this bad?
 //! Catalog texts are sent to every model, client and log that lists the tools, and are
@@ -187,7 +188,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 Some(t) => Finding::in_tool(catalog, t, span, message),
                 None => Finding::in_catalog(catalog, span, message),
             }
-            .help("remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text");
+            .help(if name.starts_with("a long") {
+                "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
+            } else {
+                "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
+            });
             if let Some(p) = path {
                 f = f.path(p);
             }
