@@ -136,3 +136,36 @@ fn edge_inputs_round_trip() {
         check(Path::new(src), src);
     }
 }
+
+mod random {
+    use super::check;
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    /// Characters that matter to the lexer, so random strings hit its edge cases often.
+    fn kdl_char() -> impl Strategy<Value = char> {
+        prop_oneof![
+            8 => prop::sample::select(vec![
+                ' ', '\t', '\n', '\r', '{', '}', '(', ')', ';', '=', '/', '-', '*', '\\', '"', '#', 'r', 'a', '0', '1',
+                'x', 'e', '.', '+', '_', 'u', 'n', 't', '\u{a0}', '\u{85}', '\u{2028}', '\u{feff}', '\u{7f}', '\u{0}',
+                'é', '😀',
+            ]),
+            1 => any::<char>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_text_round_trips_without_panic(chars in prop::collection::vec(kdl_char(), 0..80)) {
+            let src: String = chars.into_iter().collect();
+            check(Path::new("random"), &src);
+        }
+
+        #[test]
+        fn arbitrary_strings_round_trip(src in any::<String>()) {
+            check(Path::new("arbitrary"), &src);
+        }
+    }
+}

@@ -15,8 +15,8 @@ pub(crate) fn lex(src: &str, errors: &mut Errors) -> Lexed {
         src,
         b: src.as_bytes(),
         pos: 0,
-        kinds: Vec::with_capacity(src.len() / 4 + 4),
-        ends: Vec::with_capacity(src.len() / 4 + 4),
+        kinds: Vec::with_capacity(src.len() / 6 + 16),
+        ends: Vec::with_capacity(src.len() / 6 + 16),
         errors,
     };
     lx.run();
@@ -197,8 +197,14 @@ impl Lexer<'_, '_> {
         match self.b.get(start + 1) {
             Some(b'/') => {
                 let mut i = start + 2;
-                while i < self.b.len() && newline_len(self.src, i) == 0 {
-                    i = self.check_char(i);
+                while i < self.b.len() {
+                    if (0x20..0x7F).contains(&self.b[i]) {
+                        i += 1;
+                    } else if newline_len(self.src, i) == 0 {
+                        i = self.check_char(i);
+                    } else {
+                        break;
+                    }
                 }
                 self.push(TokenKind::LineComment, i);
             }
@@ -380,6 +386,11 @@ impl Lexer<'_, '_> {
         let mut newline_reported = false;
         while i < self.b.len() {
             let byte = self.b[i];
+            // Fast path: printable ASCII that neither closes nor escapes.
+            if (0x20..0x7F).contains(&byte) && byte != b'"' && byte != b'\\' {
+                i += 1;
+                continue;
+            }
             if byte == b'"' {
                 let q = &self.b[i..];
                 if q.len() >= quotes + hashes
@@ -458,6 +469,20 @@ impl Lexer<'_, '_> {
                     _ => break,
                 }
             }
+        }
+        if i == start {
+            // Unreachable by construction (callers only send identifier chars here), but a
+            // lexer that cannot advance must not loop.
+            let n = self.char_at(start).map_or(1, char::len_utf8);
+            self.err(
+                "syntax/unexpected-char",
+                start,
+                start + n,
+                "unexpected character".into(),
+                Some("delete it"),
+            );
+            self.push(TokenKind::Invalid, start + n);
+            return;
         }
         let word = &self.src[start..i];
         let w = word.as_bytes();

@@ -7,6 +7,21 @@
 //! Entry point: [`parse`]. It never panics, runs in time linear in the input, and after an
 //! error resynchronizes at the next node terminator or closing brace, so one run reports every
 //! syntax error of a file together with a partial document.
+//!
+//! Error codes ([`SyntaxError::code`]):
+//! - KDL v1 habits: `syntax/v1-keyword` (`true` → `#true`), `syntax/v1-raw-string`
+//!   (`r"…"` → `#"…"#`), `syntax/newline-in-string` (use a `"""` multi-line string);
+//! - tokens: `syntax/unexpected-char`, `syntax/disallowed-char`, `syntax/unknown-keyword`,
+//!   `syntax/invalid-number`, `syntax/number-too-large`, `syntax/invalid-escape`,
+//!   `syntax/unclosed-string`, `syntax/unclosed-comment`, `syntax/multiline-string-start`,
+//!   `syntax/multiline-string-end`, `syntax/multiline-string-indent`;
+//! - structure: `syntax/expected-node-name`, `syntax/expected-type-name`,
+//!   `syntax/unclosed-type`, `syntax/expected-value`, `syntax/invalid-property`,
+//!   `syntax/missing-space`, `syntax/entry-after-children`, `syntax/extra-children`,
+//!   `syntax/dangling-slashdash`, `syntax/invalid-escline`, `syntax/stray-semicolon`,
+//!   `syntax/unexpected-token`, `syntax/unclosed-block`, `syntax/unmatched-brace`;
+//! - limits: `syntax/too-deep` ([`MAX_DEPTH`]), `syntax/too-large` ([`MAX_INPUT_LEN`]),
+//!   `syntax/too-many-errors` (after 1000 errors the rest are counted, not listed).
 
 mod chars;
 mod lexer;
@@ -56,8 +71,11 @@ pub fn parse(src: &str) -> Parsed {
             kinds: &lexed.kinds,
             ends: &lexed.ends,
             pos: 0,
-            groups: Vec::new(),
+            // About one group per three tokens in typical catalogs.
+            groups: Vec::with_capacity(lexed.kinds.len() / 3 + 4),
             errors: &mut errors,
+            entry_stack: Vec::new(),
+            node_stack: Vec::new(),
         };
         let nodes = p.parse_nodes(0, false);
         (nodes, p.groups)

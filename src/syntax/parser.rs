@@ -16,6 +16,10 @@ pub(crate) struct Parser<'a> {
     pub pos: usize,
     pub groups: Vec<Group>,
     pub errors: &'a mut Errors,
+    /// Entries and nodes being collected, shared by all levels: each level drains its own
+    /// top part into an exactly sized `Vec`, avoiding growth slack in the typed view.
+    pub entry_stack: Vec<Entry>,
+    pub node_stack: Vec<Node>,
 }
 
 type K = TokenKind;
@@ -160,14 +164,19 @@ impl<'a> Parser<'a> {
     }
 
     pub fn parse_nodes(&mut self, depth: usize, in_children: bool) -> Vec<Node> {
-        let mut nodes = Vec::new();
+        let mark = self.node_stack.len();
+        self.parse_nodes_into_stack(depth, in_children);
+        self.node_stack.drain(mark..).collect()
+    }
+
+    fn parse_nodes_into_stack(&mut self, depth: usize, in_children: bool) {
         loop {
             self.skip_line_space();
             match self.peek() {
-                None => return nodes,
+                None => return,
                 Some(K::RBrace) => {
                     if in_children {
-                        return nodes;
+                        return;
                     }
                     self.error(
                         "syntax/unmatched-brace",
@@ -198,7 +207,12 @@ impl<'a> Parser<'a> {
                             "`/-` comments out nothing here",
                             "put the node to comment out right after `/-`, or remove the `/-`",
                         ),
-                        Some(K::Slashdash) => self.double_slashdash(at),
+                        Some(K::Slashdash) => {
+                            self.double_slashdash(at);
+                            if !matches!(self.peek(), None | Some(K::RBrace)) {
+                                self.parse_node(depth);
+                            }
+                        }
                         _ => {
                             self.parse_node(depth);
                         }
@@ -207,7 +221,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => {
                     if let Some(node) = self.parse_node(depth) {
-                        nodes.push(node);
+                        self.node_stack.push(node);
                     }
                 }
             }
@@ -245,6 +259,18 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_node(&mut self, depth: usize) -> Option<Node> {
+        let mark = self.entry_stack.len();
+        let mut node = self.parse_node_inner(depth);
+        let entries = self.entry_stack.drain(mark..);
+        match &mut node {
+            Some(n) => n.entries = entries.collect(),
+            None => drop(entries),
+        }
+        node
+    }
+
+    /// A node; its entries are left on `entry_stack`.
+    fn parse_node_inner(&mut self, depth: usize) -> Option<Node> {
         let g = self.open(GroupKind::Node);
         let start = self.span().start;
         let mut ty = None;
@@ -354,6 +380,9 @@ impl<'a> Parser<'a> {
                     let at = self.span();
                     self.bump();
                     self.skip_line_space();
+                    if self.peek() == Some(K::Slashdash) {
+                        self.double_slashdash(at);
+                    }
                     match self.peek() {
                         Some(K::LBrace) => {
                             let c = self.parse_children(depth);
@@ -373,11 +402,6 @@ impl<'a> Parser<'a> {
                                 self.close(g);
                                 return Some(node);
                             }
-                        }
-                        Some(K::Slashdash) => {
-                            self.double_slashdash(at);
-                            self.close(sg);
-                            continue;
                         }
                         _ => self.error(
                             "syntax/dangling-slashdash",
@@ -407,7 +431,7 @@ impl<'a> Parser<'a> {
                         Some((e, valid)) => {
                             last_end = e.span.end;
                             if block_state == 0 && valid {
-                                node.entries.push(e);
+                                self.entry_stack.push(e);
                             }
                         }
                         None => {
@@ -444,13 +468,18 @@ impl<'a> Parser<'a> {
         Some(node)
     }
 
+    /// Reports `/- /-` once for a whole run of slashdashes and skips the run.
     fn double_slashdash(&mut self, at: Span) {
         self.error(
             "syntax/dangling-slashdash",
             at,
             "a `/-` cannot comment out another `/-`",
-            "remove one of the two `/-`",
+            "remove the extra `/-`",
         );
+        while self.peek() == Some(K::Slashdash) {
+            self.bump();
+            self.skip_line_space();
+        }
     }
 
     fn entry_after_block(&mut self, at: Span) {

@@ -176,3 +176,104 @@ fn huge_hex_is_bounded() {
     let e = one(&src);
     assert_eq!(e.code, "syntax/number-too-large");
 }
+
+/// Pathological inputs: each must give a bounded number of precise errors (the parser is
+/// linear; these are regression inputs, not timed tests).
+mod pathological {
+    use super::*;
+
+    fn codes(src: &str) -> Vec<&'static str> {
+        errors(src).into_iter().map(|e| e.code).collect()
+    }
+
+    #[test]
+    fn deep_unclosed_braces() {
+        let src = "a {".repeat(200_000);
+        let c = codes(&src);
+        assert_eq!(c.iter().filter(|c| **c == "syntax/too-deep").count(), 1);
+        assert!(c.len() <= MAX_DEPTH + 2, "{}", c.len());
+    }
+
+    #[test]
+    fn deep_unclosed_parens() {
+        let src = format!("a {}", "(".repeat(200_000));
+        assert_eq!(codes(&src), ["syntax/expected-type-name"]);
+        let src = "(".repeat(200_000);
+        assert_eq!(codes(&src), ["syntax/expected-type-name"]);
+    }
+
+    #[test]
+    fn long_slashdash_runs() {
+        let src = format!("{}node\nkept 1\n", "/-".repeat(100_000));
+        let p = parse(&src);
+        assert_eq!(p.errors.len(), 1, "{:?}", p.errors.first());
+        assert_eq!(p.errors[0].code, "syntax/dangling-slashdash");
+        assert_eq!(p.errors[0].span, Span::new(0, 2));
+        let names: Vec<_> = p.document.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["kept"]);
+        let src = format!("a {}b", "/- ".repeat(100_000));
+        assert_eq!(codes(&src), ["syntax/dangling-slashdash"]);
+    }
+
+    #[test]
+    fn huge_numbers() {
+        let digits = "9".repeat(1_000_000);
+        let p = parse(&format!("a {digits} -{digits} 1.{digits}e5 1e{digits}"));
+        assert!(p.errors.is_empty(), "{:?}", p.errors.first());
+        let values: Vec<_> = p.document.nodes[0]
+            .entries
+            .iter()
+            .map(|e| &e.value.value)
+            .collect();
+        assert_eq!(values[0], &Value::Number(Number::BigInt(digits.clone())));
+        assert_eq!(
+            values[1],
+            &Value::Number(Number::BigInt(format!("-{digits}")))
+        );
+        assert_eq!(values[3], &Value::Number(Number::FloatOverflow));
+        assert_eq!(
+            codes(&format!("a 0b{}", "1".repeat(1_000_000))),
+            ["syntax/number-too-large"]
+        );
+        // Under the cap, a long hex number is converted exactly.
+        let p = parse(&format!("a 0x1{}", "0".repeat(32)));
+        assert_eq!(
+            p.document.nodes[0].entries[0].value.value,
+            Value::Number(Number::BigInt(
+                "340282366920938463463374607431768211456".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn very_long_strings() {
+        let body = "x\\n\\u{e9}".repeat(200_000);
+        let p = parse(&format!("a \"{body}\""));
+        assert!(p.errors.is_empty());
+        match &p.document.nodes[0].entries[0].value.value {
+            Value::String(s) => assert_eq!(s.chars().count(), 600_000),
+            other => panic!("{other:?}"),
+        }
+        let c = codes(&format!("a \"{}", "y".repeat(1_000_000)));
+        assert_eq!(c, ["syntax/unclosed-string"]);
+        let c = codes(&format!("a /*{}", "/*".repeat(100_000)));
+        assert_eq!(c, ["syntax/unclosed-comment"]);
+    }
+
+    #[test]
+    fn error_floods_are_capped() {
+        let src = "a true\n".repeat(50_000);
+        let e = errors(&src);
+        assert_eq!(e.len(), lexer::MAX_ERRORS + 1);
+        assert_eq!(e[e.len() - 1].code, "syntax/too-many-errors");
+        assert!(e[e.len() - 1].message.starts_with("49000 more"));
+    }
+}
+
+#[test]
+fn multiline_indent_error_points_at_the_line() {
+    let src = "a \"\"\"\n    ok\n  bad\n    \"\"\"\n";
+    let e = one(src);
+    assert_eq!(e.code, "syntax/multiline-string-indent");
+    assert_eq!(&src[e.span.start..e.span.end], "  bad");
+}
