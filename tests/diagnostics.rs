@@ -230,3 +230,96 @@ fn the_example_catalogs_are_clean() {
     assert_eq!(loaded.project.catalogs.len(), 2);
     assert_eq!(loaded.tool_count(), 6);
 }
+
+/// Loads and renders `text` in every format; the point is that nothing panics.
+fn load_and_render(text: &str) -> usize {
+    let loaded = project::load_source("x.kdl", text);
+    let diags = project::run_checks(&loaded, &Config::default());
+    let s = summary(&loaded, &diags);
+    let n = render::render_human(&diags, &loaded.sources, &s, true).len()
+        + render::render_json(&diags, &loaded.sources, &s).len()
+        + render::render_sarif(&diags, &loaded.sources, &CoreRules).len()
+        + render::render_github(&diags, &loaded.sources).len();
+    for d in &diags {
+        assert!(
+            d.span.start <= d.span.end && d.span.end <= text.len(),
+            "{d:?}"
+        );
+    }
+    n
+}
+
+#[test]
+fn every_prefix_of_the_examples_loads_without_panic() {
+    for name in ["catalogs/billing.kdl", "catalogs/payments.kdl"] {
+        let text = std::fs::read_to_string(name).unwrap_or_default();
+        assert!(text.len() > 1000);
+        let mut cuts: Vec<usize> = (0..=text.len())
+            .filter(|i| text.is_char_boundary(*i))
+            .collect();
+        // Rendering every prefix in four formats is slow in debug builds; parse and lower
+        // every prefix, render a spread of them.
+        for (k, cut) in cuts.drain(..).enumerate() {
+            let prefix = &text[..cut];
+            if k % 50 == 0 {
+                load_and_render(prefix);
+            } else {
+                let loaded = project::load_source("x.kdl", prefix);
+                for d in &loaded.diagnostics {
+                    assert!(d.span.end <= prefix.len(), "{d:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn garbled_examples_load_without_panic() {
+    // A fixed-seed generator: the same garbling on every run.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let noise = [
+        "{",
+        "}",
+        "\"",
+        "=",
+        "#",
+        "(",
+        ")",
+        ";",
+        "\\",
+        "/-",
+        "\n",
+        "#nan",
+        "1e400",
+        "-",
+        "é",
+        "\"\"\"",
+        "/*",
+        "99999999999999999999999",
+    ];
+    for name in ["catalogs/billing.kdl", "catalogs/payments.kdl"] {
+        let text = std::fs::read_to_string(name).unwrap_or_default();
+        for _ in 0..120 {
+            let mut s = text.clone();
+            for _ in 0..1 + next() % 6 {
+                let mut at = (next() as usize) % s.len();
+                while !s.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = (at + (next() as usize) % 8).min(s.len());
+                while !s.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let piece = noise[(next() as usize) % noise.len()];
+                s.replace_range(at..end, piece);
+            }
+            load_and_render(&s);
+        }
+    }
+}

@@ -355,3 +355,60 @@ proptest::proptest! {
         proptest::prop_assert!(sig(&s) <= sig(&format!("{f:e}")).max(1), "{} vs {:e}", s, f);
     }
 }
+
+// ---- The example catalogs, loaded from KDL by the real pipeline. ----
+
+fn catalog_hashes(name: &str, text: String) -> Vec<(String, ToolHashes)> {
+    let loaded = catalogc::project::load_source(name, text);
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.level != catalogc::diag::Level::Error),
+        "{:#?}",
+        loaded.diagnostics
+    );
+    let cat = loaded.project.catalogs.first().expect("one catalog");
+    cat.tools
+        .iter()
+        .map(|t| (t.name.value.clone(), hash::tool_hashes(cat, t)))
+        .collect()
+}
+
+fn example(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("catalogs")
+        .join(name);
+    std::fs::read_to_string(path).expect("example catalog exists")
+}
+
+/// The same catalog moved around its file (a long comment and blank lines in front, CRLF
+/// line ends, trailing whitespace) has the same hashes: spans never enter a hash.
+#[test]
+fn example_catalogs_hashes_ignore_layout() {
+    for name in ["billing.kdl", "payments.kdl"] {
+        let text = example(name);
+        let plain = catalog_hashes(name, text.clone());
+        assert!(plain.len() >= 3);
+        let moved = format!(
+            "// {}\n\n\n{}",
+            "moved ".repeat(500),
+            text.replace('\n', "  \r\n")
+        );
+        assert_eq!(plain, catalog_hashes(name, moved), "{name}");
+    }
+}
+
+#[test]
+fn example_catalogs_hashes_snapshot() {
+    let mut out = String::new();
+    for name in ["billing.kdl", "payments.kdl"] {
+        for (tool, h) in catalog_hashes(name, example(name)) {
+            out.push_str(&format!(
+                "{tool}\n  input       {}\n  output      {}\n  description {}\n  contract    {}\n",
+                h.input, h.output, h.description, h.contract
+            ));
+        }
+    }
+    insta::assert_snapshot!("catalog_hashes", out);
+}

@@ -195,3 +195,156 @@ fn rules_md_is_generated_from_the_registry() {
         "docs/rules.md is out of date with the rule files; regenerate it with `UPDATE_DOCS=1 cargo test --test lint_rules`"
     );
 }
+
+/// The hand-written defect catalog (one tool per defect) produces exactly these findings, as
+/// (rule, tool) pairs; catalog-level findings have no tool ("").
+#[test]
+fn defect_catalog_produces_exactly_the_expected_findings() {
+    let expected: Vec<(&str, &str)> = vec![
+        ("bounds/array-unbounded", "canal_list"),
+        ("bounds/contradiction", "island_get"),
+        ("bounds/depth", "festival_get"),
+        ("bounds/field-count", "glacier_get"),
+        ("bounds/number-unbounded", "dentist_get"),
+        ("bounds/offset-pagination", "elevator_list"),
+        ("bounds/pattern", "harbor_get"),
+        ("bounds/string-unbounded", "bakery_get"),
+        ("catalog/budget", ""),
+        ("catalog/budget", "course_get"),
+        ("catalog/unused-type", ""),
+        ("catalog/version", "campaign_get"),
+        ("effect/destructive-confirm", "recipe_delete"),
+        ("effect/idempotency-key", "contract_add"),
+        ("effect/pointless", "playlist_get"),
+        ("effect/timeout-recovery", "vehicle_record"),
+        ("effect/write-idempotency", "device_register"),
+        ("effect/write-idempotency", "voucher_redeem"),
+        ("errors/existence-leak", "meeting_get"),
+        ("errors/message-leak", "license_get"),
+        ("errors/message-leak", "license_get"),
+        ("errors/message-leak", "license_get"),
+        ("errors/missing-next-step", "article_get"),
+        ("errors/retry-policy", "warehouse_get"),
+        ("errors/undeclared", "device_register"),
+        ("errors/undeclared", "survey_get"),
+        ("errors/unsafe-retry", "voucher_redeem"),
+        ("lint/allow-without-reason", "listing_search"),
+        ("lint/unknown-rule", "policy_get"),
+        ("lint/unused-allow", "asset_get"),
+        ("naming/duplicate", "menu_get"),
+        ("naming/error-code", "kiosk_get"),
+        ("naming/field-name", "delivery_note_get"),
+        ("naming/opaque-field", "orchard_search"),
+        ("naming/tool-name", "ReportExport"),
+        ("naming/type-name", ""),
+        ("naming/vague-name", "process_data"),
+        ("output/missing-schema", "invoice_ping"),
+        ("output/money", "shipment_quote_get"),
+        ("output/money", "shipment_quote_get"),
+        ("output/time-zone", "ticket_get"),
+        ("output/unbounded-result", "booking_get"),
+        ("selection/confusable", "vineyard_yield_get"),
+        ("selection/effect-wording", "umbrella_get"),
+        ("selection/field-doc", "zoo_get"),
+        ("selection/injection-phrase", "telescope_get"),
+        ("selection/injection-phrase", "telescope_get"),
+        ("selection/length", "quarry_get"),
+        ("selection/missing-examples", "wallet_get"),
+        ("selection/missing-text", "patient_get"),
+        ("selection/secret-in-text", "satellite_get"),
+        ("selection/tautology", "yacht_mooring_get"),
+        ("selection/unknown-tool", "rental_get"),
+        ("trust/forbidden-field", "jukebox_get"),
+        ("trust/internal-key", "kettle_get"),
+        ("trust/sensitive-unmarked", "lantern_get"),
+    ];
+    let loaded = load(Path::new("tests/fixtures/lint/defects/defects.kdl"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        model_errors(&loaded).is_empty(),
+        "{:?}",
+        model_errors(&loaded)
+    );
+    let diags = lint::check_project(&loaded, &Config::default());
+    let mut actual: Vec<(String, String)> = diags
+        .iter()
+        .map(|d| (d.rule.clone(), d.tool.clone().unwrap_or_default()))
+        .collect();
+    actual.sort();
+    let mut expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(r, t)| (r.to_string(), t.to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(actual, expected, "\n{}", render(&diags, &loaded));
+    // Every category is exercised.
+    for category in lint::CATEGORY_NAMES {
+        assert!(
+            actual
+                .iter()
+                .any(|(r, _)| r.starts_with(&format!("{category}/"))),
+            "no `{category}` defect"
+        );
+    }
+}
+
+#[test]
+fn example_catalogs_lint_clean() {
+    let loaded = project::load(&[root().join("catalogs")], &Default::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let diags = lint::check_project(&loaded, &Config::default());
+    assert!(diags.is_empty(), "\n{}", render(&diags, &loaded));
+}
+
+/// `allow` drops exactly the findings of its rule for its tool; `lint/…` findings stay; an
+/// allow of a rule turned off in the configuration is reported as unused.
+#[test]
+fn allow_suppresses_only_its_rule_in_its_tool() {
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/lint/naming/opaque-field/bad.kdl"))
+            .unwrap_or_default();
+    // Two copies of the tool: one allows the rule, the other does not.
+    let tool_start = text.find("tool \"").unwrap_or(0);
+    let tool = &text[tool_start..];
+    let allowed = tool.replacen(
+        "    effect \"read\"\n",
+        "    effect \"read\"\n    allow \"naming/opaque-field\" reason=\"Legacy names kept for old clients.\"\n    allow \"naming/field-name\"\n",
+        1,
+    );
+    let other = tool.replace("invoice_search", "invoice_lookup");
+    let source = format!("{}{allowed}\n{other}", &text[..tool_start]);
+    let loaded = project::load_source("allow.kdl", source);
+    assert!(model_errors(&loaded).is_empty());
+    let diags = lint::check_project(&loaded, &Config::default());
+    let of = |rule: &str, tool: &str| {
+        diags
+            .iter()
+            .filter(|d| d.rule == rule && d.tool.as_deref() == Some(tool))
+            .count()
+    };
+    assert_eq!(
+        of("naming/opaque-field", "invoice_search"),
+        0,
+        "{}",
+        render(&diags, &loaded)
+    );
+    assert_eq!(of("naming/opaque-field", "invoice_lookup"), 3);
+    // The reason-less allow of a rule with no finding: both reported.
+    assert_eq!(of("lint/allow-without-reason", "invoice_search"), 1);
+    assert_eq!(of("lint/unused-allow", "invoice_search"), 1);
+
+    // With the rule turned off, the allow suppresses nothing.
+    let mut config = Config::default();
+    config.levels.insert("naming/opaque-field".into(), None);
+    let diags = lint::check_project(&loaded, &config);
+    let unused: Vec<_> = diags
+        .iter()
+        .filter(|d| d.rule == "lint/unused-allow")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(unused.len(), 2, "{unused:?}");
+    assert!(
+        unused.iter().any(|m| m.contains("turned off")),
+        "{unused:?}"
+    );
+}

@@ -485,6 +485,20 @@ fn descriptions_normalise_author_text() {
     );
 }
 
+/// Author text is data, never template code.
+#[test]
+fn descriptions_do_not_evaluate_author_text() {
+    let fx = Fx::new(0);
+    let cat = fx.billing();
+    let mut t = cat.tool("service_ping").expect("tool").clone();
+    t.summary = fx.os("Shows {{ name }} and {% if true %}x{% endif %} <b>&amp;</b> as written.");
+    let d = desc(&cat, &t);
+    assert!(
+        d.starts_with("Shows {{ name }} and {% if true %}x{% endif %} <b>&amp;</b> as written.\n"),
+        "{d}"
+    );
+}
+
 #[test]
 fn project_templates_override_the_builtin() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -522,6 +536,217 @@ fn snapshots() {
         insta::assert_snapshot!(
             format!("description__{}", t.name.value),
             text::description(&cat, t)
+        );
+    }
+}
+
+// ---- The example catalogs, loaded from KDL by the real pipeline. ----
+
+mod catalogs {
+    use super::*;
+    use catalogc::diag::Level;
+    use catalogc::project::{self, LoadOptions, Loaded};
+    use std::path::PathBuf;
+
+    pub fn load() -> Loaded {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("catalogs");
+        let loaded = project::load(&[dir], &LoadOptions::default()).expect("catalogs/ loads");
+        let errors: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == Level::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        assert!(loaded.tool_count() >= 6);
+        loaded
+    }
+
+    /// Schemas of every input and output of every example tool.
+    pub fn all_schemas(loaded: &Loaded) -> Vec<(String, Value)> {
+        loaded
+            .project
+            .catalogs
+            .iter()
+            .flat_map(|c| {
+                schemas(c)
+                    .into_iter()
+                    .map(move |(n, s)| (format!("{}/{n}", c.name.value), s))
+            })
+            .collect()
+    }
+
+    /// A valid instance of `s` holding every optional property too, so every nested object
+    /// is present; leaves are picked from candidates checked against their own subschema.
+    pub fn instance(s: &Value) -> Value {
+        match s["type"].as_str() {
+            Some("object") => {
+                let mut m = serde_json::Map::new();
+                if let Some(props) = s["properties"].as_object() {
+                    for (k, p) in props {
+                        m.insert(k.clone(), instance(p));
+                    }
+                }
+                Value::Object(m)
+            }
+            Some("array") => {
+                let n = s["minItems"].as_u64().unwrap_or(1).max(1);
+                let item = instance(&s["items"]);
+                let items: Vec<Value> = (0..n)
+                    .map(|i| match &item {
+                        // Distinct items for uniqueItems: vary integers and strings.
+                        Value::Number(x) if i > 0 => json!(x.as_i64().unwrap_or(0) + i as i64),
+                        Value::String(x) if i > 0 => json!(format!("{x}{i}")),
+                        other => other.clone(),
+                    })
+                    .collect();
+                Value::Array(items)
+            }
+            _ => leaf(s),
+        }
+    }
+
+    fn leaf(s: &Value) -> Value {
+        let mut candidates: Vec<Value> = Vec::new();
+        if let Some(e) = s["enum"].as_array() {
+            candidates.extend(e.iter().cloned());
+        }
+        match s["type"].as_str() {
+            Some("string") => {
+                candidates.extend(
+                    [
+                        "2026-03-01T10:00:00+01:00",
+                        "2026-03-01",
+                        "ops@example.com",
+                        "https://example.com/a",
+                        "0b6f2d8e-3c1a-4c55-9a57-6f1f0a2b9c11",
+                        "INV-1001",
+                        "REM-1001",
+                        "TRF-1001",
+                        "OPS-EUR-01",
+                        "b2c7d1e0a9f84c3b9e6d5a4f3c2b1a09",
+                    ]
+                    .map(Value::from),
+                );
+                let min = s["minLength"].as_u64().unwrap_or(1) as usize;
+                candidates.push(json!("x".repeat(min.max(1))));
+            }
+            Some("integer") | Some("number") => {
+                let excl = s["exclusiveMinimum"].as_f64().map(|x| x.floor() + 1.0);
+                for c in [s["minimum"].as_f64(), excl, s["maximum"].as_f64()]
+                    .into_iter()
+                    .flatten()
+                {
+                    candidates.push(if s["type"] == "integer" {
+                        json!(c as i64)
+                    } else {
+                        json!(c)
+                    });
+                }
+                candidates.extend([json!(0), json!(1), json!(100)]);
+            }
+            Some("boolean") => candidates.push(json!(true)),
+            _ => {}
+        }
+        let v = validator(s);
+        candidates
+            .into_iter()
+            .find(|c| v.is_valid(c))
+            .unwrap_or_else(|| panic!("no candidate fits {s}"))
+    }
+}
+
+#[test]
+fn example_catalogs_schemas_valid_and_closed() {
+    let loaded = catalogs::load();
+    for (name, s) in catalogs::all_schemas(&loaded) {
+        if let Err(e) = jsonschema::draft202012::meta::validate(&s) {
+            panic!("{name}: {e}");
+        }
+        walk("", &s, &mut |path, sub| {
+            assert!(sub["type"].is_string(), "{name}{path}");
+            if sub["type"] == "object" {
+                assert_eq!(sub["additionalProperties"], json!(false), "{name}{path}");
+            }
+        });
+    }
+}
+
+#[test]
+fn example_catalogs_instances() {
+    let loaded = catalogs::load();
+    let mut checked = 0;
+    for (name, s) in catalogs::all_schemas(&loaded) {
+        let v = validator(&s);
+        let good = catalogs::instance(&s);
+        let errs: Vec<String> = v.iter_errors(&good).map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "{name}: {good} {errs:?}");
+        for (path, bad) in with_unknown_property(&good) {
+            assert!(
+                !v.is_valid(&bad),
+                "{name}: unknown property accepted at {path:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+#[test]
+fn example_catalogs_tools_list_snapshot_and_determinism() {
+    let a = catalogs::load();
+    let b = catalogs::load();
+    let list = pretty(&schema::tools_list(&a.project));
+    assert_eq!(list, pretty(&schema::tools_list(&b.project)));
+    insta::assert_snapshot!("tools_list__catalogs", list);
+    for c in &a.project.catalogs {
+        for t in &c.tools {
+            let d = desc(c, t);
+            insta::assert_snapshot!(format!("catalogs_description__{}", t.name.value), d);
+        }
+    }
+}
+
+/// The synthetic catalogs (varied shapes: nested objects, named types, arrays of objects,
+/// every bound) go through the same checks as the examples.
+#[test]
+fn synthetic_catalog_schemas() {
+    let text = catalogc::synth::synthetic_catalog("synthetic", 60);
+    let loaded = catalogc::project::load_source("synthetic.kdl", text.clone());
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.level != catalogc::diag::Level::Error),
+        "{:#?}",
+        loaded.diagnostics
+    );
+    let cat = loaded.project.catalogs.first().expect("one catalog");
+    assert_eq!(cat.tools.len(), 60);
+    let mut unknown_checked = 0;
+    for (name, s) in schemas(cat) {
+        if let Err(e) = jsonschema::draft202012::meta::validate(&s) {
+            panic!("{name}: {e}");
+        }
+        let v = validator(&s);
+        let good = catalogs::instance(&s);
+        let errs: Vec<String> = v.iter_errors(&good).map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "{name}: {good} {errs:?}");
+        for (path, bad) in with_unknown_property(&good) {
+            assert!(
+                !v.is_valid(&bad),
+                "{name}: unknown property accepted at {path:?}"
+            );
+            unknown_checked += 1;
+        }
+    }
+    assert!(unknown_checked > 120, "{unknown_checked}");
+    // Same text, same bytes.
+    let again = catalogc::project::load_source("synthetic.kdl", text);
+    let again = again.project.catalogs.first().expect("one catalog");
+    for (a, b) in cat.tools.iter().zip(&again.tools) {
+        assert_eq!(
+            pretty(&schema::tool_definition(cat, a)),
+            pretty(&schema::tool_definition(again, b))
         );
     }
 }

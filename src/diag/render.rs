@@ -548,7 +548,6 @@ pub fn to_sarif(diags: &[Diagnostic], sources: &SourceMap, rules: &dyn RuleMetad
                 "driver": {
                     "name": "catalogc",
                     "version": env!("CARGO_PKG_VERSION"),
-                    "informationUri": "https://github.com/catalogc/catalogc",
                     "rules": rule_objs,
                 }
             },

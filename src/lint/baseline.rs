@@ -1,44 +1,17 @@
 //! Fingerprints and baselines: adopting catalogc on a large existing catalog by recording
 //! today's findings (`--write-baseline FILE`) and reporting only new ones (`--baseline FILE`).
 //!
-//! A fingerprint identifies a finding by what it is about, not where it is written: the rule,
-//! the catalog, the tool, the dotted path, and the source text the finding points at (the
-//! offending name or value). Line and column take no part, so moving a tool, reformatting or
-//! editing another tool keeps every fingerprint; renaming the offending thing changes it.
+//! Fingerprints are the ones every output carries ([`Diagnostic::fingerprint`], made unique
+//! per run by [`render::fingerprints`]): a hash of the rule, catalog, tool and dotted path,
+//! never line or column, so moving a tool, reformatting or editing another tool keeps them.
 
+use crate::diag::render;
 use crate::diag::{Diagnostic, SourceMap};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 /// Baseline file format version.
 pub const VERSION: u32 = 1;
-
-/// The stable fingerprint of a diagnostic: 32 lowercase hex digits (the first 128 bits of a
-/// SHA-256 over rule, catalog, tool, path and the text under the span).
-pub fn fingerprint(d: &Diagnostic, sources: &SourceMap) -> String {
-    let subject = sources
-        .files
-        .get(d.file.0)
-        .and_then(|f| f.text.get(d.span.start..d.span.end))
-        .unwrap_or("");
-    let mut h = Sha256::new();
-    for part in [
-        d.rule.as_str(),
-        d.catalog.as_deref().unwrap_or(""),
-        d.tool.as_deref().unwrap_or(""),
-        d.path.as_deref().unwrap_or(""),
-        subject,
-    ] {
-        // Length-prefixed, so no two part lists hash the same bytes.
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
-    }
-    h.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Baseline {
@@ -60,14 +33,16 @@ pub struct Entry {
 impl Baseline {
     /// Record the given findings, sorted by catalog, tool, rule, path (deterministic).
     pub fn from_diagnostics(diagnostics: &[Diagnostic], sources: &SourceMap) -> Baseline {
+        let fingerprints = render::fingerprints(diagnostics, sources);
         let mut findings: Vec<Entry> = diagnostics
             .iter()
-            .map(|d| Entry {
+            .zip(fingerprints)
+            .map(|(d, fingerprint)| Entry {
                 catalog: d.catalog.clone().unwrap_or_default(),
                 tool: d.tool.clone(),
                 rule: d.rule.clone(),
                 path: d.path.clone(),
-                fingerprint: fingerprint(d, sources),
+                fingerprint,
                 message: d.message.clone(),
             })
             .collect();
@@ -97,25 +72,26 @@ impl Baseline {
         Ok(b)
     }
 
-    /// The findings not recorded in the baseline. A fingerprint recorded n times absorbs n
-    /// findings, so a second identical problem in the same place is still new.
+    /// The findings not recorded in the baseline (fingerprints are computed over the whole
+    /// list, as when the baseline was written). A fingerprint recorded n times absorbs n
+    /// findings.
     pub fn filter(&self, diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
         let mut budget: HashMap<&str, usize> = HashMap::new();
         for e in &self.findings {
             *budget.entry(e.fingerprint.as_str()).or_default() += 1;
         }
+        let fingerprints = render::fingerprints(&diagnostics, sources);
         diagnostics
             .into_iter()
-            .filter(|d| {
-                let fp = fingerprint(d, sources);
-                match budget.get_mut(fp.as_str()) {
-                    Some(n) if *n > 0 => {
-                        *n -= 1;
-                        false
-                    }
-                    _ => true,
+            .zip(fingerprints)
+            .filter(|(_, fp)| match budget.get_mut(fp.as_str()) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
                 }
+                _ => true,
             })
+            .map(|(d, _)| d)
             .collect()
     }
 }
@@ -143,20 +119,6 @@ mod tests {
     }
 
     #[test]
-    fn fingerprint_ignores_position() {
-        let mut a = SourceMap::default();
-        a.add(SourceFile::new("a.kdl", "x \"fooBar\"".into()));
-        let mut b = SourceMap::default();
-        b.add(SourceFile::new("a.kdl", "\n\n\n   y x \"fooBar\"".into()));
-        let fa = fingerprint(&diag(&a, "\"fooBar\""), &a);
-        assert_eq!(fa, fingerprint(&diag(&b, "\"fooBar\""), &b));
-        assert_eq!(fa.len(), 32);
-        let mut other = diag(&a, "\"fooBar\"");
-        other.rule = "naming/opaque-field".into();
-        assert_ne!(fa, fingerprint(&other, &a));
-    }
-
-    #[test]
     fn baseline_round_trips_and_counts() {
         let mut s = SourceMap::default();
         s.add(SourceFile::new("a.kdl", "x \"fooBar\"".into()));
@@ -165,6 +127,7 @@ mod tests {
         let back = Baseline::from_json(&base.to_json()).map_err(|e| e.to_string());
         assert_eq!(back, Ok(base.clone()));
         assert!(base.filter(vec![d.clone()], &s).is_empty());
+        // A second identical finding gets its own fingerprint, so it is new.
         assert_eq!(base.filter(vec![d.clone(), d], &s).len(), 1);
         assert!(Baseline::from_json("{}").is_err());
         assert!(Baseline::from_json(r#"{"version":9,"findings":[]}"#).is_err());

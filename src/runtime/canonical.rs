@@ -58,15 +58,12 @@ fn write_value(out: &mut String, value: &Value) {
 }
 
 fn write_object(out: &mut String, map: &Map<String, Value>) {
-    let mut entries: Vec<(Vec<u16>, &String, &Value)> = map
-        .iter()
-        .map(|(k, v)| (k.encode_utf16().collect(), k, v))
-        .collect();
-    // RFC 8785 §3.2.3: compare keys as arrays of UTF-16 code units, not as UTF-8 bytes or
+    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+    // RFC 8785 §3.2.3: compare keys as sequences of UTF-16 code units, not as UTF-8 bytes or
     // code points (they differ for characters above U+FFFF versus U+E000..U+FFFF).
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
     out.push('{');
-    for (i, (_, k, v)) in entries.into_iter().enumerate() {
+    for (i, (k, v)) in entries.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -79,21 +76,30 @@ fn write_object(out: &mut String, map: &Map<String, Value>) {
 
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{08}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{0C}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    // Copy runs of characters that need no escape in one go; only the quote, the backslash and C0 controls
+    // are escaped (all ASCII, so byte indices stay on character boundaries).
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0C => "\\f",
+            b'\r' => "\\r",
+            b if b < 0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(esc);
         }
+        run = i + 1;
     }
+    out.push_str(&s[run..]);
     out.push('"');
 }
 

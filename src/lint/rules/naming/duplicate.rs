@@ -57,11 +57,14 @@ fn fold(name: &str) -> String {
 fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: impl FnMut(&'a Sp<String>, &'a str)) {
     let mut seen: HashMap<String, &'a str> = HashMap::new();
     for name in names {
-        match seen.get(&fold(&name.value)) {
-            Some(first) if *first != name.value => report(name, first),
-            Some(_) => {}
-            None => {
-                seen.insert(fold(&name.value), &name.value);
+        match seen.entry(fold(&name.value)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                if *first.get() != name.value {
+                    report(name, first.get())
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(&name.value);
             }
         }
     }

@@ -1,0 +1,67 @@
+//! `cargo bench --bench pipeline`: time of `lint` (parse, lower, checks) and `hash` on a
+//! generated catalog of 1,000 tools, as a user runs them, in a release build.
+//!
+//! A plain timing harness (no extra dependency): each phase runs several times and the
+//! median is printed.
+
+use catalogc::project::{self, Config};
+use std::time::{Duration, Instant};
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let out = f();
+        times.push(start.elapsed());
+        last = Some(out);
+    }
+    match last {
+        Some(out) => (median(times), out),
+        None => (Duration::ZERO, f()),
+    }
+}
+
+fn main() {
+    let tools = std::env::var("CATALOGC_BENCH_TOOLS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let text = catalogc::synth::synthetic_catalog("bench", tools);
+    println!("catalog: {tools} tools, {} bytes", text.len());
+
+    let (lint, (loaded, diags)) = time(7, || {
+        let loaded = project::load_source("bench.kdl", text.clone());
+        let diags = project::run_checks(&loaded, &Config::default());
+        (loaded, diags)
+    });
+    println!(
+        "lint (parse + lower + checks): {:?} median; {} tools, {} diagnostics",
+        lint,
+        loaded.tool_count(),
+        diags.len()
+    );
+
+    let (hash, n) = time(7, || {
+        let mut n = 0;
+        for c in &loaded.project.catalogs {
+            for t in &c.tools {
+                let h = catalogc::hash::tool_hashes(c, t);
+                n += h.contract.len();
+            }
+        }
+        n
+    });
+    println!("hash (4 hashes per tool): {hash:?} median ({n} hash bytes)");
+
+    let (render, bytes) = time(7, || {
+        let s = catalogc::diag::render::Summary::new(&diags, loaded.tool_count(), 1);
+        catalogc::diag::render::render_json(&diags, &loaded.sources, &s).len()
+    });
+    println!("render json: {render:?} median ({bytes} bytes)");
+}

@@ -1,0 +1,311 @@
+//! The real `catalogc` binary: exit codes, output formats, bad input, determinism.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn catalogc() -> Command {
+    let mut c = Command::cargo_bin("catalogc").unwrap_or_else(|e| panic!("binary: {e}"));
+    c.env_remove("NO_COLOR");
+    c
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(cmd: &mut Command) -> Out {
+    let o = cmd.output().unwrap_or_else(|e| panic!("run: {e}"));
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"))
+}
+
+fn write(path: &Path, bytes: impl AsRef<[u8]>) {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    }
+    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("write: {e}"));
+}
+
+/// A catalog that is clean under every lint rule (the `lint` command runs them all).
+const GOOD: &str = "catalog \"mini\" version=\"1.0.0\"\ntool \"order_list\" version=\"1.0.0\" {\n    summary \"List the open orders of the signed-in customer.\"\n    when \"Use when the customer asks which of their orders are still open.\"\n    when-not \"Not for order history or returns.\"\n    effect \"read\"\n    limits max-result-bytes=4096\n    input\n    output {\n        field \"open_orders\" \"integer\" required=#true min=0 max=1000 {\n            doc \"How many orders are open.\"\n        }\n    }\n    error \"ORDERS_UNAVAILABLE\" class=\"unavailable\" {\n        message \"orders are temporarily unavailable\"\n    }\n    examples {\n        call \"Which of my orders are still open?\"\n        no-call \"How do I return a parcel?\"\n    }\n}\n";
+
+/// A "could not run" failure: status 2, nothing on stdout, exactly one line on stderr.
+fn assert_one_line_failure(o: &Out, needle: &str) {
+    assert_eq!(o.code, 2, "stdout: {}\nstderr: {}", o.stdout, o.stderr);
+    assert_eq!(o.stderr.lines().count(), 1, "stderr: {}", o.stderr);
+    assert!(o.stderr.contains(needle), "stderr: {}", o.stderr);
+    assert!(o.stdout.is_empty(), "stdout: {}", o.stdout);
+}
+
+#[test]
+fn lint_of_the_examples_exits_0() {
+    let o = run(catalogc().args(["lint", "catalogs"]));
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(
+        o.stdout,
+        "ok: 0 errors, 0 warnings, 0 infos in 2 catalogs, 6 tools\n"
+    );
+}
+
+#[test]
+fn lint_defaults_to_the_catalogs_folder() {
+    let o = run(catalogc().arg("lint"));
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let dir = tempdir();
+    let o = run(catalogc().arg("lint").current_dir(dir.path()));
+    assert_one_line_failure(&o, "catalogs: no such file or folder");
+}
+
+#[test]
+fn lint_reports_all_five_mistakes_and_exits_1() {
+    let o = run(catalogc().args(["lint", "tests/fixtures/model/five_mistakes.kdl"]));
+    assert_eq!(o.code, 1);
+    for loc in [":5:12", ":6:22", ":8:33", ":9:26", ":11:5"] {
+        assert!(
+            o.stdout.contains(&format!(
+                "--> tests/fixtures/model/five_mistakes.kdl{loc}\n"
+            )),
+            "missing {loc}:\n{}",
+            o.stdout
+        );
+    }
+    assert!(
+        o.stdout
+            .ends_with("error: 5 errors, 0 warnings, 0 infos in 1 catalog, 0 tools\n")
+    );
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn every_format_exits_1_on_errors() {
+    for format in ["human", "json", "sarif", "github"] {
+        let o = run(catalogc().args([
+            "lint",
+            "--format",
+            format,
+            "tests/fixtures/model/five_mistakes.kdl",
+        ]));
+        assert_eq!(o.code, 1, "{format}");
+    }
+    let o = run(catalogc().args([
+        "lint",
+        "--format",
+        "json",
+        "tests/fixtures/model/five_mistakes.kdl",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_default();
+    assert_eq!(v["summary"]["errors"], 5);
+    assert_eq!(v["diagnostics"][0]["line"], 5);
+    let o = run(catalogc().args([
+        "lint",
+        "--format",
+        "github",
+        "tests/fixtures/model/five_mistakes.kdl",
+    ]));
+    assert_eq!(
+        o.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error file="))
+            .count(),
+        5
+    );
+}
+
+#[test]
+fn deny_warnings_keeps_a_clean_run_clean() {
+    let o = run(catalogc().args(["lint", "--deny", "warnings", "catalogs"]));
+    assert_eq!(o.code, 0);
+}
+
+#[test]
+fn no_escape_codes_off_a_terminal_or_with_no_color() {
+    let o = run(catalogc().args(["lint", "tests/fixtures/model/five_mistakes.kdl"]));
+    assert!(!o.stdout.contains('\x1b'));
+    let o = run(catalogc()
+        .env("NO_COLOR", "1")
+        .args(["lint", "tests/fixtures/model/five_mistakes.kdl"]));
+    assert!(!o.stdout.contains('\x1b'));
+    assert_eq!(o.code, 1);
+}
+
+#[test]
+fn a_non_utf8_file_is_a_one_line_error() {
+    let dir = tempdir();
+    let f = dir.path().join("bad.kdl");
+    write(&f, b"catalog \"x\" version=\"1.0.0\"\n// \xff\xfe\n");
+    let o = run(catalogc().arg("lint").arg(&f));
+    assert_one_line_failure(&o, "not UTF-8");
+}
+
+#[test]
+fn a_missing_path_is_a_one_line_error() {
+    let o = run(catalogc().args(["lint", "no/such/folder"]));
+    assert_one_line_failure(&o, "no/such/folder: no such file or folder");
+}
+
+#[test]
+fn an_empty_folder_is_a_one_line_error() {
+    let dir = tempdir();
+    write(&dir.path().join("notes.txt"), "not a catalog");
+    let o = run(catalogc().arg("lint").arg(dir.path()));
+    assert_one_line_failure(&o, "no catalogs");
+}
+
+#[test]
+fn an_oversized_file_is_refused() {
+    let dir = tempdir();
+    let f = dir.path().join("big.kdl");
+    let mut text = String::from(GOOD);
+    while text.len() <= 8 * 1024 * 1024 {
+        text.push_str("// padding padding padding padding padding padding padding padding\n");
+    }
+    write(&f, &text);
+    let o = run(catalogc().arg("lint").arg(&f));
+    assert_one_line_failure(&o, "8388608-byte limit");
+    // The cap is configurable.
+    let o = run(catalogc().args(["lint", "--max-file-bytes", "64", "catalogs/billing.kdl"]));
+    assert_one_line_failure(&o, "over the 64-byte limit");
+    let o = run(catalogc()
+        .arg("lint")
+        .arg("--max-file-bytes")
+        .arg("20000000")
+        .arg(&f));
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_leaving_the_folder_are_not_followed() {
+    let dir = tempdir();
+    let root = dir.path().join("catalogs");
+    write(&root.join("mini.kdl"), GOOD);
+    write(
+        &dir.path().join("outside/evil.kdl"),
+        "this is { not a catalog",
+    );
+    let link = |target: &Path, at: &Path| {
+        std::os::unix::fs::symlink(target, at).unwrap_or_else(|e| panic!("symlink: {e}"))
+    };
+    link(&dir.path().join("outside/evil.kdl"), &root.join("evil.kdl"));
+    link(&dir.path().join("outside"), &root.join("outside_dir"));
+    // A link that stays inside is followed, but the same file is loaded once.
+    link(&root.join("mini.kdl"), &root.join("again.kdl"));
+    let o = run(catalogc().arg("lint").arg(&root));
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(
+        o.stdout,
+        "ok: 0 errors, 0 warnings, 0 infos in 1 catalog, 1 tool\n"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let o = run(catalogc().args(["lint", "--format", "xml"]));
+    assert_eq!(o.code, 2);
+    let o = run(catalogc().args(["frobnicate"]));
+    assert_eq!(o.code, 2);
+    let o = run(catalogc().args(["lint", "--config", "no-such-catalogc.kdl", "catalogs"]));
+    assert_one_line_failure(&o, "no-such-catalogc.kdl");
+    let o = run(catalogc().arg("--help"));
+    assert_eq!(o.code, 0);
+}
+
+#[test]
+fn two_runs_print_identical_bytes() {
+    let cases: &[&[&str]] = &[
+        &[
+            "lint",
+            "--format",
+            "human",
+            "tests/fixtures/model",
+            "catalogs",
+        ],
+        &[
+            "lint",
+            "--format",
+            "json",
+            "tests/fixtures/model",
+            "catalogs",
+        ],
+        &[
+            "lint",
+            "--format",
+            "sarif",
+            "tests/fixtures/model",
+            "catalogs",
+        ],
+        &[
+            "lint",
+            "--format",
+            "github",
+            "tests/fixtures/model",
+            "catalogs",
+        ],
+        &["hash", "catalogs"],
+        &["hash", "--format", "json", "catalogs"],
+        &["export", "tools-json", "catalogs"],
+    ];
+    for args in cases {
+        let a = run(catalogc().args(*args));
+        let b = run(catalogc().args(*args));
+        assert_eq!(a.stdout, b.stdout, "{args:?}");
+        assert!(!a.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn hash_and_export_print_every_tool() {
+    let o = run(catalogc().args(["hash", "--format", "json"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_default();
+    let tools = v["tools"].as_array().cloned().unwrap_or_default();
+    assert_eq!(tools.len(), 6);
+    for t in &tools {
+        for k in ["input", "output", "description", "contract"] {
+            let h = t[k].as_str().unwrap_or_default();
+            assert!(h.starts_with("sha256:") && h.len() == 71, "{k}: {h}");
+        }
+    }
+    let o = run(catalogc().args(["export", "tools-json", "catalogs"]));
+    assert_eq!(o.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_default();
+    let names: Vec<&str> = v["tools"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        names,
+        [
+            "invoice_list",
+            "invoice_get",
+            "invoice_send_reminder",
+            "payment_transfer_preview",
+            "payment_transfer_submit",
+            "payment_transfer_status"
+        ]
+    );
+}
+
+#[test]
+fn hash_refuses_a_broken_catalog_in_one_line() {
+    let o = run(catalogc().args(["hash", "tests/fixtures/model/five_mistakes.kdl"]));
+    assert_one_line_failure(
+        &o,
+        "5 errors in the catalogs, first at tests/fixtures/model/five_mistakes.kdl:5:12",
+    );
+    let o = run(catalogc().args([
+        "export",
+        "tools-json",
+        "tests/fixtures/model/five_mistakes.kdl",
+    ]));
+    assert_eq!(o.code, 2);
+}
