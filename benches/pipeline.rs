@@ -1,6 +1,9 @@
 //! `cargo bench --bench pipeline`: time of `lint` (parse, lower, checks) and `hash` on a
 //! generated catalog of 1,000 tools, as a user runs them, in a release build.
 //!
+//! `CATALOGC_BENCH_TOOLS=N` changes the size; `CATALOGC_BENCH_WRITE=FILE` also writes the
+//! generated catalog, to time the binary on it.
+//!
 //! A plain timing harness (no extra dependency): each phase runs several times and the
 //! median is printed.
 
@@ -34,6 +37,15 @@ fn main() {
         .unwrap_or(1000);
     let text = catalogc::synth::synthetic_catalog("bench", tools);
     println!("catalog: {tools} tools, {} bytes", text.len());
+    // Keep the catalog for timing the binary itself (`time catalogc lint FILE`).
+    if let Some(path) = std::env::var_os("CATALOGC_BENCH_WRITE")
+        && let Err(e) = std::fs::write(&path, &text)
+    {
+        eprintln!(
+            "cannot write {}: {e}",
+            std::path::Path::new(&path).display()
+        );
+    }
 
     let (lint, (loaded, diags)) = time(7, || {
         let loaded = project::load_source("bench.kdl", text.clone());

@@ -242,6 +242,9 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
                 d
             })
             .collect();
+        for d in &mut file_diags {
+            d.tool = enclosing_tool(&parsed.document, d.span.start);
+        }
         let (catalog, mut model_diags) = lower(&parsed.document, id);
         // A value the parser already flagged (a bare `true`, say) is not reported again.
         model_diags.retain(|m| {
@@ -265,6 +268,25 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     }
     cross_catalog_duplicates(&mut loaded);
     loaded
+}
+
+/// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.
+fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<String> {
+    let node = doc.nodes.iter().find(|n| {
+        n.name.value == "tool"
+            && n.span.start <= offset
+            && offset
+                < n.children
+                    .as_ref()
+                    .map_or(n.span.end, |c| c.span.end.max(n.span.end))
+    })?;
+    node.entries
+        .iter()
+        .find(|e| e.name.is_none())
+        .and_then(|e| match &e.value.value {
+            syntax::Value::String(s) => Some(s.clone()),
+            _ => None,
+        })
 }
 
 /// Tool names are global to the MCP server that serves every catalog, and catalog names

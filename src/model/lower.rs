@@ -270,8 +270,8 @@ impl Cx {
         }
     }
 
-    /// The node's properties, reporting unknown and duplicate ones. `extra_hint` adds a
-    /// custom explanation for a property that exists elsewhere (see fields).
+    /// The node's properties, reporting unknown and duplicate ones. `explain_unknown` may
+    /// word the message for an unknown property (one that belongs to another field type).
     fn props<'a>(
         &mut self,
         node: &'a Node,
@@ -283,21 +283,17 @@ impl Cx {
             let Some(name) = &e.name else { continue };
             let key = name.value.as_str();
             if !allowed.contains(&key) {
-                let (message, mut help) = match explain_unknown(key) {
-                    Some(m) => (m, None),
-                    None => (
-                        format!("unknown property `{key}` on `{}`", node.name.value),
-                        None,
-                    ),
-                };
+                let message = explain_unknown(key).unwrap_or_else(|| {
+                    format!("unknown property `{key}` on `{}`", node.name.value)
+                });
                 let allowed_text = if allowed.is_empty() {
                     format!("`{}` takes no properties", node.name.value)
                 } else {
                     format!("allowed here: {}", quoted_list(allowed))
                 };
-                help = Some(match did_you_mean(key, allowed) {
+                let help = Some(match did_you_mean(key, allowed) {
                     Some(s) => format!("did you mean `{s}`? {allowed_text}"),
-                    None => help.unwrap_or(allowed_text),
+                    None => allowed_text,
                 });
                 self.err("model/unknown-property", name.span, message, help);
                 continue;
