@@ -4,11 +4,15 @@
 //! near-duplicates when neither names the other in its `when-not` or in
 //! `examples { confusable "…" }`.
 //!
-//! The similarity is the cosine between the two texts' term-count vectors, where the terms are
-//! the words (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the",
-//! "of", "use" removed) and the pairs of consecutive such words. It runs from 0 (no term in
-//! common) to 1 (the same terms, in the same proportions). A pair is reported at or above
-//! `thresholds { confusable-similarity 0.8 }` in `catalogc.kdl` (the default).
+//! The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
+//! (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
+//! "use" removed) and the pairs of consecutive such words. A term's weight is its count in
+//! the text times its inverse document frequency over all the tools loaded together,
+//! `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
+//! "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
+//! much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
+//! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
+//! `catalogc.kdl` (the default).
 //!
 //! Terms are indexed once: only tools sharing a term are compared, so a catalog of thousands
 //! of tools is checked in milliseconds.
@@ -55,7 +59,7 @@ use crate::diag::Level;
 use crate::lint::rules::selection::{is_stop_word, stem, words};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, Tool};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub static RULE: Rule = Rule {
     id: "selection/confusable",
@@ -92,33 +96,19 @@ fn tool_text(tool: &Tool) -> String {
     text
 }
 
-/// Cosine similarity of two term-count vectors; the straightforward form of what
-/// [`similar_pairs`] computes through the index.
-#[cfg(test)]
-fn cosine(a: &HashMap<String, f64>, b: &HashMap<String, f64>) -> f64 {
-    let dot: f64 = a.iter().filter_map(|(t, x)| b.get(t).map(|y| x * y)).sum();
-    let norm = |v: &HashMap<String, f64>| v.values().map(|x| x * x).sum::<f64>().sqrt();
-    let n = norm(a) * norm(b);
-    if n == 0.0 { 0.0 } else { dot / n }
+/// A text as a sparse TF-IDF vector over interned term ids (sorted by id), with its norm.
+struct Vector {
+    weights: Vec<(usize, f64)>,
+    norm: f64,
 }
 
-/// The similarity of two texts, as documented.
-#[cfg(test)]
-fn similarity(a: &str, b: &str) -> f64 {
-    cosine(&terms(a), &terms(b))
-}
-
-/// Every pair `(i, j, similarity)` with `i < j` and similarity ≥ `threshold`, in order.
-/// Terms are interned and indexed once; only documents sharing a term meet in the
-/// accumulator, and only numbers are added per pair.
-fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
+/// The TF-IDF vectors of a set of texts: terms are interned and counted once.
+fn vectors(texts: &[String]) -> Vec<Vector> {
     let mut ids: HashMap<String, usize> = HashMap::new();
-    let docs: Vec<(Vec<(usize, f64)>, f64)> = texts
+    let counted: Vec<Vec<(usize, f64)>> = texts
         .iter()
         .map(|t| {
-            let counts = terms(t);
-            let norm = counts.values().map(|x| x * x).sum::<f64>().sqrt();
-            let mut v: Vec<(usize, f64)> = counts
+            let mut v: Vec<(usize, f64)> = terms(t)
                 .into_iter()
                 .map(|(term, c)| {
                     let next = ids.len();
@@ -126,41 +116,148 @@ fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
                 })
                 .collect();
             v.sort_unstable_by_key(|&(id, _)| id);
-            (v, norm)
+            v
         })
         .collect();
-    let mut postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); ids.len()];
-    let mut acc = vec![0.0f64; texts.len()];
-    let mut touched: Vec<usize> = Vec::new();
-    let mut pairs = Vec::new();
-    for (j, (vector, norm_j)) in docs.iter().enumerate() {
-        if *norm_j == 0.0 {
-            continue;
+    let mut df = vec![0usize; ids.len()];
+    for v in &counted {
+        for &(id, _) in v {
+            df[id] += 1;
         }
-        for &(term, x) in vector {
-            for &(i, y) in &postings[term] {
-                if acc[i] == 0.0 {
-                    touched.push(i);
-                }
-                acc[i] += x * y;
+    }
+    let n = texts.len() as f64;
+    let idf: Vec<f64> = df
+        .iter()
+        .map(|&d| ((1.0 + n) / (1.0 + d as f64)).ln() + 1.0)
+        .collect();
+    counted
+        .into_iter()
+        .map(|v| {
+            let weights: Vec<(usize, f64)> = v.into_iter().map(|(id, c)| (id, c * idf[id])).collect();
+            let norm = weights.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
+            Vector { weights, norm }
+        })
+        .collect()
+}
+
+/// Cosine similarity of two vectors, the straightforward way, to check [`similar_pairs`]
+/// against.
+#[cfg(test)]
+fn cosine(a: &Vector, b: &Vector) -> f64 {
+    if a.norm == 0.0 || b.norm == 0.0 {
+        return 0.0;
+    }
+    let bw: HashMap<usize, f64> = b.weights.iter().copied().collect();
+    let dot: f64 = a
+        .weights
+        .iter()
+        .filter_map(|(t, x)| bw.get(t).map(|y| x * y))
+        .sum();
+    dot / (a.norm * b.norm)
+}
+
+/// Every pair `(i, j, similarity)` with `i < j`, at least one term in common and similarity
+/// ≥ `threshold`, in order.
+///
+/// All-pairs search with prefix filtering (Bayardo, Ma and Srikant, "Scaling up all pairs
+/// similarity search", 2007): each unit vector's terms are ordered from the most to the least
+/// common, and only a suffix of them is indexed, leaving out the longest prefix whose norm is
+/// below the threshold. Two texts with cosine ≥ threshold share a term in each one's indexed
+/// suffix (otherwise Cauchy–Schwarz bounds their dot product by that prefix norm), and their
+/// rarest shared term is in both. So candidates come from the postings of indexed terms only,
+/// where the common words that every tool says rarely go, and each candidate pair is then
+/// scored exactly.
+fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
+    let docs = vectors(texts);
+    let terms = docs
+        .iter()
+        .flat_map(|d| d.weights.iter().map(|&(id, _)| id + 1))
+        .max()
+        .unwrap_or(0);
+    // Rank 0 is the most common term; ties by id, so the order is total and deterministic.
+    let mut df = vec![0usize; terms];
+    for d in &docs {
+        for &(id, _) in &d.weights {
+            df[id] += 1;
+        }
+    }
+    let mut by_df: Vec<usize> = (0..terms).collect();
+    by_df.sort_unstable_by_key(|&id| (std::cmp::Reverse(df[id]), id));
+    let mut rank = vec![0usize; terms];
+    for (r, &id) in by_df.iter().enumerate() {
+        rank[id] = r;
+    }
+    // Unit vectors over term ranks, most common first.
+    let units: Vec<Vec<(usize, f64)>> = docs
+        .iter()
+        .map(|d| {
+            if d.norm == 0.0 {
+                return Vec::new();
+            }
+            let mut v: Vec<(usize, f64)> =
+                d.weights.iter().map(|&(id, w)| (rank[id], w / d.norm)).collect();
+            v.sort_unstable_by_key(|&(r, _)| r);
+            v
+        })
+        .collect();
+    let mut postings: Vec<Vec<usize>> = vec![Vec::new(); terms];
+    let mut seen = vec![usize::MAX; texts.len()];
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut pairs = Vec::new();
+    for (j, unit) in units.iter().enumerate() {
+        // The unindexed prefix: its norm stays below the threshold, with a margin so rounding
+        // never drops a term that is needed.
+        let mut prefix_sq = 0.0;
+        let mut start = 0;
+        for &(_, w) in unit {
+            if (prefix_sq + w * w).sqrt() < threshold - 1e-9 {
+                prefix_sq += w * w;
+                start += 1;
+            } else {
+                break;
             }
         }
-        touched.sort_unstable();
-        for &i in &touched {
-            let sim = acc[i] / (docs[i].1 * norm_j);
+        let indexed = &unit[start..];
+        for &(r, _) in indexed {
+            for &i in &postings[r] {
+                if seen[i] != j {
+                    seen[i] = j;
+                    candidates.push(i);
+                }
+            }
+        }
+        candidates.sort_unstable();
+        for &i in &candidates {
+            let sim = dot(&units[i], unit);
             // Rounding must not hide a pair exactly at the threshold (identical texts give
             // 0.9999999999999998).
             if sim + 1e-9 >= threshold {
                 pairs.push((i, j, sim.min(1.0)));
             }
-            acc[i] = 0.0;
         }
-        touched.clear();
-        for &(term, x) in vector {
-            postings[term].push((j, x));
+        candidates.clear();
+        for &(r, _) in indexed {
+            postings[r].push(j);
         }
     }
     pairs
+}
+
+/// Dot product of two sparse vectors sorted by term.
+fn dot(a: &[(usize, f64)], b: &[(usize, f64)]) -> f64 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += a[i].1 * b[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
 }
 
 /// Whether `tool` names `other` in its when-not or its confusable examples.
@@ -182,11 +279,10 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         .collect();
     let texts: Vec<String> = tools.iter().map(|(_, t)| tool_text(t)).collect();
     let threshold = cx.config.thresholds.confusable_similarity;
-    let mut reported = HashSet::new();
     for (i, j, sim) in similar_pairs(&texts, threshold) {
         let ((ca, a), (cb, b)) = (tools[i], tools[j]);
         let (an, bn) = (&a.name.value, &b.name.value);
-        if an == bn || names(a, bn) || names(b, an) || !reported.insert((i, j)) {
+        if an == bn || names(a, bn) || names(b, an) {
             continue;
         }
         let other = if ca.name.value == cb.name.value {
@@ -218,6 +314,12 @@ mod tests {
     use super::*;
     use crate::lint::rules::selection::test_support::*;
 
+    /// The similarity of two texts loaded alone together.
+    fn similarity(a: &str, b: &str) -> f64 {
+        let v = vectors(&[a.to_string(), b.to_string()]);
+        cosine(&v[0], &v[1])
+    }
+
     #[test]
     fn measure_ignores_case_stop_words_and_plurals() {
         let a = "List the invoices of the authenticated tenant.";
@@ -227,15 +329,37 @@ mod tests {
     }
 
     #[test]
-    fn measure_counts_words_and_word_pairs() {
-        // Same words, different order: the unigrams agree, the word pairs do not.
+    fn measure_counts_words_and_word_pairs_weighted_by_rarity() {
+        // Two texts: a term both use has idf ln(3/3) + 1 = 1, a term one uses ln(3/2) + 1.
+        let rare = (1.5f64).ln() + 1.0;
+        // Same words, different order: the three unigrams agree (weight 1), the two word
+        // pairs on each side do not (weight `rare`).
         let s = similarity("refund invoice payment", "payment invoice refund");
-        // 3 shared unigrams over 5 terms on each side: 3 / 5.
-        assert!((s - 0.6).abs() < 1e-9, "{s}");
-        // Terms: {list, invoice, list invoice} vs {list, invoice, overdue, list invoice,
-        // invoice overdue}: 3 shared of 3 and 5 → 3 / √15.
+        let expected = 3.0 / (3.0 + 2.0 * rare * rare);
+        assert!((s - expected).abs() < 1e-9, "{s} {expected}");
+        // {list, invoice, list invoice} vs {list, invoice, overdue, list invoice,
+        // invoice overdue}: 3 shared terms of weight 1, 2 more of weight `rare`.
         let s = similarity("list invoices", "list invoices overdue");
-        assert!((s - 3.0 / 15f64.sqrt()).abs() < 1e-9, "{s}");
+        let expected = 3.0 / (3f64.sqrt() * (3.0 + 2.0 * rare * rare).sqrt());
+        assert!((s - expected).abs() < 1e-9, "{s} {expected}");
+    }
+
+    #[test]
+    fn words_every_tool_uses_weigh_less() {
+        // `shipment` and `ticket` tell the two tools apart; with more tools saying "new
+        // record of the open project", that boilerplate counts for less and the pair drops.
+        let pair = [
+            "Add a new record to the regional shipment records of the open project.",
+            "Add a new record to the regional ticket records of the open project.",
+        ];
+        let alone = similar_pairs(&pair.map(String::from), 0.0);
+        let mut many: Vec<String> = pair.map(String::from).to_vec();
+        many.extend((0..50).map(|i| format!("Add a new record to the w{i} records of the open project.")));
+        let among_many = similar_pairs(&many, 0.0);
+        let sim = |pairs: &[(usize, usize, f64)]| {
+            pairs.iter().find(|p| (p.0, p.1) == (0, 1)).map(|p| p.2).unwrap_or(0.0)
+        };
+        assert!(sim(&among_many) < sim(&alone), "{} {}", sim(&among_many), sim(&alone));
     }
 
     fn with_text(name: &str, summary: &str, when: &str) -> crate::model::Tool {
@@ -292,23 +416,28 @@ mod tests {
 
     #[test]
     fn index_agrees_with_comparing_every_pair() {
-        let texts = synthetic(400, 12);
-        for threshold in [0.3, 0.6, 0.8] {
-            let mut brute = Vec::new();
-            for j in 0..texts.len() {
-                for i in 0..j {
-                    let s = similarity(&texts[i], &texts[j]);
-                    if s + 1e-9 >= threshold {
-                        brute.push((i, j));
+        for vocabulary in [12, 40] {
+            let texts = synthetic(400, vocabulary);
+            let docs = vectors(&texts);
+            for threshold in [0.3, 0.6, 0.8, 0.95, 1.0] {
+                let mut brute = Vec::new();
+                for j in 0..texts.len() {
+                    for i in 0..j {
+                        let s = cosine(&docs[i], &docs[j]);
+                        if s + 1e-9 >= threshold {
+                            brute.push((i, j));
+                        }
                     }
                 }
+                let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold)
+                    .into_iter()
+                    .map(|(i, j, _)| (i, j))
+                    .collect();
+                if threshold <= 0.3 {
+                    assert!(!brute.is_empty(), "{vocabulary} {threshold}");
+                }
+                assert_eq!(indexed, brute, "vocabulary {vocabulary}, threshold {threshold}");
             }
-            let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold)
-                .into_iter()
-                .map(|(i, j, _)| (i, j))
-                .collect();
-            assert!(!brute.is_empty());
-            assert_eq!(indexed, brute, "threshold {threshold}");
         }
     }
 

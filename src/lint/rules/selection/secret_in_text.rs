@@ -17,7 +17,8 @@
 //! | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
 //! | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
 //!
-//! The message names the pattern but never repeats the matched text.
+//! The message names the pattern but never repeats the matched text. Example identifiers
+//! written out in full (a 32-digit hex event ID) look like keys too: shorten them.
 //!
 //! ## Why is this bad?
 //! Catalog texts are sent to every model, client and log that lists the tools, and are
@@ -44,7 +45,7 @@ use crate::diag::Level;
 use crate::lint::rules::selection::{Texts, for_each_string_default, for_each_text, sub_span};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Sp, Span};
-use regex::Regex;
+use regex::{Regex, RegexSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -59,7 +60,7 @@ pub static RULE: Rule = Rule {
 struct Pattern {
     /// For messages: "an AWS access key ID".
     name: &'static str,
-    regex: LazyLock<Regex>,
+    regex: &'static str,
     /// Extra test on the match, for what a regex says badly (mixed character classes).
     accept: fn(&str) -> bool,
 }
@@ -92,72 +93,80 @@ fn key_part_has_digit(s: &str) -> bool {
     has_digit(s.trim_start_matches("sk-"))
 }
 
-macro_rules! re {
-    ($re:expr) => {
-        LazyLock::new(|| Regex::new($re).unwrap_or_else(|e| panic!("built-in pattern: {e}")))
-    };
-}
-
 static PATTERNS: [Pattern; 10] = [
     Pattern {
         name: "an API secret key (`sk-…`)",
-        regex: re!(r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}"),
+        regex: r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}",
         accept: key_part_has_digit,
     },
     Pattern {
         name: "an AWS access key ID (`AKIA…`)",
-        regex: re!(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+        regex: r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
         accept: any,
     },
     Pattern {
         name: "a GitHub token (`ghp_…`)",
-        regex: re!(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+        regex: r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
         accept: any,
     },
     Pattern {
         name: "a private key (`-----BEGIN … KEY-----`)",
-        regex: re!(r"-----BEGIN (?:[A-Z0-9]+ )*KEY(?: BLOCK)?-----"),
+        regex: r"-----BEGIN (?:[A-Z0-9]+ )*KEY(?: BLOCK)?-----",
         accept: any,
     },
     Pattern {
         name: "a password or secret assignment (`password=…`)",
-        regex: re!(
-            r#"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)(?:\s*=\s*|:)[^\s"'<>{}$*,;]+"#
-        ),
+        regex: r#"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)(?:\s*=\s*|:)[^\s"'<>{}$*,;]+"#,
         accept: any,
     },
     Pattern {
         name: "a bearer token",
-        regex: re!(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*"),
+        regex: r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*",
         accept: has_letter_and_digit,
     },
     Pattern {
         name: "a JSON Web Token (`eyJ…`)",
-        regex: re!(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+        regex: r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
         accept: any,
     },
     Pattern {
         name: "a long hexadecimal run (32+ digits)",
-        regex: re!(r"\b[0-9A-Fa-f]{32,}\b"),
+        regex: r"\b[0-9A-Fa-f]{32,}\b",
         accept: hex_mixed,
     },
     Pattern {
         name: "a long base64 run (40+ characters)",
-        regex: re!(r"[A-Za-z0-9+/]{40,}={0,2}"),
+        regex: r"[A-Za-z0-9+/]{40,}={0,2}",
         accept: base64_like,
     },
     Pattern {
         name: "a URL with user info (`scheme://user:password@host`)",
-        regex: re!(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@]+@[^\s/?#@]+"),
+        regex: r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@]+@[^\s/?#@]+",
         accept: any,
     },
 ];
 
+fn compile(source: &str) -> Regex {
+    Regex::new(source).unwrap_or_else(|e| panic!("built-in pattern {source}: {e}"))
+}
+
+static REGEXES: LazyLock<Vec<Regex>> =
+    LazyLock::new(|| PATTERNS.iter().map(|p| compile(p.regex)).collect());
+
+/// All patterns in one automaton: most texts hold no secret, and one pass over them says so.
+static SCREEN: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(PATTERNS.iter().map(|p| p.regex))
+        .unwrap_or_else(|e| panic!("built-in patterns: {e}"))
+});
+
 /// Every match of every pattern in `text`, as (pattern name, byte range), in pattern order.
 fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
     let mut found = Vec::new();
-    for p in &PATTERNS {
-        for m in p.regex.find_iter(text) {
+    for i in SCREEN.matches(text).iter() {
+        let (Some(p), Some(regex)) = (PATTERNS.get(i), REGEXES.get(i)) else {
+            continue;
+        };
+        for m in regex.find_iter(text) {
             if (p.accept)(m.as_str()) {
                 found.push((p.name, m.range()));
             }
@@ -179,7 +188,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 Some(t) => Finding::in_tool(catalog, t, span, message),
                 None => Finding::in_catalog(catalog, span, message),
             }
-            .help("remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text");
+            .help(if name.starts_with("a long") {
+                "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
+            } else {
+                "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
+            });
             if let Some(p) = path {
                 f = f.path(p);
             }
