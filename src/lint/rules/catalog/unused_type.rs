@@ -24,7 +24,7 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule, walk};
 use crate::model::TyKind;
-use std::collections::BTreeSet;
+use std::collections::{HashMap, HashSet};
 
 pub static RULE: Rule = Rule {
     id: "catalog/unused-type",
@@ -36,18 +36,33 @@ pub static RULE: Rule = Rule {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
-        // The resolving walker enters named types where tools use them, so every type reached
-        // from a tool, at any depth, is seen once per use.
-        let mut used = BTreeSet::new();
-        for tool in &catalog.tools {
-            walk::tool_fields(catalog, tool, &mut |site| {
-                if let TyKind::Named(name) = &site.ty.kind {
-                    used.insert(name.value.clone());
+        // Named types each declaration mentions, as written: tools' uses are the roots, and a
+        // type's own fields are edges to the types it uses. One pass over the declarations and
+        // a graph walk, so this stays linear however many types and uses there are.
+        let names: HashSet<&str> = catalog.types.iter().map(|t| t.name.value.as_str()).collect();
+        let mut roots: Vec<&str> = Vec::new();
+        let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
+        walk::declarations(catalog, &mut |site| {
+            let TyKind::Named(name) = &site.ty.kind else { return };
+            match site.tool {
+                Some(_) => roots.push(&name.value),
+                None => {
+                    // Inside a type definition the path starts with the type's name.
+                    let owner = site.path.split(['.', '[']).next().unwrap_or("");
+                    if let Some(owner) = names.get(owner) {
+                        edges.entry(owner).or_default().push(&name.value);
+                    }
                 }
-            });
+            }
+        });
+        let mut used: HashSet<&str> = HashSet::new();
+        while let Some(name) = roots.pop() {
+            if used.insert(name) {
+                roots.extend(edges.get(name).into_iter().flatten().copied());
+            }
         }
         for ty in &catalog.types {
-            if used.contains(&ty.name.value) {
+            if used.contains(ty.name.value.as_str()) {
                 continue;
             }
             out.push(
