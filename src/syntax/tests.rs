@@ -301,3 +301,10 @@ fn error_fixture_snapshots() {
         insta::assert_snapshot!(name, report.join("\n"));
     }
 }
+
+#[test]
+fn unclosed_multiline_string_is_one_error() {
+    let e = one("a \"\"\"\n  text\n  more");
+    assert_eq!(e.code, "syntax/unclosed-string");
+    assert_eq!(e.span, Span::new(2, 5));
+}
