@@ -41,12 +41,12 @@ pub(crate) fn decode_string(kind: TokenKind, text: &str, at: usize, errors: &mut
             let open = hashes + 3;
             let closed = text.len() >= open + 3 + hashes
                 && text.ends_with(&format!("\"\"\"{}", "#".repeat(hashes)));
-            let end = if closed {
-                text.len() - 3 - hashes
-            } else {
-                text.len()
-            };
-            let body = text.get(open..end.max(open)).unwrap_or("");
+            if !closed {
+                // Reported by the lexer; dedenting a string cut off at the end of the file
+                // would only add noise.
+                return String::new();
+            }
+            let body = text.get(open..text.len() - 3 - hashes).unwrap_or("");
             multiline(body, raw, at + open, Span::new(at, at + text.len()), errors)
         }
         _ => String::new(),

@@ -365,4 +365,48 @@ mod tests {
         );
         assert!(found.iter().all(|f| !f.message.contains(key)));
     }
+
+    #[test]
+    fn points_at_the_secret_inside_escaped_raw_and_multi_line_strings() {
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        let source = format!(
+            r####"catalog "billing" version="1.0.0" {{
+    summary "Say \"hi\" with {key}."
+}}
+type "Entry" {{
+    doc #"Signed by {key}"#
+    field "note" "string" max-length=10 {{ doc "A note." }}
+}}
+tool "entry_list" version="1.0.0" {{
+    summary """
+        Lists entries,
+        keyed {key}.
+        """
+    when "Use to list entries."
+    when-not "Not for payments."
+    effect "read"
+    input
+    output {{ field "entries" "array" max-items=5 {{ doc "Entries."; items "Entry" }} }}
+}}
+"####
+        );
+        let loaded = crate::project::load_source("billing.kdl", source.clone());
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        let cx = Context {
+            project: &loaded.project,
+            sources: &loaded.sources,
+            config: &Default::default(),
+        };
+        let mut out = Vec::new();
+        check(&cx, &mut out);
+        let found: Vec<(&str, Option<&str>)> = out
+            .iter()
+            .map(|f| (&source[f.span.start..f.span.end], f.tool.as_deref()))
+            .collect();
+        assert_eq!(
+            found,
+            [(key, None), (key, Some("entry_list")), (key, None)],
+            "catalog summary, tool summary, type doc"
+        );
+    }
 }
