@@ -35,7 +35,8 @@ fn write(path: &Path, bytes: impl AsRef<[u8]>) {
     std::fs::write(path, bytes).unwrap_or_else(|e| panic!("write: {e}"));
 }
 
-const GOOD: &str = "catalog \"mini\" version=\"1.0.0\"\ntool \"order_list\" version=\"1.0.0\" {\n    effect \"read\"\n    input\n}\n";
+/// A catalog that is clean under every lint rule (the `lint` command runs them all).
+const GOOD: &str = "catalog \"mini\" version=\"1.0.0\"\ntool \"order_list\" version=\"1.0.0\" {\n    summary \"List the open orders of the signed-in customer.\"\n    when \"Use when the customer asks which of their orders are still open.\"\n    when-not \"Not for order history or returns.\"\n    effect \"read\"\n    limits max-result-bytes=4096\n    input\n    output {\n        field \"open_orders\" \"integer\" required=#true min=0 max=1000 {\n            doc \"How many orders are open.\"\n        }\n    }\n    error \"ORDERS_UNAVAILABLE\" class=\"unavailable\" {\n        message \"orders are temporarily unavailable\"\n    }\n    examples {\n        call \"Which of my orders are still open?\"\n        no-call \"How do I return a parcel?\"\n    }\n}\n";
 
 /// A "could not run" failure: status 2, nothing on stdout, exactly one line on stderr.
 fn assert_one_line_failure(o: &Out, needle: &str) {

@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
     let parsed = catalogc::syntax::parse(src);
     assert_eq!(parsed.tree.print(src), src, "lossless round trip");
     for e in &parsed.errors {
-        assert!(e.span.start <= e.span.end && e.span.end <= src.len(), "{e:?}");
+        assert!(
+            e.span.start <= e.span.end && e.span.end <= src.len(),
+            "{e:?}"
+        );
         assert!(e.code.starts_with("syntax/"));
     }
     fn check(nodes: &[catalogc::syntax::Node], len: usize) {
@@ -20,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(n.span.start <= n.span.end && n.span.end <= len);
             assert!(n.name.span.end <= len);
             for e in &n.entries {
-                assert!(e.span.start <= e.value.span.start && e.value.span.end <= e.span.end && e.span.end <= len);
+                assert!(
+                    e.span.start <= e.value.span.start
+                        && e.value.span.end <= e.span.end
+                        && e.span.end <= len
+                );
             }
             if let Some(c) = &n.children {
                 assert!(c.span.end <= len);

@@ -2,7 +2,9 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
-use crate::diag::render::{self, CoreRules, Summary};
+use crate::diag::render::{self, Summary};
+use crate::diag::{Diagnostic, SourceMap};
+use crate::lint::baseline::Baseline;
 use crate::project;
 use std::path::PathBuf;
 
@@ -32,17 +34,43 @@ pub struct LintArgs {
     /// Project file (lint levels, thresholds); default `catalogc.kdl` when present.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Report only findings whose fingerprint is not recorded in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record the current findings in FILE (JSON) and exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
-    let diags = project::run_checks(&loaded, &config);
+    let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
+    let config = crate::lint::config::from_project(&mut loaded, &project_config)
+        .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
+    let mut diags = crate::lint::check_project(&loaded, &config);
+    if let Some(path) = &args.write_baseline {
+        let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
+        std::fs::write(path, baseline.to_json())
+            .map_err(|e| CliError(format!("{}: cannot write baseline: {e}", path.display())))?;
+        eprintln!(
+            "recorded {} findings in {}",
+            baseline.findings.len(),
+            path.display()
+        );
+        return Ok(Status::Ok);
+    }
+    if let Some(path) = &args.baseline {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("{}: cannot read baseline: {e}", path.display())))?;
+        let baseline =
+            Baseline::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        diags = baseline.filter(diags, &loaded.sources);
+    }
     let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
     let text = match args.format {
         Format::Human => render::render_human(&diags, &loaded.sources, &summary, global.color),
         Format::Json => render::render_json(&diags, &loaded.sources, &summary),
-        Format::Sarif => render::render_sarif(&diags, &loaded.sources, &CoreRules),
+        Format::Sarif => crate::lint::docs::render_sarif(&diags, &loaded.sources),
         Format::Github => render::render_github(&diags, &loaded.sources),
     };
     super::print(&text);
@@ -55,4 +83,22 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Ok
     })
+}
+
+/// A broken `catalogc.kdl` stops the run (exit 2): every problem with its location on stderr,
+/// then the one-line reason.
+fn config_error(errors: &[Diagnostic], sources: &SourceMap, color: bool) -> CliError {
+    let summary = Summary::new(errors, 0, 0);
+    eprint!("{}", render::render_human(errors, sources, &summary, color));
+    let first = errors.first().map(|d| {
+        let f = sources.get(d.file);
+        let (line, col) = f.line_col(d.span.start);
+        format!("{}:{line}:{col}: {}", f.path.display(), d.message)
+    });
+    CliError(format!(
+        "the configuration is invalid ({} problem{}): {}",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" },
+        first.unwrap_or_default()
+    ))
 }

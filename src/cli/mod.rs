@@ -6,10 +6,12 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub mod breaking;
+pub mod explain;
 pub mod export;
 pub mod hash;
 pub mod lint;
 pub mod lock;
+pub mod rules;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -35,6 +37,10 @@ pub enum Command {
     Breaking(breaking::BreakingArgs),
     /// Write (or `--check`) `NAME.lock` beside each catalog: versions and hashes per tool.
     Lock(lock::LockArgs),
+    /// List every lint rule: ID, default level, summary.
+    Rules(rules::RulesArgs),
+    /// Print the documentation of one lint rule.
+    Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
     /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload).
@@ -93,6 +99,8 @@ pub fn main() -> ExitCode {
         Command::Lint(args) => lint::run(&args, &global),
         Command::Breaking(args) => breaking::run(&args, &global),
         Command::Lock(args) => lock::run(&args, &global),
+        Command::Rules(args) => rules::run(&args),
+        Command::Explain(args) => explain::run(&args),
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
     };

@@ -65,3 +65,446 @@ impl Config {
         self.configured(rule).is_some()
     }
 }
+
+// ---- reading `catalogc.kdl` ----
+
+use crate::diag::{Diagnostic, FileId};
+use crate::syntax::{Document, Node, Number, Span, Value};
+
+/// Top-level sections of `catalogc.kdl`. Only `lint` is read here; a command that reads another
+/// section adds its name so the lint command does not reject it.
+pub const SECTIONS: &[&str] = &["lint"];
+
+const LINT_KEYS: &[&str] = &[
+    "deny",
+    "warn",
+    "info",
+    "allow",
+    "forbidden-fields",
+    "thresholds",
+];
+
+/// How one `thresholds` key is read and stored.
+#[derive(Clone, Copy)]
+enum Setter {
+    Count(fn(&mut Thresholds, usize)),
+    /// A number in 0..=1.
+    Ratio(fn(&mut Thresholds, f64)),
+}
+
+/// Every field of [`Thresholds`], by its key in `catalogc.kdl`. A test checks that the table has
+/// one entry per field, so a new threshold cannot be left unconfigurable.
+const THRESHOLDS: &[(&str, Setter)] = &[
+    ("summary-max", Setter::Count(|t, v| t.summary_max = v)),
+    ("when-max", Setter::Count(|t, v| t.when_max = v)),
+    (
+        "description-max",
+        Setter::Count(|t, v| t.description_max = v),
+    ),
+    ("max-depth", Setter::Count(|t, v| t.max_depth = v)),
+    ("max-fields", Setter::Count(|t, v| t.max_fields = v)),
+    (
+        "budget-catalog-bytes",
+        Setter::Count(|t, v| t.budget_catalog_bytes = v),
+    ),
+    (
+        "budget-tool-bytes",
+        Setter::Count(|t, v| t.budget_tool_bytes = v),
+    ),
+    (
+        "confusable-similarity",
+        Setter::Ratio(|t, v| t.confusable_similarity = v),
+    ),
+];
+
+/// The keys `thresholds { … }` accepts, in documentation order.
+pub fn threshold_keys() -> impl Iterator<Item = &'static str> {
+    THRESHOLDS.iter().map(|(k, _)| *k)
+}
+
+struct Reader {
+    file: FileId,
+    errors: Vec<Diagnostic>,
+}
+
+impl Reader {
+    fn error(&mut self, rule: &str, span: Span, message: String, help: impl Into<String>) {
+        self.errors
+            .push(Diagnostic::new(rule, Level::Error, self.file, span, message).with_help(help));
+    }
+
+    fn unknown(&mut self, what: &str, name: &crate::syntax::Spanned<String>, allowed: &[&str]) {
+        let help = match super::did_you_mean(&name.value, allowed.iter().copied()) {
+            Some(best) => format!("did you mean `{best}`?"),
+            None => format!(
+                "allowed here: {}",
+                allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        self.error(
+            "config/unknown-key",
+            name.span,
+            format!("unknown {what} `{}`", name.value),
+            help,
+        );
+    }
+
+    /// Rejects properties, type annotations and (unless allowed) children on a node.
+    fn shape(&mut self, node: &Node, children_allowed: bool) {
+        if let Some(ty) = &node.ty {
+            self.error(
+                "config/wrong-value",
+                ty.span,
+                "type annotations have no meaning in catalogc.kdl".into(),
+                "remove the `(…)` annotation",
+            );
+        }
+        for e in &node.entries {
+            if let Some(name) = &e.name {
+                self.error(
+                    "config/unknown-key",
+                    name.span,
+                    format!("`{}` takes no property `{}`", node.name.value, name.value),
+                    "write values as arguments, e.g. `deny \"naming\"`",
+                );
+            }
+        }
+        if !children_allowed && let Some(c) = &node.children {
+            self.error(
+                "config/wrong-value",
+                c.span,
+                format!("`{}` takes no children block", node.name.value),
+                "remove the `{ … }` block",
+            );
+        }
+    }
+
+    /// The string arguments of a node; other values are reported.
+    fn strings<'d>(&mut self, node: &'d Node) -> Vec<(&'d str, Span)> {
+        let mut out = Vec::new();
+        for e in node.entries.iter().filter(|e| e.name.is_none()) {
+            match &e.value.value {
+                Value::String(s) => out.push((s.as_str(), e.value.span)),
+                _ => self.error(
+                    "config/wrong-value",
+                    e.value.span,
+                    format!("`{}` takes strings", node.name.value),
+                    "quote the value",
+                ),
+            }
+        }
+        if out.is_empty() && node.entries.iter().all(|e| e.name.is_some()) {
+            self.error(
+                "config/wrong-value",
+                node.name.span,
+                format!("`{}` needs at least one value", node.name.value),
+                "add the values as quoted arguments",
+            );
+        }
+        out
+    }
+}
+
+impl Config {
+    /// Reads the `lint` section of a parsed `catalogc.kdl` (`file` is its id in the run's
+    /// sources, for error locations). Every problem is returned at once.
+    pub fn from_document(doc: &Document, file: FileId) -> Result<Config, Vec<Diagnostic>> {
+        let mut r = Reader {
+            file,
+            errors: Vec::new(),
+        };
+        let mut config = Config::default();
+        // Where each rule or category got its level, to reject contradictions.
+        let mut level_set_at: BTreeMap<String, &str> = BTreeMap::new();
+        let mut seen_lint = false;
+        let rule_ids: Vec<&str> = super::registry().map(|r| r.id).collect();
+        let categories = super::CATEGORY_NAMES;
+        for node in &doc.nodes {
+            if !SECTIONS.contains(&node.name.value.as_str()) {
+                r.unknown("section", &node.name, SECTIONS);
+                continue;
+            }
+            if node.name.value != "lint" {
+                continue;
+            }
+            if seen_lint {
+                r.error(
+                    "config/duplicate",
+                    node.name.span,
+                    "`lint` is given twice".into(),
+                    "merge the two `lint` blocks",
+                );
+            }
+            seen_lint = true;
+            r.shape(node, true);
+            for e in node.entries.iter().filter(|e| e.name.is_none()) {
+                r.error(
+                    "config/wrong-value",
+                    e.span,
+                    "`lint` takes no arguments".into(),
+                    "put settings inside `lint { … }`",
+                );
+            }
+            let Some(children) = &node.children else {
+                continue;
+            };
+            for child in &children.nodes {
+                let key = child.name.value.as_str();
+                match key {
+                    "deny" | "warn" | "info" | "allow" => {
+                        r.shape(child, false);
+                        let level = match key {
+                            "deny" => Some(Level::Error),
+                            "warn" => Some(Level::Warn),
+                            "info" => Some(Level::Info),
+                            _ => None,
+                        };
+                        for (id, span) in r.strings(child) {
+                            if !rule_ids.contains(&id) && !categories.contains(&id) {
+                                let candidates = rule_ids.iter().chain(categories.iter()).copied();
+                                let help = match super::did_you_mean(id, candidates) {
+                                    Some(best) => format!("did you mean `{best}`? `catalogc rules` lists every rule ID"),
+                                    None => "name a rule ID (`naming/tool-name`) or a category (`naming`); `catalogc rules` lists them".into(),
+                                };
+                                r.error(
+                                    "config/unknown-rule",
+                                    span,
+                                    format!("unknown rule or category `{id}`"),
+                                    help,
+                                );
+                                continue;
+                            }
+                            if let Some(previous) = level_set_at.get(id) {
+                                r.error(
+                                    "config/duplicate",
+                                    span,
+                                    format!("the level of `{id}` is already set by `{previous}`"),
+                                    "name each rule or category in one level list only",
+                                );
+                                continue;
+                            }
+                            level_set_at.insert(id.to_string(), key);
+                            config.levels.insert(id.to_string(), level);
+                        }
+                    }
+                    "forbidden-fields" => {
+                        r.shape(child, false);
+                        for (name, _) in r.strings(child) {
+                            config.forbidden_fields.push(name.to_string());
+                        }
+                    }
+                    "thresholds" => {
+                        r.shape(child, true);
+                        if let Some(e) = child.entries.iter().find(|e| e.name.is_none()) {
+                            r.error("config/wrong-value", e.span, "`thresholds` takes no arguments".into(), "write each threshold as a child node: `thresholds { summary-max 200 }`");
+                        }
+                        let mut seen: Vec<&str> = Vec::new();
+                        for t in child.children.iter().flat_map(|c| &c.nodes) {
+                            read_threshold(&mut r, t, &mut config.thresholds, &mut seen);
+                        }
+                    }
+                    _ => r.unknown("`lint` setting", &child.name, LINT_KEYS),
+                }
+            }
+        }
+        if r.errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(r.errors)
+        }
+    }
+}
+
+fn read_threshold<'d>(r: &mut Reader, node: &'d Node, t: &mut Thresholds, seen: &mut Vec<&'d str>) {
+    let keys: Vec<&str> = threshold_keys().collect();
+    let Some((key, setter)) = THRESHOLDS.iter().find(|(k, _)| *k == node.name.value) else {
+        r.unknown("threshold", &node.name, &keys);
+        return;
+    };
+    r.shape(node, false);
+    if seen.contains(key) {
+        r.error(
+            "config/duplicate",
+            node.name.span,
+            format!("threshold `{key}` is given twice"),
+            "keep one of them",
+        );
+        return;
+    }
+    seen.push(key);
+    let args: Vec<_> = node.entries.iter().filter(|e| e.name.is_none()).collect();
+    let [arg] = args.as_slice() else {
+        r.error(
+            "config/wrong-value",
+            node.name.span,
+            format!("threshold `{key}` takes exactly one number"),
+            format!("e.g. `{key} {}`", example(*setter)),
+        );
+        return;
+    };
+    let span = arg.value.span;
+    match (setter, &arg.value.value) {
+        (Setter::Count(set), Value::Number(Number::Int(n)))
+            if *n >= 0 && usize::try_from(*n).is_ok() =>
+        {
+            set(t, *n as usize)
+        }
+        (Setter::Count(_), _) => r.error(
+            "config/wrong-value",
+            span,
+            format!("threshold `{key}` must be a whole number ≥ 0"),
+            format!(
+                "write an integer without quotes, e.g. `{key} {}`",
+                example(*setter)
+            ),
+        ),
+        (Setter::Ratio(set), Value::Number(Number::Float(f))) if (0.0..=1.0).contains(f) => {
+            set(t, *f)
+        }
+        (Setter::Ratio(set), Value::Number(Number::Int(n))) if (0..=1).contains(n) => {
+            set(t, *n as f64)
+        }
+        (Setter::Ratio(_), _) => r.error(
+            "config/wrong-value",
+            span,
+            format!("threshold `{key}` must be a number from 0 to 1"),
+            format!(
+                "write a decimal without quotes, e.g. `{key} {}`",
+                example(*setter)
+            ),
+        ),
+    }
+}
+
+fn example(setter: Setter) -> &'static str {
+    match setter {
+        Setter::Count(_) => "100",
+        Setter::Ratio(_) => "0.8",
+    }
+}
+
+/// The lint configuration of a run from the project file core loaded (`None`: defaults). A
+/// project file with syntax errors is broken as a whole: its syntax diagnostics are moved out
+/// of the run's findings and returned as the error, like the problems of its content.
+pub fn from_project(
+    loaded: &mut crate::project::Loaded,
+    project: &crate::project::Config,
+) -> Result<Config, Vec<Diagnostic>> {
+    let (Some(file), Some(doc)) = (project.file, &project.document) else {
+        return Ok(Config::default());
+    };
+    let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(&mut loaded.diagnostics)
+        .into_iter()
+        .partition(|d| d.file == file);
+    loaded.diagnostics = rest;
+    if !mine.is_empty() {
+        return Err(mine);
+    }
+    Config::from_document(doc, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Config, Vec<(String, String, String)>> {
+        let parsed = crate::syntax::parse(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        Config::from_document(&parsed.document, FileId(0)).map_err(|errs| {
+            errs.into_iter()
+                .map(|d| {
+                    (
+                        d.rule,
+                        text[d.span.start..d.span.end].to_string(),
+                        d.help.unwrap_or_default(),
+                    )
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn every_threshold_field_has_a_key() {
+        // Count the fields through Debug, so adding a field without a key fails here.
+        let fields = format!("{:?}", Thresholds::default()).matches(": ").count();
+        assert_eq!(fields, THRESHOLDS.len());
+        let mut t = Thresholds::default();
+        for (i, (_, setter)) in THRESHOLDS.iter().enumerate() {
+            match setter {
+                Setter::Count(set) => set(&mut t, 100_000 + i),
+                Setter::Ratio(set) => set(&mut t, 0.123),
+            }
+        }
+        let debug = format!("{t:?}");
+        for (i, (key, setter)) in THRESHOLDS.iter().enumerate() {
+            if let Setter::Count(_) = setter {
+                assert!(
+                    debug.contains(&(100_000 + i).to_string()),
+                    "{key} sets no field of its own"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reads_levels_names_and_thresholds() {
+        let c = read(
+            "lint {\n deny \"trust\" \"naming/opaque-field\"\n warn \"catalog/version\"\n info \"naming/duplicate\"\n allow \"catalog/unused-type\"\n forbidden-fields \"org_id\" \"customer_tier\"\n thresholds {\n  summary-max 120\n  confusable-similarity 0.75\n }\n}\n",
+        )
+        .map_err(|e| format!("{e:?}"));
+        let Ok(c) = c else { panic!("{c:?}") };
+        assert_eq!(c.levels.get("trust"), Some(&Some(Level::Error)));
+        assert_eq!(
+            c.levels.get("naming/opaque-field"),
+            Some(&Some(Level::Error))
+        );
+        assert_eq!(c.levels.get("catalog/version"), Some(&Some(Level::Warn)));
+        assert_eq!(c.levels.get("naming/duplicate"), Some(&Some(Level::Info)));
+        assert_eq!(c.levels.get("catalog/unused-type"), Some(&None));
+        assert_eq!(c.forbidden_fields, ["org_id", "customer_tier"]);
+        assert_eq!(c.thresholds.summary_max, 120);
+        assert_eq!(c.thresholds.confusable_similarity, 0.75);
+        assert_eq!(c.thresholds.when_max, Thresholds::default().when_max);
+    }
+
+    #[test]
+    fn rejects_unknown_keys_with_suggestions() {
+        let errs = read("lnt {}\nlint {\n deny \"naming/vage-name\"\n wran \"naming\"\n thresholds {\n  sumary-max 10\n  max-depth \"5\"\n  confusable-similarity 2.0\n }\n}\n")
+            .err()
+            .unwrap_or_default();
+        let expect = [
+            ("config/unknown-key", "lnt", "did you mean `lint`?"),
+            (
+                "config/unknown-rule",
+                "\"naming/vage-name\"",
+                "did you mean `naming/vague-name`?",
+            ),
+            ("config/unknown-key", "wran", "did you mean `warn`?"),
+            (
+                "config/unknown-key",
+                "sumary-max",
+                "did you mean `summary-max`?",
+            ),
+            ("config/wrong-value", "\"5\"", ""),
+            ("config/wrong-value", "2.0", ""),
+        ];
+        assert_eq!(errs.len(), expect.len(), "{errs:#?}");
+        for ((rule, text, help), (erule, etext, ehelp)) in errs.iter().zip(expect) {
+            assert_eq!((rule.as_str(), text.as_str()), (erule, etext));
+            assert!(help.starts_with(ehelp), "{help}");
+        }
+    }
+
+    #[test]
+    fn rejects_conflicting_levels() {
+        let errs = read("lint {\n deny \"naming\"\n allow \"naming\"\n}\n")
+            .err()
+            .unwrap_or_default();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].0, "config/duplicate");
+    }
+}

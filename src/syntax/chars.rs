@@ -33,6 +33,7 @@ pub(crate) fn is_disallowed(c: char) -> bool {
 }
 
 /// `identifier-char`.
+#[inline]
 pub(crate) fn is_ident_char(c: char) -> bool {
     if c.is_ascii() {
         return c > ' '
@@ -46,6 +47,7 @@ pub(crate) fn is_ident_char(c: char) -> bool {
 }
 
 /// Length in bytes of the newline starting at `i`, or 0.
+#[inline]
 pub(crate) fn newline_len(src: &str, i: usize) -> usize {
     let b = src.as_bytes();
     match b.get(i) {

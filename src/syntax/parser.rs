@@ -542,6 +542,8 @@ impl<'a> Parser<'a> {
         let start = self.span().start;
         let mut key = None;
         let mut ty = None;
+        // What the value should follow (`=` or `)`), for the error when it is missing.
+        let mut anchor = self.span();
         if let Some(k) = self.peek()
             && k.is_string()
         {
@@ -552,6 +554,7 @@ impl<'a> Parser<'a> {
                 key = Some(Spanned::new(v, s));
                 self.bump();
                 self.skip_node_space();
+                anchor = self.span();
                 self.bump();
                 self.skip_node_space();
             }
@@ -564,6 +567,7 @@ impl<'a> Parser<'a> {
                     return None;
                 }
             }
+            anchor = self.span_at(self.pos - 1);
             self.skip_node_space();
         }
         let (value, valid) = match self.parse_value() {
@@ -577,7 +581,7 @@ impl<'a> Parser<'a> {
                 };
                 self.error(
                     "syntax/expected-value",
-                    self.span(),
+                    anchor,
                     msg,
                     "values are strings, numbers, `#true`, `#false` or `#null`; a slashdash `/-` goes before the property name",
                 );

@@ -269,3 +269,42 @@ mod pathological {
         assert!(e[e.len() - 1].message.starts_with("49000 more"));
     }
 }
+
+#[test]
+fn multiline_indent_error_points_at_the_line() {
+    let src = "a \"\"\"\n    ok\n  bad\n    \"\"\"\n";
+    let e = one(src);
+    assert_eq!(e.code, "syntax/multiline-string-indent");
+    assert_eq!(&src[e.span.start..e.span.end], "  bad");
+}
+
+/// Error snapshots for fixture files: code, the text at the span, message and help.
+#[test]
+fn error_fixture_snapshots() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syntax/errors");
+    for name in ["v1_habits", "structure"] {
+        let path = format!("{dir}/{name}.kdl");
+        let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let report: Vec<String> = errors(&src)
+            .iter()
+            .map(|e| {
+                let line = src[..e.span.start].matches('\n').count() + 1;
+                format!(
+                    "{} at line {line} `{}`\n  {}\n  help: {}",
+                    e.code,
+                    &src[e.span.start..e.span.end],
+                    e.message,
+                    e.help.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
+        insta::assert_snapshot!(name, report.join("\n"));
+    }
+}
+
+#[test]
+fn unclosed_multiline_string_is_one_error() {
+    let e = one("a \"\"\"\n  text\n  more");
+    assert_eq!(e.code, "syntax/unclosed-string");
+    assert_eq!(e.span, Span::new(2, 5));
+}

@@ -41,13 +41,13 @@ pub(crate) fn decode_string(kind: TokenKind, text: &str, at: usize, errors: &mut
             let open = hashes + 3;
             let closed = text.len() >= open + 3 + hashes
                 && text.ends_with(&format!("\"\"\"{}", "#".repeat(hashes)));
-            let end = if closed {
-                text.len() - 3 - hashes
-            } else {
-                text.len()
-            };
-            let body = text.get(open..end.max(open)).unwrap_or("");
-            multiline(body, raw, Span::new(at, at + text.len()), errors)
+            if !closed {
+                // Reported by the lexer; dedenting a string cut off at the end of the file
+                // would only add noise.
+                return String::new();
+            }
+            let body = text.get(open..text.len() - 3 - hashes).unwrap_or("");
+            multiline(body, raw, at + open, Span::new(at, at + text.len()), errors)
         }
         _ => String::new(),
     }
@@ -181,7 +181,7 @@ fn unicode_escape(
 
 /// Multi-line string: resolve whitespace escapes, dedent by the last line, then resolve the
 /// remaining escapes. `body` is between `"""` and the closing `"""`, starting with the newline.
-fn multiline(body: &str, raw: bool, whole: Span, errors: &mut Errors) -> String {
+fn multiline(body: &str, raw: bool, body_at: usize, whole: Span, errors: &mut Errors) -> String {
     let first_nl = newline_len(body, 0);
     if first_nl == 0 {
         // Reported by the lexer.
@@ -258,7 +258,7 @@ fn multiline(body: &str, raw: bool, whole: Span, errors: &mut Errors) -> String 
     let prefix = last;
     let mut dedented = String::with_capacity(text.len());
     if let Some(lines) = lines_part {
-        let mut bad_prefix = false;
+        let mut bad_prefix = None;
         for (n, line) in lines.split('\n').enumerate() {
             if n > 0 {
                 dedented.push('\n');
@@ -268,13 +268,23 @@ fn multiline(body: &str, raw: bool, whole: Span, errors: &mut Errors) -> String 
             }
             match line.strip_prefix(prefix) {
                 Some(rest) => dedented.push_str(rest),
-                None => bad_prefix = true,
+                None => {
+                    bad_prefix.get_or_insert(n);
+                }
             }
         }
-        if bad_prefix {
+        if let Some(line) = bad_prefix {
+            // Without whitespace escapes, line `n` of the value is line `n` of the source.
+            let span = if raw || !content.contains('\\') {
+                source_line(content, line).map_or(whole, |(s, e)| {
+                    Span::new(body_at + first_nl + s, body_at + first_nl + e)
+                })
+            } else {
+                whole
+            };
             errors.push(
                 "syntax/multiline-string-indent",
-                whole,
+                span,
                 "every line of a multi-line string must start with the same white space as its closing `\"\"\"` line".into(),
                 Some("indent each line at least as far as the closing `\"\"\"`, using the same characters (do not mix tabs and spaces)".into()),
             );
@@ -296,6 +306,27 @@ fn multiline(body: &str, raw: bool, whole: Span, errors: &mut Errors) -> String 
         errors.push(e.code, whole, e.message, e.help);
     }
     out
+}
+
+/// Byte range of line `n` (newline excluded) in `text`.
+fn source_line(text: &str, n: usize) -> Option<(usize, usize)> {
+    let mut start = 0;
+    let mut line = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let nl = newline_len(text, i);
+        if nl > 0 {
+            if line == n {
+                return Some((start, i));
+            }
+            line += 1;
+            i += nl;
+            start = i;
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    (line == n).then_some((start, text.len()))
 }
 
 /// Reads a number token (already checked by the lexer to be well-formed).
@@ -333,7 +364,14 @@ pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Opti
         return Some(radix_int(&digits, radix, neg));
     }
     let is_float = rest.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
-    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    let clean: std::borrow::Cow<str> = if text.contains('_') {
+        text.chars()
+            .filter(|&c| c != '_')
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    };
     if is_float {
         return Some(match clean.parse::<f64>() {
             Ok(f) if f.is_finite() => Number::Float(f),

@@ -1,0 +1,77 @@
+//! `cargo bench --bench lint`: lint a synthetic 1,000-tool catalog (and 100 and 5,000 for the
+//! trend) and print the time per run. Loading (parse + lowering) is measured apart from the
+//! rules, so the figure for the rules is the linter's own cost.
+
+use catalogc::lint::{self, Config};
+use catalogc::project;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let config = Config::default();
+    println!(
+        "{:>6} {:>10} {:>12} {:>12} {:>10}",
+        "tools", "bytes", "load ms", "lint ms", "findings"
+    );
+    let mut per_rule = Vec::new();
+    for tools in [100, 1_000, 5_000] {
+        let text = catalogc::synth::synthetic_catalog("synthetic", tools);
+        let loaded = project::load_source("synthetic.kdl", text.clone());
+        let runs = if tools > 1_000 { 5 } else { 15 };
+        let load = median(runs, || {
+            black_box(project::load_source(
+                "synthetic.kdl",
+                black_box(text.clone()),
+            ));
+        });
+        let mut findings = 0;
+        let lint = median(runs, || {
+            let diags = lint::run(black_box(&loaded.project), &loaded.sources, &config);
+            findings = diags.len();
+            black_box(diags);
+        });
+        if tools >= 1_000 {
+            per_rule.extend(lint::registry().map(|rule| {
+                let cx = lint::Context {
+                    project: &loaded.project,
+                    sources: &loaded.sources,
+                    config: &config,
+                };
+                let t = median(runs, || {
+                    let mut out = Vec::new();
+                    (rule.check)(&cx, &mut out);
+                    black_box(out);
+                });
+                (t, tools, rule.id)
+            }));
+        }
+        println!(
+            "{:>6} {:>10} {:>12.2} {:>12.2} {:>10}",
+            loaded.tool_count(),
+            text.len(),
+            load.as_secs_f64() * 1e3,
+            lint.as_secs_f64() * 1e3,
+            findings
+        );
+    }
+    per_rule.sort_by(|a, b| b.cmp(a));
+    for size in [1_000, 5_000] {
+        println!("\nslowest rules on {size} tools:");
+        for (t, _, id) in per_rule.iter().filter(|r| r.1 == size).take(6) {
+            println!("{:>10.2} ms  {id}", t.as_secs_f64() * 1e3);
+        }
+    }
+}

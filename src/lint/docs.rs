@@ -1,0 +1,216 @@
+//! Rule documentation for people: `catalogc rules`, `catalogc explain`, `docs/rules.md`, and
+//! the rule metadata of SARIF output. Everything is generated from the registry, so a rule's
+//! file is the single place its text lives.
+
+use super::{Rule, registry};
+use serde_json::{Value, json};
+
+/// The body of `docs/rules.md`.
+pub fn rules_markdown() -> String {
+    let mut md = String::from(
+        "# Lint rules\n\n\
+         <!-- Generated from the rule files in src/lint/rules/ by \
+         `catalogc::lint::docs::rules_markdown`. Do not edit: run \
+         `UPDATE_DOCS=1 cargo test --test lint_rules` to regenerate. -->\n\n\
+         Every rule catalogc ships, with its default level. `catalogc rules` lists them and \
+         `catalogc explain ID` prints one; levels can be changed in `catalogc.kdl` (see \
+         [configuration.md](configuration.md)) and one rule can be suppressed for one tool with \
+         `allow \"RULE-ID\" reason=\"…\"`.\n\n\
+         | ID | level | summary |\n|---|---|---|\n",
+    );
+    for rule in registry() {
+        md.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} |\n",
+            rule.id,
+            anchor(rule.id),
+            rule.level.as_str(),
+            rule.summary.replace('|', "\\|")
+        ));
+    }
+    let mut category = "";
+    for rule in registry() {
+        if rule.category() != category {
+            category = rule.category();
+            md.push_str(&format!("\n## {category}\n"));
+        }
+        md.push_str(&format!(
+            "\n### {}\n\nDefault level: **{}**. {}\n\n",
+            rule.id,
+            rule.level.as_str(),
+            rule.summary
+        ));
+        md.push_str(&demote(&rule.doc()));
+    }
+    md
+}
+
+/// GitHub's heading anchor for a rule ID heading (`naming/tool-name` → `namingtool-name`).
+fn anchor(id: &str) -> String {
+    id.chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+/// Rule docs use `##` sections; below a `###` rule heading they become `####`.
+fn demote(doc: &str) -> String {
+    let mut out = String::new();
+    let mut in_code = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        }
+        if !in_code && line.starts_with("## ") {
+            out.push_str("##");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `catalogc rules`: one line per rule, aligned.
+pub fn rules_table() -> String {
+    let width = registry().map(|r| r.id.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for rule in registry() {
+        s.push_str(&format!(
+            "{:width$}  {:5}  {}\n",
+            rule.id,
+            rule.level.as_str(),
+            rule.summary
+        ));
+    }
+    s
+}
+
+/// `catalogc rules --format json`.
+pub fn rules_json() -> Value {
+    Value::Array(
+        registry()
+            .map(|r| json!({"id": r.id, "level": r.level.as_str(), "summary": r.summary, "category": r.category()}))
+            .collect(),
+    )
+}
+
+/// `catalogc explain ID`: the rule's documentation, or an error with a did-you-mean.
+pub fn explain(id: &str) -> Result<String, String> {
+    match super::rule(id) {
+        Some(rule) => Ok(format!(
+            "# {} ({})\n\n{}\n\n{}",
+            rule.id,
+            rule.level.as_str(),
+            rule.summary,
+            rule.doc()
+        )),
+        None => Err(unknown_rule_message(id)),
+    }
+}
+
+/// "unknown rule `x`; did you mean `y`?" for the command line and the configuration.
+pub fn unknown_rule_message(id: &str) -> String {
+    match super::did_you_mean(id, registry().map(|r| r.id)) {
+        Some(best) => format!("unknown rule `{id}`; did you mean `{best}`?"),
+        None => format!("unknown rule `{id}`; `catalogc rules` lists every rule ID"),
+    }
+}
+
+/// A SARIF 2.1.0 `reportingDescriptor` for a rule: ID, short description (the summary), full
+/// description and help (the documentation, as text and Markdown), default level.
+pub fn sarif_descriptor(rule: &Rule) -> Value {
+    let doc = rule.doc();
+    let first_paragraph: String = doc
+        .split("\n\n")
+        .find_map(|p| p.strip_prefix("## What it does\n"))
+        .unwrap_or(rule.summary)
+        .replace('\n', " ");
+    json!({
+        "id": rule.id,
+        "name": rule.id,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": first_paragraph.trim()},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": sarif_level(rule.level)},
+        "properties": {"category": rule.category()},
+    })
+}
+
+/// The SARIF `level` of one of our levels.
+pub fn sarif_level(level: crate::diag::Level) -> &'static str {
+    match level {
+        crate::diag::Level::Error => "error",
+        crate::diag::Level::Warn => "warning",
+        crate::diag::Level::Info => "note",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_knows_every_rule_and_suggests() {
+        for rule in registry() {
+            let text = explain(rule.id).unwrap_or_default();
+            assert!(text.contains("## Example"), "{}", rule.id);
+        }
+        assert_eq!(
+            explain("naming/vage-name"),
+            Err("unknown rule `naming/vage-name`; did you mean `naming/vague-name`?".to_string())
+        );
+    }
+
+    #[test]
+    fn markdown_lists_every_rule_with_demoted_sections() {
+        let md = rules_markdown();
+        for rule in registry() {
+            assert!(md.contains(&format!("### {}\n", rule.id)), "{}", rule.id);
+        }
+        assert!(md.contains("#### What it does"));
+        assert!(!md.contains("\n## What it does"));
+    }
+}
+
+/// The rule metadata the core renderers ask for: every registered lint rule.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LintRules;
+
+impl crate::diag::render::RuleMetadata for LintRules {
+    fn rule(&self, id: &str) -> Option<crate::diag::render::RuleMeta> {
+        super::rule(id).map(|r| crate::diag::render::RuleMeta {
+            id: r.id.to_string(),
+            level: r.level,
+            summary: r.summary.to_string(),
+            help: r.doc(),
+        })
+    }
+}
+
+/// SARIF 2.1.0 for `catalogc lint --format sarif`: the core rendering, with every lint rule's
+/// descriptor carrying its full documentation (`fullDescription`, `help` as text and Markdown).
+pub fn to_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> Value {
+    let mut sarif = crate::diag::render::to_sarif(diags, sources, &LintRules);
+    let rules = sarif
+        .pointer_mut("/runs/0/tool/driver/rules")
+        .and_then(Value::as_array_mut);
+    for descriptor in rules.into_iter().flatten() {
+        let Some(rule) = descriptor
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(super::rule)
+        else {
+            continue;
+        };
+        if let (Some(target), Value::Object(full)) =
+            (descriptor.as_object_mut(), sarif_descriptor(rule))
+        {
+            target.extend(full);
+        }
+    }
+    sarif
+}
+
+pub fn render_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> String {
+    let mut s = serde_json::to_string_pretty(&to_sarif(diags, sources)).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,80 @@
+//! ## What it does
+//! Checks that every `array` (field or nested `items`), in input and output and in named
+//! types, has `max-items`.
+//!
+//! ## Why is this bad?
+//! Without a bound the model may send thousands of elements in one call (a fan-out the
+//! server did not plan for), and a result may return more items than fit in the model's
+//! context. A stated bound also tells the model to paginate or batch.
+//!
+//! ## Example
+//! ```kdl
+//! field "invoice_references" "array" required=#true {
+//!     items "string" max-length=32
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! field "invoice_references" "array" required=#true max-items=50 {
+//!     items "string" max-length=32
+//! }
+//! ```
+
+use super::{site_finding, site_span};
+use crate::diag::Level;
+use crate::lint::walk;
+use crate::lint::{Context, Finding, Rule};
+use crate::model::TyKind;
+
+pub static RULE: Rule = Rule {
+    id: "bounds/array-unbounded",
+    level: Level::Error,
+    summary: "arrays have `max-items`",
+    check,
+    source: include_str!("array_unbounded.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        // Once per declaration: the bound is missing wherever the type is used.
+        walk::declarations(catalog, &mut |site| {
+            let TyKind::Array(a) = &site.ty.kind else {
+                return;
+            };
+            if a.max_items.is_some() {
+                return;
+            }
+            out.push(
+                site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
+                    .help("add `max-items=N`: the most elements a call may send or a result may hold"),
+            );
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::RULE;
+    use crate::model::Effect;
+
+    #[test]
+    fn every_unbounded_array_once_per_declaration() {
+        let ty = type_def("Batch", vec![field("ids", array(bounded_string(10), None))]);
+        let t = tool(
+            "batch_run",
+            Effect::Update,
+            vec![
+                field("a", named("Batch")),
+                field("b", named("Batch")),
+                field("grid", array(array(int(Some(0), Some(1)), None), Some(3))),
+                field("ok", array(bounded_string(3), Some(3))),
+            ],
+            None,
+        );
+        let f = check(&RULE, catalog(vec![t], vec![ty]));
+        assert_eq!(paths(&f), ["input.grid[]", "Batch.ids"]);
+        assert_eq!(f[1].tool, None);
+    }
+}

@@ -1,0 +1,100 @@
+//! ## What it does
+//! Checks that every `integer` or `number` of a tool's input (at any depth, array items and
+//! named types included) has both a lower bound (`min` or `exclusive-min`) and an upper
+//! bound (`max` or `exclusive-max`). Output numbers are not checked.
+//!
+//! ## Why is this bad?
+//! The model produces numbers that fit the schema but not the intent: a negative quantity, a
+//! page size of 1,000,000, a transfer of 10^15 cents. A bound on both sides lets the client
+//! and the server reject them before anything happens, and tells the model the sane range.
+//!
+//! ## Example
+//! ```kdl
+//! field "page_size" "integer" { doc "How many invoices to return." }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! field "page_size" "integer" min=1 max=50 { doc "How many invoices to return." }
+//! ```
+
+use super::{site_finding, site_span};
+use crate::diag::Level;
+use crate::lint::walk::{self, Side};
+use crate::lint::{Context, Finding, Rule};
+use crate::model::{NumTy, TyKind};
+
+pub static RULE: Rule = Rule {
+    id: "bounds/number-unbounded",
+    level: Level::Error,
+    summary: "input integers and numbers have a lower and an upper bound",
+    check,
+    source: include_str!("number_unbounded.rs"),
+};
+
+/// The missing sides, or `None` when bounded on both.
+fn missing(n: &NumTy) -> Option<&'static str> {
+    let lower = n.min.is_some() || n.exclusive_min.is_some();
+    let upper = n.max.is_some() || n.exclusive_max.is_some();
+    match (lower, upper) {
+        (true, true) => None,
+        (false, true) => Some("no lower bound (`min` or `exclusive-min`)"),
+        (true, false) => Some("no upper bound (`max` or `exclusive-max`)"),
+        (false, false) => Some("neither a lower nor an upper bound"),
+    }
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for tool in &catalog.tools {
+            walk::tool_side(catalog, tool, Side::Input, &mut |site| {
+                let n = match &site.ty.kind {
+                    TyKind::Integer(n) | TyKind::Number(n) => n,
+                    _ => return,
+                };
+                let Some(what) = missing(n) else { return };
+                out.push(
+                    site_finding(
+                        site,
+                        site_span(site),
+                        format!("input {} `{}` has {what}", site.ty.kind.keyword(), site.path),
+                    )
+                    .help("add `min=`/`max=` (or `exclusive-min=`/`exclusive-max=`) with the range a sane call uses"),
+                );
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::RULE;
+    use crate::model::{Effect, Num, NumTy, TyKind};
+
+    #[test]
+    fn needs_both_sides_in_input_only() {
+        let excl = TyKind::Number(NumTy {
+            exclusive_min: Some(sp(Num::Int(0))),
+            exclusive_max: Some(sp(Num::Float(1.5))),
+            ..NumTy::default()
+        });
+        let t = tool(
+            "stock_move",
+            Effect::Update,
+            vec![
+                field("quantity", int(Some(1), Some(100))),
+                field("ratio", excl),
+                field("floor", int(Some(0), None)),
+                field("ceiling", int(None, Some(9))),
+                field("free", int(None, None)),
+                field("counts", array(int(None, None), Some(4))),
+            ],
+            Some(vec![field("total", int(None, None))]),
+        );
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert_eq!(paths(&f), ["input.floor", "input.ceiling", "input.free", "input.counts[]"]);
+        assert!(f[0].message.contains("upper bound"), "{}", f[0].message);
+        assert!(f[1].message.contains("lower bound"), "{}", f[1].message);
+    }
+}

@@ -1,0 +1,126 @@
+//! ## What it does
+//! Checks that every `string` field, and every array `items` of type `string`, has a
+//! `max-length`, an `enum`, or a format of bounded length (`date-time`, `date`, `uuid`).
+//! `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
+//! through named types), a warning in `output`.
+//!
+//! ## Why is this bad?
+//! An unbounded input string is where the model pastes a whole document, a prompt, or an
+//! injection payload, and where a server's buffers and logs grow without limit; clients that
+//! validate arguments cannot reject it. An unbounded output string can flood the model's
+//! context with one result.
+//!
+//! ## Example
+//! ```kdl
+//! input {
+//!     field "note" "string" { doc "A note for the payee." }
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! input {
+//!     field "note" "string" max-length=280 { doc "A note for the payee." }
+//! }
+//! ```
+
+use super::{site_span, string_is_bounded};
+use crate::diag::Level;
+use crate::lint::walk::{self, Side};
+use crate::lint::{Context, Finding, Rule};
+use crate::model::TyKind;
+
+pub static RULE: Rule = Rule {
+    id: "bounds/string-unbounded",
+    level: Level::Error,
+    summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
+    check,
+    source: include_str!("string_unbounded.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for tool in &catalog.tools {
+            // Per use: the level depends on the side a named type is used on.
+            for side in [Side::Input, Side::Output] {
+                walk::tool_side(catalog, tool, side, &mut |site| {
+                    let TyKind::String(s) = &site.ty.kind else {
+                        return;
+                    };
+                    if string_is_bounded(s) {
+                        return;
+                    }
+                    let what = match site.field {
+                        Some(_) => "string field",
+                        None => "string items",
+                    };
+                    let level = match side {
+                        Side::Input => Level::Error,
+                        Side::Output => Level::Warn,
+                    };
+                    out.push(
+                        Finding::in_tool(
+                            catalog,
+                            tool,
+                            site_span(site),
+                            format!("{} `{}` has no `max-length`, `enum` or bounded `format`", what, site.path),
+                        )
+                        .path(site.path)
+                        .level(level)
+                        .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
+                    );
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::RULE;
+    use crate::diag::Level;
+    use crate::model::{Effect, Format, StringTy, TyKind};
+
+    #[test]
+    fn input_is_error_output_is_warn_and_items_count() {
+        let uuid = TyKind::String(StringTy {
+            format: Some(sp(Format::Uuid)),
+            ..StringTy::default()
+        });
+        let email = TyKind::String(StringTy {
+            format: Some(sp(Format::Email)),
+            ..StringTy::default()
+        });
+        let t = tool(
+            "note_add",
+            Effect::Update,
+            vec![
+                field("note", string()),
+                field("title", bounded_string(80)),
+                field("id", uuid),
+                field("email", email),
+                field("tags", array(string(), Some(5))),
+                field("cursor", TyKind::Cursor(StringTy::default())),
+            ],
+            Some(vec![field("body", string())]),
+        );
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert_eq!(paths(&f), ["input.note", "input.email", "input.tags[]", "output.body"]);
+        assert_eq!(f[0].level, Some(Level::Error));
+        assert_eq!(f[3].level, Some(Level::Warn));
+    }
+
+    #[test]
+    fn named_types_are_checked_per_use() {
+        let ty = type_def("Address", vec![field("street", string())]);
+        let t = tool(
+            "address_set",
+            Effect::Update,
+            vec![field("address", named("Address"))],
+            Some(vec![field("address", named("Address"))]),
+        );
+        let f = check(&RULE, catalog(vec![t], vec![ty]));
+        assert_eq!(paths(&f), ["input.address.street", "output.address.street"]);
+    }
+}

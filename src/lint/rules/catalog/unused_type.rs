@@ -1,0 +1,75 @@
+//! ## What it does
+//! Checks that every named `type` is used by some tool, directly (`field "x" "Invoice"`,
+//! `items "Invoice"`) or through another type that a tool uses. A type used only by other
+//! unused types is unused too.
+//!
+//! ## Why is this bad?
+//! An unused type is dead text: it is not part of any schema the model or a client sees, yet
+//! readers of the catalog assume it is, and it drifts out of date unnoticed. Usually it is a
+//! leftover of a removed tool or a field that was meant to use it.
+//!
+//! ## Example
+//! ```kdl
+//! type "LegacyInvoice" {
+//!     field "number" "string" max-length=32 { doc "Old invoice number." }
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! // Remove the type, or use it from a tool:
+//! field "invoice" "LegacyInvoice" { doc "The invoice." }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule, walk};
+use crate::model::TyKind;
+use std::collections::{HashMap, HashSet};
+
+pub static RULE: Rule = Rule {
+    id: "catalog/unused-type",
+    level: Level::Warn,
+    summary: "every named type is used by a tool",
+    check,
+    source: include_str!("unused_type.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        // Named types each declaration mentions, as written: tools' uses are the roots, and a
+        // type's own fields are edges to the types it uses. One pass over the declarations and
+        // a graph walk, so this stays linear however many types and uses there are.
+        let names: HashSet<&str> = catalog.types.iter().map(|t| t.name.value.as_str()).collect();
+        let mut roots: Vec<&str> = Vec::new();
+        let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
+        walk::declarations(catalog, &mut |site| {
+            let TyKind::Named(name) = &site.ty.kind else { return };
+            match site.tool {
+                Some(_) => roots.push(&name.value),
+                None => {
+                    // Inside a type definition the path starts with the type's name.
+                    let owner = site.path.split(['.', '[']).next().unwrap_or("");
+                    if let Some(owner) = names.get(owner) {
+                        edges.entry(owner).or_default().push(&name.value);
+                    }
+                }
+            }
+        });
+        let mut used: HashSet<&str> = HashSet::new();
+        while let Some(name) = roots.pop() {
+            if used.insert(name) {
+                roots.extend(edges.get(name).into_iter().flatten().copied());
+            }
+        }
+        for ty in &catalog.types {
+            if used.contains(ty.name.value.as_str()) {
+                continue;
+            }
+            out.push(
+                Finding::in_catalog(catalog, ty.name.span, format!("type `{}` is not used by any tool", ty.name.value))
+                    .path(ty.name.value.clone())
+                    .help("remove the type, or use it as the type of a field or of an array's `items`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! ## What it does
+//! Flags a `destructive` tool without `confirm`.
+//!
+//! ## Why is this bad?
+//! A destructive call (delete, payment, message) cannot be undone. `confirm` makes the client
+//! show the exact arguments to the user and bind their approval to a digest of them, so the
+//! model cannot change the amount or recipient between approval and call.
+//!
+//! ## Example
+//! ```kdl
+//! effect "destructive"
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! effect "destructive"
+//! confirm digest="arguments+resource-version"
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule};
+use crate::model::Effect;
+
+pub static RULE: Rule = Rule {
+    id: "effect/destructive-confirm",
+    level: Level::Error,
+    summary: "`destructive` tools declare `confirm`",
+    check,
+    source: include_str!("destructive_confirm.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for tool in &catalog.tools {
+            if tool.effect.value == Effect::Destructive && tool.confirm.is_none() {
+                out.push(
+                    Finding::in_tool(catalog, tool, tool.effect.span, format!("destructive tool `{}` has no `confirm`", tool.name.value))
+                        .help("add `confirm digest=\"arguments\"` (or `\"arguments+resource-version\"`) so the user approves the exact call"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::bounds::testkit::*;
+    use super::RULE;
+    use crate::model::{Confirm, ConfirmDigest, Effect, Span};
+
+    #[test]
+    fn destructive_only() {
+        let mut confirmed = tool("a_ok", Effect::Destructive, vec![], None);
+        confirmed.confirm = Some(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(0, 0) });
+        let tools = Effect::ALL.iter().map(|e| tool(&format!("a_{}", e.as_str()), *e, vec![], None)).chain([confirmed]).collect();
+        let f = check(&RULE, catalog(tools, vec![]));
+        let names: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
+        assert_eq!(names, ["a_destructive"]);
+    }
+}

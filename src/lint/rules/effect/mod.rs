@@ -1,0 +1,9 @@
+//! Side effects: writes that can be retried, confirmed and recovered after a timeout.
+
+crate::lint::declare_rules! {
+    write_idempotency,
+    idempotency_key,
+    destructive_confirm,
+    timeout_recovery,
+    pointless,
+}

@@ -1,0 +1,67 @@
+//! ## What it does
+//! Flags an `append` or `destructive` tool without `idempotency`. (`update` is idempotent by
+//! definition: the same arguments give the same end state.)
+//!
+//! ## Why is this bad?
+//! Clients and models retry after timeouts and dropped connections. Without an idempotency
+//! key a retried `append` creates a second order and a retried `destructive` call sends the
+//! payment twice.
+//!
+//! ## Example
+//! ```kdl
+//! effect "append"
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! effect "append"
+//! idempotency key="idempotency_key" scope="tenant" "operation" ttl-s=86400
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule};
+use crate::model::Effect;
+
+pub static RULE: Rule = Rule {
+    id: "effect/write-idempotency",
+    level: Level::Error,
+    summary: "`append` and `destructive` tools declare `idempotency`",
+    check,
+    source: include_str!("write_idempotency.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for tool in &catalog.tools {
+            let effect = tool.effect.value;
+            if matches!(effect, Effect::Append | Effect::Destructive) && tool.idempotency.is_none() {
+                out.push(
+                    Finding::in_tool(
+                        catalog,
+                        tool,
+                        tool.effect.span,
+                        format!("`{}` tool `{}` has no `idempotency`: a retry repeats the side effect", effect.as_str(), tool.name.value),
+                    )
+                    .help("add `idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\"` and a required `idempotency_key` string input"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::bounds::testkit::*;
+    use super::RULE;
+    use crate::model::{Effect, Idempotency, Span};
+
+    #[test]
+    fn append_and_destructive_need_idempotency() {
+        let mut keyed = tool("a_keyed", Effect::Destructive, vec![], None);
+        keyed.idempotency = Some(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) });
+        let tools = Effect::ALL.iter().map(|e| tool(&format!("a_{}", e.as_str()), *e, vec![], None)).chain([keyed]).collect();
+        let f = check(&RULE, catalog(tools, vec![]));
+        let names: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
+        assert_eq!(names, ["a_append", "a_destructive"]);
+    }
+}

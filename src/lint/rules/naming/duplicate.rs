@@ -1,0 +1,159 @@
+//! ## What it does
+//! Checks that names are unique: tools across every catalog loaded together, and within their
+//! scope fields (per object), error codes (per tool), enum values (per enum) and types (per
+//! catalog).
+//!
+//! Exact duplicates are found before the rules run, and reported under this rule ID: inside one
+//! file by the lowering, which keeps only the first declaration; a tool or catalog name
+//! declared in two catalogs loaded together by the project loading, which keeps the first
+//! catalog's. Those findings are errors whatever `catalogc.kdl` says, since the duplicate is
+//! already dropped from the model. This rule's own check adds what an exact comparison
+//! misses: names in one scope that differ only by case or separators (`user_name` and
+//! `userName`, enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`,
+//! tools `invoice_get` and `invoice-get`).
+//!
+//! ## Why is this bad?
+//! The model refers to tools, fields and values by name. Two tools with one name shadow each
+//! other in the client; two spellings of one field or enum value leave the model to pick one,
+//! and either pick is valid JSON that means something else to the server.
+//!
+//! ## Example
+//! ```kdl
+//! field "status" "string" {
+//!     enum "in_progress" "In-Progress" "done"
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! field "status" "string" {
+//!     enum "in_progress" "done"
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule, walk};
+use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
+use std::collections::HashMap;
+
+pub static RULE: Rule = Rule {
+    id: "naming/duplicate",
+    level: Level::Error,
+    summary: "tools, fields, error codes, enum values and types have unique names",
+    check,
+    source: include_str!("duplicate.rs"),
+};
+
+/// Case- and separator-insensitive key: `userName`, `user_name` and `USER-NAME` collide.
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' ' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// For each name after the first whose folded key was already seen (spelled differently),
+/// call `report(name, first)`. Exact repeats are the lowering's to report.
+fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: impl FnMut(&'a Sp<String>, &'a str)) {
+    let mut seen: HashMap<String, &'a str> = HashMap::new();
+    for name in names {
+        match seen.entry(fold(&name.value)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                if *first.get() != name.value {
+                    report(name, first.get())
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(&name.value);
+            }
+        }
+    }
+}
+
+fn finding(catalog: &Catalog, tool: Option<&Tool>, span: Span, message: String) -> Finding {
+    match tool {
+        Some(tool) => Finding::in_tool(catalog, tool, span, message),
+        None => Finding::in_catalog(catalog, span, message),
+    }
+}
+
+fn check_fields(catalog: &Catalog, tool: Option<&Tool>, fields: &[Field], parent: &str, out: &mut Vec<Finding>) {
+    near_duplicates(fields.iter().map(|f| &f.name), |name, first| {
+        out.push(
+            finding(catalog, tool, name.span, format!("field `{}` differs from field `{first}` only by case or separators", name.value))
+                .path(format!("{parent}.{}", name.value))
+                .help(format!("use one spelling: rename or remove `{}`", name.value)),
+        );
+    });
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        near_duplicates(catalog.tools.iter().map(|t| &t.name), |name, first| {
+            if let Some(tool) = catalog.tool(&name.value) {
+                out.push(
+                    Finding::in_tool(catalog, tool, name.span, format!("tool `{}` differs from tool `{first}` only by case or separators", name.value))
+                        .help("give the tools clearly different names"),
+                );
+            }
+        });
+        near_duplicates(catalog.types.iter().map(|t| &t.name), |name, first| {
+            out.push(
+                Finding::in_catalog(catalog, name.span, format!("type `{}` differs from type `{first}` only by case or separators", name.value))
+                    .path(name.value.clone())
+                    .help(format!("use one spelling: rename or remove `{}`", name.value)),
+            );
+        });
+        for tool in &catalog.tools {
+            near_duplicates(tool.errors.iter().map(|e| &e.code), |code, first| {
+                out.push(
+                    Finding::in_tool(catalog, tool, code.span, format!("error code `{}` differs from `{first}` only by case or separators", code.value))
+                        .path(format!("errors.{}", code.value))
+                        .help("declare each error code once, in one spelling"),
+                );
+            });
+            check_fields(catalog, Some(tool), &tool.input.fields, "input", out);
+            if let Some(output) = &tool.output {
+                check_fields(catalog, Some(tool), &output.fields, "output", out);
+            }
+        }
+        for ty in &catalog.types {
+            check_fields(catalog, None, &ty.fields, &ty.name.value, out);
+        }
+        walk::declarations(catalog, &mut |site| {
+            if let TyKind::Object(o) = &site.ty.kind {
+                check_fields(catalog, site.tool, &o.fields, site.path, out);
+            }
+            let enum_values = match &site.ty.kind {
+                TyKind::String(s) | TyKind::Cursor(s) => s.enum_values.as_ref(),
+                _ => None,
+            };
+            if let Some(values) = enum_values {
+                near_duplicates(values.values.iter(), |value, first| {
+                    out.push(
+                        finding(
+                            catalog,
+                            site.tool,
+                            value.span,
+                            format!("enum value `{}` differs from `{first}` only by case or separators", value.value),
+                        )
+                        .path(site.path)
+                        .help("keep one spelling of each value; the model cannot tell which one the server expects"),
+                    );
+                });
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold;
+
+    #[test]
+    fn folding_ignores_case_and_separators() {
+        assert_eq!(fold("userName"), fold("user_name"));
+        assert_eq!(fold("In-Progress"), fold("in_progress"));
+        assert_ne!(fold("user_name"), fold("username2"));
+    }
+}

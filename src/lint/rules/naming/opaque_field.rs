@@ -1,0 +1,97 @@
+//! ## What it does
+//! Checks for field names the model cannot read: one or two letters (`q`, `n`, `dt`), or
+//! built only from abbreviations (`cnt`, `usr`, `tmp`, `val`, `obj`, `args`, `usr_cnt`). The
+//! two-letter name `id` is accepted: it is universally understood.
+//!
+//! ## Why is this bad?
+//! The model fills arguments from the field name and its `doc`. `q` could be a search query,
+//! a quantity or a quarter; the model guesses, and a guess that fits the schema is a silent
+//! wrong call. A readable name costs a few tokens and removes the guess.
+//!
+//! ## Example
+//! ```kdl
+//! field "q" "string" max-length=200 { doc "Search text." }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! field "search_text" "string" max-length=200 { doc "Search text." }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule, walk};
+
+pub static RULE: Rule = Rule {
+    id: "naming/opaque-field",
+    level: Level::Warn,
+    summary: "field names are words, not one or two letters or bare abbreviations",
+    check,
+    source: include_str!("opaque_field.rs"),
+};
+
+/// Abbreviations that say nothing on their own.
+const ABBREVIATIONS: &[&str] = &[
+    "args", "arg", "cnt", "ctx", "cfg", "conf", "dat", "idx", "obj", "opt", "opts", "param",
+    "params", "ptr", "req", "res", "resp", "ret", "str", "tmp", "temp", "usr", "val", "vals",
+    "var", "buf", "num", "msg", "misc", "info", "elem", "itm", "qty", "amt", "desc", "src",
+    "dst", "dest",
+];
+
+/// Short names everyone reads correctly.
+const READABLE_SHORT: &[&str] = &["id"];
+
+fn is_opaque(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if READABLE_SHORT.contains(&lower.as_str()) {
+        return false;
+    }
+    if lower.chars().filter(|c| c.is_alphanumeric()).count() <= 2 {
+        return true;
+    }
+    let words = super::words(name);
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|w| ABBREVIATIONS.contains(&w.as_str()) || (w.len() <= 2 && !READABLE_SHORT.contains(&w.as_str())))
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        walk::declarations(catalog, &mut |site| {
+            let Some(field) = site.field else { return };
+            let name = &field.name.value;
+            if !is_opaque(name) {
+                return;
+            }
+            let message = format!("field name `{name}` does not say what the field holds");
+            let finding = match site.tool {
+                Some(tool) => Finding::in_tool(catalog, tool, field.name.span, message),
+                None => Finding::in_catalog(catalog, field.name.span, message),
+            };
+            out.push(
+                finding
+                    .path(site.path)
+                    .help("spell the name out in words the model can read, e.g. `search_text` instead of `q`, `item_count` instead of `cnt`"),
+            );
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_opaque;
+
+    #[test]
+    fn opaque_names() {
+        for bad in ["q", "n", "s", "dt", "cnt", "usr", "tmp", "val", "obj", "args", "usr_cnt", "tmp_val"] {
+            assert!(is_opaque(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn readable_names() {
+        for good in ["id", "query_text", "user_count", "page_size", "value", "status", "usr_name", "amount_minor"] {
+            assert!(!is_opaque(good), "{good}");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! ## What it does
+//! Checks that every named `type` is PascalCase: starts with an uppercase letter, holds only
+//! letters and digits and at least one lowercase letter (`Invoice`, `LineItem`, `Iso3166Country`).
+//!
+//! ## Why is this bad?
+//! Type names appear in generated code and documentation beside field names. PascalCase keeps
+//! the two apart at a glance (`items "LineItem"` is a type, `line_item` a field), and matches
+//! the generated Rust struct names, so nothing is renamed on the way.
+//!
+//! ## Example
+//! ```kdl
+//! type "line_item" { ... }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! type "LineItem" { ... }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule};
+
+pub static RULE: Rule = Rule {
+    id: "naming/type-name",
+    level: Level::Error,
+    summary: "type names are PascalCase",
+    check,
+    source: include_str!("type_name.rs"),
+};
+
+fn is_pascal_case(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        && name.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+fn pascal_case(name: &str) -> String {
+    super::words(name)
+        .iter()
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for ty in &catalog.types {
+            let name = &ty.name.value;
+            if is_pascal_case(name) {
+                continue;
+            }
+            out.push(
+                Finding::in_catalog(catalog, ty.name.span, format!("type name `{name}` is not PascalCase"))
+                    .path(name.clone())
+                    .help(format!("capitalize each word and drop separators, e.g. `{}`", pascal_case(name))),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_pascal_case, pascal_case};
+
+    #[test]
+    fn pascal() {
+        for good in ["Invoice", "LineItem", "Iso3166Country", "Ab"] {
+            assert!(is_pascal_case(good), "{good}");
+        }
+        for bad in ["invoice", "line_item", "Line_Item", "INVOICE", "Line-Item", "1Thing", ""] {
+            assert!(!is_pascal_case(bad), "{bad}");
+        }
+        assert_eq!(pascal_case("line_item"), "LineItem");
+        assert_eq!(pascal_case("INVOICE"), "Invoice");
+    }
+}

@@ -1,0 +1,62 @@
+//! ## What it does
+//! Flags a tool without an `output` block.
+//!
+//! ## Why is this bad?
+//! Without `output` the tool has no `outputSchema`: clients get no `structuredContent`
+//! contract, cannot validate results, and the model has to parse free text whose shape can
+//! change without notice (and without `catalogc compat` noticing).
+//!
+//! ## Example
+//! ```kdl
+//! tool "invoice_get" version="1.0.0" {
+//!     // ...
+//!     input { field "invoice_reference" "string" required=#true max-length=32 }
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! tool "invoice_get" version="1.0.0" {
+//!     // ...
+//!     input { field "invoice_reference" "string" required=#true max-length=32 }
+//!     output { field "status" "string" required=#true { enum "open" "paid" } }
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule};
+
+pub static RULE: Rule = Rule {
+    id: "output/missing-schema",
+    level: Level::Warn,
+    summary: "tools declare an `output` (structured result contract)",
+    check,
+    source: include_str!("missing_schema.rs"),
+};
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        for tool in catalog.tools.iter().filter(|t| t.output.is_none()) {
+            out.push(
+                Finding::in_tool(catalog, tool, tool.name.span, format!("tool `{}` declares no `output`", tool.name.value))
+                    .help("add an `output { field ... }` block describing the structured result"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::bounds::testkit::*;
+    use super::RULE;
+    use crate::model::Effect;
+
+    #[test]
+    fn only_tools_without_output() {
+        let with = tool("a_with", Effect::Read, vec![], Some(vec![]));
+        let without = tool("a_without", Effect::Read, vec![], None);
+        let f = check(&RULE, catalog(vec![with, without], vec![]));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].tool.as_deref(), Some("a_without"));
+    }
+}

@@ -1,0 +1,8 @@
+//! What the caller and the model consume: a result contract, money, time.
+
+crate::lint::declare_rules! {
+    missing_schema,
+    money,
+    time_zone,
+    unbounded_result,
+}

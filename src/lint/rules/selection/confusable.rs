@@ -1,0 +1,483 @@
+//! ## What it does
+//! Compares every pair of tools of all the catalogs loaded together by the text the model
+//! chooses with, their `summary` and `when`, and reports two tools whose texts are
+//! near-duplicates when neither names the other in its `when-not` or in
+//! `examples { confusable "…" }`.
+//!
+//! The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
+//! (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
+//! "use" removed) and the pairs of consecutive such words. A term's weight is its count in
+//! the text times its inverse document frequency over all the tools loaded together,
+//! `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
+//! "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
+//! much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
+//! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
+//! `catalogc.kdl` (the default).
+//!
+//! Terms are indexed once: only tools sharing a term are compared, so a catalog of thousands
+//! of tools is checked in milliseconds.
+//!
+//! ## Why is this bad?
+//! When two tools describe themselves in the same words, the model cannot tell which one a
+//! request is for and picks either, calling a write where a read was meant or the other way
+//! round. Saying in `when-not` when to use the other tool (or listing it as `confusable`, so
+//! the examples teach the difference) gives the model the distinction it needs.
+//!
+//! ## Example
+//! ```kdl
+//! tool "invoice_list" version="1.0.0" {
+//!     summary "List the invoices of the authenticated tenant."
+//!     when "Use to find invoices of the tenant."
+//!     when-not "Not for payments."
+//!     // …
+//! }
+//! tool "invoice_search" version="1.0.0" {
+//!     summary "List invoices of the authenticated tenant."
+//!     when "Use to find the invoices of the tenant."
+//!     when-not "Not for payments."
+//!     // …
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! tool "invoice_list" version="1.0.0" {
+//!     summary "List the invoices of the authenticated tenant."
+//!     when "Use to find invoices of the tenant."
+//!     when-not "Not for full-text search; use invoice_search for that."
+//!     // …
+//! }
+//! tool "invoice_search" version="1.0.0" {
+//!     summary "Search invoices of the authenticated tenant by words in their lines."
+//!     when "Use when the user remembers what was billed but not the invoice."
+//!     when-not "Not for listing by status; use invoice_list."
+//!     // …
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::rules::selection::{is_stop_word, stem, words};
+use crate::lint::{Context, Finding, Rule};
+use crate::model::{Catalog, Tool};
+use std::collections::HashMap;
+
+pub static RULE: Rule = Rule {
+    id: "selection/confusable",
+    level: Level::Warn,
+    summary: "no two tools with near-duplicate summary + when texts that do not name each other",
+    check,
+    source: include_str!("confusable.rs"),
+};
+
+/// The terms of a text with their counts: content words and pairs of consecutive content
+/// words.
+fn terms(text: &str) -> HashMap<String, f64> {
+    let content: Vec<String> = words(text)
+        .filter(|w| !is_stop_word(w))
+        .map(|w| stem(&w))
+        .collect();
+    let mut counts = HashMap::new();
+    for w in &content {
+        *counts.entry(w.clone()).or_insert(0.0) += 1.0;
+    }
+    for pair in content.windows(2) {
+        *counts.entry(format!("{} {}", pair[0], pair[1])).or_insert(0.0) += 1.0;
+    }
+    counts
+}
+
+fn tool_text(tool: &Tool) -> String {
+    let mut text = String::new();
+    for t in [&tool.summary, &tool.when].into_iter().flatten() {
+        text.push_str(&t.value);
+        // A sentence break, so no word pair spans the two texts.
+        text.push_str(" . ");
+    }
+    text
+}
+
+/// A text as a sparse TF-IDF vector over interned term ids (sorted by id), with its norm.
+struct Vector {
+    weights: Vec<(usize, f64)>,
+    norm: f64,
+}
+
+/// The TF-IDF vectors of a set of texts: terms are interned and counted once.
+fn vectors(texts: &[String]) -> Vec<Vector> {
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let counted: Vec<Vec<(usize, f64)>> = texts
+        .iter()
+        .map(|t| {
+            let mut v: Vec<(usize, f64)> = terms(t)
+                .into_iter()
+                .map(|(term, c)| {
+                    let next = ids.len();
+                    (*ids.entry(term).or_insert(next), c)
+                })
+                .collect();
+            v.sort_unstable_by_key(|&(id, _)| id);
+            v
+        })
+        .collect();
+    let mut df = vec![0usize; ids.len()];
+    for v in &counted {
+        for &(id, _) in v {
+            df[id] += 1;
+        }
+    }
+    let n = texts.len() as f64;
+    let idf: Vec<f64> = df
+        .iter()
+        .map(|&d| ((1.0 + n) / (1.0 + d as f64)).ln() + 1.0)
+        .collect();
+    counted
+        .into_iter()
+        .map(|v| {
+            let weights: Vec<(usize, f64)> = v.into_iter().map(|(id, c)| (id, c * idf[id])).collect();
+            let norm = weights.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
+            Vector { weights, norm }
+        })
+        .collect()
+}
+
+/// Cosine similarity of two vectors, the straightforward way, to check [`similar_pairs`]
+/// against.
+#[cfg(test)]
+fn cosine(a: &Vector, b: &Vector) -> f64 {
+    if a.norm == 0.0 || b.norm == 0.0 {
+        return 0.0;
+    }
+    let bw: HashMap<usize, f64> = b.weights.iter().copied().collect();
+    let dot: f64 = a
+        .weights
+        .iter()
+        .filter_map(|(t, x)| bw.get(t).map(|y| x * y))
+        .sum();
+    dot / (a.norm * b.norm)
+}
+
+/// Every pair `(i, j, similarity)` with `i < j`, at least one term in common and similarity
+/// ≥ `threshold`, in order.
+///
+/// All-pairs search with prefix filtering (Bayardo, Ma and Srikant, "Scaling up all pairs
+/// similarity search", 2007): each unit vector's terms are ordered from the most to the least
+/// common, and only a suffix of them is indexed, leaving out the longest prefix whose norm is
+/// below the threshold. Two texts with cosine ≥ threshold share a term in each one's indexed
+/// suffix (otherwise Cauchy–Schwarz bounds their dot product by that prefix norm), and their
+/// rarest shared term is in both. So candidates come from the postings of indexed terms only,
+/// where the common words that every tool says rarely go, and each candidate pair is then
+/// scored exactly.
+fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
+    let docs = vectors(texts);
+    let terms = docs
+        .iter()
+        .flat_map(|d| d.weights.iter().map(|&(id, _)| id + 1))
+        .max()
+        .unwrap_or(0);
+    // Rank 0 is the most common term; ties by id, so the order is total and deterministic.
+    let mut df = vec![0usize; terms];
+    for d in &docs {
+        for &(id, _) in &d.weights {
+            df[id] += 1;
+        }
+    }
+    let mut by_df: Vec<usize> = (0..terms).collect();
+    by_df.sort_unstable_by_key(|&id| (std::cmp::Reverse(df[id]), id));
+    let mut rank = vec![0usize; terms];
+    for (r, &id) in by_df.iter().enumerate() {
+        rank[id] = r;
+    }
+    // Unit vectors over term ranks, most common first.
+    let units: Vec<Vec<(usize, f64)>> = docs
+        .iter()
+        .map(|d| {
+            if d.norm == 0.0 {
+                return Vec::new();
+            }
+            let mut v: Vec<(usize, f64)> =
+                d.weights.iter().map(|&(id, w)| (rank[id], w / d.norm)).collect();
+            v.sort_unstable_by_key(|&(r, _)| r);
+            v
+        })
+        .collect();
+    let mut postings: Vec<Vec<usize>> = vec![Vec::new(); terms];
+    let mut seen = vec![usize::MAX; texts.len()];
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut pairs = Vec::new();
+    for (j, unit) in units.iter().enumerate() {
+        // The unindexed prefix: its norm stays below the threshold, with a margin so rounding
+        // never drops a term that is needed.
+        let mut prefix_sq = 0.0;
+        let mut start = 0;
+        for &(_, w) in unit {
+            if (prefix_sq + w * w).sqrt() < threshold - 1e-9 {
+                prefix_sq += w * w;
+                start += 1;
+            } else {
+                break;
+            }
+        }
+        let indexed = &unit[start..];
+        for &(r, _) in indexed {
+            for &i in &postings[r] {
+                if seen[i] != j {
+                    seen[i] = j;
+                    candidates.push(i);
+                }
+            }
+        }
+        candidates.sort_unstable();
+        for &i in &candidates {
+            let sim = dot(&units[i], unit);
+            // Rounding must not hide a pair exactly at the threshold (identical texts give
+            // 0.9999999999999998).
+            if sim + 1e-9 >= threshold {
+                pairs.push((i, j, sim.min(1.0)));
+            }
+        }
+        candidates.clear();
+        for &(r, _) in indexed {
+            postings[r].push(j);
+        }
+    }
+    pairs
+}
+
+/// Dot product of two sparse vectors sorted by term.
+fn dot(a: &[(usize, f64)], b: &[(usize, f64)]) -> f64 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += a[i].1 * b[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
+}
+
+/// Whether `tool` names `other` in its when-not or its confusable examples.
+fn names(tool: &Tool, other: &str) -> bool {
+    tool.examples.confusables.iter().any(|c| c.value == other)
+        || tool.when_not.as_ref().is_some_and(|w| {
+            w.value
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|token| token == other)
+        })
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let tools: Vec<(&Catalog, &Tool)> = cx
+        .project
+        .catalogs
+        .iter()
+        .flat_map(|c| c.tools.iter().map(move |t| (c, t)))
+        .collect();
+    let texts: Vec<String> = tools.iter().map(|(_, t)| tool_text(t)).collect();
+    let threshold = cx.config.thresholds.confusable_similarity;
+    for (i, j, sim) in similar_pairs(&texts, threshold) {
+        let ((ca, a), (cb, b)) = (tools[i], tools[j]);
+        let (an, bn) = (&a.name.value, &b.name.value);
+        if an == bn || names(a, bn) || names(b, an) {
+            continue;
+        }
+        let other = if ca.name.value == cb.name.value {
+            format!("`{an}`")
+        } else {
+            format!("`{an}` (catalog `{}`)", ca.name.value)
+        };
+        let span = b.summary.as_ref().map_or(b.name.span, |s| s.span);
+        out.push(
+            Finding::in_tool(
+                cb,
+                b,
+                span,
+                format!(
+                    "tool `{bn}` reads like {other}: their summary and when texts are {:.0}% similar (threshold {:.0}%)",
+                    sim * 100.0,
+                    threshold * 100.0
+                ),
+            )
+            .help(format!(
+                "say what differs, and name the other tool in `when-not` (\"…; use {an} to …\") or in `examples {{ confusable \"{an}\" }}`"
+            )),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::rules::selection::test_support::*;
+
+    /// The similarity of two texts loaded alone together.
+    fn similarity(a: &str, b: &str) -> f64 {
+        let v = vectors(&[a.to_string(), b.to_string()]);
+        cosine(&v[0], &v[1])
+    }
+
+    #[test]
+    fn measure_ignores_case_stop_words_and_plurals() {
+        let a = "List the invoices of the authenticated tenant.";
+        assert!((similarity(a, "list INVOICE for an authenticated tenant") - 1.0).abs() < 1e-9);
+        assert_eq!(similarity(a, "Send a reminder e-mail."), 0.0);
+        assert_eq!(similarity("", a), 0.0);
+    }
+
+    #[test]
+    fn measure_counts_words_and_word_pairs_weighted_by_rarity() {
+        // Two texts: a term both use has idf ln(3/3) + 1 = 1, a term one uses ln(3/2) + 1.
+        let rare = (1.5f64).ln() + 1.0;
+        // Same words, different order: the three unigrams agree (weight 1), the two word
+        // pairs on each side do not (weight `rare`).
+        let s = similarity("refund invoice payment", "payment invoice refund");
+        let expected = 3.0 / (3.0 + 2.0 * rare * rare);
+        assert!((s - expected).abs() < 1e-9, "{s} {expected}");
+        // {list, invoice, list invoice} vs {list, invoice, overdue, list invoice,
+        // invoice overdue}: 3 shared terms of weight 1, 2 more of weight `rare`.
+        let s = similarity("list invoices", "list invoices overdue");
+        let expected = 3.0 / (3f64.sqrt() * (3.0 + 2.0 * rare * rare).sqrt());
+        assert!((s - expected).abs() < 1e-9, "{s} {expected}");
+    }
+
+    #[test]
+    fn words_every_tool_uses_weigh_less() {
+        // `shipment` and `ticket` tell the two tools apart; with more tools saying "new
+        // record of the open project", that boilerplate counts for less and the pair drops.
+        let pair = [
+            "Add a new record to the regional shipment records of the open project.",
+            "Add a new record to the regional ticket records of the open project.",
+        ];
+        let alone = similar_pairs(&pair.map(String::from), 0.0);
+        let mut many: Vec<String> = pair.map(String::from).to_vec();
+        many.extend((0..50).map(|i| format!("Add a new record to the w{i} records of the open project.")));
+        let among_many = similar_pairs(&many, 0.0);
+        let sim = |pairs: &[(usize, usize, f64)]| {
+            pairs.iter().find(|p| (p.0, p.1) == (0, 1)).map(|p| p.2).unwrap_or(0.0)
+        };
+        assert!(sim(&among_many) < sim(&alone), "{} {}", sim(&among_many), sim(&alone));
+    }
+
+    fn with_text(name: &str, summary: &str, when: &str) -> crate::model::Tool {
+        let mut t = tool(name);
+        t.summary = s(summary);
+        t.when = s(when);
+        t.when_not = s("Not for anything else.");
+        t
+    }
+
+    #[test]
+    fn reports_near_duplicates_unless_one_names_the_other() {
+        let a = with_text("invoice_list", "List the invoices of the tenant.", "Use to find invoices.");
+        let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
+        let mut c = with_text("invoice_find", "List invoices of the tenant.", "Use to find invoices.");
+        c.when_not = s("Not for search; use invoice_search, or invoice_list.");
+        let d = with_text("payment_send", "Send a payment.", "Use to pay.");
+        let found = run(&RULE, vec![a, b, c, d]);
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["tool `invoice_search` reads like `invoice_list`: their summary and when texts are 100% similar (threshold 80%)"]
+        );
+    }
+
+    #[test]
+    fn confusable_example_silences_the_pair() {
+        let mut a = with_text("invoice_list", "List the invoices of the tenant.", "Use to find invoices.");
+        a.examples.confusables.push(sp("invoice_search".into()));
+        let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
+        assert!(run(&RULE, vec![a, b]).is_empty());
+    }
+
+    /// A deterministic text generator over a small vocabulary, so that many tools share
+    /// terms and the index has real work to do.
+    fn synthetic(n: usize, vocabulary: usize) -> Vec<String> {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|_| {
+                let len = 3 + (next() % 6) as usize;
+                (0..len)
+                    .map(|_| format!("w{}", next() % vocabulary as u64))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn index_agrees_with_comparing_every_pair() {
+        for vocabulary in [12, 40] {
+            let texts = synthetic(400, vocabulary);
+            let docs = vectors(&texts);
+            for threshold in [0.3, 0.6, 0.8, 0.95, 1.0] {
+                let mut brute = Vec::new();
+                for j in 0..texts.len() {
+                    for i in 0..j {
+                        let s = cosine(&docs[i], &docs[j]);
+                        if s + 1e-9 >= threshold {
+                            brute.push((i, j));
+                        }
+                    }
+                }
+                let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold)
+                    .into_iter()
+                    .map(|(i, j, _)| (i, j))
+                    .collect();
+                if threshold <= 0.3 {
+                    assert!(!brute.is_empty(), "{vocabulary} {threshold}");
+                }
+                assert_eq!(indexed, brute, "vocabulary {vocabulary}, threshold {threshold}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_thousand_tools_find_exactly_the_planted_pairs() {
+        // Each tool gets words of its own (`r{i}x…`), so only the planted copies are similar.
+        let mut tools: Vec<crate::model::Tool> = (0..2000)
+            .map(|i| {
+                with_text(
+                    &format!("resource{i}_read"),
+                    &format!("Read r{i}a records of r{i}b kind for the r{i}c ledger."),
+                    &format!("Use when the user asks about r{i}d or r{i}e."),
+                )
+            })
+            .collect();
+        for (from, to) in [(10, 1500), (999, 1000), (1998, 3)] {
+            tools[to].summary = tools[from].summary.clone();
+            tools[to].when = tools[from].when.clone();
+        }
+        let project = crate::model::Project {
+            catalogs: vec![
+                catalog("first", tools[..1000].to_vec()),
+                catalog("second", tools[1000..].to_vec()),
+            ],
+        };
+        let found = run_with(&RULE, &project, &Default::default());
+        let pairs: Vec<(&str, &str)> = found
+            .iter()
+            .map(|f| {
+                let other = f.message.split('`').nth(3).unwrap_or("");
+                (f.tool.as_deref().unwrap_or(""), other)
+            })
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("resource1000_read", "resource999_read"),
+                ("resource1500_read", "resource10_read"),
+                ("resource1998_read", "resource3_read"),
+            ]
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! ## What it does
+//! Checks the length of the texts the model reads, in characters: `summary` at most 200,
+//! `when` and `when-not` at most 300 each, and the tool's model-facing description (as
+//! `templates/description.j2` renders it: title, summary, when, when-not, the effect in words,
+//! limits, timeout and deprecation sentences) at most 1024. The limits are set in `catalogc.kdl`,
+//! `thresholds { summary-max 200; when-max 300; description-max 1024 }`.
+//!
+//! ## Why is this bad?
+//! Every tool's description is sent to the model on every turn: long texts cost tokens for
+//! every conversation, push other tools out of the model's attention, and some clients cut
+//! descriptions at 1024 characters, losing the end (often the when-not).
+//!
+//! ## Example
+//! ```kdl
+//! tool "invoice_list" version="1.0.0" {
+//!     summary "List invoices. This tool lists invoices, which are the documents we send to customers when they owe us money, and it can filter them by status, and it returns them in pages, and each page holds up to fifty invoices, sorted by due date, oldest first."
+//!     when "Use to look up invoices by status."
+//!     when-not "Not for payments; use payment_list."
+//!     effect "read"
+//!     input
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! tool "invoice_list" version="1.0.0" {
+//!     summary "List open or overdue invoices, oldest due date first."
+//!     when "Use to look up invoices by status."
+//!     when-not "Not for payments; use payment_list."
+//!     effect "read"
+//!     input
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::{Context, Finding, Rule};
+use crate::model::{Catalog, Tool};
+
+pub static RULE: Rule = Rule {
+    id: "selection/length",
+    level: Level::Warn,
+    summary: "summary ≤ 200, when / when-not ≤ 300, description ≤ 1024 characters",
+    check,
+    source: include_str!("length.rs"),
+};
+
+/// The rendered model-facing description's length in characters.
+fn description_chars(catalog: &Catalog, tool: &Tool) -> usize {
+    crate::text::description(catalog, tool).chars().count()
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let th = &cx.config.thresholds;
+    for catalog in &cx.project.catalogs {
+        for tool in &catalog.tools {
+            for (child, text, max) in [
+                ("summary", &tool.summary, th.summary_max),
+                ("when", &tool.when, th.when_max),
+                ("when-not", &tool.when_not, th.when_max),
+            ] {
+                let Some(t) = text else { continue };
+                let n = t.value.chars().count();
+                if n > max {
+                    out.push(
+                        Finding::in_tool(
+                            catalog,
+                            tool,
+                            t.span,
+                            format!(
+                                "the `{child}` of tool `{}` is {n} characters long, over {max}",
+                                tool.name.value
+                            ),
+                        )
+                        .help(format!(
+                            "shorten the `{child}` to at most {max} characters: one sentence, what matters for choosing the tool"
+                        )),
+                    );
+                }
+            }
+            let n = description_chars(catalog, tool);
+            if n > th.description_max {
+                out.push(
+                    Finding::in_tool(
+                        catalog,
+                        tool,
+                        tool.name.span,
+                        format!(
+                            "the rendered description of tool `{}` is {n} characters long, over {}",
+                            tool.name.value, th.description_max
+                        ),
+                    )
+                    .help(format!(
+                        "shorten summary, when and when-not so the description stays within {} characters",
+                        th.description_max
+                    )),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::lint::rules::selection::test_support::*;
+
+    #[test]
+    fn reports_each_text_over_its_limit_and_the_total() {
+        let mut long = tool("ledger_entry_list");
+        long.summary = s(&"é".repeat(201));
+        long.when = s(&"w".repeat(301));
+        long.when_not = s(&"n".repeat(600));
+        let mut edge = tool("ledger_entry_get");
+        // Exactly at the limits: characters, not bytes.
+        edge.summary = s(&"é".repeat(200));
+        edge.when = s(&"w".repeat(300));
+        edge.when_not = s(&"n".repeat(300));
+        let n = crate::text::description(&catalog("test", vec![]), &long)
+            .chars()
+            .count();
+        assert!(n > 201 + 301 + 600, "the description holds the three texts: {n}");
+        let description =
+            format!("the rendered description of tool `ledger_entry_list` is {n} characters long, over 1024");
+        let found = run(&RULE, vec![long, edge]);
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "the `summary` of tool `ledger_entry_list` is 201 characters long, over 200",
+                "the `when` of tool `ledger_entry_list` is 301 characters long, over 300",
+                "the `when-not` of tool `ledger_entry_list` is 600 characters long, over 300",
+                &description,
+            ]
+        );
+    }
+}

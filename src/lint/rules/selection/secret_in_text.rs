@@ -1,0 +1,412 @@
+//! ## What it does
+//! Looks for credentials in every text of a catalog: the catalog summary, tool titles,
+//! summaries, when / when-not, field and type docs, string defaults and enum values, error
+//! messages and next steps, needs-input docs, `call` / `no-call` examples and deprecation
+//! reasons. A text is reported when it matches one of these patterns:
+//!
+//! | pattern | matches | does not match |
+//! |---|---|---|
+//! | API key `sk-…` | `sk-` (optionally `proj-`, `live-`, `test-`) and 20+ key characters holding a digit | `sk-ills`, `sk-learn` |
+//! | AWS access key ID | `AKIA` or `ASIA` and exactly 16 upper-case letters or digits | `AKIA` alone, `AKIAEXAMPLE` |
+//! | GitHub token | `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36+ letters or digits; `github_pat_` and 22+ | `ghp_short` |
+//! | private key | `-----BEGIN … KEY-----` (RSA, EC, OPENSSH, PGP, encrypted, plain) | `-----BEGIN CERTIFICATE-----` |
+//! | password assignment | `password`, `passwd`, `pwd`, `secret`, `api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `auth_token` followed by `=` or `:` and a value (not a `<placeholder>`, `{template}`, `$VARIABLE` or `***`) | `the password: ask the user`, `password=<your password>` |
+//! | bearer token | `Bearer` and a 20+ character token holding a letter and a digit | `a Bearer token in the header` |
+//! | JSON Web Token | `eyJ…` three dot-separated base64url parts | `eyJ` alone |
+//! | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number |
+//! | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
+//! | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
+//!
+//! The message names the pattern but never repeats the matched text. Example identifiers
+//! written out in full (a 32-digit hex event ID) look like keys too: shorten them.
+//!
+//! ## Why is this bad?
+//! Catalog texts are sent to every model, client and log that lists the tools, and are
+//! committed to the repository: a credential written there is leaked to all of them. Even an
+//! "example" key teaches the model to pass keys in arguments.
+//!
+//! ## Example
+//! ```kdl
+//! tool "report_fetch" version="1.0.0" {
+//!     summary "Fetch a report from https://svc:hunter2@reports.example.com."
+//!     // …
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! tool "report_fetch" version="1.0.0" {
+//!     summary "Fetch a monthly sales report of the authenticated tenant."
+//!     // …
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::rules::selection::{Texts, for_each_string_default, for_each_text, sub_span};
+use crate::lint::{Context, Finding, Rule};
+use crate::model::{Sp, Span};
+use regex::{Regex, RegexSet};
+use std::ops::Range;
+use std::sync::LazyLock;
+
+pub static RULE: Rule = Rule {
+    id: "selection/secret-in-text",
+    level: Level::Error,
+    summary: "no credential (API key, token, private key, password, URL user info) in any text",
+    check,
+    source: include_str!("secret_in_text.rs"),
+};
+
+struct Pattern {
+    /// For messages: "an AWS access key ID".
+    name: &'static str,
+    regex: &'static str,
+    /// Extra test on the match, for what a regex says badly (mixed character classes).
+    accept: fn(&str) -> bool,
+}
+
+fn any(_: &str) -> bool {
+    true
+}
+
+fn has_digit(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_digit())
+}
+
+fn has_letter_and_digit(s: &str) -> bool {
+    has_digit(s) && s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+fn hex_mixed(s: &str) -> bool {
+    has_digit(s) && s.bytes().any(|b| matches!(b, b'a'..=b'f' | b'A'..=b'F'))
+}
+
+fn base64_like(s: &str) -> bool {
+    let slashes = s.bytes().filter(|&b| b == b'/').count();
+    s.bytes().any(|b| b.is_ascii_uppercase())
+        && s.bytes().any(|b| b.is_ascii_lowercase())
+        && has_digit(s)
+        && slashes * 10 <= s.len()
+}
+
+fn key_part_has_digit(s: &str) -> bool {
+    has_digit(s.trim_start_matches("sk-"))
+}
+
+static PATTERNS: [Pattern; 10] = [
+    Pattern {
+        name: "an API secret key (`sk-…`)",
+        regex: r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}",
+        accept: key_part_has_digit,
+    },
+    Pattern {
+        name: "an AWS access key ID (`AKIA…`)",
+        regex: r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+        accept: any,
+    },
+    Pattern {
+        name: "a GitHub token (`ghp_…`)",
+        regex: r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+        accept: any,
+    },
+    Pattern {
+        name: "a private key (`-----BEGIN … KEY-----`)",
+        regex: r"-----BEGIN (?:[A-Z0-9]+ )*KEY(?: BLOCK)?-----",
+        accept: any,
+    },
+    Pattern {
+        name: "a password or secret assignment (`password=…`)",
+        regex: r#"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)(?:\s*=\s*|:)[^\s"'<>{}$*,;]+"#,
+        accept: any,
+    },
+    Pattern {
+        name: "a bearer token",
+        regex: r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*",
+        accept: has_letter_and_digit,
+    },
+    Pattern {
+        name: "a JSON Web Token (`eyJ…`)",
+        regex: r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+        accept: any,
+    },
+    Pattern {
+        name: "a long hexadecimal run (32+ digits)",
+        regex: r"\b[0-9A-Fa-f]{32,}\b",
+        accept: hex_mixed,
+    },
+    Pattern {
+        name: "a long base64 run (40+ characters)",
+        regex: r"[A-Za-z0-9+/]{40,}={0,2}",
+        accept: base64_like,
+    },
+    Pattern {
+        name: "a URL with user info (`scheme://user:password@host`)",
+        regex: r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@]+@[^\s/?#@]+",
+        accept: any,
+    },
+];
+
+fn compile(source: &str) -> Regex {
+    Regex::new(source).unwrap_or_else(|e| panic!("built-in pattern {source}: {e}"))
+}
+
+static REGEXES: LazyLock<Vec<Regex>> =
+    LazyLock::new(|| PATTERNS.iter().map(|p| compile(p.regex)).collect());
+
+/// All patterns in one automaton: most texts hold no secret, and one pass over them says so.
+static SCREEN: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(PATTERNS.iter().map(|p| p.regex))
+        .unwrap_or_else(|e| panic!("built-in patterns: {e}"))
+});
+
+/// Every match of every pattern in `text`, as (pattern name, byte range), in pattern order.
+fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
+    let mut found = Vec::new();
+    for i in SCREEN.matches(text).iter() {
+        let (Some(p), Some(regex)) = (PATTERNS.get(i), REGEXES.get(i)) else {
+            continue;
+        };
+        for m in regex.find_iter(text) {
+            if (p.accept)(m.as_str()) {
+                found.push((p.name, m.range()));
+            }
+        }
+    }
+    found
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        let report = |out: &mut Vec<Finding>,
+                      tool: Option<&crate::model::Tool>,
+                      what: &str,
+                      path: Option<String>,
+                      name: &str,
+                      span: Span| {
+            let message = format!("{what} holds what looks like {name}");
+            let mut f = match tool {
+                Some(t) => Finding::in_tool(catalog, t, span, message),
+                None => Finding::in_catalog(catalog, span, message),
+            }
+            .help(if name.starts_with("a long") {
+                "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
+            } else {
+                "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
+            });
+            if let Some(p) = path {
+                f = f.path(p);
+            }
+            out.push(f);
+        };
+        for_each_text(catalog, Texts::All, &mut |t| {
+            for (name, range) in find_secrets(&t.text.value) {
+                let span = sub_span(cx, catalog.file, t.text, range);
+                report(out, t.tool, &t.what, t.path.clone(), name, span);
+            }
+        });
+        for_each_string_default(catalog, &mut |tool, path, value, span| {
+            let lit = Sp::new(value.to_string(), span);
+            for (name, range) in find_secrets(value) {
+                let span = sub_span(cx, catalog.file, &lit, range);
+                report(
+                    out,
+                    tool,
+                    &format!("the default of `{path}`"),
+                    Some(path.clone()),
+                    name,
+                    span,
+                );
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::rules::selection::test_support::*;
+
+    fn names(text: &str) -> Vec<&'static str> {
+        find_secrets(text).into_iter().map(|(n, _)| n).collect()
+    }
+
+    fn fires(text: &str, pattern: &str) {
+        assert!(
+            names(text).iter().any(|n| n.contains(pattern)),
+            "{text:?} should match {pattern}: {:?}",
+            names(text)
+        );
+    }
+
+    fn quiet(text: &str) {
+        assert!(names(text).is_empty(), "{text:?}: {:?}", names(text));
+    }
+
+    #[test]
+    fn sk_keys() {
+        fires("key sk-proj-4fT9aQ2LmX7pZ1cV8bN3 here", "sk-");
+        fires("sk-abcdefghij0123456789abcd", "sk-");
+        quiet("Teaches new sk-ills and sk-learning-resources-for-everyone.");
+    }
+
+    #[test]
+    fn aws_keys() {
+        fires("AKIAIOSFODNN7EXAMPLE", "AWS");
+        fires("id ASIAY34FZKBOKMUTVV7A.", "AWS");
+        quiet("AKIA keys start with AKIA; AKIAEXAMPLE is not one.");
+    }
+
+    #[test]
+    fn github_tokens() {
+        fires("ghp_1234567890abcdefghijABCDEFGHIJ123456", "GitHub");
+        fires("github_pat_11ABCDEFG0123456789_abcdefghijkl", "GitHub");
+        quiet("ghp_short is a prefix only");
+    }
+
+    #[test]
+    fn private_keys() {
+        fires("-----BEGIN RSA PRIVATE KEY-----", "private key");
+        fires("-----BEGIN OPENSSH PRIVATE KEY-----", "private key");
+        fires("-----BEGIN PGP PRIVATE KEY BLOCK-----", "private key");
+        quiet("-----BEGIN CERTIFICATE-----");
+    }
+
+    #[test]
+    fn password_assignments() {
+        fires("connect with password=hunter2", "password");
+        fires("PASSWD:s3cr3t", "password");
+        fires("api_key = abc123", "password");
+        quiet("Ask the user for the password: never guess it.");
+        quiet("Send password=<your password> in the form.");
+        quiet("client_secret={from the vault}");
+    }
+
+    #[test]
+    fn bearer_tokens() {
+        fires("Authorization: Bearer 4fT9aQ2LmX7pZ1cV8bN3xY", "bearer");
+        quiet("Expects a Bearer token in the Authorization header.");
+        quiet("bearer authentication_is_required_here_always");
+    }
+
+    #[test]
+    fn json_web_tokens() {
+        fires(
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "JSON Web Token",
+        );
+        quiet("tokens start with eyJ and have three parts");
+    }
+
+    #[test]
+    fn long_hex_runs() {
+        fires("token 4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c", "hex");
+        quiet("4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7");
+        quiet("12345678901234567890123456789012345");
+    }
+
+    #[test]
+    fn long_base64_runs() {
+        fires("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY12", "base64");
+        quiet("anextremelylongwordwithoutanyuppercaseordigits1");
+        quiet("/Users/Alice/Documents/Project2/Reports/Q3/Summary");
+    }
+
+    #[test]
+    fn urls_with_user_info() {
+        fires("https://svc:hunter2@reports.example.com/x", "user info");
+        fires("postgres://admin@db.example.com", "user info");
+        quiet("https://example.com/path@v2 and ops@example.com");
+    }
+
+    #[test]
+    fn checks_every_kind_of_text() {
+        use crate::model::*;
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        let mut t = tool("ledger_entry_list");
+        t.title = s(key);
+        t.when_not = s(key);
+        let mut e = error("LEDGER_DOWN", ErrorClass::Unavailable, None);
+        e.message = s(key);
+        e.next_step = s(key);
+        t.errors.push(e);
+        t.examples.calls.push(sp(key.into()));
+        t.deprecated = Some(Deprecated {
+            reason: s(key),
+            replacement: None,
+            span: Span::default(),
+        });
+        let mut f = field("note", TyKind::String(StringTy::default()), Some(key));
+        f.default = Some(sp(Literal::String(key.into())));
+        t.input.fields.push(f);
+        t.needs_input.push(NeedsInput {
+            name: sp("approval".into()),
+            kind: sp(InputKind::Confirmation),
+            doc: s(key),
+            span: Span::default(),
+        });
+        let found = run(&RULE, vec![t]);
+        let whats: Vec<&str> = found
+            .iter()
+            .map(|f| f.message.split(" holds").next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            whats,
+            [
+                "title",
+                "when-not",
+                "message of error `LEDGER_DOWN`",
+                "next-step of error `LEDGER_DOWN`",
+                "doc of needs-input `approval`",
+                "deprecation reason",
+                "`call` example",
+                "doc of `input.note`",
+                "the default of `input.note`",
+            ]
+        );
+        assert!(found.iter().all(|f| !f.message.contains(key)));
+    }
+
+    #[test]
+    fn points_at_the_secret_inside_escaped_raw_and_multi_line_strings() {
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        let source = format!(
+            r####"catalog "billing" version="1.0.0" {{
+    summary "Say \"hi\" with {key}."
+}}
+type "Entry" {{
+    doc #"Signed by {key}"#
+    field "note" "string" max-length=10 {{ doc "A note." }}
+}}
+tool "entry_list" version="1.0.0" {{
+    summary """
+        Lists entries,
+        keyed {key}.
+        """
+    when "Use to list entries."
+    when-not "Not for payments."
+    effect "read"
+    input
+    output {{ field "entries" "array" max-items=5 {{ doc "Entries."; items "Entry" }} }}
+}}
+"####
+        );
+        let loaded = crate::project::load_source("billing.kdl", source.clone());
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        let cx = Context {
+            project: &loaded.project,
+            sources: &loaded.sources,
+            config: &Default::default(),
+        };
+        let mut out = Vec::new();
+        check(&cx, &mut out);
+        let found: Vec<(&str, Option<&str>)> = out
+            .iter()
+            .map(|f| (&source[f.span.start..f.span.end], f.tool.as_deref()))
+            .collect();
+        assert_eq!(
+            found,
+            [(key, None), (key, Some("entry_list")), (key, None)],
+            "catalog summary, tool summary, type doc"
+        );
+    }
+}
