@@ -1,4 +1,4 @@
-//! `cargo bench --bench pipeline`: time of `lint` (parse, lower, checks) and `hash` on a
+//! `cargo bench --bench pipeline`: time of `lint` (parse, lower, every rule) and `hash` on a
 //! generated catalog of 1,000 tools, as a user runs them, in a release build.
 //!
 //! `CATALOGC_BENCH_TOOLS=N` changes the size; `CATALOGC_BENCH_WRITE=FILE` also writes the
@@ -7,7 +7,8 @@
 //! A plain timing harness (no extra dependency): each phase runs several times and the
 //! median is printed.
 
-use catalogc::project::{self, Config};
+use catalogc::lint::{self, Config};
+use catalogc::project;
 use std::time::{Duration, Instant};
 
 fn median(mut xs: Vec<Duration>) -> Duration {
@@ -49,11 +50,11 @@ fn main() {
 
     let (lint, (loaded, diags)) = time(7, || {
         let loaded = project::load_source("bench.kdl", text.clone());
-        let diags = project::run_checks(&loaded, &Config::default());
+        let diags = lint::check_project(&loaded, &Config::default());
         (loaded, diags)
     });
     println!(
-        "lint (parse + lower + checks): {:?} median; {} tools, {} diagnostics",
+        "lint (parse + lower + every rule): {:?} median; {} tools, {} diagnostics",
         lint,
         loaded.tool_count(),
         diags.len()

@@ -267,6 +267,7 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
         }
     }
     cross_catalog_duplicates(&mut loaded);
+    sort_diagnostics(&mut loaded.diagnostics);
     loaded
 }
 
@@ -398,12 +399,4 @@ pub fn load_config(
         file: Some(id),
         document: Some(parsed.document),
     })
-}
-
-/// Every check of a `lint` run over a loaded project: syntax and model diagnostics, then the
-/// lint rules; sorted for output. This is the one place checks are added.
-pub fn run_checks(loaded: &Loaded, _config: &Config) -> Vec<Diagnostic> {
-    let mut out = loaded.diagnostics.clone();
-    sort_diagnostics(&mut out);
-    out
 }

@@ -4,7 +4,7 @@
 
 use catalogc::diag::render::{self, CoreRules, Summary};
 use catalogc::diag::{Diagnostic, Level};
-use catalogc::project::{self, Config, LoadOptions, Loaded};
+use catalogc::project::{self, LoadOptions, Loaded};
 use std::path::{Path, PathBuf};
 
 const FIXTURES: &str = "tests/fixtures/model";
@@ -15,7 +15,7 @@ fn load(paths: &[&str]) -> (Loaded, Vec<Diagnostic>) {
         Ok(l) => l,
         Err(e) => panic!("fixture did not load: {e}"),
     };
-    let diags = project::run_checks(&loaded, &Config::default());
+    let diags = loaded.diagnostics.clone();
     (loaded, diags)
 }
 
@@ -211,7 +211,7 @@ fn colored_output_only_when_asked() {
 fn caret_counts_characters_and_expands_tabs() {
     let text = "catalog \"é\" version=\"1.0.0\"\ntool \"ça_va\" version=\"1.0.0\" {\n\teffect \"rëad\"\n\tinput\n}\n";
     let loaded = project::load_source("t.kdl", text);
-    let diags = project::run_checks(&loaded, &Config::default());
+    let diags = loaded.diagnostics.clone();
     let out = render::render_human(&diags, &loaded.sources, &summary(&loaded, &diags), false);
     assert!(out.contains(" --> t.kdl:3:9\n"), "{out}");
     assert!(
@@ -234,7 +234,7 @@ fn the_example_catalogs_are_clean() {
 /// Loads and renders `text` in every format; the point is that nothing panics.
 fn load_and_render(text: &str) -> usize {
     let loaded = project::load_source("x.kdl", text);
-    let diags = project::run_checks(&loaded, &Config::default());
+    let diags = loaded.diagnostics.clone();
     let s = summary(&loaded, &diags);
     let n = render::render_human(&diags, &loaded.sources, &s, true).len()
         + render::render_json(&diags, &loaded.sources, &s).len()

@@ -3,6 +3,8 @@
 
 pub mod render;
 
+pub mod suggest;
+
 use crate::syntax::Span;
 use std::path::PathBuf;
 

@@ -6,6 +6,7 @@
 //! resolve) so consumers never see a half-built value; its diagnostics explain why.
 
 use super::*;
+use crate::diag::suggest::did_you_mean;
 use crate::diag::{Diagnostic, FileId, Level};
 use crate::syntax::{Document, Entry, Node, Number, Value};
 use std::collections::{HashMap, HashSet};
@@ -31,33 +32,6 @@ pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>)
         }
     }
     (catalog, cx.diags)
-}
-
-/// The closest candidate by edit distance, when it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .iter()
-        .map(|c| (edit_distance(word, c), *c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 fn quoted_list(items: &[&str]) -> String {
@@ -291,7 +265,7 @@ impl Cx {
                 } else {
                     format!("allowed here: {}", quoted_list(allowed))
                 };
-                let help = Some(match did_you_mean(key, allowed) {
+                let help = Some(match did_you_mean(key, allowed.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`? {allowed_text}"),
                     None => allowed_text,
                 });
@@ -366,7 +340,7 @@ impl Cx {
     fn unknown_node(&mut self, node: &Node, where_: &str, allowed: &[&str]) {
         let name = node.name.value.as_str();
         let allowed_text = format!("allowed {where_}: {}", quoted_list(allowed));
-        let help = match did_you_mean(name, allowed) {
+        let help = match did_you_mean(name, allowed.iter().copied()) {
             Some(s) => format!("did you mean `{s}`? {allowed_text}"),
             None => allowed_text,
         };
@@ -605,7 +579,7 @@ impl Cx {
             Some(v) => Some(Sp::new(v, s.span)),
             None => {
                 let list = format!("one of {}", quoted_list(allowed));
-                let help = match did_you_mean(&s.value, allowed) {
+                let help = match did_you_mean(&s.value, allowed.iter().copied()) {
                     Some(m) => format!("did you mean `{m}`? write {list}"),
                     None => format!("write {list}"),
                 };
@@ -1442,7 +1416,7 @@ impl Cx {
                 quoted_list(&declared)
             )
         };
-        let help = match did_you_mean(&t.value, &candidates) {
+        let help = match did_you_mean(&t.value, candidates.iter().copied()) {
             Some(m) => format!("did you mean `{m}`? {list}"),
             None => list,
         };
@@ -2036,11 +2010,12 @@ tool "a_b" version="1.0.0" {
 
     #[test]
     fn did_you_mean_needs_a_close_match() {
-        assert_eq!(did_you_mean("reed", EFFECTS), Some("read"));
-        assert_eq!(did_you_mean("max-lenght", STRING_PROPS), Some("max-length"));
-        assert_eq!(did_you_mean("colour", TOOL_CHILDREN), None);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(did_you_mean("reed", EFFECTS.iter().copied()), Some("read"));
+        assert_eq!(
+            did_you_mean("max-lenght", STRING_PROPS.iter().copied()),
+            Some("max-length")
+        );
+        assert_eq!(did_you_mean("colour", TOOL_CHILDREN.iter().copied()), None);
     }
 
     #[test]

@@ -223,22 +223,6 @@ pub(crate) fn stem(word: &str) -> String {
     word.to_string()
 }
 
-/// Levenshtein distance, for did-you-mean help.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
 #[cfg(test)]
 pub(crate) mod test_support {
     //! Hand-built models for the rules' unit tests (fixture catalogs are covered by
@@ -361,13 +345,5 @@ mod tests {
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("address"), "address");
         assert_eq!(stem("gets"), "get");
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("invoice_get", "invoice_get"), 0);
-        assert_eq!(edit_distance("invoice_gte", "invoice_get"), 2);
-        assert_eq!(edit_distance("invoce_get", "invoice_get"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

@@ -28,7 +28,6 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::edit_distance;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Sp;
 use std::collections::HashSet;
@@ -44,12 +43,7 @@ pub static RULE: Rule = Rule {
 /// The closest known name, if it is close enough to be a plausible typo.
 fn did_you_mean<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(2);
-    known
-        .iter()
-        .map(|k| (edit_distance(name, k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, k)| k)
+    crate::diag::suggest::did_you_mean_within(name, known.iter().copied(), limit)
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
