@@ -666,10 +666,7 @@ pub(super) fn side(
     out: &mut Vec<Change>,
 ) {
     fn fields(side: Side, t: &Tool) -> &[Field] {
-        match side {
-            Side::Input => &t.input.fields,
-            Side::Output => t.output.as_ref().map_or(&[], |o| &o.fields),
-        }
+        t.object(side).map_or(&[], |o| &o.fields)
     }
     let (writer, reader, w, r) = match side {
         Side::Input => (old_cat, new_cat, old, new),

@@ -31,23 +31,7 @@ impl fmt::Display for Class {
     }
 }
 
-/// Which schema of a tool a field-level change is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Written by the model, read by the server.
-    Input,
-    /// Written by the server, read by clients.
-    Output,
-}
-
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Input => "input",
-            Side::Output => "output",
-        }
-    }
-}
+pub use crate::model::Side;
 
 /// Where a kind sits with respect to the input/output mirror (the symmetry contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,20 +3,7 @@
 
 use crate::model::{Catalog, Field, Object, Tool, Ty, TyKind, TypeDef};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Input,
-    Output,
-}
-
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Input => "input",
-            Side::Output => "output",
-        }
-    }
-}
+pub use crate::model::Side;
 
 /// One place a type occurs: a field's type, or an array's `items` type (`field` is `None`).
 #[derive(Debug, Clone, Copy)]
@@ -46,12 +33,8 @@ pub fn tool_side<'a>(
     side: Side,
     f: &mut dyn FnMut(&Site<'a, '_>),
 ) {
-    let object = match side {
-        Side::Input => &tool.input,
-        Side::Output => match &tool.output {
-            Some(o) => o,
-            None => return,
-        },
+    let Some(object) = tool.object(side) else {
+        return;
     };
     let mut w = Walker {
         catalog,

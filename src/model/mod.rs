@@ -92,6 +92,14 @@ impl Tool {
             || self.idempotency.is_some()
     }
 
+    /// The `input` or `output` object; `None` for a tool without `output`.
+    pub fn object(&self, side: Side) -> Option<&Object> {
+        match side {
+            Side::Input => Some(&self.input),
+            Side::Output => self.output.as_ref(),
+        }
+    }
+
     /// The four MCP annotation hints derived from `effect` (catalog-format.md).
     pub fn annotations(&self) -> Annotations {
         let e = self.effect.value;
@@ -103,6 +111,24 @@ impl Tool {
                 _ => true,
             },
             open_world: self.open_world(),
+        }
+    }
+}
+
+/// Which schema of a tool. Direction matters for compatibility and for how strict a rule is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Written by the model, read by the server.
+    Input,
+    /// Written by the server, read by clients.
+    Output,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Input => "input",
+            Side::Output => "output",
         }
     }
 }
