@@ -202,6 +202,12 @@ fn main() {
         drop(parsed);
 
         let (t_ours, m_ours) = measure(budget, || syntax::parse(&src));
+        let (t_tree, m_tree) = measure(budget, || syntax::parse_tree(&src));
+        tree_notes.push(format!(
+            "{tools} tools, tree only (syntax::parse_tree): {:.1} MB/s, mem× {:.2}",
+            mbps(src.len(), t_tree),
+            m_tree as f64 / src.len() as f64
+        ));
         let kdl_cell = if src.len() <= kdl_max {
             let (t, m) = measure(budget, || kdl::KdlDocument::parse_v2(&src));
             format!(

@@ -1,7 +1,9 @@
 //! Synthetic catalogs for benchmarks and tests: realistic, valid KDL v2 in the catalog
 //! format, written to pass the lint rules (unique snake_case names, a doc on every field,
 //! bounded strings, arrays and numbers, fully specified write tools). Deterministic: the
-//! same arguments always give the same text.
+//! same arguments always give the same text. Checked with `catalogc lint` at 23 and 200
+//! tools: no errors, and the only warning is `catalog/budget` (a large catalog is over the
+//! tools/list budget by design).
 
 use std::fmt::Write as _;
 

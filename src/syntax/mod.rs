@@ -48,6 +48,17 @@ pub struct Parsed {
 
 /// Parses KDL v2 text.
 pub fn parse(src: &str) -> Parsed {
+    parse_with(src, true)
+}
+
+/// Like [`parse`], with the same errors and the same lossless tree, but without keeping the
+/// typed view (`document` is empty): for tools that only need the tree, such as a
+/// formatter, at a fraction of the memory.
+pub fn parse_tree(src: &str) -> Parsed {
+    parse_with(src, false)
+}
+
+fn parse_with(src: &str, keep_document: bool) -> Parsed {
     if src.len() > MAX_INPUT_LEN {
         return Parsed {
             document: Document::default(),
@@ -76,6 +87,7 @@ pub fn parse(src: &str) -> Parsed {
             errors: &mut errors,
             entry_stack: Vec::new(),
             node_stack: Vec::new(),
+            keep_document,
         };
         let nodes = p.parse_nodes(0, false);
         (nodes, p.groups)

@@ -20,6 +20,8 @@ pub(crate) struct Parser<'a> {
     /// top part into an exactly sized `Vec`, avoiding growth slack in the typed view.
     pub entry_stack: Vec<Entry>,
     pub node_stack: Vec<Node>,
+    /// `false`: check everything but keep no typed view (see [`super::parse_tree`]).
+    pub keep_document: bool,
 }
 
 type K = TokenKind;
@@ -220,7 +222,9 @@ impl<'a> Parser<'a> {
                     self.close(g);
                 }
                 Some(_) => {
-                    if let Some(node) = self.parse_node(depth) {
+                    if let Some(node) = self.parse_node(depth)
+                        && self.keep_document
+                    {
                         self.node_stack.push(node);
                     }
                 }

@@ -308,3 +308,18 @@ fn unclosed_multiline_string_is_one_error() {
     assert_eq!(e.code, "syntax/unclosed-string");
     assert_eq!(e.span, Span::new(2, 5));
 }
+
+#[test]
+fn parse_tree_has_the_same_tree_and_errors() {
+    for src in [
+        "a 1 { b \"x\" }\n(t)c k=#true",
+        "a true { b r\"x\" }\n}",
+        &crate::synth::synthetic_catalog("t", 7),
+    ] {
+        let full = parse(src);
+        let tree = parse_tree(src);
+        assert_eq!(full.tree, tree.tree);
+        assert_eq!(full.errors, tree.errors);
+        assert!(tree.document.nodes.is_empty());
+    }
+}
