@@ -204,26 +204,9 @@ fn gen_catalog(r: &mut Rng) -> Catalog {
         span: Span::default(),
     });
     let tool = Tool {
-        name: sp("thing_get".to_string()),
-        version: sp("1.0.0".to_string()),
-        title: None,
-        summary: None,
-        when: None,
-        when_not: None,
-        effect: sp(Effect::Read),
-        open_world: None,
-        limits: None,
         input,
         output,
-        errors: Vec::new(),
-        idempotency: None,
-        confirm: None,
-        on_timeout: None,
-        needs_input: Vec::new(),
-        examples: Examples::default(),
-        deprecated: None,
-        allows: Vec::new(),
-        span: Span::default(),
+        ..Tool::new("thing_get", "1.0.0", Effect::Read)
     };
     Catalog {
         file: catalogc::diag::FileId(0),

@@ -33,15 +33,7 @@ fn string() -> TyKind {
 
 fn tool(name: &str, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
     Tool {
-        name: sp(name.to_string()),
-        version: sp("1.0.0".to_string()),
-        title: None,
         summary: Some(sp("Summary.".to_string())),
-        when: None,
-        when_not: None,
-        effect: sp(Effect::Read),
-        open_world: None,
-        limits: None,
         input: Object {
             fields: input,
             span: Span::default(),
@@ -50,15 +42,7 @@ fn tool(name: &str, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
             fields,
             span: Span::default(),
         }),
-        errors: Vec::new(),
-        idempotency: None,
-        confirm: None,
-        on_timeout: None,
-        needs_input: Vec::new(),
-        examples: Examples::default(),
-        deprecated: None,
-        allows: Vec::new(),
-        span: Span::default(),
+        ..Tool::new(name, "1.0.0", Effect::Read)
     }
 }
 

@@ -77,6 +77,34 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// A tool with only a name, a version and an effect, an empty `input` and every optional
+    /// part absent, all at empty spans: the start of a model built in code rather than read
+    /// from a file (tests, importers).
+    pub fn new(name: impl Into<String>, version: impl Into<String>, effect: Effect) -> Tool {
+        Tool {
+            name: Sp::new(name.into(), Span::default()),
+            version: Sp::new(version.into(), Span::default()),
+            title: None,
+            summary: None,
+            when: None,
+            when_not: None,
+            effect: Sp::new(effect, Span::default()),
+            open_world: None,
+            limits: None,
+            input: Object::default(),
+            output: None,
+            errors: Vec::new(),
+            idempotency: None,
+            confirm: None,
+            on_timeout: None,
+            needs_input: Vec::new(),
+            examples: Examples::default(),
+            deprecated: None,
+            allows: Vec::new(),
+            span: Span::default(),
+        }
+    }
+
     /// `open-world` as written, else `#true` for `external-read` and `#false` otherwise.
     pub fn open_world(&self) -> bool {
         self.open_world

@@ -109,24 +109,13 @@ impl Fx {
         Tool {
             name: self.s(name),
             version: self.s("1.0.0"),
-            title: None,
             summary: self.os(&format!("Summary of {name}.")),
             when: self.os(&format!("Use {name} when it fits.")),
             when_not: self.os("Not for anything else."),
             effect: self.sp(effect),
-            open_world: None,
-            limits: None,
             input,
-            output: None,
-            errors: Vec::new(),
-            idempotency: None,
-            confirm: None,
-            on_timeout: None,
-            needs_input: Vec::new(),
-            examples: Examples::default(),
-            deprecated: None,
-            allows: Vec::new(),
             span: self.span(),
+            ..Tool::new(name, "1.0.0", effect)
         }
     }
 

@@ -119,15 +119,6 @@ pub(crate) mod testkit {
 
     pub fn tool(name: &str, effect: Effect, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
         Tool {
-            name: sp(name.to_string()),
-            version: sp("1.0.0".to_string()),
-            title: None,
-            summary: None,
-            when: None,
-            when_not: None,
-            effect: sp(effect),
-            open_world: None,
-            limits: None,
             input: Object {
                 fields: input,
                 span: Span::new(0, 0),
@@ -136,15 +127,7 @@ pub(crate) mod testkit {
                 fields,
                 span: Span::new(0, 0),
             }),
-            errors: Vec::new(),
-            idempotency: None,
-            confirm: None,
-            on_timeout: None,
-            needs_input: Vec::new(),
-            examples: Examples::default(),
-            deprecated: None,
-            allows: Vec::new(),
-            span: Span::new(0, 0),
+            ..Tool::new(name, "1.0.0", effect)
         }
     }
 

@@ -243,26 +243,10 @@ pub(crate) mod test_support {
     /// A complete, clean read tool.
     pub fn tool(name: &str) -> Tool {
         Tool {
-            name: sp(name.into()),
-            version: sp("1.0.0".into()),
-            title: None,
             summary: s("Look up the overdue ledger entries of one customer account."),
             when: s("Use when the user asks which ledger entries are overdue."),
             when_not: s("Not for payments; use payment_send to pay."),
-            effect: sp(Effect::Read),
-            open_world: None,
-            limits: None,
-            input: Object::default(),
-            output: None,
-            errors: vec![],
-            idempotency: None,
-            confirm: None,
-            on_timeout: None,
-            needs_input: vec![],
-            examples: Examples::default(),
-            deprecated: None,
-            allows: vec![],
-            span: Span::default(),
+            ..Tool::new(name, "1.0.0", Effect::Read)
         }
     }
 
