@@ -60,6 +60,39 @@ pub struct Context<'a> {
     pub project: &'a Project,
     pub sources: &'a SourceMap,
     pub config: &'a Config,
+    /// Rendered model-facing descriptions, `[catalog][tool]`, made once for every rule that
+    /// needs them.
+    descriptions: std::sync::OnceLock<Vec<Vec<String>>>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(project: &'a Project, sources: &'a SourceMap, config: &'a Config) -> Self {
+        Context {
+            project,
+            sources,
+            config,
+            descriptions: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The rendered description of `project.catalogs[catalog].tools[tool]`.
+    pub fn description(&self, catalog: usize, tool: usize) -> &str {
+        let all = self.descriptions.get_or_init(|| {
+            self.project
+                .catalogs
+                .iter()
+                .map(|c| {
+                    c.tools
+                        .iter()
+                        .map(|t| crate::text::description(c, t))
+                        .collect()
+                })
+                .collect()
+        });
+        all.get(catalog)
+            .and_then(|c| c.get(tool))
+            .map_or("", String::as_str)
+    }
 }
 
 /// One finding of one rule, before levels and suppression are applied.
@@ -138,11 +171,7 @@ pub(crate) use declare_rules;
 /// Run every rule that is not turned off, apply the tools' `allow` lines, and return the
 /// findings as diagnostics, sorted by file and position.
 pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagnostic> {
-    let cx = Context {
-        project,
-        sources,
-        config,
-    };
+    let cx = Context::new(project, sources, config);
     let mut out = Vec::new();
     for rule in registry() {
         let Some(configured) = config.level_for(rule) else {

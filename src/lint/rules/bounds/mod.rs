@@ -146,11 +146,7 @@ pub(crate) mod testkit {
     pub fn check_with(rule: &Rule, catalogs: Vec<Catalog>, config: &Config) -> Vec<Finding> {
         let project = Project { catalogs };
         let sources = SourceMap::default();
-        let cx = Context {
-            project: &project,
-            sources: &sources,
-            config,
-        };
+        let cx = Context::new(&project, &sources, config);
         let mut out = Vec::new();
         (rule.check)(&cx, &mut out);
         out

@@ -53,11 +53,12 @@ pub fn estimate_tokens(bytes: usize) -> usize {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let t = &cx.config.thresholds;
-    for catalog in &cx.project.catalogs {
+    for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
         // `{"tools":[` … `]}` around the comma-separated definitions.
         let mut catalog_bytes = r#"{"tools":[]}"#.len();
         for (i, tool) in catalog.tools.iter().enumerate() {
-            let definition = crate::schema::tool_definition(catalog, tool);
+            let definition =
+                crate::schema::tool_definition_with(catalog, tool, cx.description(ci, i));
             let bytes = serde_json::to_string(&definition).map(|s| s.len()).unwrap_or(0);
             catalog_bytes += bytes + usize::from(i > 0);
             if bytes > t.budget_tool_bytes {

@@ -34,7 +34,6 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
-use crate::model::{Catalog, Tool};
 
 pub static RULE: Rule = Rule {
     id: "selection/length",
@@ -44,15 +43,10 @@ pub static RULE: Rule = Rule {
     source: include_str!("length.rs"),
 };
 
-/// The rendered model-facing description's length in characters.
-fn description_chars(catalog: &Catalog, tool: &Tool) -> usize {
-    crate::text::description(catalog, tool).chars().count()
-}
-
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let th = &cx.config.thresholds;
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
+    for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
+        for (ti, tool) in catalog.tools.iter().enumerate() {
             for (child, text, max) in [
                 ("summary", &tool.summary, th.summary_max),
                 ("when", &tool.when, th.when_max),
@@ -77,7 +71,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                     );
                 }
             }
-            let n = description_chars(catalog, tool);
+            let n = cx.description(ci, ti).chars().count();
             if n > th.description_max {
                 out.push(
                     Finding::in_tool(

@@ -292,11 +292,7 @@ pub(crate) mod test_support {
     pub fn run_with(rule: &Rule, project: &Project, config: &Config) -> Vec<Finding> {
         let mut sources = SourceMap::default();
         sources.add(SourceFile::new("test.kdl", String::new()));
-        let cx = Context {
-            project,
-            sources: &sources,
-            config,
-        };
+        let cx = Context::new(project, &sources, config);
         let mut out = Vec::new();
         (rule.check)(&cx, &mut out);
         out

@@ -392,11 +392,8 @@ tool "entry_list" version="1.0.0" {{
         );
         let loaded = crate::project::load_source("billing.kdl", source.clone());
         assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
-        let cx = Context {
-            project: &loaded.project,
-            sources: &loaded.sources,
-            config: &Default::default(),
-        };
+        let config = Default::default();
+        let cx = Context::new(&loaded.project, &loaded.sources, &config);
         let mut out = Vec::new();
         check(&cx, &mut out);
         let found: Vec<(&str, Option<&str>)> = out
