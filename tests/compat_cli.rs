@@ -1,8 +1,11 @@
 //! End to end through the real binary: a throwaway git repository, `breaking --against`,
 //! every output format, and `lock` / `lock --check`.
 
+mod support;
+
 use assert_cmd::Command;
 use std::path::Path;
+use support::git;
 
 const CATALOG: &str = r#"catalog "billing" version="1.4.0" {
     summary "Invoices of the authenticated tenant."
@@ -35,25 +38,6 @@ tool "payment_list" version="1.0.0" {
     }
 }
 "#;
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "core.hooksPath=/dev/null",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
 
 fn catalogc(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("catalogc")

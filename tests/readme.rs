@@ -2,8 +2,11 @@
 //! the example catalogs in a throwaway git repository, and `text` blocks that show the output
 //! of `catalogc lint FILE` are compared with the real output.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::PathBuf;
 use std::process::Command;
+use support::git;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -38,25 +41,6 @@ fn catalogc_args(line: &str) -> Option<Vec<String>> {
         .strip_prefix("cargo run --release -- ")
         .or_else(|| command.strip_prefix("catalogc "))?;
     Some(rest.split_whitespace().map(str::to_string).collect())
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "core.hooksPath=/dev/null",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "readme")
-        .env("GIT_AUTHOR_EMAIL", "readme@example.com")
-        .env("GIT_COMMITTER_NAME", "readme")
-        .env("GIT_COMMITTER_EMAIL", "readme@example.com")
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
 }
 
 #[test]
