@@ -255,3 +255,36 @@ fn lock_and_lock_check() {
     assert_eq!(code, 2);
     assert!(err.contains("unsupported lock format"), "{err}");
 }
+
+#[test]
+fn explain_documents_every_change_kind_and_version_check() {
+    let ids = catalogc::compat::kinds::Kind::ALL
+        .iter()
+        .map(|k| k.id())
+        .chain(
+            catalogc::compat::version::VERSION_RULES
+                .iter()
+                .map(|(id, _)| *id),
+        );
+    for id in ids {
+        let out = Command::cargo_bin("catalogc")
+            .expect("binary")
+            .args(["explain", id])
+            .output()
+            .expect("catalogc runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "explain {id}: {out:?}");
+        assert!(stdout.starts_with(&format!("# {id} (")), "{stdout}");
+    }
+    let out = Command::cargo_bin("catalogc")
+        .expect("binary")
+        .args(["explain", "compat/input-field-requird-added"])
+        .output()
+        .expect("catalogc runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("did you mean `compat/input-field-required-added`"),
+        "{out:?}"
+    );
+}

@@ -39,7 +39,7 @@ pub enum Command {
     Lock(lock::LockArgs),
     /// List every lint rule: ID, default level, summary.
     Rules(rules::RulesArgs),
-    /// Print the documentation of one lint rule.
+    /// Print the documentation of a lint rule or of a change kind `breaking` reports.
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
