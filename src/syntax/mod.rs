@@ -1,12 +1,19 @@
-//! Our own KDL v2 reader: a lossless syntax tree (every byte belongs to a token) and, on top of
-//! it, the typed view below, which the model is lowered from.
+//! Our own KDL v2 reader: a lossless syntax tree (every byte belongs to a token) and a typed
+//! view (documents, nodes, entries, values), which the model is lowered from.
 //!
 //! Offsets are byte offsets into the source text; line and column are computed only when a
 //! diagnostic is rendered (see [`crate::diag::SourceFile`]).
 //!
-//! Entry point: [`parse`]. It never panics, runs in time linear in the input, and after an
-//! error resynchronizes at the next node terminator or closing brace, so one run reports every
+//! Entry points: [`parse`] for the typed view, [`parse_tree`] for the lossless tree; both
+//! report the same errors. They never panic, run in time linear in the input, and after an
+//! error resynchronize at the next node terminator or closing brace, so one run reports every
 //! syntax error of a file together with a partial document.
+//!
+//! The typed view is compact (see [`Document`]): flat records with `u32` offsets and one
+//! string arena, read through `Copy` handles — `doc.nodes()`, `node.name`, `node.ty`,
+//! `node.entries()`, `node.children()` / `node.child_nodes()`, `entry.name`, `entry.ty`,
+//! `entry.value` ([`Value`] borrows strings and numbers from the document). `parse` peaks at
+//! under 4× the input (tokens included) on catalogs; `parse_tree` at 1.5×.
 //!
 //! Error codes ([`SyntaxError::code`]):
 //! - KDL v1 habits: `syntax/v1-keyword` (`true` → `#true`), `syntax/v1-raw-string`

@@ -311,6 +311,17 @@ fn unclosed_multiline_string_is_one_error() {
     assert_eq!(e.span, Span::new(2, 5));
 }
 
+/// The typed view stays a small multiple of the input (the benchmark measures the whole
+/// parse; this pins the part that grows with the view's layout).
+#[test]
+fn typed_view_is_compact() {
+    let src = crate::synth::synthetic_catalog("t", 50);
+    let p = parse(&src);
+    assert!(p.errors.is_empty());
+    let ratio = p.document.heap_size() as f64 / src.len() as f64;
+    assert!(ratio < 3.0, "typed view is {ratio:.2}× the input");
+}
+
 #[test]
 fn parse_tree_has_the_same_tree_and_errors() {
     for src in [

@@ -36,7 +36,7 @@ impl Sp32 {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct NodeRec {
     pub name: Str,
     pub name_span: Sp32,
@@ -59,7 +59,7 @@ pub(crate) const V_TRUE: u8 = 3;
 pub(crate) const V_NULL: u8 = 4;
 pub(crate) const HAS_NAME: u8 = 0x80;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct EntryRec {
     /// Property key (when `tag & HAS_NAME`).
     pub name: Str,
@@ -72,7 +72,7 @@ pub(crate) struct EntryRec {
     pub tag: u8,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct TyRec {
     pub name: Str,
     /// Span of the type name; `start == NONE` when the annotation had no valid name (the
@@ -81,7 +81,7 @@ pub(crate) struct TyRec {
     pub paren: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct ChildRec {
     /// First index in `nodes` and how many.
     pub first: u32,
@@ -91,7 +91,7 @@ pub(crate) struct ChildRec {
 
 /// A parsed document: the typed view of the top-level nodes, in source order.
 /// Slashdashed nodes, entries and children blocks are not part of it.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Document {
     pub(crate) nodes_rec: Vec<NodeRec>,
     pub(crate) entries_rec: Vec<EntryRec>,
