@@ -22,7 +22,7 @@ pub(crate) struct Parser<'a> {
     pub errors: &'a mut Errors,
     /// The typed view being built. A node's entries are pushed straight into it (they all
     /// come before its children); its children are not contiguous in parse order, so each
-    /// level collects its nodes on `node_stack` and moves them into `doc.nodes` at its end.
+    /// level collects its nodes on `node_stack` and moves them into `doc.node_recs` at its end.
     pub doc: Document,
     pub node_stack: Vec<NodeRec>,
     /// `false`: keep nothing in `doc` (for [`super::parse_tree`], and while inside a
@@ -71,10 +71,10 @@ pub(crate) fn reserve_document(src: &str, kinds: &[TokenKind], ends: &[u32]) -> 
     }
     let entries = values.saturating_sub(nodes + keys + types);
     Document {
-        nodes_rec: Vec::with_capacity(nodes),
-        entries_rec: Vec::with_capacity(entries),
-        children_rec: Vec::with_capacity(children),
-        types_rec: Vec::with_capacity(types),
+        node_recs: Vec::with_capacity(nodes),
+        entry_recs: Vec::with_capacity(entries),
+        child_recs: Vec::with_capacity(children),
+        type_recs: Vec::with_capacity(types),
         numbers: Vec::with_capacity(numbers),
         strings: String::with_capacity(strings.min(src.len())),
         top: (0, 0),
@@ -248,13 +248,13 @@ impl<'a> Parser<'a> {
         r
     }
 
-    /// The nodes of one level, moved into `doc.nodes`: their first index and count.
+    /// The nodes of one level, moved into `doc.node_recs`: their first index and count.
     pub fn parse_nodes(&mut self, depth: usize, in_children: bool) -> (u32, u32) {
         let mark = self.node_stack.len();
         self.parse_nodes_into_stack(depth, in_children);
-        let first = self.doc.nodes_rec.len() as u32;
+        let first = self.doc.node_recs.len() as u32;
         let len = (self.node_stack.len() - mark) as u32;
-        self.doc.nodes_rec.extend(self.node_stack.drain(mark..));
+        self.doc.node_recs.extend(self.node_stack.drain(mark..));
         (first, len)
     }
 
@@ -353,8 +353,8 @@ impl<'a> Parser<'a> {
     fn attach(&mut self, c: Option<ChildRec>) -> u32 {
         match c {
             Some(c) if self.keep_document => {
-                self.doc.children_rec.push(c);
-                (self.doc.children_rec.len() - 1) as u32
+                self.doc.child_recs.push(c);
+                (self.doc.child_recs.len() - 1) as u32
             }
             _ => NONE,
         }
@@ -366,18 +366,18 @@ impl<'a> Parser<'a> {
         (
             self.doc.strings.len(),
             self.doc.numbers.len(),
-            self.doc.types_rec.len(),
+            self.doc.type_recs.len(),
         )
     }
 
     fn rollback(&mut self, (s, n, t): (usize, usize, usize)) {
         self.doc.strings.truncate(s);
         self.doc.numbers.truncate(n);
-        self.doc.types_rec.truncate(t);
+        self.doc.type_recs.truncate(t);
     }
 
-    /// A node; its entries are pushed into `doc.entries` (when keeping the view), its
-    /// children into `doc.nodes`.
+    /// A node; its entries are pushed into `doc.entry_recs` (when keeping the view), its
+    /// children into `doc.node_recs`.
     fn parse_node(&mut self, depth: usize) -> Option<NodeRec> {
         let g = self.open(GroupKind::Node);
         let start = self.span().start;
@@ -447,7 +447,7 @@ impl<'a> Parser<'a> {
             name_span: Sp32::new(name_span),
             end: start as u32,
             ty,
-            entries: self.doc.entries_rec.len() as u32,
+            entries: self.doc.entry_recs.len() as u32,
             n_entries: 0,
             children: NONE,
         };
@@ -544,7 +544,7 @@ impl<'a> Parser<'a> {
                         Some((e, valid)) => {
                             last_end = e.value_span.end as usize;
                             if block_state == 0 && valid && self.keep_document {
-                                self.doc.entries_rec.push(e);
+                                self.doc.entry_recs.push(e);
                                 node.n_entries += 1;
                             } else {
                                 self.rollback(marks);
@@ -669,12 +669,12 @@ impl<'a> Parser<'a> {
                 },
             ),
         };
-        self.doc.types_rec.push(TyRec {
+        self.doc.type_recs.push(TyRec {
             name,
             span,
             paren: open.start as u32,
         });
-        Some(((self.doc.types_rec.len() - 1) as u32, named))
+        Some(((self.doc.type_recs.len() - 1) as u32, named))
     }
 
     /// An entry and whether its value is real (see [`Parser::parse_value`]). Its strings,

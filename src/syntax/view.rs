@@ -42,12 +42,12 @@ pub(crate) struct NodeRec {
     pub name_span: Sp32,
     /// End of the node's span; it starts at the type's `(` or else at the name.
     pub end: u32,
-    /// Index in `types`, or [`NONE`].
+    /// Index in `type_recs`, or [`NONE`].
     pub ty: u32,
-    /// First index in `entries` and how many.
+    /// First index in `entry_recs` and how many.
     pub entries: u32,
     pub n_entries: u32,
-    /// Index in `children`, or [`NONE`].
+    /// Index in `child_recs`, or [`NONE`].
     pub children: u32,
 }
 
@@ -67,7 +67,7 @@ pub(crate) struct EntryRec {
     pub value_span: Sp32,
     /// The string of a string value; for a number, `off` is its index in `numbers`.
     pub value: Str,
-    /// Index in `types`, or [`NONE`].
+    /// Index in `type_recs`, or [`NONE`].
     pub ty: u32,
     pub tag: u8,
 }
@@ -83,7 +83,7 @@ pub(crate) struct TyRec {
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChildRec {
-    /// First index in `nodes` and how many.
+    /// First index in `node_recs` and how many.
     pub first: u32,
     pub len: u32,
     pub span: Sp32,
@@ -93,13 +93,13 @@ pub(crate) struct ChildRec {
 /// Slashdashed nodes, entries and children blocks are not part of it.
 #[derive(Clone, Default)]
 pub struct Document {
-    pub(crate) nodes_rec: Vec<NodeRec>,
-    pub(crate) entries_rec: Vec<EntryRec>,
-    pub(crate) children_rec: Vec<ChildRec>,
-    pub(crate) types_rec: Vec<TyRec>,
+    pub(crate) node_recs: Vec<NodeRec>,
+    pub(crate) entry_recs: Vec<EntryRec>,
+    pub(crate) child_recs: Vec<ChildRec>,
+    pub(crate) type_recs: Vec<TyRec>,
     pub(crate) numbers: Vec<Number>,
     pub(crate) strings: String,
-    /// The top-level nodes: first index in `nodes` and how many.
+    /// The top-level nodes: first index in `node_recs` and how many.
     pub(crate) top: (u32, u32),
 }
 
@@ -115,10 +115,10 @@ impl Document {
     /// Heap bytes held by the view.
     pub fn heap_size(&self) -> usize {
         use std::mem::size_of;
-        self.nodes_rec.capacity() * size_of::<NodeRec>()
-            + self.entries_rec.capacity() * size_of::<EntryRec>()
-            + self.children_rec.capacity() * size_of::<ChildRec>()
-            + self.types_rec.capacity() * size_of::<TyRec>()
+        self.node_recs.capacity() * size_of::<NodeRec>()
+            + self.entry_recs.capacity() * size_of::<EntryRec>()
+            + self.child_recs.capacity() * size_of::<ChildRec>()
+            + self.type_recs.capacity() * size_of::<TyRec>()
             + self.numbers.capacity() * size_of::<Number>()
             + self.strings.capacity()
     }
@@ -146,7 +146,7 @@ impl Document {
         if i == NONE {
             None
         } else {
-            self.types_rec.get(i as usize)
+            self.type_recs.get(i as usize)
         }
     }
 
@@ -156,7 +156,7 @@ impl Document {
     }
 
     fn node(&self, i: u32) -> Option<Node<'_>> {
-        let rec = self.nodes_rec.get(i as usize)?;
+        let rec = self.node_recs.get(i as usize)?;
         let start = self.ty(rec.ty).map_or(rec.name_span.start, |t| t.paren);
         Some(Node {
             ty: self.ty_name(rec.ty),
@@ -168,7 +168,7 @@ impl Document {
     }
 
     fn entry(&self, i: u32) -> Option<Entry<'_>> {
-        let rec = self.entries_rec.get(i as usize)?;
+        let rec = self.entry_recs.get(i as usize)?;
         let name = (rec.tag & HAS_NAME != 0)
             .then(|| Spanned::new(self.str(rec.name), rec.name_span.span()));
         let value = match rec.tag & !HAS_NAME {
@@ -229,7 +229,7 @@ impl<'a> Node<'a> {
         if self.rec.children == NONE {
             return None;
         }
-        let c = self.doc.children_rec.get(self.rec.children as usize)?;
+        let c = self.doc.child_recs.get(self.rec.children as usize)?;
         Some(Children {
             span: c.span.span(),
             doc: self.doc,
