@@ -64,7 +64,7 @@ fn main() {
     let cat = lowered(&doc);
     assert_eq!(cat.tools.len(), TOOLS);
 
-    let parse_ms = time(|| syntax::parse(&text).document.nodes.len());
+    let parse_ms = time(|| syntax::parse(&text).document.nodes().len());
     let lower_ms = time(|| lowered(&doc).tools.len());
     let schema_hash_ms = time(|| schema_and_hash(&cat));
     let total_ms = time(|| schema_and_hash(&lowered(&syntax::parse(&text).document)));

@@ -9,7 +9,7 @@
 //! `kdl` is slow (≈1 MB/s optimized, ≈50 KB/s unoptimized), so it is only run on inputs up to
 //! `KDL_MAX_BYTES` (default 6 MB optimized, 400 KB unoptimized); set the variable to change it.
 
-use catalogc::syntax::{self, Node, Number, Value};
+use catalogc::syntax::{self, Nodes, Number, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -106,22 +106,21 @@ fn measure<R>(budget: Duration, mut f: impl FnMut() -> R) -> (Duration, usize) {
     (best, peak)
 }
 
-fn to_json(nodes: &[Node]) -> serde_json::Value {
+fn to_json(nodes: Nodes<'_>) -> serde_json::Value {
     serde_json::Value::Array(
         nodes
-            .iter()
             .map(|n| {
                 let mut o = serde_json::Map::new();
-                o.insert("name".into(), n.name.value.clone().into());
+                o.insert("name".into(), n.name.value.into());
                 if let Some(t) = &n.ty {
-                    o.insert("type".into(), t.value.clone().into());
+                    o.insert("type".into(), t.value.into());
                 }
                 let mut args = Vec::new();
                 let mut props = serde_json::Map::new();
-                for e in &n.entries {
-                    let v = match &e.value.value {
-                        Value::String(s) => s.clone().into(),
-                        Value::Bool(b) => (*b).into(),
+                for e in n.entries() {
+                    let v = match e.value.value {
+                        Value::String(s) => s.into(),
+                        Value::Bool(b) => b.into(),
                         Value::Null => serde_json::Value::Null,
                         Value::Number(Number::Int(i)) => serde_json::Value::from(*i as i64),
                         Value::Number(Number::Float(f)) => serde_json::Value::from(*f),
@@ -129,7 +128,7 @@ fn to_json(nodes: &[Node]) -> serde_json::Value {
                     };
                     match &e.name {
                         Some(k) => {
-                            props.insert(k.value.clone(), v);
+                            props.insert(k.value.to_string(), v);
                         }
                         None => args.push(v),
                     }
@@ -140,8 +139,8 @@ fn to_json(nodes: &[Node]) -> serde_json::Value {
                 if !props.is_empty() {
                     o.insert("props".into(), props.into());
                 }
-                if let Some(c) = &n.children {
-                    o.insert("children".into(), to_json(&c.nodes));
+                if let Some(c) = n.children() {
+                    o.insert("children".into(), to_json(c.nodes()));
                 }
                 serde_json::Value::Object(o)
             })
@@ -192,14 +191,16 @@ fn main() {
             "synthetic catalog must parse: {:?}",
             parsed.errors.first()
         );
-        let json = serde_json::to_string(&to_json(&parsed.document.nodes)).unwrap_or_default();
+        let json = serde_json::to_string(&to_json(parsed.document.nodes())).unwrap_or_default();
+        let tree = syntax::parse_tree(&src).tree;
         tree_notes.push(format!(
-            "{tools} tools: {} tokens ({:.1} bytes/token), lossless tree {:.2}× input",
-            parsed.tree.len(),
-            src.len() as f64 / parsed.tree.len() as f64,
-            parsed.tree.heap_size() as f64 / src.len() as f64
+            "{tools} tools: {} tokens ({:.1} bytes/token), lossless tree {:.2}× input, typed view {:.2}× input",
+            tree.len(),
+            src.len() as f64 / tree.len() as f64,
+            tree.heap_size() as f64 / src.len() as f64,
+            parsed.document.heap_size() as f64 / src.len() as f64
         ));
-        drop(parsed);
+        drop((parsed, tree));
 
         let (t_ours, m_ours) = measure(budget, || syntax::parse(&src));
         let (t_tree, m_tree) = measure(budget, || syntax::parse_tree(&src));
@@ -241,10 +242,5 @@ fn main() {
     for n in tree_notes {
         println!("{n}");
     }
-    println!(
-        "typed view sizes: Node {} B, Entry {} B, Value {} B (the shared contract types)",
-        std::mem::size_of::<Node>(),
-        std::mem::size_of::<syntax::Entry>(),
-        std::mem::size_of::<Value>()
-    );
+    println!("typed view records: {}", syntax::Document::record_sizes());
 }

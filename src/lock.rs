@@ -102,8 +102,9 @@ impl Lock {
             tools: Vec::new(),
         };
         let mut seen_catalog = false;
-        for node in &parsed.document.nodes {
-            match node.name.value.as_str() {
+        for node in parsed.document.nodes() {
+            let node = &node;
+            match node.name.value {
                 "lock" => match prop(node, "version") {
                     Some(Value::Number(syntax::Number::Int(v)))
                         if *v == i128::from(LOCK_FORMAT) => {}
@@ -121,16 +122,15 @@ impl Lock {
                 "tool" => {
                     let get = |key: &str| -> Result<String, String> {
                         let child = node
-                            .children
-                            .as_ref()
-                            .and_then(|c| c.nodes.iter().find(|n| n.name.value == key))
+                            .child_nodes()
+                            .find(|n| n.name.value == key)
                             .ok_or_else(|| {
                                 format!(
                                     "tool `{}` has no `{key}` hash",
                                     arg_str(node).unwrap_or_default()
                                 )
                             })?;
-                        arg_str(child)
+                        arg_str(&child)
                     };
                     lock.tools.push(LockedTool {
                         name: arg_str(node)?,
@@ -154,29 +154,27 @@ impl Lock {
     }
 }
 
-fn prop<'a>(node: &'a Node, key: &str) -> Option<&'a Value> {
-    node.entries
-        .iter()
+fn prop<'a>(node: &Node<'a>, key: &str) -> Option<Value<'a>> {
+    node.entries()
         .rev()
-        .find(|e| e.name.as_ref().is_some_and(|n| n.value == key))
-        .map(|e| &e.value.value)
+        .find(|e| e.name.is_some_and(|n| n.value == key))
+        .map(|e| e.value.value)
 }
 
 fn prop_str(node: &Node, key: &str) -> Result<String, String> {
     match prop(node, key) {
-        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::String(s)) => Ok(s.to_string()),
         _ => Err(format!("`{}` needs a string `{key}=`", node.name.value)),
     }
 }
 
 fn arg_str(node: &Node) -> Result<String, String> {
     match node
-        .entries
-        .iter()
+        .entries()
         .find(|e| e.name.is_none())
-        .map(|e| &e.value.value)
+        .map(|e| e.value.value)
     {
-        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::String(s)) => Ok(s.to_string()),
         _ => Err(format!("`{}` needs a string argument", node.name.value)),
     }
 }

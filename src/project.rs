@@ -273,19 +273,17 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
 
 /// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.
 fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<String> {
-    let node = doc.nodes.iter().find(|n| {
+    let node = doc.nodes().find(|n| {
         n.name.value == "tool"
             && n.span.start <= offset
             && offset
-                < n.children
-                    .as_ref()
+                < n.children()
                     .map_or(n.span.end, |c| c.span.end.max(n.span.end))
     })?;
-    node.entries
-        .iter()
+    node.entries()
         .find(|e| e.name.is_none())
-        .and_then(|e| match &e.value.value {
-            syntax::Value::String(s) => Some(s.clone()),
+        .and_then(|e| match e.value.value {
+            syntax::Value::String(s) => Some(s.to_string()),
             _ => None,
         })
 }

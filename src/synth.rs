@@ -431,11 +431,10 @@ mod tests {
             assert!(parsed.errors.is_empty(), "{n}: {:?}", parsed.errors);
             let tools: Vec<_> = parsed
                 .document
-                .nodes
-                .iter()
-                .filter(|node| node.name.as_str() == "tool")
-                .filter_map(|node| match &node.entries.first()?.value.value {
-                    Value::String(s) => Some(s.clone()),
+                .nodes()
+                .filter(|node| node.name.value == "tool")
+                .filter_map(|node| match node.entries().next()?.value.value {
+                    Value::String(s) => Some(s.to_string()),
                     _ => None,
                 })
                 .collect();
@@ -444,7 +443,10 @@ mod tests {
             unique.sort();
             unique.dedup();
             assert_eq!(unique.len(), n, "tool names are unique");
-            assert_eq!(parsed.document.nodes[0].name.as_str(), "catalog");
+            assert_eq!(
+                parsed.document.nodes().first().map(|n| n.name.value),
+                Some("catalog")
+            );
         }
     }
 

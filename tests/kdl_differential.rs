@@ -42,7 +42,7 @@ fn float(f: f64) -> V {
 
 fn ours_value(v: &Value) -> V {
     match v {
-        Value::String(s) => V::Str(s.clone()),
+        Value::String(s) => V::Str(s.to_string()),
         Value::Bool(b) => V::Bool(*b),
         Value::Null => V::Null,
         Value::Number(n) => match n {
@@ -56,24 +56,22 @@ fn ours_value(v: &Value) -> V {
     }
 }
 
-fn ours_nodes(nodes: &[syntax::Node]) -> Vec<N> {
+fn ours_nodes(nodes: syntax::Nodes<'_>) -> Vec<N> {
     nodes
-        .iter()
         .map(|n| N {
-            ty: n.ty.as_ref().map(|t| t.value.clone()),
-            name: n.name.value.clone(),
+            ty: n.ty.map(|t| t.value.to_string()),
+            name: n.name.value.to_string(),
             entries: n
-                .entries
-                .iter()
+                .entries()
                 .map(|e| {
                     (
-                        e.name.as_ref().map(|k| k.value.clone()),
-                        e.ty.as_ref().map(|t| t.value.clone()),
+                        e.name.map(|k| k.value.to_string()),
+                        e.ty.map(|t| t.value.to_string()),
                         ours_value(&e.value),
                     )
                 })
                 .collect(),
-            children: n.children.as_ref().map(|c| ours_nodes(&c.nodes)),
+            children: n.children().map(|c| ours_nodes(c.nodes())),
         })
         .collect()
 }
@@ -144,7 +142,7 @@ fn theirs(src: &str) -> Option<Result<Vec<N>, String>> {
 fn ours(src: &str) -> Result<Vec<N>, Vec<syntax::SyntaxError>> {
     let p = syntax::parse(src);
     if p.errors.is_empty() {
-        let mut n = ours_nodes(&p.document.nodes);
+        let mut n = ours_nodes(p.document.nodes());
         fold_inf(&mut n);
         Ok(n)
     } else {
@@ -212,7 +210,7 @@ fn known_kdl_rs_bug(
             }
             // A number literal beyond i128 (anywhere, slashdashed too; or a decimal float
             // with such an integer part): `kdl` fails to read it.
-            let parsed = syntax::parse(src);
+            let parsed = syntax::parse_tree(src);
             let huge = parsed
                 .tree
                 .tokens()
@@ -253,7 +251,7 @@ fn known_kdl_rs_bug(
             None
         }
         (Err(errors), true) => {
-            let parsed = syntax::parse(src);
+            let parsed = syntax::parse_tree(src);
             let slashdashed: Vec<_> = parsed
                 .tree
                 .groups()

@@ -5,7 +5,7 @@ use catalogc::syntax::{self, GroupKind};
 use std::path::{Path, PathBuf};
 
 fn check(path: &Path, src: &str) {
-    let parsed = syntax::parse(src);
+    let parsed = syntax::parse_tree(src);
     let printed = parsed.tree.print(src);
     assert!(
         printed == src,
@@ -48,17 +48,14 @@ fn check(path: &Path, src: &str) {
         .filter(|g| g.kind == GroupKind::Node)
         .count();
     assert!(
-        nodes >= count_nodes(&parsed.document.nodes),
+        nodes >= count_nodes(syntax::parse(src).document.nodes()),
         "{}",
         path.display()
     );
 }
 
-fn count_nodes(nodes: &[syntax::Node]) -> usize {
-    nodes
-        .iter()
-        .map(|n| 1 + n.children.as_ref().map_or(0, |c| count_nodes(&c.nodes)))
-        .sum()
+fn count_nodes(nodes: syntax::Nodes<'_>) -> usize {
+    nodes.map(|n| 1 + count_nodes(n.child_nodes())).sum()
 }
 
 fn kdl_files(dir: &Path, out: &mut Vec<PathBuf>) {

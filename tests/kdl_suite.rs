@@ -74,7 +74,7 @@ fn value(src: &str, e: &Entry) -> String {
     if let Some(ty) = &e.ty {
         let _ = write!(out, "({})", string(ty));
     }
-    out.push_str(&match &e.value.value {
+    out.push_str(&match e.value.value {
         Value::String(s) => string(s),
         Value::Bool(b) => format!("#{b}"),
         Value::Null => "#null".into(),
@@ -99,24 +99,24 @@ fn node(src: &str, n: &Node, depth: usize, out: &mut String) {
     }
     out.push_str(&string(&n.name));
     let mut props = BTreeMap::new();
-    for e in &n.entries {
+    for e in n.entries() {
         match &e.name {
             None => {
                 out.push(' ');
-                out.push_str(&value(src, e));
+                out.push_str(&value(src, &e));
             }
             Some(k) => {
-                props.insert(k.value.clone(), value(src, e));
+                props.insert(k.value, value(src, &e));
             }
         }
     }
     for (k, v) in props {
-        let _ = write!(out, " {}={v}", string(&k));
+        let _ = write!(out, " {}={v}", string(k));
     }
-    if let Some(c) = n.children.as_ref().filter(|c| !c.nodes.is_empty()) {
+    if let Some(c) = n.children().filter(|c| !c.nodes().is_empty()) {
         out.push_str(" {\n");
-        for child in &c.nodes {
-            node(src, child, depth + 1, out);
+        for child in c.nodes() {
+            node(src, &child, depth + 1, out);
         }
         out.push_str(&"    ".repeat(depth));
         out.push('}');
@@ -126,8 +126,8 @@ fn node(src: &str, n: &Node, depth: usize, out: &mut String) {
 
 fn print(src: &str, doc: &Document) -> String {
     let mut out = String::new();
-    for n in &doc.nodes {
-        node(src, n, 0, &mut out);
+    for n in doc.nodes() {
+        node(src, &n, 0, &mut out);
     }
     if out.is_empty() {
         out.push('\n');

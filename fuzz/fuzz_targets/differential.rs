@@ -40,17 +40,15 @@ fn fl(f: f64) -> V {
     }
 }
 
-fn ours(nodes: &[syntax::Node]) -> Doc {
+fn ours(nodes: syntax::Nodes<'_>) -> Doc {
     nodes
-        .iter()
         .map(|n| {
             let entries = n
-                .entries
-                .iter()
+                .entries()
                 .map(|e| {
-                    let v = match &e.value.value {
-                        Value::String(s) => V::Str(s.clone()),
-                        Value::Bool(b) => V::Bool(*b),
+                    let v = match e.value.value {
+                        Value::String(s) => V::Str(s.to_string()),
+                        Value::Bool(b) => V::Bool(b),
                         Value::Null => V::Null,
                         Value::Number(Number::Int(i)) => V::Int(*i),
                         Value::Number(Number::Float(f)) => fl(*f),
@@ -58,17 +56,17 @@ fn ours(nodes: &[syntax::Node]) -> Doc {
                         Value::Number(_) => V::Big,
                     };
                     (
-                        e.name.as_ref().map(|k| k.value.clone()),
-                        e.ty.as_ref().map(|t| t.value.clone()),
+                        e.name.map(|k| k.value.to_string()),
+                        e.ty.map(|t| t.value.to_string()),
                         v,
                     )
                 })
                 .collect();
             N(
-                n.ty.as_ref().map(|t| t.value.clone()),
-                n.name.value.clone(),
+                n.ty.map(|t| t.value.to_string()),
+                n.name.value.to_string(),
                 entries,
-                n.children.as_ref().map(|c| ours(&c.nodes)),
+                n.children().map(|c| ours(c.nodes())),
             )
         })
         .collect()
@@ -117,7 +115,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(Ok(doc)) = std::panic::catch_unwind(|| KdlDocument::parse_v2(src)) else {
         return;
     };
-    let (a, b) = (ours(&parsed.document.nodes), theirs(doc.nodes()));
+    let (a, b) = (ours(parsed.document.nodes()), theirs(doc.nodes()));
     if format!("{a:?}").contains("Big") {
         return;
     }

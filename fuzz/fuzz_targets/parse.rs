@@ -10,7 +10,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let parsed = catalogc::syntax::parse(src);
-    assert_eq!(parsed.tree.print(src), src, "lossless round trip");
+    let tree = catalogc::syntax::parse_tree(src);
+    assert_eq!(tree.tree.print(src), src, "lossless round trip");
+    assert_eq!(parsed.errors, tree.errors, "both modes report the same errors");
     for e in &parsed.errors {
         assert!(
             e.span.start <= e.span.end && e.span.end <= src.len(),
@@ -18,22 +20,22 @@ fuzz_target!(|data: &[u8]| {
         );
         assert!(e.code.starts_with("syntax/"));
     }
-    fn check(nodes: &[catalogc::syntax::Node], len: usize) {
+    fn check(nodes: catalogc::syntax::Nodes<'_>, len: usize) {
         for n in nodes {
             assert!(n.span.start <= n.span.end && n.span.end <= len);
             assert!(n.name.span.end <= len);
-            for e in &n.entries {
+            for e in n.entries() {
                 assert!(
                     e.span.start <= e.value.span.start
                         && e.value.span.end <= e.span.end
                         && e.span.end <= len
                 );
             }
-            if let Some(c) = &n.children {
+            if let Some(c) = n.children() {
                 assert!(c.span.end <= len);
-                check(&c.nodes, len);
+                check(c.nodes(), len);
             }
         }
     }
-    check(&parsed.document.nodes, src.len());
+    check(parsed.document.nodes(), src.len());
 });

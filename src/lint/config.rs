@@ -133,8 +133,8 @@ impl Reader {
             .push(Diagnostic::new(rule, Level::Error, self.file, span, message).with_help(help));
     }
 
-    fn unknown(&mut self, what: &str, name: &crate::syntax::Spanned<String>, allowed: &[&str]) {
-        let help = match super::did_you_mean(&name.value, allowed.iter().copied()) {
+    fn unknown(&mut self, what: &str, name: &crate::syntax::Spanned<&str>, allowed: &[&str]) {
+        let help = match super::did_you_mean(name.value, allowed.iter().copied()) {
             Some(best) => format!("did you mean `{best}`?"),
             None => format!(
                 "allowed here: {}",
@@ -163,7 +163,7 @@ impl Reader {
                 "remove the `(…)` annotation",
             );
         }
-        for e in &node.entries {
+        for e in node.entries() {
             if let Some(name) = &e.name {
                 self.error(
                     "config/unknown-key",
@@ -173,7 +173,7 @@ impl Reader {
                 );
             }
         }
-        if !children_allowed && let Some(c) = &node.children {
+        if !children_allowed && let Some(c) = node.children() {
             self.error(
                 "config/wrong-value",
                 c.span,
@@ -184,11 +184,11 @@ impl Reader {
     }
 
     /// The string arguments of a node; other values are reported.
-    fn strings<'d>(&mut self, node: &'d Node) -> Vec<(&'d str, Span)> {
+    fn strings<'d>(&mut self, node: &Node<'d>) -> Vec<(&'d str, Span)> {
         let mut out = Vec::new();
-        for e in node.entries.iter().filter(|e| e.name.is_none()) {
-            match &e.value.value {
-                Value::String(s) => out.push((s.as_str(), e.value.span)),
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            match e.value.value {
+                Value::String(s) => out.push((s, e.value.span)),
                 _ => self.error(
                     "config/wrong-value",
                     e.value.span,
@@ -197,7 +197,7 @@ impl Reader {
                 ),
             }
         }
-        if out.is_empty() && node.entries.iter().all(|e| e.name.is_some()) {
+        if out.is_empty() && node.entries().all(|e| e.name.is_some()) {
             self.error(
                 "config/wrong-value",
                 node.name.span,
@@ -223,8 +223,8 @@ impl Config {
         let mut seen_lint = false;
         let rule_ids: Vec<&str> = super::registry().map(|r| r.id).collect();
         let categories = super::CATEGORY_NAMES;
-        for node in &doc.nodes {
-            if !SECTIONS.contains(&node.name.value.as_str()) {
+        for node in doc.nodes() {
+            if !SECTIONS.contains(&node.name.value) {
                 r.unknown("section", &node.name, SECTIONS);
                 continue;
             }
@@ -240,8 +240,8 @@ impl Config {
                 );
             }
             seen_lint = true;
-            r.shape(node, true);
-            for e in node.entries.iter().filter(|e| e.name.is_none()) {
+            r.shape(&node, true);
+            for e in node.entries().filter(|e| e.name.is_none()) {
                 r.error(
                     "config/wrong-value",
                     e.span,
@@ -249,21 +249,21 @@ impl Config {
                     "put settings inside `lint { … }`",
                 );
             }
-            let Some(children) = &node.children else {
+            let Some(children) = node.children() else {
                 continue;
             };
-            for child in &children.nodes {
-                let key = child.name.value.as_str();
+            for child in children.nodes() {
+                let key = child.name.value;
                 match key {
                     "deny" | "warn" | "info" | "allow" => {
-                        r.shape(child, false);
+                        r.shape(&child, false);
                         let level = match key {
                             "deny" => Some(Level::Error),
                             "warn" => Some(Level::Warn),
                             "info" => Some(Level::Info),
                             _ => None,
                         };
-                        for (id, span) in r.strings(child) {
+                        for (id, span) in r.strings(&child) {
                             if !rule_ids.contains(&id) && !categories.contains(&id) {
                                 let candidates = rule_ids.iter().chain(categories.iter()).copied();
                                 let help = match super::did_you_mean(id, candidates) {
@@ -292,19 +292,19 @@ impl Config {
                         }
                     }
                     "forbidden-fields" => {
-                        r.shape(child, false);
-                        for (name, _) in r.strings(child) {
+                        r.shape(&child, false);
+                        for (name, _) in r.strings(&child) {
                             config.forbidden_fields.push(name.to_string());
                         }
                     }
                     "thresholds" => {
-                        r.shape(child, true);
-                        if let Some(e) = child.entries.iter().find(|e| e.name.is_none()) {
+                        r.shape(&child, true);
+                        if let Some(e) = child.entries().find(|e| e.name.is_none()) {
                             r.error("config/wrong-value", e.span, "`thresholds` takes no arguments".into(), "write each threshold as a child node: `thresholds { summary-max 200 }`");
                         }
                         let mut seen: Vec<&str> = Vec::new();
-                        for t in child.children.iter().flat_map(|c| &c.nodes) {
-                            read_threshold(&mut r, t, &mut config.thresholds, &mut seen);
+                        for t in child.child_nodes() {
+                            read_threshold(&mut r, &t, &mut config.thresholds, &mut seen);
                         }
                     }
                     _ => r.unknown("`lint` setting", &child.name, LINT_KEYS),
@@ -319,7 +319,12 @@ impl Config {
     }
 }
 
-fn read_threshold<'d>(r: &mut Reader, node: &'d Node, t: &mut Thresholds, seen: &mut Vec<&'d str>) {
+fn read_threshold<'d>(
+    r: &mut Reader,
+    node: &Node<'d>,
+    t: &mut Thresholds,
+    seen: &mut Vec<&'d str>,
+) {
     let keys: Vec<&str> = threshold_keys().collect();
     let Some((key, setter)) = THRESHOLDS.iter().find(|(k, _)| *k == node.name.value) else {
         r.unknown("threshold", &node.name, &keys);
@@ -336,7 +341,7 @@ fn read_threshold<'d>(r: &mut Reader, node: &'d Node, t: &mut Thresholds, seen: 
         return;
     }
     seen.push(key);
-    let args: Vec<_> = node.entries.iter().filter(|e| e.name.is_none()).collect();
+    let args: Vec<_> = node.entries().filter(|e| e.name.is_none()).collect();
     let [arg] = args.as_slice() else {
         r.error(
             "config/wrong-value",

@@ -177,12 +177,12 @@ fn number_text(n: &Number) -> String {
 /// Properties of one node by name (first occurrence), after unknown and duplicate ones were
 /// reported.
 struct Props<'a> {
-    map: Vec<(&'a str, &'a Entry)>,
+    map: Vec<(&'a str, Entry<'a>)>,
 }
 
 impl<'a> Props<'a> {
-    fn get(&self, name: &str) -> Option<&'a Entry> {
-        self.map.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+    fn get(&self, name: &str) -> Option<&Entry<'a>> {
+        self.map.iter().find(|(n, _)| *n == name).map(|(_, e)| e)
     }
 }
 
@@ -229,7 +229,7 @@ impl Cx {
                 Some("remove the parenthesised annotation".to_string()),
             );
         }
-        for e in &node.entries {
+        for e in node.entries() {
             if let Some(ty) = &e.ty {
                 self.err(
                     "model/type-annotation",
@@ -248,14 +248,14 @@ impl Cx {
     /// word the message for an unknown property (one that belongs to another field type).
     fn props<'a>(
         &mut self,
-        node: &'a Node,
+        node: &Node<'a>,
         allowed: &[&str],
         explain_unknown: &dyn Fn(&str) -> Option<String>,
     ) -> Props<'a> {
-        let mut map: Vec<(&'a str, &'a Entry)> = Vec::new();
-        for e in &node.entries {
-            let Some(name) = &e.name else { continue };
-            let key = name.value.as_str();
+        let mut map: Vec<(&'a str, Entry<'a>)> = Vec::new();
+        for e in node.entries() {
+            let Some(name) = e.name else { continue };
+            let key = name.value;
             if !allowed.contains(&key) {
                 let message = explain_unknown(key).unwrap_or_else(|| {
                     format!("unknown property `{key}` on `{}`", node.name.value)
@@ -288,8 +288,8 @@ impl Cx {
 
     /// The node's arguments; reports missing (below `min`) and extra (above `max`) ones.
     /// `usage` shows how the node is written.
-    fn args<'a>(&mut self, node: &'a Node, min: usize, max: usize, usage: &str) -> Vec<&'a Entry> {
-        let args: Vec<&Entry> = node.entries.iter().filter(|e| e.name.is_none()).collect();
+    fn args<'a>(&mut self, node: &Node<'a>, min: usize, max: usize, usage: &str) -> Vec<Entry<'a>> {
+        let args: Vec<Entry<'a>> = node.entries().filter(|e| e.name.is_none()).collect();
         if args.len() < min {
             self.err(
                 "model/missing-argument",
@@ -325,8 +325,8 @@ impl Cx {
 
     /// A node that takes no children block.
     fn no_children(&mut self, node: &Node) {
-        if let Some(ch) = &node.children
-            && !ch.nodes.is_empty()
+        if let Some(ch) = node.children()
+            && !ch.nodes().is_empty()
         {
             self.err(
                 "model/unexpected-children",
@@ -338,7 +338,7 @@ impl Cx {
     }
 
     fn unknown_node(&mut self, node: &Node, where_: &str, allowed: &[&str]) {
-        let name = node.name.value.as_str();
+        let name = node.name.value;
         let allowed_text = format!("allowed {where_}: {}", quoted_list(allowed));
         let help = match did_you_mean(name, allowed.iter().copied()) {
             Some(s) => format!("did you mean `{s}`? {allowed_text}"),
@@ -354,7 +354,7 @@ impl Cx {
 
     /// Reports the second and later occurrence of a single-valued child.
     fn once(&mut self, seen: &mut HashSet<String>, node: &Node, parent: &str) -> bool {
-        if seen.insert(node.name.value.clone()) {
+        if seen.insert(node.name.value.to_string()) {
             return true;
         }
         self.err(
@@ -381,8 +381,8 @@ impl Cx {
     }
 
     fn string(&mut self, e: &Entry, what: &str) -> Option<Sp<String>> {
-        match &e.value.value {
-            Value::String(s) => Some(Sp::new(s.clone(), e.value.span)),
+        match e.value.value {
+            Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
             Value::Number(n) => {
                 self.number_problem(e, n, what);
                 let text = number_text(n);
@@ -401,8 +401,8 @@ impl Cx {
     }
 
     fn boolean(&mut self, e: &Entry, what: &str) -> Option<Sp<bool>> {
-        match &e.value.value {
-            Value::Bool(b) => Some(Sp::new(*b, e.value.span)),
+        match e.value.value {
+            Value::Bool(b) => Some(Sp::new(b, e.value.span)),
             Value::String(s) if s == "true" || s == "false" => {
                 self.wrong_type(
                     e,
@@ -464,7 +464,7 @@ impl Cx {
     /// A non-negative integer that fits a `u64`.
     fn uint(&mut self, e: &Entry, what: &str) -> Option<Sp<u64>> {
         let span = e.value.span;
-        match &e.value.value {
+        match e.value.value {
             Value::Number(Number::Int(i)) => match u64::try_from(*i) {
                 Ok(v) => Some(Sp::new(v, span)),
                 Err(_) => {
@@ -493,7 +493,7 @@ impl Cx {
                 None
             }
             v => {
-                let help = Self::not_a_number_help(v).replace("a number", "a whole number");
+                let help = Self::not_a_number_help(&v).replace("a number", "a whole number");
                 self.wrong_type(e, what, "an integer", help);
                 None
             }
@@ -525,7 +525,7 @@ impl Cx {
     /// A bound: an integer that fits an `i64` or, unless `integer_only`, a finite float.
     fn num(&mut self, e: &Entry, what: &str, integer_only: bool) -> Option<Sp<Num>> {
         let span = e.value.span;
-        match &e.value.value {
+        match e.value.value {
             Value::Number(Number::Int(i)) => match i64::try_from(*i) {
                 Ok(v) => Some(Sp::new(Num::Int(v), span)),
                 Err(_) => {
@@ -560,7 +560,7 @@ impl Cx {
                 } else {
                     "a number"
                 };
-                self.wrong_type(e, what, expected, Self::not_a_number_help(v));
+                self.wrong_type(e, what, expected, Self::not_a_number_help(&v));
                 None
             }
         }
@@ -597,7 +597,7 @@ impl Cx {
     /// A node of the form `NAME "text"` (summary, doc, when, ...).
     fn text_node(&mut self, node: &Node) -> Option<Sp<String>> {
         self.check_annotations(node);
-        let name = node.name.value.clone();
+        let name = node.name.value;
         self.props(node, &[], &|_| None);
         self.no_children(node);
         let args = self.args(node, 1, 1, &format!("{name} \"...\""));
@@ -612,20 +612,19 @@ impl Cx {
         let mut catalog_seen = false;
         // Type names first: fields may use a type declared further down.
         let mut type_nodes = Vec::new();
-        for node in &doc.nodes {
+        for (i, node) in doc.nodes().enumerate() {
             if node.name.value != "type" {
                 continue;
             }
-            let Some(name) = node
-                .entries
-                .iter()
-                .find(|e| e.name.is_none())
-                .and_then(|e| match &e.value.value {
-                    Value::String(s) => Some(Sp::new(s.clone(), e.value.span)),
-                    _ => None,
-                })
+            let Some(name) =
+                node.entries()
+                    .find(|e| e.name.is_none())
+                    .and_then(|e| match e.value.value {
+                        Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
+                        _ => None,
+                    })
             else {
-                type_nodes.push(node);
+                type_nodes.push(i);
                 continue;
             };
             if self.type_names.contains(&name.value) {
@@ -638,20 +637,20 @@ impl Cx {
                 continue;
             }
             self.type_names.insert(name.value.clone());
-            type_nodes.push(node);
+            type_nodes.push(i);
         }
 
         let mut types = Vec::new();
         let mut tools: Vec<Tool> = Vec::new();
         let mut tool_names: HashSet<String> = HashSet::new();
-        for node in &doc.nodes {
+        for (i, node) in doc.nodes().enumerate() {
             // Diagnostics outside a tool name no tool.
             self.tool = None;
             self.path.clear();
-            match node.name.value.as_str() {
+            match node.name.value {
                 "catalog" => {
                     if catalog_seen {
-                        self.check_annotations(node);
+                        self.check_annotations(&node);
                         self.err(
                             "model/duplicate-node",
                             node.name.span,
@@ -664,17 +663,17 @@ impl Cx {
                         continue;
                     }
                     catalog_seen = true;
-                    catalog = self.lower_catalog(node);
+                    catalog = self.lower_catalog(&node);
                 }
                 "type" => {
-                    if type_nodes.iter().any(|n| std::ptr::eq(*n, node))
-                        && let Some(t) = self.lower_type(node)
+                    if type_nodes.contains(&i)
+                        && let Some(t) = self.lower_type(&node)
                     {
                         types.push(t);
                     }
                 }
                 "tool" => {
-                    if let Some(t) = self.lower_tool(node) {
+                    if let Some(t) = self.lower_tool(&node) {
                         if tool_names.insert(t.name.value.clone()) {
                             tools.push(t);
                         } else {
@@ -691,13 +690,13 @@ impl Cx {
                     }
                 }
                 _ => {
-                    self.check_annotations(node);
-                    self.unknown_node(node, "at the top level", TOP_LEVEL);
+                    self.check_annotations(&node);
+                    self.unknown_node(&node, "at the top level", TOP_LEVEL);
                 }
             }
         }
         if !catalog_seen {
-            let span = doc.nodes.first().map(|n| n.name.span).unwrap_or_default();
+            let span = doc.nodes().first().map(|n| n.name.span).unwrap_or_default();
             self.err(
                 "model/missing-catalog",
                 span,
@@ -734,17 +733,17 @@ impl Cx {
         };
         let mut summary = None;
         let mut seen = HashSet::new();
-        if let Some(ch) = &node.children {
-            for n in &ch.nodes {
-                match n.name.value.as_str() {
+        if let Some(ch) = node.children() {
+            for n in ch.nodes() {
+                match n.name.value {
                     "summary" => {
-                        if self.once(&mut seen, n, "`catalog`") {
-                            summary = self.text_node(n);
+                        if self.once(&mut seen, &n, "`catalog`") {
+                            summary = self.text_node(&n);
                         }
                     }
                     _ => {
-                        self.check_annotations(n);
-                        self.unknown_node(n, "in `catalog`", CATALOG_CHILDREN);
+                        self.check_annotations(&n);
+                        self.unknown_node(&n, "in `catalog`", CATALOG_CHILDREN);
                     }
                 }
             }
@@ -769,18 +768,18 @@ impl Cx {
         let mut doc = None;
         let mut fields = Vec::new();
         let mut seen = HashSet::new();
-        if let Some(ch) = &node.children {
-            for n in &ch.nodes {
-                match n.name.value.as_str() {
+        if let Some(ch) = node.children() {
+            for n in ch.nodes() {
+                match n.name.value {
                     "doc" => {
-                        if self.once(&mut seen, n, "`type`") {
-                            doc = self.text_node(n);
+                        if self.once(&mut seen, &n, "`type`") {
+                            doc = self.text_node(&n);
                         }
                     }
-                    "field" => self.push_field(&mut fields, n, 1),
+                    "field" => self.push_field(&mut fields, &n, 1),
                     _ => {
-                        self.check_annotations(n);
-                        self.unknown_node(n, "in `type`", &["doc", "field"]);
+                        self.check_annotations(&n);
+                        self.unknown_node(&n, "in `type`", &["doc", "field"]);
                     }
                 }
             }
@@ -838,36 +837,34 @@ impl Cx {
         let mut deprecated = None;
         let mut allows = Vec::new();
 
-        let empty: Vec<Node> = Vec::new();
-        let children = node.children.as_ref().map(|c| &c.nodes).unwrap_or(&empty);
-        for n in children {
-            let kind = n.name.value.as_str();
+        for n in node.child_nodes() {
+            let kind = n.name.value;
             let single =
                 !matches!(kind, "error" | "needs-input" | "allow") && TOOL_CHILDREN.contains(&kind);
-            if single && !self.once(&mut seen, n, "a `tool`") {
+            if single && !self.once(&mut seen, &n, "a `tool`") {
                 continue;
             }
             match kind {
-                "title" => title = self.text_node(n),
-                "summary" => summary = self.text_node(n),
-                "when" => when = self.text_node(n),
-                "when-not" => when_not = self.text_node(n),
+                "title" => title = self.text_node(&n),
+                "summary" => summary = self.text_node(&n),
+                "when" => when = self.text_node(&n),
+                "when-not" => when_not = self.text_node(&n),
                 "effect" => {
                     effect_seen = true;
-                    effect = self.lower_effect(n);
+                    effect = self.lower_effect(&n);
                 }
                 "open-world" => {
-                    self.check_annotations(n);
-                    self.props(n, &[], &|_| None);
-                    self.no_children(n);
-                    let a = self.args(n, 1, 1, "open-world #true");
+                    self.check_annotations(&n);
+                    self.props(&n, &[], &|_| None);
+                    self.no_children(&n);
+                    let a = self.args(&n, 1, 1, "open-world #true");
                     open_world = a.first().and_then(|e| self.boolean(e, "`open-world`"));
                 }
-                "limits" => limits = self.lower_limits(n),
-                "input" => input = Some(self.lower_object_node(n)),
-                "output" => output = Some(self.lower_object_node(n)),
+                "limits" => limits = self.lower_limits(&n),
+                "input" => input = Some(self.lower_object_node(&n)),
+                "output" => output = Some(self.lower_object_node(&n)),
                 "error" => {
-                    if let Some(e) = self.lower_error(n) {
+                    if let Some(e) = self.lower_error(&n) {
                         if errors.iter().any(|x| x.code.value == e.code.value) {
                             self.err(
                                 "naming/duplicate",
@@ -880,11 +877,11 @@ impl Cx {
                         }
                     }
                 }
-                "idempotency" => idempotency = self.lower_idempotency(n),
-                "confirm" => confirm = self.lower_confirm(n),
-                "on-timeout" => on_timeout = self.lower_on_timeout(n),
+                "idempotency" => idempotency = self.lower_idempotency(&n),
+                "confirm" => confirm = self.lower_confirm(&n),
+                "on-timeout" => on_timeout = self.lower_on_timeout(&n),
                 "needs-input" => {
-                    if let Some(ni) = self.lower_needs_input(n) {
+                    if let Some(ni) = self.lower_needs_input(&n) {
                         if needs_input.iter().any(|x| x.name.value == ni.name.value) {
                             self.err(
                                 "naming/duplicate",
@@ -897,16 +894,16 @@ impl Cx {
                         }
                     }
                 }
-                "examples" => examples = self.lower_examples(n),
-                "deprecated" => deprecated = self.lower_deprecated(n),
+                "examples" => examples = self.lower_examples(&n),
+                "deprecated" => deprecated = self.lower_deprecated(&n),
                 "allow" => {
-                    if let Some(a) = self.lower_allow(n) {
+                    if let Some(a) = self.lower_allow(&n) {
                         allows.push(a);
                     }
                 }
                 _ => {
-                    self.check_annotations(n);
-                    self.unknown_node(n, "in a `tool`", TOOL_CHILDREN);
+                    self.check_annotations(&n);
+                    self.unknown_node(&n, "in a `tool`", TOOL_CHILDREN);
                 }
             }
         }
@@ -1021,22 +1018,22 @@ impl Cx {
         let mut message = None;
         let mut next_step = None;
         let mut seen = HashSet::new();
-        if let Some(ch) = &n.children {
-            for c in &ch.nodes {
-                match c.name.value.as_str() {
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                match c.name.value {
                     "message" => {
-                        if self.once(&mut seen, c, "`error`") {
-                            message = self.text_node(c);
+                        if self.once(&mut seen, &c, "`error`") {
+                            message = self.text_node(&c);
                         }
                     }
                     "next-step" => {
-                        if self.once(&mut seen, c, "`error`") {
-                            next_step = self.text_node(c);
+                        if self.once(&mut seen, &c, "`error`") {
+                            next_step = self.text_node(&c);
                         }
                     }
                     _ => {
-                        self.check_annotations(c);
-                        self.unknown_node(c, "in `error`", &["message", "next-step"]);
+                        self.check_annotations(&c);
+                        self.unknown_node(&c, "in `error`", &["message", "next-step"]);
                     }
                 }
             }
@@ -1077,7 +1074,7 @@ impl Cx {
             scope.push(s);
         }
         for e in args {
-            if let Some(s) = self.string(e, "idempotency scope") {
+            if let Some(s) = self.string(&e, "idempotency scope") {
                 scope.push(s);
             }
         }
@@ -1185,15 +1182,15 @@ impl Cx {
         };
         let mut doc = None;
         let mut seen = HashSet::new();
-        if let Some(ch) = &n.children {
-            for c in &ch.nodes {
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
                 if c.name.value == "doc" {
-                    if self.once(&mut seen, c, "`needs-input`") {
-                        doc = self.text_node(c);
+                    if self.once(&mut seen, &c, "`needs-input`") {
+                        doc = self.text_node(&c);
                     }
                 } else {
-                    self.check_annotations(c);
-                    self.unknown_node(c, "in `needs-input`", &["doc"]);
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, "in `needs-input`", &["doc"]);
                 }
             }
         }
@@ -1210,19 +1207,19 @@ impl Cx {
         self.props(n, &[], &|_| None);
         self.args(n, 0, 0, "examples { call \"...\" no-call \"...\" }");
         let mut ex = Examples::default();
-        if let Some(ch) = &n.children {
-            for c in &ch.nodes {
-                let target = match c.name.value.as_str() {
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                let target = match c.name.value {
                     "call" => &mut ex.calls,
                     "no-call" => &mut ex.no_calls,
                     "confusable" => &mut ex.confusables,
                     _ => {
-                        self.check_annotations(c);
-                        self.unknown_node(c, "in `examples`", &["call", "no-call", "confusable"]);
+                        self.check_annotations(&c);
+                        self.unknown_node(&c, "in `examples`", &["call", "no-call", "confusable"]);
                         continue;
                     }
                 };
-                if let Some(t) = self.text_node(c) {
+                if let Some(t) = self.text_node(&c) {
                     target.push(t);
                 }
             }
@@ -1265,18 +1262,18 @@ impl Cx {
     /// `input` / `output`: a block of `field` nodes (may be absent or empty).
     fn lower_object_node(&mut self, n: &Node) -> Object {
         self.check_annotations(n);
-        let name = n.name.value.clone();
+        let name = n.name.value;
         self.props(n, &[], &|_| None);
         self.args(n, 0, 0, &format!("{name} {{ field ... }}"));
-        self.path = vec![name.clone()];
+        self.path = vec![name.to_string()];
         let mut fields = Vec::new();
-        if let Some(ch) = &n.children {
-            for c in &ch.nodes {
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
                 if c.name.value == "field" {
-                    self.push_field(&mut fields, c, 1);
+                    self.push_field(&mut fields, &c, 1);
                 } else {
-                    self.check_annotations(c);
-                    self.unknown_node(c, &format!("in `{name}`"), &["field"]);
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, &format!("in `{name}`"), &["field"]);
                 }
             }
         }
@@ -1312,7 +1309,7 @@ impl Cx {
         let args = self.args(node, 2, 2, usage);
         let name = args.first().and_then(|e| self.string(e, "field name"))?;
         self.path.push(name.value.clone());
-        let result = self.lower_field_inner(node, name, args.get(1).copied(), depth);
+        let result = self.lower_field_inner(node, name, args.get(1), depth);
         self.path.pop();
         result
     }
@@ -1365,12 +1362,12 @@ impl Cx {
 
         let mut doc = None;
         let mut seen = HashSet::new();
-        let mut rest: Vec<&Node> = Vec::new();
-        if let Some(ch) = &node.children {
-            for c in &ch.nodes {
+        let mut rest: Vec<Node> = Vec::new();
+        if let Some(ch) = node.children() {
+            for c in ch.nodes() {
                 if c.name.value == "doc" {
-                    if self.once(&mut seen, c, "a `field`") {
-                        doc = self.text_node(c);
+                    if self.once(&mut seen, &c, "a `field`") {
+                        doc = self.text_node(&c);
                     }
                 } else {
                     rest.push(c);
@@ -1438,7 +1435,7 @@ impl Cx {
         &mut self,
         ty_name: &Sp<String>,
         props: &Props<'_>,
-        children: &[&Node],
+        children: &[Node],
         depth: usize,
         extra_children: &[&str],
         label: &str,
@@ -1466,7 +1463,7 @@ impl Cx {
         let mut fields = Vec::new();
         let mut seen = HashSet::new();
         for c in children {
-            match (c.name.value.as_str(), keyword) {
+            match (c.name.value, keyword) {
                 ("enum", "string") => {
                     if self.once(&mut seen, c, label) {
                         enum_node = Some(*c);
@@ -1516,8 +1513,9 @@ impl Cx {
                         .get("extensible")
                         .and_then(|e| self.boolean(e, "`extensible`"));
                     if let Some(en) = enum_node {
-                        st.enum_values =
-                            Some(self.lower_enum(en, extensible.as_ref().is_some_and(|b| b.value)));
+                        st.enum_values = Some(
+                            self.lower_enum(&en, extensible.as_ref().is_some_and(|b| b.value)),
+                        );
                     } else if let Some(x) = extensible {
                         self.err(
                             "model/missing-child",
@@ -1584,7 +1582,7 @@ impl Cx {
                     );
                     return None;
                 };
-                let items = self.lower_items(items, depth)?;
+                let items = self.lower_items(&items, depth)?;
                 TyKind::Array(ArrayTy {
                     min_items,
                     max_items,
@@ -1630,11 +1628,7 @@ impl Cx {
                 )
             })
         });
-        let children: Vec<&Node> = node
-            .children
-            .as_ref()
-            .map(|c| c.nodes.iter().collect())
-            .unwrap_or_default();
+        let children: Vec<Node> = node.child_nodes().collect();
         self.path.push("[]".to_string());
         let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], &label);
         self.path.pop();
@@ -1648,8 +1642,8 @@ impl Cx {
         });
         self.no_children(node);
         let mut values: Vec<Sp<String>> = Vec::new();
-        for e in node.entries.iter().filter(|e| e.name.is_none()) {
-            let Some(v) = self.string(e, "enum value") else {
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            let Some(v) = self.string(&e, "enum value") else {
                 continue;
             };
             if values.iter().any(|x| x.value == v.value) {

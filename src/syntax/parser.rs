@@ -4,7 +4,11 @@
 use super::lexer::Errors;
 use super::tree::{Group, GroupKind, TokenKind};
 use super::value::{decode_number, decode_string};
-use super::{Children, Entry, Node, Number, Span, Spanned, Value};
+use super::view::{
+    ChildRec, Document, EntryRec, HAS_NAME, NONE, NodeRec, Sp32, Str, TyRec, V_FALSE, V_NULL,
+    V_NUMBER, V_STRING, V_TRUE,
+};
+use super::{Number, Span};
 
 /// Deepest `{` nesting read; deeper blocks are skipped with `syntax/too-deep`.
 pub const MAX_DEPTH: usize = 128;
@@ -16,12 +20,65 @@ pub(crate) struct Parser<'a> {
     pub pos: usize,
     pub groups: Vec<Group>,
     pub errors: &'a mut Errors,
-    /// Entries and nodes being collected, shared by all levels: each level drains its own
-    /// top part into an exactly sized `Vec`, avoiding growth slack in the typed view.
-    pub entry_stack: Vec<Entry>,
-    pub node_stack: Vec<Node>,
-    /// `false`: check everything but keep no typed view (see [`super::parse_tree`]).
+    /// The typed view being built. A node's entries are pushed straight into it (they all
+    /// come before its children); its children are not contiguous in parse order, so each
+    /// level collects its nodes on `node_stack` and moves them into `doc.node_recs` at its end.
+    pub doc: Document,
+    pub node_stack: Vec<NodeRec>,
+    /// `false`: keep nothing in `doc` (for [`super::parse_tree`], and while inside a
+    /// slashdashed part, which is checked but not part of the view).
     pub keep_document: bool,
+    /// `false`: record no [`Group`]s (for [`super::parse`]).
+    pub keep_groups: bool,
+}
+
+/// An empty document with room for what `kinds` will give, so that building it does not
+/// grow (and briefly double) its arrays. Every string or number token is a node name, a
+/// type name, a property key or a value; a node name is the first such token of its line.
+pub(crate) fn reserve_document(src: &str, kinds: &[TokenKind], ends: &[u32]) -> Document {
+    let (mut strings, mut values, mut nodes, mut children, mut types, mut numbers) =
+        (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
+    let mut keys = 0usize;
+    let mut line_start = true;
+    let mut start = 0usize;
+    for (&k, &end) in kinds.iter().zip(ends) {
+        let end = end as usize;
+        match k {
+            _ if k.is_string() => {
+                // Decoded text is never longer than the token.
+                strings += end - start;
+                values += 1;
+                if line_start {
+                    nodes += 1;
+                }
+                line_start = false;
+            }
+            K::Number | K::Keyword | K::V1Keyword => {
+                values += 1;
+                numbers += usize::from(k == K::Number);
+                line_start = false;
+            }
+            K::Newline | K::Semicolon | K::RBrace => line_start = true,
+            K::LBrace => {
+                children += 1;
+                line_start = true;
+            }
+            K::LParen => types += 1,
+            K::Equals => keys += 1,
+            _ => {}
+        }
+        start = end;
+    }
+    let entries = values.saturating_sub(nodes + keys + types);
+    Document {
+        node_recs: Vec::with_capacity(nodes),
+        entry_recs: Vec::with_capacity(entries),
+        child_recs: Vec::with_capacity(children),
+        type_recs: Vec::with_capacity(types),
+        numbers: Vec::with_capacity(numbers),
+        strings: String::with_capacity(strings.min(src.len())),
+        top: (0, 0),
+    }
 }
 
 type K = TokenKind;
@@ -69,6 +126,9 @@ impl<'a> Parser<'a> {
     }
 
     fn open(&mut self, kind: GroupKind) -> usize {
+        if !self.keep_groups {
+            return usize::MAX;
+        }
         self.groups.push(Group {
             kind,
             first: self.pos as u32,
@@ -165,10 +225,37 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn parse_nodes(&mut self, depth: usize, in_children: bool) -> Vec<Node> {
+    /// Appends a string token's value to the string arena (nothing when not keeping the view).
+    fn string_at(&mut self, k: K, i: usize) -> Str {
+        let at = self.span_at(i).start;
+        let off = self.doc.strings.len();
+        decode_string(k, self.text_at(i), at, self.errors, &mut self.doc.strings);
+        if !self.keep_document {
+            self.doc.strings.truncate(off);
+        }
+        Str {
+            off: off as u32,
+            len: (self.doc.strings.len() - off) as u32,
+        }
+    }
+
+    /// Runs `f` without keeping anything in the view: for slashdashed parts.
+    fn discarding<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let keep = self.keep_document;
+        self.keep_document = false;
+        let r = f(self);
+        self.keep_document = keep;
+        r
+    }
+
+    /// The nodes of one level, moved into `doc.node_recs`: their first index and count.
+    pub fn parse_nodes(&mut self, depth: usize, in_children: bool) -> (u32, u32) {
         let mark = self.node_stack.len();
         self.parse_nodes_into_stack(depth, in_children);
-        self.node_stack.drain(mark..).collect()
+        let first = self.doc.node_recs.len() as u32;
+        let len = (self.node_stack.len() - mark) as u32;
+        self.doc.node_recs.extend(self.node_stack.drain(mark..));
+        (first, len)
     }
 
     fn parse_nodes_into_stack(&mut self, depth: usize, in_children: bool) {
@@ -212,11 +299,11 @@ impl<'a> Parser<'a> {
                         Some(K::Slashdash) => {
                             self.double_slashdash(at);
                             if !matches!(self.peek(), None | Some(K::RBrace)) {
-                                self.parse_node(depth);
+                                self.discarding(|p| p.parse_node(depth));
                             }
                         }
                         _ => {
-                            self.parse_node(depth);
+                            self.discarding(|p| p.parse_node(depth));
                         }
                     }
                     self.close(g);
@@ -234,8 +321,8 @@ impl<'a> Parser<'a> {
 
     /// Skips to the end of the current node after an error: through the next terminator,
     /// or up to a `}` that closes the enclosing block. Blocks met on the way are parsed
-    /// (so their errors are reported too) and returned.
-    fn recover(&mut self, depth: usize) -> Option<Children> {
+    /// (so their errors are reported too); the first one is returned.
+    fn recover(&mut self, depth: usize) -> Option<ChildRec> {
         let mut children = None;
         loop {
             match self.peek() {
@@ -262,25 +349,42 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_node(&mut self, depth: usize) -> Option<Node> {
-        let mark = self.entry_stack.len();
-        let mut node = self.parse_node_inner(depth);
-        let entries = self.entry_stack.drain(mark..);
-        match &mut node {
-            Some(n) => n.entries = entries.collect(),
-            None => drop(entries),
+    /// Records a children block in the view: its index, or [`NONE`].
+    fn attach(&mut self, c: Option<ChildRec>) -> u32 {
+        match c {
+            Some(c) if self.keep_document => {
+                self.doc.child_recs.push(c);
+                (self.doc.child_recs.len() - 1) as u32
+            }
+            _ => NONE,
         }
-        node
     }
 
-    /// A node; its entries are left on `entry_stack`.
-    fn parse_node_inner(&mut self, depth: usize) -> Option<Node> {
+    /// Where the string arena, numbers and types end, to drop what an entry left there when
+    /// it is not kept.
+    fn marks(&self) -> (usize, usize, usize) {
+        (
+            self.doc.strings.len(),
+            self.doc.numbers.len(),
+            self.doc.type_recs.len(),
+        )
+    }
+
+    fn rollback(&mut self, (s, n, t): (usize, usize, usize)) {
+        self.doc.strings.truncate(s);
+        self.doc.numbers.truncate(n);
+        self.doc.type_recs.truncate(t);
+    }
+
+    /// A node; its entries are pushed into `doc.entry_recs` (when keeping the view), its
+    /// children into `doc.node_recs`.
+    fn parse_node(&mut self, depth: usize) -> Option<NodeRec> {
         let g = self.open(GroupKind::Node);
         let start = self.span().start;
-        let mut ty = None;
+        let mut ty = NONE;
         if self.peek() == Some(K::LParen) {
             match self.parse_type() {
-                Some(t) => ty = t,
+                Some((t, _)) => ty = t,
                 None => {
                     self.recover(depth);
                     self.close(g);
@@ -289,12 +393,12 @@ impl<'a> Parser<'a> {
             }
             self.skip_node_space();
         }
-        let name = match self.peek() {
+        let (name, name_span) = match self.peek() {
             Some(k) if k.is_string() => {
                 let s = self.span();
-                let v = decode_string(k, self.text_at(self.pos), s.start, self.errors);
+                let v = self.string_at(k, self.pos);
                 self.bump();
-                Spanned::new(v, s)
+                (v, s)
             }
             other => {
                 let (msg, help) = match other {
@@ -338,14 +442,17 @@ impl<'a> Parser<'a> {
                 return None;
             }
         };
-        let mut node = Node {
-            ty,
+        let mut node = NodeRec {
             name,
-            entries: Vec::new(),
-            children: None,
-            span: Span::new(start, start),
+            name_span: Sp32::new(name_span),
+            end: start as u32,
+            ty,
+            entries: self.doc.entry_recs.len() as u32,
+            n_entries: 0,
+            children: NONE,
         };
-        let mut last_end = node.name.span.end;
+        let mut children: Option<ChildRec> = None;
+        let mut last_end = name_span.end;
         // 0: entries allowed; 1: after a slashdashed block; 2: after the real block.
         let mut block_state = 0u8;
         loop {
@@ -365,8 +472,8 @@ impl<'a> Parser<'a> {
                 }
                 Some(K::LBrace) => {
                     let at = self.span();
-                    let children = self.parse_children(depth);
-                    last_end = children.span.end;
+                    let c = self.parse_children(depth);
+                    last_end = c.span.end as usize;
                     if block_state == 2 {
                         self.error(
                             "syntax/extra-children",
@@ -375,7 +482,7 @@ impl<'a> Parser<'a> {
                             "merge the blocks into one `{ ... }`",
                         );
                     } else {
-                        node.children = Some(children);
+                        children = Some(c);
                     }
                     block_state = 2;
                 }
@@ -389,19 +496,20 @@ impl<'a> Parser<'a> {
                     }
                     match self.peek() {
                         Some(K::LBrace) => {
-                            let c = self.parse_children(depth);
-                            last_end = c.span.end;
+                            let c = self.discarding(|p| p.parse_children(depth));
+                            last_end = c.span.end as usize;
                             block_state = block_state.max(1);
                         }
                         Some(k) if is_value_start(k) => {
                             if block_state > 0 {
                                 self.entry_after_block(at);
                             }
-                            if let Some((e, _)) = self.parse_entry() {
-                                last_end = e.span.end;
+                            if let Some((e, _)) = self.discarding(|p| p.parse_entry()) {
+                                last_end = e.value_span.end as usize;
                             } else {
                                 self.close(sg);
-                                node.span.end = last_end;
+                                node.end = last_end as u32;
+                                node.children = self.attach(children);
                                 self.recover(depth);
                                 self.close(g);
                                 return Some(node);
@@ -431,16 +539,22 @@ impl<'a> Parser<'a> {
                             "insert a space here",
                         );
                     }
+                    let marks = self.marks();
                     match self.parse_entry() {
                         Some((e, valid)) => {
-                            last_end = e.span.end;
-                            if block_state == 0 && valid {
-                                self.entry_stack.push(e);
+                            last_end = e.value_span.end as usize;
+                            if block_state == 0 && valid && self.keep_document {
+                                self.doc.entry_recs.push(e);
+                                node.n_entries += 1;
+                            } else {
+                                self.rollback(marks);
                             }
                         }
                         None => {
-                            node.span.end = last_end;
-                            node.children = node.children.or(self.recover(depth));
+                            self.rollback(marks);
+                            node.end = last_end as u32;
+                            let c = children.or(self.recover(depth));
+                            node.children = self.attach(c);
                             self.close(g);
                             return Some(node);
                         }
@@ -460,14 +574,16 @@ impl<'a> Parser<'a> {
                         ),
                     };
                     self.error("syntax/unexpected-token", at, msg, help);
-                    node.span.end = last_end;
-                    node.children = node.children.or(self.recover(depth));
+                    node.end = last_end as u32;
+                    let c = children.or(self.recover(depth));
+                    node.children = self.attach(c);
                     self.close(g);
                     return Some(node);
                 }
             }
         }
-        node.span.end = last_end;
+        node.end = last_end as u32;
+        node.children = self.attach(children);
         self.close(g);
         Some(node)
     }
@@ -495,8 +611,10 @@ impl<'a> Parser<'a> {
         );
     }
 
-    /// `(type)`: `Some(None)` when there was an error the node can go on after.
-    fn parse_type(&mut self) -> Option<Option<Spanned<String>>> {
+    /// `(type)`: its index in `doc.types` ([`NONE`] when not keeping the view) and whether
+    /// it has a valid name, or `None` after an error the node cannot go on after. A type with a malformed name is kept
+    /// without a name, for where its node or entry starts.
+    fn parse_type(&mut self) -> Option<(u32, bool)> {
         let g = self.open(GroupKind::Type);
         let open = self.span();
         self.bump();
@@ -504,9 +622,9 @@ impl<'a> Parser<'a> {
         let name = match self.peek() {
             Some(k) if k.is_string() => {
                 let s = self.span();
-                let v = decode_string(k, self.text_at(self.pos), s.start, self.errors);
+                let v = self.string_at(k, self.pos);
                 self.bump();
-                Some(Spanned::new(v, s))
+                Some((v, s))
             }
             Some(K::Invalid) => {
                 self.bump();
@@ -537,15 +655,35 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.close(g);
-        Some(name)
+        let named = name.is_some();
+        if !self.keep_document {
+            return Some((NONE, named));
+        }
+        let (name, span) = match name {
+            Some((v, s)) => (v, Sp32::new(s)),
+            None => (
+                Str::default(),
+                Sp32 {
+                    start: NONE,
+                    end: NONE,
+                },
+            ),
+        };
+        self.doc.type_recs.push(TyRec {
+            name,
+            span,
+            paren: open.start as u32,
+        });
+        Some(((self.doc.type_recs.len() - 1) as u32, named))
     }
 
-    /// An entry and whether its value is real (see [`Parser::parse_value`]).
-    fn parse_entry(&mut self) -> Option<(Entry, bool)> {
+    /// An entry and whether its value is real (see [`Parser::parse_value`]). Its strings,
+    /// number and type are already in `doc`; the caller pushes the record or rolls back.
+    fn parse_entry(&mut self) -> Option<(EntryRec, bool)> {
         let g = self.open(GroupKind::Entry);
-        let start = self.span().start;
         let mut key = None;
-        let mut ty = None;
+        let mut ty = NONE;
+        let mut named_type = false;
         // What the value should follow (`=` or `)`), for the error when it is missing.
         let mut anchor = self.span();
         if let Some(k) = self.peek()
@@ -554,8 +692,8 @@ impl<'a> Parser<'a> {
             let after = self.node_space_end(self.pos + 1);
             if self.kind_at(after) == Some(K::Equals) {
                 let s = self.span();
-                let v = decode_string(k, self.text_at(self.pos), s.start, self.errors);
-                key = Some(Spanned::new(v, s));
+                let v = self.string_at(k, self.pos);
+                key = Some((v, s));
                 self.bump();
                 self.skip_node_space();
                 anchor = self.span();
@@ -565,7 +703,10 @@ impl<'a> Parser<'a> {
         }
         if self.peek() == Some(K::LParen) {
             match self.parse_type() {
-                Some(t) => ty = t,
+                Some((t, named)) => {
+                    ty = t;
+                    named_type = named;
+                }
                 None => {
                     self.close(g);
                     return None;
@@ -574,7 +715,7 @@ impl<'a> Parser<'a> {
             anchor = self.span_at(self.pos - 1);
             self.skip_node_space();
         }
-        let (value, valid) = match self.parse_value() {
+        let (tag, value, value_span, valid) = match self.parse_value() {
             Some(v) => v,
             None => {
                 self.close(g);
@@ -596,7 +737,7 @@ impl<'a> Parser<'a> {
             let after = self.node_space_end(self.pos);
             if self.kind_at(after) == Some(K::Equals) {
                 let at = self.span_at(after);
-                let help = if ty.is_some() {
+                let help = if named_type {
                     "a type annotation goes on the value: `key=(type)value`"
                 } else {
                     "a property name must be a string: quote it"
@@ -611,52 +752,68 @@ impl<'a> Parser<'a> {
                 return None;
             }
         }
-        let span = Span::new(start, value.span.end);
         self.close(g);
+        let (name, name_span, tag) = match key {
+            Some((v, s)) => (v, Sp32::new(s), tag | HAS_NAME),
+            None => (Str::default(), Sp32::default(), tag),
+        };
         Some((
-            Entry {
-                name: key,
-                ty,
+            EntryRec {
+                name,
+                name_span,
+                value_span: Sp32::new(value_span),
                 value,
-                span,
+                ty,
+                tag,
             },
             valid,
         ))
     }
 
-    /// A value and whether it is real (`false`: a malformed token, already reported).
-    fn parse_value(&mut self) -> Option<(Spanned<Value>, bool)> {
+    /// A value: its tag and payload (see [`EntryRec`]), span, and whether it is real
+    /// (`false`: a malformed token, already reported).
+    fn parse_value(&mut self) -> Option<(u8, Str, Span, bool)> {
         let k = self.peek()?;
         let s = self.span();
         let text = self.text_at(self.pos);
-        let v = match k {
-            _ if k.is_string() => Value::String(decode_string(k, text, s.start, self.errors)),
+        let number = |p: &mut Self, n: Number| {
+            if !p.keep_document {
+                return Str::default();
+            }
+            p.doc.numbers.push(n);
+            Str {
+                off: (p.doc.numbers.len() - 1) as u32,
+                len: 0,
+            }
+        };
+        let (tag, payload) = match k {
+            _ if k.is_string() => (V_STRING, self.string_at(k, self.pos)),
             K::Number => match decode_number(text, s, self.errors) {
-                Some(n) => Value::Number(n),
+                Some(n) => (V_NUMBER, number(self, n)),
                 None => {
                     self.bump();
-                    return Some((Spanned::new(Value::Null, s), false));
+                    return Some((V_NULL, Str::default(), s, false));
                 }
             },
             K::Keyword | K::V1Keyword => match text.trim_start_matches('#') {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                "inf" => Value::Number(Number::Inf),
-                "-inf" => Value::Number(Number::NegInf),
-                "nan" => Value::Number(Number::NaN),
-                _ => Value::Null,
+                "true" => (V_TRUE, Str::default()),
+                "false" => (V_FALSE, Str::default()),
+                "inf" => (V_NUMBER, number(self, Number::Inf)),
+                "-inf" => (V_NUMBER, number(self, Number::NegInf)),
+                "nan" => (V_NUMBER, number(self, Number::NaN)),
+                _ => (V_NULL, Str::default()),
             },
             K::Invalid => {
                 self.bump();
-                return Some((Spanned::new(Value::Null, s), false));
+                return Some((V_NULL, Str::default(), s, false));
             }
             _ => return None,
         };
         self.bump();
-        Some((Spanned::new(v, s), true))
+        Some((tag, payload, s, true))
     }
 
-    fn parse_children(&mut self, depth: usize) -> Children {
+    fn parse_children(&mut self, depth: usize) -> ChildRec {
         let g = self.open(GroupKind::Children);
         let open = self.span();
         self.bump();
@@ -690,12 +847,13 @@ impl<'a> Parser<'a> {
                 self.src.len()
             };
             self.close(g);
-            return Children {
-                nodes: Vec::new(),
-                span: Span::new(open.start, end),
+            return ChildRec {
+                first: 0,
+                len: 0,
+                span: Sp32::new(Span::new(open.start, end)),
             };
         }
-        let nodes = self.parse_nodes(depth + 1, true);
+        let (first, len) = self.parse_nodes(depth + 1, true);
         let end = if self.peek() == Some(K::RBrace) {
             let e = self.span().end;
             self.bump();
@@ -710,9 +868,10 @@ impl<'a> Parser<'a> {
             self.src.len()
         };
         self.close(g);
-        Children {
-            nodes,
-            span: Span::new(open.start, end),
+        ChildRec {
+            first,
+            len,
+            span: Sp32::new(Span::new(open.start, end)),
         }
     }
 }

@@ -9,19 +9,25 @@ use super::{Number, Span};
 /// them to decimal is quadratic, and no catalog needs a number this large.
 pub(crate) const MAX_RADIX_DIGITS: usize = 1024;
 
-/// Decodes a string token. `text` is the whole token text, `at` its offset in the source.
-pub(crate) fn decode_string(kind: TokenKind, text: &str, at: usize, errors: &mut Errors) -> String {
+/// Decodes a string token, appending its value to `out`. `text` is the whole token text, `at`
+/// its offset in the source.
+pub(crate) fn decode_string(
+    kind: TokenKind,
+    text: &str,
+    at: usize,
+    errors: &mut Errors,
+    out: &mut String,
+) {
     match kind {
-        TokenKind::Ident => text.to_owned(),
+        TokenKind::Ident => out.push_str(text),
         TokenKind::QuotedString => {
             let body = strip(text, 1, 1);
             if !body.contains('\\') {
                 // Fast path; literal newlines were already reported by the lexer.
-                return body.to_owned();
+                out.push_str(body);
+                return;
             }
-            let mut out = String::with_capacity(body.len());
-            unescape(body, at + 1, errors, &mut out);
-            out
+            unescape(body, at + 1, errors, out);
         }
         TokenKind::RawString | TokenKind::V1RawString => {
             let lead = if kind == TokenKind::V1RawString { 1 } else { 0 };
@@ -33,7 +39,7 @@ pub(crate) fn decode_string(kind: TokenKind, text: &str, at: usize, errors: &mut
             } else {
                 text.len()
             };
-            text.get(open..end).unwrap_or("").to_owned()
+            out.push_str(text.get(open..end).unwrap_or(""));
         }
         TokenKind::MultiLineString | TokenKind::RawMultiLineString => {
             let raw = kind == TokenKind::RawMultiLineString;
@@ -44,12 +50,18 @@ pub(crate) fn decode_string(kind: TokenKind, text: &str, at: usize, errors: &mut
             if !closed {
                 // Reported by the lexer; dedenting a string cut off at the end of the file
                 // would only add noise.
-                return String::new();
+                return;
             }
             let body = text.get(open..text.len() - 3 - hashes).unwrap_or("");
-            multiline(body, raw, at + open, Span::new(at, at + text.len()), errors)
+            out.push_str(&multiline(
+                body,
+                raw,
+                at + open,
+                Span::new(at, at + text.len()),
+                errors,
+            ));
         }
-        _ => String::new(),
+        _ => {}
     }
 }
 
