@@ -10,7 +10,7 @@
 
 use crate::hash::{ToolHashes, tool_hashes};
 use crate::model::Catalog;
-use crate::syntax::{self, Node, Value};
+use crate::syntax::{self, Node, Value, quote};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -177,27 +177,6 @@ fn arg_str(node: &Node) -> Result<String, String> {
         Some(Value::String(s)) => Ok(s.to_string()),
         _ => Err(format!("`{}` needs a string argument", node.name.value)),
     }
-}
-
-/// A KDL quoted string.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `NAME.lock` beside the catalog file; the file's stem when the catalog name is not a

@@ -5,6 +5,7 @@
 //! tools: no errors, and the only warning is `catalog/budget` (a large catalog is over the
 //! tools/list budget by design).
 
+use crate::syntax::quote;
 use std::fmt::Write as _;
 
 const NOUNS: [&str; 24] = [
@@ -119,24 +120,6 @@ pub fn synthetic_catalog(name: &str, tools: usize) -> String {
         }
     }
     out
-}
-
-fn quote(s: &str) -> String {
-    let mut q = String::with_capacity(s.len() + 2);
-    q.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            '\n' => q.push_str("\\n"),
-            c if c.is_control() => {
-                let _ = write!(q, "\\u{{{:x}}}", c as u32);
-            }
-            c => q.push(c),
-        }
-    }
-    q.push('"');
-    q
 }
 
 fn write_type(out: &mut String, ty: &str, noun: &str, what: &str) {

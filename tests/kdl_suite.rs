@@ -2,7 +2,7 @@
 //! input, printed under the suite's translation rules, equals its `expected_kdl`; every
 //! `_fail` input is rejected.
 
-use catalogc::syntax::{self, Document, Entry, Node, Number, Value, is_plain_identifier};
+use catalogc::syntax::{self, Document, Entry, Node, Number, Value, is_plain_identifier, quote};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -18,28 +18,6 @@ fn suite_dir() -> PathBuf {
         dir.display()
     );
     dir
-}
-
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{C}' => out.push_str("\\f"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn string(s: &str) -> String {

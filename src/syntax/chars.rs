@@ -89,3 +89,31 @@ pub fn is_plain_identifier(s: &str) -> bool {
         _ => true,
     }
 }
+
+/// `s` as a KDL quoted string that reads back as `s`: `"`, `\\`, control characters, newlines
+/// and code points KDL disallows are escaped (`\n`, `\t`, `\b`, … or `\u{…}`); everything
+/// else is written as is.
+pub fn quote(s: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{C}' => out.push_str("\\f"),
+            // Newlines other than `\n` (U+2028 …) and code points KDL forbids in a document
+            // cannot stand literally inside a quoted string either.
+            c if c.is_control() || is_newline(c) || is_disallowed(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

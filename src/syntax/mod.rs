@@ -37,7 +37,7 @@ mod tree;
 mod value;
 mod view;
 
-pub use chars::is_plain_identifier;
+pub use chars::{is_plain_identifier, quote};
 pub use parser::MAX_DEPTH;
 pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
 pub use view::{Children, Document, Entries, Entry, Node, Nodes, Value};

@@ -336,3 +336,24 @@ fn parse_tree_has_the_same_tree_and_errors() {
         assert!(!full.document.nodes().is_empty());
     }
 }
+
+#[test]
+fn quote_reads_back_as_the_same_string() {
+    for s in [
+        "",
+        "plain",
+        "with \"quotes\" and \\backslash",
+        "line\nbreak\r\ttab",
+        "\u{8}\u{c}\u{0}\u{7f}\u{1b}",
+        "unicode é 😀 \u{2028}\u{2029}\u{85}\u{200e}\u{feff}",
+        "#true",
+        "/-",
+    ] {
+        let src = format!("node {}", quote(s));
+        let parsed = parse(&src);
+        assert!(parsed.errors.is_empty(), "{src:?}: {:?}", parsed.errors);
+        let node = parsed.document.nodes().first().expect("one node");
+        let entry = node.entries().next().expect("one entry");
+        assert_eq!(entry.value.value, Value::String(s), "{src:?}");
+    }
+}
