@@ -197,6 +197,27 @@ struct Cx {
 }
 
 impl Cx {
+    /// Appends `item` unless one of the same name is there already: a repeat is reported as
+    /// `naming/duplicate` (`message` names it) and dropped, so the model never holds a name
+    /// twice.
+    fn push_unique<T>(
+        &mut self,
+        items: &mut Vec<T>,
+        item: T,
+        name: impl Fn(&T) -> &Sp<String>,
+        message: impl FnOnce(&str) -> String,
+        help: &str,
+    ) {
+        let new = name(&item);
+        if items.iter().any(|x| name(x).value == new.value) {
+            let span = new.span;
+            let message = message(&new.value);
+            self.err("naming/duplicate", span, message, Some(help.to_string()));
+        } else {
+            items.push(item);
+        }
+    }
+
     fn err(&mut self, rule: &str, span: Span, message: impl Into<String>, help: Option<String>) {
         let mut d = Diagnostic::new(rule, Level::Error, self.file, span, message);
         d.help = help;
@@ -865,16 +886,13 @@ impl Cx {
                 "output" => output = Some(self.lower_object_node(&n)),
                 "error" => {
                     if let Some(e) = self.lower_error(&n) {
-                        if errors.iter().any(|x| x.code.value == e.code.value) {
-                            self.err(
-                                "naming/duplicate",
-                                e.code.span,
-                                format!("error code `{}` is declared twice", e.code.value),
-                                Some("remove one; this declaration is ignored".to_string()),
-                            );
-                        } else {
-                            errors.push(e);
-                        }
+                        self.push_unique(
+                            &mut errors,
+                            e,
+                            |e| &e.code,
+                            |code| format!("error code `{code}` is declared twice"),
+                            "remove one; this declaration is ignored",
+                        );
                     }
                 }
                 "idempotency" => idempotency = self.lower_idempotency(&n),
@@ -882,16 +900,13 @@ impl Cx {
                 "on-timeout" => on_timeout = self.lower_on_timeout(&n),
                 "needs-input" => {
                     if let Some(ni) = self.lower_needs_input(&n) {
-                        if needs_input.iter().any(|x| x.name.value == ni.name.value) {
-                            self.err(
-                                "naming/duplicate",
-                                ni.name.span,
-                                format!("needs-input `{}` is declared twice", ni.name.value),
-                                Some("remove one; this declaration is ignored".to_string()),
-                            );
-                        } else {
-                            needs_input.push(ni);
-                        }
+                        self.push_unique(
+                            &mut needs_input,
+                            ni,
+                            |ni| &ni.name,
+                            |name| format!("needs-input `{name}` is declared twice"),
+                            "remove one; this declaration is ignored",
+                        );
                     }
                 }
                 "examples" => examples = self.lower_examples(&n),
@@ -1646,16 +1661,13 @@ impl Cx {
             let Some(v) = self.string(&e, "enum value") else {
                 continue;
             };
-            if values.iter().any(|x| x.value == v.value) {
-                self.err(
-                    "naming/duplicate",
-                    v.span,
-                    format!("enum value \"{}\" is listed twice", v.value),
-                    Some("remove the repeated value".to_string()),
-                );
-                continue;
-            }
-            values.push(v);
+            self.push_unique(
+                &mut values,
+                v,
+                |v| v,
+                |v| format!("enum value \"{v}\" is listed twice"),
+                "remove the repeated value",
+            );
         }
         EnumValues {
             values,
