@@ -5,10 +5,13 @@
 //! output schema must be accepted by an old client (the old output schema read as a
 //! tolerant reader: unknown properties ignored, `extensible=#true` enums open).
 
+mod support;
+
 use catalogc::compat::{self, Class, Side};
 use catalogc::model::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use support::proptest_config;
 
 /// SplitMix64: the catalog, the mutation and the instances all come from one proptest seed.
 struct Rng(u64);
@@ -582,7 +585,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(proptest_config(3000))]
 
     #[test]
     fn non_breaking_verdicts_keep_every_old_instance_valid(seed in any::<u64>()) {

@@ -2,6 +2,8 @@
 
 mod schema_fixture;
 
+mod support;
+
 use catalogc::hash::{self, ToolHashes};
 use catalogc::model::{Effect, ErrorClass, Retry, TyKind, Unit};
 use catalogc::runtime::canonical::{digest, sha256_hex, to_canonical_string};
@@ -341,6 +343,8 @@ fn description_change_moves_only_the_description_hash() {
 }
 
 proptest::proptest! {
+    #![proptest_config(support::proptest_config(256))]
+
     /// Every finite double serialises to text that reads back as the same double, with no
     /// more digits than Rust's shortest round-trip form.
     #[test]

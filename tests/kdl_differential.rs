@@ -6,10 +6,13 @@
 //! case is kept as a fixture under tests/fixtures/syntax/differential/ and checked for *our*
 //! expected behaviour instead.
 
+mod support;
+
 use catalogc::syntax::{self, GroupKind, Number, Value};
 use kdl::{KdlDocument, KdlNode, KdlValue};
 use proptest::prelude::*;
 use std::path::PathBuf;
+use support::proptest_config;
 
 /// A parser-neutral view of a document.
 #[derive(Debug, Clone, PartialEq)]
@@ -529,24 +532,8 @@ fn valid_suite_inputs() -> Vec<String> {
     v
 }
 
-/// `cases` random cases (or `PROPTEST_CASES`); under CI a fixed seed, so a run there is
-/// reproducible, while local runs keep exploring new inputs.
-fn config(cases: u32) -> ProptestConfig {
-    let mut c = ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(cases),
-        ..ProptestConfig::default()
-    };
-    if std::env::var_os("CI").is_some() {
-        c.rng_seed = proptest::test_runner::RngSeed::Fixed(0x6b64_6c32);
-    }
-    c
-}
-
 proptest! {
-    #![proptest_config(config(512))]
+    #![proptest_config(proptest_config(512))]
 
     #[test]
     fn agrees_on_random_fragments(src in document()) {

@@ -1,6 +1,8 @@
 //! Printing the lossless tree gives the input back byte for byte: every suite input (valid
 //! and failing), every catalog of the repository, every syntax fixture.
 
+mod support;
+
 use catalogc::syntax::{self, GroupKind};
 use std::path::{Path, PathBuf};
 
@@ -136,24 +138,9 @@ fn edge_inputs_round_trip() {
 
 mod random {
     use super::check;
+    use super::support::proptest_config;
     use proptest::prelude::*;
     use std::path::Path;
-
-    /// `cases` random cases (or `PROPTEST_CASES`); under CI a fixed seed, so a run there is
-    /// reproducible, while local runs keep exploring new inputs.
-    fn config(cases: u32) -> ProptestConfig {
-        let mut c = ProptestConfig {
-            cases: std::env::var("PROPTEST_CASES")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(cases),
-            ..ProptestConfig::default()
-        };
-        if std::env::var_os("CI").is_some() {
-            c.rng_seed = proptest::test_runner::RngSeed::Fixed(0x6b64_6c32);
-        }
-        c
-    }
 
     /// Characters that matter to the lexer, so random strings hit its edge cases often.
     fn kdl_char() -> impl Strategy<Value = char> {
@@ -168,7 +155,7 @@ mod random {
     }
 
     proptest! {
-        #![proptest_config(config(2000))]
+        #![proptest_config(proptest_config(2000))]
 
         #[test]
         fn random_text_round_trips_without_panic(chars in prop::collection::vec(kdl_char(), 0..80)) {

@@ -1,5 +1,7 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests; each test crate uses a part of them.
+#![allow(dead_code)]
 
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 use std::path::Path;
 
 /// Runs git in `dir` with a fixed identity and none of the user's signing or hooks, so tests
@@ -21,4 +23,20 @@ pub fn git(dir: &Path, args: &[&str]) {
         .status()
         .expect("git runs");
     assert!(status.success(), "git {args:?}");
+}
+
+/// `cases` random cases (or `PROPTEST_CASES`); under CI a fixed seed, so a run there is
+/// reproducible, while local runs keep exploring new inputs.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    let mut c = ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(cases),
+        ..ProptestConfig::default()
+    };
+    if std::env::var_os("CI").is_some() {
+        c.rng_seed = RngSeed::Fixed(0x6b64_6c32);
+    }
+    c
 }
