@@ -34,6 +34,9 @@ pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>)
     (catalog, cx.diags)
 }
 
+const U64_RANGE: (i128, i128) = (0, u64::MAX as i128);
+const I64_RANGE: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
+
 fn quoted_list(items: &[&str]) -> String {
     items
         .iter()
@@ -489,12 +492,12 @@ impl Cx {
             Value::Number(Number::Int(i)) => match u64::try_from(*i) {
                 Ok(v) => Some(Sp::new(v, span)),
                 Err(_) => {
-                    self.out_of_range_u64(span, what, &i.to_string());
+                    self.out_of_range(span, what, &i.to_string(), U64_RANGE);
                     None
                 }
             },
             Value::Number(Number::BigInt(s)) => {
-                self.out_of_range_u64(span, what, s);
+                self.out_of_range(span, what, s, U64_RANGE);
                 None
             }
             Value::Number(n @ Number::Float(_)) => {
@@ -521,24 +524,16 @@ impl Cx {
         }
     }
 
-    fn out_of_range_u64(&mut self, span: Span, what: &str, found: &str) {
-        self.err(
-            "model/out-of-range",
-            span,
-            format!("{what}: {found} is out of range"),
-            Some(format!("write a whole number from 0 to {}", u64::MAX)),
-        );
-    }
-
-    fn out_of_range_i64(&mut self, span: Span, what: &str, found: &str) {
+    /// A whole number outside what the model stores (`u64` counts, `i64` bounds): never
+    /// wrapped, always reported with the range that fits.
+    fn out_of_range(&mut self, span: Span, what: &str, found: &str, range: (i128, i128)) {
         self.err(
             "model/out-of-range",
             span,
             format!("{what}: {found} is out of range"),
             Some(format!(
                 "write a whole number from {} to {}",
-                i64::MIN,
-                i64::MAX
+                range.0, range.1
             )),
         );
     }
@@ -550,12 +545,12 @@ impl Cx {
             Value::Number(Number::Int(i)) => match i64::try_from(*i) {
                 Ok(v) => Some(Sp::new(Num::Int(v), span)),
                 Err(_) => {
-                    self.out_of_range_i64(span, what, &i.to_string());
+                    self.out_of_range(span, what, &i.to_string(), I64_RANGE);
                     None
                 }
             },
             Value::Number(Number::BigInt(s)) => {
-                self.out_of_range_i64(span, what, s);
+                self.out_of_range(span, what, s, I64_RANGE);
                 None
             }
             Value::Number(Number::Float(f)) if !integer_only => Some(Sp::new(Num::Float(*f), span)),
