@@ -1,7 +1,7 @@
 //! Diagnostics: what every layer (syntax, model, lint, compat) reports, and the source files
-//! they point into. Rendering (human, json, sarif, github) lives beside this module.
+//! they point into. Output (human, json, sarif, github) is [`emit`].
 
-pub mod render;
+pub mod emit;
 
 pub mod suggest;
 
