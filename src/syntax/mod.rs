@@ -37,6 +37,7 @@ mod tree;
 mod value;
 mod view;
 
+pub(crate) use chars::newline_len;
 pub use chars::{is_plain_identifier, quote};
 pub use parser::MAX_DEPTH;
 pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
