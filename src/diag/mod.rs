@@ -129,6 +129,14 @@ impl SourceFile {
         (line + 1, self.text[start..end].chars().count() + 1)
     }
 
+    /// Byte offset where a 1-based line starts (the end of the text past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {

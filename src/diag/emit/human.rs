@@ -31,6 +31,62 @@ fn expand_tabs(s: &str) -> String {
     s.replace('\t', "    ")
 }
 
+/// Longest source line shown whole, in characters (hand-written descriptions reach 400); a
+/// longer one is cut to a window of this many characters around the span, so a finding in a
+/// minified 7 MB line costs about a kilobyte of output, not a copy of the line.
+const MAX_SNIPPET: usize = 400;
+/// Characters of a window shown before the span.
+const WINDOW_BEFORE: usize = 100;
+
+/// The source line as shown under a finding, and where its caret goes.
+struct Snippet {
+    /// The line, or the window of it, with `…` where it is cut and tabs expanded.
+    text: String,
+    /// Display width before the caret.
+    lead: usize,
+    /// Length of the caret: the span's width inside the window, at least 1.
+    under: usize,
+}
+
+impl Snippet {
+    /// `start` and `stop` are byte offsets into `line`; `stop` is `None` for a span that runs
+    /// past the end of the line.
+    fn new(line: &str, start: usize, stop: Option<usize>) -> Self {
+        let floor = |mut i: usize| {
+            i = i.min(line.len());
+            while !line.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let start = floor(start);
+        let long = line.len() > MAX_SNIPPET && line.chars().nth(MAX_SNIPPET).is_some();
+        let (left, right) = if long {
+            let left = line[..start]
+                .char_indices()
+                .rev()
+                .take(WINDOW_BEFORE)
+                .last()
+                .map_or(start, |(i, _)| i);
+            let right = line[left..]
+                .char_indices()
+                .nth(MAX_SNIPPET)
+                .map_or(line.len(), |(i, _)| left + i);
+            (left, right)
+        } else {
+            (0, line.len())
+        };
+        let stop = stop.map_or(right, |s| floor(s).clamp(start, right));
+        let cut_left = if left > 0 { "…" } else { "" };
+        let cut_right = if right < line.len() { "…" } else { "" };
+        Snippet {
+            text: format!("{cut_left}{}{cut_right}", expand_tabs(&line[left..right])),
+            lead: cut_left.chars().count() + expand_tabs(&line[left..start]).chars().count(),
+            under: expand_tabs(&line[start..stop]).chars().count().max(1),
+        }
+    }
+}
+
 /// One header per file, each finding with its location, source line, caret and help, then a
 /// summary line. Diagnostics come sorted ([`crate::project::sort_diagnostics`]).
 pub fn write(
@@ -104,7 +160,6 @@ fn write_one(
         line,
         column: col,
         end_line,
-        end_column: end_col,
         ..
     } = Location::of(f, d.span);
     let lc = Style::level_code(d.level);
@@ -124,33 +179,27 @@ fn write_one(
     let gutter = |s: &str| st.paint("1;34", s);
     writeln!(out, "{pad}{} {}:{line}:{col}", gutter("-->"), file_path(f))?;
     let text = f.line_text(line);
+    let start = d.span.start.saturating_sub(f.line_start(line));
+    let stop = if end_line == line {
+        Some(d.span.end.saturating_sub(f.line_start(line)))
+    } else {
+        None
+    };
+    let snip = Snippet::new(text, start, stop);
     writeln!(out, "{pad} {}", gutter("|"))?;
     writeln!(
         out,
         "{} {} {}",
         gutter(&format!("{line:>width$}")),
         gutter("|"),
-        expand_tabs(text)
+        snip.text
     )?;
-    // Columns count characters; the caret starts under the first character of the span
-    // and runs to its end (or the end of the line for a span over several lines).
-    let chars: Vec<char> = text.chars().collect();
-    let start = col.saturating_sub(1).min(chars.len());
-    let stop = if end_line == line {
-        end_col.saturating_sub(1).min(chars.len())
-    } else {
-        chars.len()
-    };
-    let lead: String = chars[..start].iter().collect();
-    let under: String = chars[start..stop.max(start)].iter().collect();
-    let lead_w = expand_tabs(&lead).chars().count();
-    let under_w = expand_tabs(&under).chars().count().max(1);
     writeln!(
         out,
         "{pad} {} {}{}",
         gutter("|"),
-        " ".repeat(lead_w),
-        st.paint(lc, &"^".repeat(under_w))
+        " ".repeat(snip.lead),
+        st.paint(lc, &"^".repeat(snip.under))
     )?;
     let mut context = Vec::new();
     if let Some(t) = &d.tool {
@@ -184,4 +233,69 @@ pub fn write_location(
     let l = Location::of(f, span);
     writeln!(out, "      {label} {}:{}:{}", l.file, l.line, l.column)?;
     writeln!(out, "          | {}", f.line_text(l.line).trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{FileId, SourceFile};
+    use crate::syntax::Span;
+
+    fn one_file(text: &str) -> SourceMap {
+        let mut sources = SourceMap::default();
+        sources.add(SourceFile::new("long.kdl", text.to_string()));
+        sources
+    }
+
+    fn diag(start: usize, end: usize) -> Diagnostic {
+        Diagnostic::new(
+            "syntax/x",
+            Level::Error,
+            FileId(0),
+            Span::new(start, end),
+            "bad",
+        )
+    }
+
+    #[test]
+    fn a_long_line_is_windowed_so_output_grows_with_the_findings_only() {
+        let text = "x = \"value\"; ".repeat(200_000 / 13);
+        let sources = one_file(&text);
+        let diags: Vec<Diagnostic> = (0..text.len() - 20)
+            .step_by(997)
+            .map(|i| diag(i, i + 5000))
+            .collect();
+        let out = render(&diags, &sources, &Summary::new(&diags, 0, 1), false);
+        assert!(out.len() < diags.len() * 1200, "{} bytes", out.len());
+        assert!(out.lines().all(|l| l.chars().count() <= 500));
+        let first = out.lines().nth(5).unwrap_or_default();
+        assert!(
+            first.starts_with("1 | x = \"value\";") && first.ends_with('…'),
+            "{first}"
+        );
+        let mid = out.lines().nth(11).unwrap_or_default();
+        assert!(mid.starts_with("1 | …") && mid.ends_with('…'), "{mid}");
+        let caret = out.lines().nth(12).unwrap_or_default();
+        assert!(
+            caret.contains('^') && caret.chars().count() <= 500,
+            "{caret}"
+        );
+    }
+
+    #[test]
+    fn the_caret_stays_under_the_span_in_a_window() {
+        let text = format!("{}BAD{}", "a".repeat(1000), "b".repeat(1000));
+        let sources = one_file(&text);
+        let diags = vec![diag(1000, 1003)];
+        let out = render(&diags, &sources, &Summary::new(&diags, 0, 1), false);
+        let lines: Vec<&str> = out.lines().collect();
+        let snippet = lines
+            .iter()
+            .position(|l| l.starts_with("1 | "))
+            .unwrap_or(0);
+        let at = lines[snippet].chars().position(|c| c == 'B');
+        let caret = lines[snippet + 1].chars().position(|c| c == '^');
+        assert_eq!(at, caret, "{out}");
+        assert_eq!(lines[snippet + 1].matches('^').count(), 3, "{out}");
+    }
 }
