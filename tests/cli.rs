@@ -309,3 +309,42 @@ fn hash_refuses_a_broken_catalog_in_one_line() {
     ]));
     assert_eq!(o.code, 2);
 }
+
+/// Catalog text is data: an escape sequence in a name must not reach the terminal or an
+/// annotation raw, in any human-facing output.
+#[test]
+fn control_characters_from_catalogs_are_shown_escaped() {
+    let dir = tempdir();
+    let evil = GOOD.replace("\"order_list\"", "\"order\\u{1b}[2J\\u{7}list\"");
+    write(&dir.path().join("old/mini.kdl"), GOOD);
+    write(&dir.path().join("new/mini.kdl"), &evil);
+    let new = dir.path().join("new");
+    let old = dir.path().join("old");
+    for fmt in ["human", "github"] {
+        let o = run(catalogc().args(["lint", "--format", fmt]).arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+        let o = run(catalogc()
+            .args(["breaking", "--format", fmt, "--against"])
+            .arg(&old)
+            .arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+    }
+}

@@ -126,6 +126,7 @@ pub fn write_human(
     sources: Sources<'_>,
     policy: Policy,
 ) -> io::Result<()> {
+    let out: &mut dyn Write = &mut human::Escaping(out);
     for c in &report.catalogs {
         writeln!(
             out,

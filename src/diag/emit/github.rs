@@ -4,11 +4,14 @@
 use super::{Level, Record};
 use std::io::{self, Write};
 
-/// Workflow-command escaping of the message part.
+/// Workflow-command escaping of the message part; other control characters from catalog
+/// text are shown escaped (an annotation ends up in a log viewer or a terminal).
 fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::escape_controls(&s).into_owned()
 }
 
 /// Workflow-command escaping of a property value.
@@ -58,4 +61,31 @@ pub fn render(records: &[Record], with_end: bool) -> String {
     let mut out = Vec::new();
     let _ = write(&mut out, records, with_end);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_in_every_part() {
+        let r = Record {
+            rule: "naming/x".into(),
+            level: Level::Warn,
+            location: None,
+            message: "tool `a\u{1b}[2J`\r\nnext".into(),
+            help: Some("rename\u{7}".into()),
+            catalog: None,
+            tool: None,
+            path: None,
+            fingerprint: String::new(),
+            title: Some("t\u{1b},x".into()),
+            properties: None,
+        };
+        let out = render(&[r], true);
+        assert_eq!(
+            out,
+            "::warning title=t\\u{1b}%2Cx::tool `a\\u{1b}[2J`%0D%0Anext%0Ahelp: rename\\u{7}\n"
+        );
+    }
 }

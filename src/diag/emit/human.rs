@@ -1,7 +1,7 @@
 //! Human output: rustc-like text with the source line and a caret under each finding, and
 //! the location lines of the compatibility report.
 
-use super::{Location, Summary, file_path, plural};
+use super::{Location, Summary, escape_controls, file_path, plural};
 use crate::diag::{Diagnostic, Level, SourceFile, SourceMap};
 use std::io::{self, Write};
 
@@ -26,9 +26,10 @@ impl Style {
     }
 }
 
-/// Tabs expanded so the caret lines up under them.
-fn expand_tabs(s: &str) -> String {
-    s.replace('\t', "    ")
+/// Source text as shown: tabs expanded so the caret lines up under them, control
+/// characters escaped.
+fn shown(s: &str) -> String {
+    escape_controls(&s.replace('\t', "    ")).into_owned()
 }
 
 /// Longest source line shown whole, in characters (hand-written descriptions reach 400); a
@@ -40,7 +41,7 @@ const WINDOW_BEFORE: usize = 100;
 
 /// The source line as shown under a finding, and where its caret goes.
 struct Snippet {
-    /// The line, or the window of it, with `…` where it is cut and tabs expanded.
+    /// The line, or the window of it, with `…` where it is cut, as [`shown`].
     text: String,
     /// Display width before the caret.
     lead: usize,
@@ -80,9 +81,9 @@ impl Snippet {
         let cut_left = if left > 0 { "…" } else { "" };
         let cut_right = if right < line.len() { "…" } else { "" };
         Snippet {
-            text: format!("{cut_left}{}{cut_right}", expand_tabs(&line[left..right])),
-            lead: cut_left.chars().count() + expand_tabs(&line[left..start]).chars().count(),
-            under: expand_tabs(&line[start..stop]).chars().count().max(1),
+            text: format!("{cut_left}{}{cut_right}", shown(&line[left..right])),
+            lead: cut_left.chars().count() + shown(&line[left..start]).chars().count(),
+            under: shown(&line[start..stop]).chars().count().max(1),
         }
     }
 }
@@ -113,7 +114,10 @@ pub fn write(
         writeln!(
             out,
             "{}\n",
-            st.paint("1", &format!("{}: {}", file_path(f), counts.join(", ")))
+            st.paint(
+                "1",
+                &format!("{}: {}", escape_controls(&file_path(f)), counts.join(", "))
+            )
         )?;
         let width = group
             .iter()
@@ -173,11 +177,17 @@ fn write_one(
         "{}{} {}",
         st.paint(lc, &format!("{level}[{}]", d.rule)),
         st.paint("1", ":"),
-        st.paint("1", &d.message)
+        st.paint("1", &escape_controls(&d.message))
     )?;
     let pad = " ".repeat(width);
     let gutter = |s: &str| st.paint("1;34", s);
-    writeln!(out, "{pad}{} {}:{line}:{col}", gutter("-->"), file_path(f))?;
+    let path = file_path(f);
+    writeln!(
+        out,
+        "{pad}{} {}:{line}:{col}",
+        gutter("-->"),
+        escape_controls(&path)
+    )?;
     let text = f.line_text(line);
     let start = d.span.start.saturating_sub(f.line_start(line));
     let stop = if end_line == line {
@@ -214,10 +224,11 @@ fn write_one(
             "{pad} {} {}: {}",
             gutter("="),
             st.paint("1", "in"),
-            context.join(", ")
+            escape_controls(&context.join(", "))
         )?;
     }
     if let Some(h) = &d.help {
+        let h = escape_controls(h);
         writeln!(out, "{pad} {} {}: {h}", gutter("="), st.paint("1", "help"))?;
     }
     writeln!(out)
@@ -231,8 +242,42 @@ pub fn write_location(
     span: crate::syntax::Span,
 ) -> io::Result<()> {
     let l = Location::of(f, span);
-    writeln!(out, "      {label} {}:{}:{}", l.file, l.line, l.column)?;
-    writeln!(out, "          | {}", f.line_text(l.line).trim_end())
+    let file = escape_controls(&l.file);
+    writeln!(out, "      {label} {file}:{}:{}", l.line, l.column)?;
+    writeln!(
+        out,
+        "          | {}",
+        shown_line(f.line_text(l.line).trim_end())
+    )
+}
+
+/// A whole source line as the compatibility report shows it: escaped, cut to
+/// [`MAX_SNIPPET`] characters.
+fn shown_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_SNIPPET) {
+        Some((cut, _)) => format!("{}…", escape_controls(&line[..cut])),
+        None => escape_controls(line).into_owned(),
+    }
+}
+
+/// Output for people without colours: everything written through it has its control
+/// characters escaped (see [`escape_controls`]), whatever part of a line came from a catalog.
+pub struct Escaping<'a>(pub &'a mut dyn Write);
+
+impl Write for Escaping<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // `write!` hands over whole `str` fragments, so a buffer is valid UTF-8; anything else
+        // is passed on as it is.
+        match std::str::from_utf8(buf) {
+            Ok(s) => self.0.write_all(escape_controls(s).as_bytes())?,
+            Err(_) => self.0.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 #[cfg(test)]
@@ -297,5 +342,43 @@ mod tests {
         let caret = lines[snippet + 1].chars().position(|c| c == '^');
         assert_eq!(at, caret, "{out}");
         assert_eq!(lines[snippet + 1].matches('^').count(), 3, "{out}");
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::*;
+    use crate::diag::{FileId, SourceFile};
+    use crate::syntax::Span;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_caret_follows() {
+        let mut sources = SourceMap::default();
+        sources.add(SourceFile::new(
+            "a.kdl",
+            "x \"\u{1b}[2J\" BAD\n".to_string(),
+        ));
+        let mut d = Diagnostic::new(
+            "syntax/x",
+            Level::Error,
+            FileId(0),
+            Span::new(9, 12),
+            "bad \u{1b}]0;title\u{7} name",
+        )
+        .with_help("rename \u{9b}31m it");
+        d.tool = Some("t\u{1b}".into());
+        let out = render(&[d], &sources, &Summary::default(), false);
+        assert!(!out.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{out:?}");
+        assert!(out.contains("bad \\u{1b}]0;title\\u{7} name"), "{out}");
+        assert!(out.contains("rename \\u{9b}31m it"), "{out}");
+        assert!(out.contains("tool `t\\u{1b}`"), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        let snippet = lines
+            .iter()
+            .position(|l| l.starts_with("1 | "))
+            .unwrap_or(0);
+        assert_eq!(lines[snippet], "1 | x \"\\u{1b}[2J\" BAD");
+        let at = lines[snippet].find("BAD");
+        assert_eq!(lines[snippet + 1].find('^'), at, "{out}");
     }
 }

@@ -19,6 +19,7 @@ pub mod sarif;
 use super::{Diagnostic, Level, SourceFile, SourceMap};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Counts printed at the end of every report.
@@ -224,6 +225,28 @@ pub fn pretty_json(v: &Value) -> String {
     // Writing to a Vec cannot fail, and serde_json emits UTF-8.
     let _ = write_json(&mut out, v);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Catalog text made safe to show: control characters (C0 but tab and newline, DEL, C1) and
+/// bidirectional formatting characters become visible `\u{1b}` escapes, so a name or doc
+/// cannot move the cursor, retitle the terminal or reorder what is shown.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\t' && c != '\n')
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !s.contains(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn plural(n: usize, word: &str) -> String {
