@@ -111,7 +111,7 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         Format::Sarif => emit::write_json(out, &report::to_sarif(&result, sources, policy)),
         Format::Github => report::write_github(out, &result, sources, policy),
         Format::Markdown => report::write_markdown(out, &result, sources, policy),
-    });
+    })?;
     Ok(if result.exit_code(policy) == 0 {
         Status::Ok
     } else {

@@ -22,6 +22,6 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let value = match args.what {
         What::ToolsJson => crate::schema::tools_list(&loaded.project),
     };
-    super::output(|out| crate::diag::emit::write_json(out, &value));
+    super::output(|out| crate::diag::emit::write_json(out, &value))?;
     Ok(Status::Ok)
 }

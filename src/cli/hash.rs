@@ -67,6 +67,6 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
             crate::diag::emit::pretty_json(&json!({ "tools": tools }))
         }
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }

@@ -79,7 +79,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
             sarif::write(out, &records, &rules, sarif::Shape::DIAGNOSTICS)
         }
         Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
-    });
+    })?;
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = diags
         .iter()

@@ -115,16 +115,22 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Writes a command's output to stdout as it is produced; a closed pipe (`catalogc lint |
-/// head`) is not an error worth a panic.
-pub fn output(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+/// Writes a command's output to a buffered stdout as it is produced: the one place output
+/// errors are handled. A closed pipe (`catalogc lint | head`) ends the output quietly; any
+/// other write error (a full disk) is a failure to run.
+pub fn output(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), CliError> {
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let _ = write(&mut out).and_then(|()| out.flush());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// [`output`] of a finished text.
-pub fn print(s: &str) {
-    output(|out| out.write_all(s.as_bytes()));
+pub fn print(s: &str) -> Result<(), CliError> {
+    output(|out| out.write_all(s.as_bytes()))
 }
 
 /// Loads the project for a command that needs a sound model (hash, export): a syntax or

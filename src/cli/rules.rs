@@ -19,6 +19,6 @@ pub fn run(args: &RulesArgs) -> Result<Status, CliError> {
         Format::Human => crate::lint::docs::rules_table(),
         Format::Json => crate::diag::emit::pretty_json(&crate::lint::docs::rules_json()),
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }
