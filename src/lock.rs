@@ -132,8 +132,14 @@ impl Lock {
                             })?;
                         arg_str(&child)
                     };
+                    let name = arg_str(node)?;
+                    if lock.tool(&name).is_some() {
+                        return Err(format!(
+                            "tool `{name}` is locked twice: keep one entry, or run `catalogc lock`"
+                        ));
+                    }
                     lock.tools.push(LockedTool {
-                        name: arg_str(node)?,
+                        name,
                         version: prop_str(node, "version")?,
                         hashes: ToolHashes {
                             input: get("input")?,
@@ -308,4 +314,29 @@ pub fn check(current: &Lock, locked: &Lock) -> Vec<Mismatch> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOOL_A: &str = "tool \"a_b\" version=\"1.0.0\" {\n    input \"i\"\n    output \"o\"\n    description \"d\"\n    contract \"c\"\n}\n";
+
+    #[test]
+    fn reads_what_it_writes() {
+        let text = format!("lock version=1\ncatalog \"c\" version=\"1.0.0\"\n{TOOL_A}");
+        let lock = Lock::parse(&text).map_err(|e| e.to_string());
+        let Ok(lock) = lock else { panic!("{lock:?}") };
+        assert_eq!(lock.tools.len(), 1);
+        assert_eq!(Lock::parse(&lock.render()), Ok(lock));
+    }
+
+    #[test]
+    fn a_tool_locked_twice_is_refused() {
+        // Issue 13: the second entry used to be accepted, so `check` compared against
+        // whichever one sorting left first.
+        let text = format!("lock version=1\ncatalog \"c\" version=\"1.0.0\"\n{TOOL_A}{TOOL_A}");
+        let err = Lock::parse(&text).err().unwrap_or_default();
+        assert!(err.contains("tool `a_b` is locked twice"), "{err}");
+    }
 }
