@@ -91,6 +91,14 @@ pub fn suggest_help(name: &str, allowed: &[&str], rest: &str) -> String {
     }
 }
 
+/// Help for an unknown name: the closest allowed one alone, else `otherwise`.
+pub fn suggest_or(name: &str, allowed: &[&str], otherwise: &str) -> String {
+    match did_you_mean(name, allowed.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => otherwise.to_string(),
+    }
+}
+
 /// How a value is named in messages: `the string "x"`, `the number 5`, `#true`.
 pub fn describe(v: &Value) -> String {
     match v {
@@ -592,6 +600,18 @@ impl Reader {
             }
         }
     }
+}
+
+/// Each diagnostic as (code, the text it points at, help): what reader tests compare.
+#[cfg(test)]
+pub(crate) fn rule_text_help(diags: Vec<Diagnostic>, text: &str) -> Vec<(String, String, String)> {
+    diags
+        .into_iter()
+        .map(|d| {
+            let at = text.get(d.span.start..d.span.end).unwrap_or_default();
+            (d.rule, at.to_string(), d.help.unwrap_or_default())
+        })
+        .collect()
 }
 
 #[cfg(test)]
