@@ -245,20 +245,36 @@ pub enum TyKind {
     Named(Sp<String>),
 }
 
+keyword_enum! {
+    /// The field types built into the format; any other type name is a declared `type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum BuiltinType {
+        String = "string",
+        Integer = "integer",
+        Number = "number",
+        Boolean = "boolean",
+        Cursor = "cursor",
+        Timestamp = "timestamp",
+        Array = "array",
+        Object = "object",
+    }
+}
+
 impl TyKind {
     /// The name a catalog author writes for this type.
     pub fn keyword(&self) -> &str {
-        match self {
-            TyKind::String(_) => "string",
-            TyKind::Integer(_) => "integer",
-            TyKind::Number(_) => "number",
-            TyKind::Boolean => "boolean",
-            TyKind::Cursor(_) => "cursor",
-            TyKind::Timestamp => "timestamp",
-            TyKind::Array(_) => "array",
-            TyKind::Object(_) => "object",
-            TyKind::Named(n) => &n.value,
-        }
+        let builtin = match self {
+            TyKind::String(_) => BuiltinType::String,
+            TyKind::Integer(_) => BuiltinType::Integer,
+            TyKind::Number(_) => BuiltinType::Number,
+            TyKind::Boolean => BuiltinType::Boolean,
+            TyKind::Cursor(_) => BuiltinType::Cursor,
+            TyKind::Timestamp => BuiltinType::Timestamp,
+            TyKind::Array(_) => BuiltinType::Array,
+            TyKind::Object(_) => BuiltinType::Object,
+            TyKind::Named(n) => return &n.value,
+        };
+        builtin.as_str()
     }
 }
 

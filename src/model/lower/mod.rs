@@ -64,16 +64,7 @@ pub(super) const TOOL_CHILDREN: &[&str] = &[
     "deprecated",
     "allow",
 ];
-pub(super) const TYPE_KEYWORDS: &[&str] = &[
-    "string",
-    "integer",
-    "number",
-    "boolean",
-    "cursor",
-    "timestamp",
-    "array",
-    "object",
-];
+pub(super) const TYPE_KEYWORDS: &[&str] = BuiltinType::NAMES;
 pub(super) const COMMON_FIELD_PROPS: &[&str] = &["required", "default", "sensitive", "deprecated"];
 pub(super) const STRING_PROPS: &[&str] = &[
     "min-length",
