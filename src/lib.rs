@@ -9,6 +9,8 @@ pub mod compat;
 #[cfg(feature = "compiler")]
 pub mod config;
 #[cfg(feature = "compiler")]
+pub mod contract;
+#[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod git;
@@ -20,6 +22,8 @@ pub mod lint;
 pub mod lock;
 #[cfg(feature = "compiler")]
 pub mod model;
+#[cfg(feature = "compiler")]
+pub mod names;
 #[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]
