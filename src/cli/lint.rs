@@ -60,8 +60,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
         return Ok(Status::Ok);
     }
     if let Some(path) = &args.baseline {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("{}: cannot read baseline: {e}", path.display())))?;
+        let text = project::read_text(path, &global.load)?;
         let baseline =
             Baseline::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
         diags = baseline.filter(diags, &loaded.sources);

@@ -47,9 +47,9 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             );
             continue;
         }
-        let text = match std::fs::read_to_string(&path) {
+        let text = match project::read_text(&path, &global.load) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(project::LoadError::NotFound(_)) => {
                 failing = true;
                 let _ = writeln!(
                     out,
@@ -59,7 +59,7 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
                 );
                 continue;
             }
-            Err(e) => return Err(CliError(format!("{}: cannot read: {e}", path.display()))),
+            Err(e) => return Err(e.into()),
         };
         let locked =
             Lock::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
