@@ -9,6 +9,8 @@ pub mod compat;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod fsutil;
+#[cfg(feature = "compiler")]
 pub mod git;
 #[cfg(feature = "compiler")]
 pub mod hash;

@@ -184,7 +184,12 @@ fn walk(
         } else {
             path.clone()
         };
-        let meta = std::fs::metadata(&path).map_err(|e| LoadError::Unreadable(path.clone(), e))?;
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            // Gone since the folder was listed (another run's temporary file): not a catalog.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(LoadError::Unreadable(path.clone(), e)),
+        };
         if meta.is_dir() {
             walk(&path, root, out, visited)?;
         } else if meta.is_file()

@@ -288,3 +288,55 @@ fn explain_documents_every_change_kind_and_version_check() {
         "{out:?}"
     );
 }
+
+/// `lock` writes through a temporary file and a rename, and skips an unchanged lock, so
+/// `lock --check` running beside it never reads a truncated file (it used to fail 23 of 30).
+#[test]
+fn concurrent_lock_and_lock_check_never_fail_spuriously() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0, "{out}");
+    // A comment makes the first concurrent `lock` really rewrite the file.
+    let lock_path = d.join("catalogs/billing.lock");
+    let mut lock = std::fs::read_to_string(&lock_path).unwrap();
+    lock.push_str("// a comment `lock` drops\n");
+    std::fs::write(&lock_path, lock).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("catalogc");
+    let children: Vec<_> = (0..30)
+        .map(|i| {
+            let mut c = std::process::Command::new(&bin);
+            c.current_dir(d).arg("lock");
+            if i % 3 != 0 {
+                c.arg("--check");
+            }
+            c.stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawns")
+        })
+        .collect();
+    let failures: Vec<String> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("waits"))
+        .filter(|o| !o.status.success())
+        .map(|o| {
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("unchanged catalogs/billing.lock"), "{out}");
+    let leftovers: Vec<_> = std::fs::read_dir(d.join("catalogs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

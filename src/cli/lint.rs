@@ -50,7 +50,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut diags = crate::lint::check_project(&loaded, &config);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
-        std::fs::write(path, baseline.to_json())
+        crate::fsutil::write_atomic(path, baseline.to_json().as_bytes())
             .map_err(|e| CliError(format!("{}: cannot write baseline: {e}", path.display())))?;
         eprintln!(
             "recorded {} findings in {}",

@@ -3,6 +3,7 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
+use crate::fsutil;
 use crate::lock::{self, Lock};
 use crate::project;
 use std::fmt::Write;
@@ -37,11 +38,16 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
         let path = lock::lock_path(cat, file);
         let current = Lock::of(cat);
         if !args.check {
-            std::fs::write(&path, current.render())
+            let outcome = fsutil::write_atomic(&path, current.render().as_bytes())
                 .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            let verb = if outcome.wrote() {
+                "wrote"
+            } else {
+                "unchanged"
+            };
             let _ = writeln!(
                 out,
-                "wrote {} ({} tools)",
+                "{verb} {} ({} tools)",
                 path.display(),
                 current.tools.len()
             );
