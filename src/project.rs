@@ -333,8 +333,35 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
         }
     }
     cross_catalog_duplicates(&mut loaded);
+    oversized_schemas(&mut loaded);
     sort_diagnostics(&mut loaded.diagnostics);
     loaded
+}
+
+/// Leaves out, with an error, every tool whose schema would be too large or too deep once
+/// named types are inlined, before anything (lint, hashes, export, compat) builds it.
+fn oversized_schemas(loaded: &mut Loaded) {
+    for c in &mut loaded.project.catalogs {
+        let sizes = crate::model::inline::Sizes::of(c);
+        let mut dropped = Vec::new();
+        for (i, t) in c.tools.iter().enumerate() {
+            if let Some(e) = sizes.check(t) {
+                let mut d = Diagnostic::new(e.rule, Level::Error, c.file, e.span, e.message)
+                    .with_help(e.help);
+                d.catalog = Some(c.name.value.clone());
+                d.tool = Some(t.name.value.clone());
+                loaded.diagnostics.push(d);
+                dropped.push(i);
+            }
+        }
+        if !dropped.is_empty() {
+            let mut i = 0;
+            c.tools.retain(|_| {
+                i += 1;
+                !dropped.contains(&(i - 1))
+            });
+        }
+    }
 }
 
 /// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.

@@ -411,3 +411,48 @@ fn the_cap_is_enforced_while_reading() {
         Some(GOOD)
     );
 }
+
+/// Catalogs whose inlined schemas explode: a 20-level DAG of named types (each type has two
+/// fields of the next; 3 KB of text, 3 million inlined fields) and a chain of 10,000 types.
+/// `lint`, `hash` and `export` report the cap and the chain and return (they took 18 s and
+/// 3.5 GB, or overflowed the stack). Timing is measured by `cargo bench --bench schema_stress`.
+#[test]
+fn exponential_and_deep_schemas_are_refused_quickly() {
+    let dir = tempdir();
+    let dag = dir.path().join("dag.kdl");
+    write(&dag, catalogc::synth::dag_catalog(20));
+    let chain = dir.path().join("chain.kdl");
+    write(&chain, catalogc::synth::chain_catalog(10_000));
+    let timeout = std::time::Duration::from_secs(60);
+    for (file, rule, cap) in [
+        (&dag, "model/schema-too-large", "over the limit of 10000"),
+        (&chain, "model/schema-too-deep", "over the limit of 128"),
+    ] {
+        let o = run(catalogc().arg("lint").arg(file).timeout(timeout));
+        assert_eq!(o.code, 1, "{}", o.stderr);
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.contains(rule))
+            .unwrap_or_else(|| panic!("{rule} in {}", o.stdout));
+        assert!(line.contains(cap), "{line}");
+        assert!(
+            line.contains("(through the types T0 → T1 → T2 → T3 → …"),
+            "{line}"
+        );
+        for cmd in ["hash", "export"] {
+            let mut c = catalogc();
+            c.arg(cmd);
+            if cmd == "export" {
+                c.arg("tools-json");
+            }
+            let o = run(c.arg(file).timeout(timeout));
+            assert_ne!(o.code, 0, "{cmd}: {}", o.stdout);
+            assert!(
+                o.stderr.contains(rule) && o.stderr.contains(cap),
+                "{cmd}: {}",
+                o.stderr
+            );
+        }
+    }
+}

@@ -7,6 +7,7 @@
 
 use crate::diag::FileId;
 
+pub mod inline;
 pub mod lower;
 pub use crate::syntax::{Span, Spanned as Sp};
 pub use lower::lower;
