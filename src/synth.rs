@@ -401,47 +401,6 @@ fn write_delete(out: &mut String, res: &str, what: &str, place: &str, get: &str)
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::syntax::{self, Value};
-
-    #[test]
-    fn synthetic_catalog_is_valid_kdl_with_the_requested_tool_count() {
-        for n in [0, 1, 4, 5, 7, 23] {
-            let src = synthetic_catalog("bench", n);
-            let parsed = syntax::parse(&src);
-            assert!(parsed.errors.is_empty(), "{n}: {:?}", parsed.errors);
-            let tools: Vec<_> = parsed
-                .document
-                .nodes()
-                .filter(|node| node.name.value == "tool")
-                .filter_map(|node| match node.entries().next()?.value.value {
-                    Value::String(s) => Some(s.to_string()),
-                    _ => None,
-                })
-                .collect();
-            assert_eq!(tools.len(), n);
-            let mut unique = tools.clone();
-            unique.sort();
-            unique.dedup();
-            assert_eq!(unique.len(), n, "tool names are unique");
-            assert_eq!(
-                parsed.document.nodes().first().map(|n| n.name.value),
-                Some("catalog")
-            );
-        }
-    }
-
-    #[test]
-    fn synthetic_catalog_is_deterministic_and_scales() {
-        assert_eq!(synthetic_catalog("a", 50), synthetic_catalog("a", 50));
-        let small = synthetic_catalog("a", 100).len();
-        let big = synthetic_catalog("a", 1000).len();
-        assert!(big > 9 * small && big < 11 * small);
-    }
-}
-
 /// A catalog whose named types form a binary DAG `levels` deep: `T0` has two fields of type
 /// `T1`, which has two of `T2`, and so on; one tool takes a `T0`. A few KB of text whose
 /// inlined schema has 2^levels leaves (the exponential-schema stress case).
@@ -482,3 +441,44 @@ pub fn chain_catalog(n: usize) -> String {
 }
 
 const STRESS_TOOL: &str = "tool \"stress\" version=\"1.0.0\" {\n    summary \"Take one nested value.\"\n    when \"Use to test.\"\n    when-not \"Not for anything else.\"\n    effect \"read\"\n    input {\n        field \"root\" \"T0\" required=#true { doc \"The root.\"; }\n    }\n}\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{self, Value};
+
+    #[test]
+    fn synthetic_catalog_is_valid_kdl_with_the_requested_tool_count() {
+        for n in [0, 1, 4, 5, 7, 23] {
+            let src = synthetic_catalog("bench", n);
+            let parsed = syntax::parse(&src);
+            assert!(parsed.errors.is_empty(), "{n}: {:?}", parsed.errors);
+            let tools: Vec<_> = parsed
+                .document
+                .nodes()
+                .filter(|node| node.name.value == "tool")
+                .filter_map(|node| match node.entries().next()?.value.value {
+                    Value::String(s) => Some(s.to_string()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(tools.len(), n);
+            let mut unique = tools.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), n, "tool names are unique");
+            assert_eq!(
+                parsed.document.nodes().first().map(|n| n.name.value),
+                Some("catalog")
+            );
+        }
+    }
+
+    #[test]
+    fn synthetic_catalog_is_deterministic_and_scales() {
+        assert_eq!(synthetic_catalog("a", 50), synthetic_catalog("a", 50));
+        let small = synthetic_catalog("a", 100).len();
+        let big = synthetic_catalog("a", 1000).len();
+        assert!(big > 9 * small && big < 11 * small);
+    }
+}

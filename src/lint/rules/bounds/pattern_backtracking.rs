@@ -123,10 +123,10 @@ impl Scan<'_> {
     fn find(&self, a: &Ast) -> Option<String> {
         match a {
             Ast::Repetition(r) => {
-                if unbounded(r) {
-                    if let Some(why) = self.dangerous_body(a, &r.ast) {
-                        return Some(why);
-                    }
+                if unbounded(r)
+                    && let Some(why) = self.dangerous_body(a, &r.ast)
+                {
+                    return Some(why);
                 }
                 self.find(&r.ast)
             }
