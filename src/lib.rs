@@ -11,6 +11,8 @@ pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod eval;
+#[cfg(feature = "compiler")]
 pub mod git;
 #[cfg(feature = "compiler")]
 pub mod hash;

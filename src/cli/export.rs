@@ -1,4 +1,4 @@
-//! `catalogc export tools-json [PATH…]`: machine-readable views of the catalogs on stdout.
+//! `catalogc export tools-json|eval [PATH…]`: machine-readable views of the catalogs on stdout.
 
 use super::{CliError, Global, Status};
 use std::path::PathBuf;
@@ -7,6 +7,9 @@ use std::path::PathBuf;
 pub enum What {
     /// The MCP `tools/list` payload: `{"tools":[...]}`.
     ToolsJson,
+    /// The tool-choice evaluation set as JSON Lines: one line per `call`, `no-call` and
+    /// `confusable` example (docs/eval-line.schema.json).
+    Eval,
 }
 
 #[derive(Debug, clap::Args)]
@@ -21,6 +24,7 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let loaded = super::load_valid(&args.paths, global)?;
     let text = match args.what {
         What::ToolsJson => super::pretty_json(&crate::schema::tools_list(&loaded.project)),
+        What::Eval => crate::eval::eval_jsonl(&loaded.project),
     };
     super::print(&text);
     Ok(Status::Ok)

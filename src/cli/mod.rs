@@ -43,7 +43,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
-    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload).
+    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
+    /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
 }
 
