@@ -13,6 +13,8 @@ pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod eval;
 #[cfg(feature = "compiler")]
+pub mod fmt;
+#[cfg(feature = "compiler")]
 pub mod git;
 #[cfg(feature = "compiler")]
 pub mod hash;

@@ -1,0 +1,189 @@
+//! `catalogc fmt [--check] [PATH…]`: rewrites catalogs in the canonical layout (docs/fmt.md),
+//! keeping every comment. A file is written only when its bytes change, only after
+//! [`crate::fmt::verify`] accepted the result, and atomically.
+
+use super::{CliError, Global, Status};
+use crate::fmt::{FormatError, format, verify};
+use crate::project;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
+    pub paths: Vec<PathBuf>,
+    /// Write nothing; exit 1 naming each file that is not in the canonical layout.
+    #[arg(long)]
+    pub check: bool,
+}
+
+pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
+    let default = [PathBuf::from(project::DEFAULT_CATALOG_DIR)];
+    let paths = if args.paths.is_empty() {
+        &default[..]
+    } else {
+        &args.paths[..]
+    };
+    let files = project::discover(paths)?;
+    let mut out = String::new();
+    // Files that could not be formatted: the first reason, and how many.
+    let mut failed: Vec<String> = Vec::new();
+    let mut unformatted = 0usize;
+    for path in &files {
+        let before = project::read_text(path, &global.load)?;
+        let after = match format(&before) {
+            Ok(after) => after,
+            Err(FormatError::Syntax { first, count }) => {
+                let file = crate::diag::SourceFile::new(path.clone(), before);
+                let (line, col) = file.line_col(first.span.start);
+                failed.push(format!(
+                    "{}:{line}:{col}: {} [{}]{}; not formatted (run `catalogc lint`)",
+                    path.display(),
+                    first.message,
+                    first.code,
+                    match count {
+                        1 => String::new(),
+                        n => format!(" and {} more syntax errors", n - 1),
+                    }
+                ));
+                continue;
+            }
+            Err(FormatError::Internal(why)) => {
+                failed.push(internal(path, &why));
+                continue;
+            }
+        };
+        if after == before {
+            continue;
+        }
+        if let Err(why) = verify(&before, &after) {
+            failed.push(internal(path, &why));
+            continue;
+        }
+        if args.check {
+            unformatted += 1;
+            let _ = writeln!(out, "{}: {}", path.display(), diff_summary(&before, &after));
+        } else {
+            write_atomic(path, after.as_bytes())
+                .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            let _ = writeln!(out, "formatted {}", path.display());
+        }
+    }
+    if args.check && unformatted > 0 {
+        let _ = writeln!(
+            out,
+            "{unformatted} of {} file{} not formatted; run `catalogc fmt`",
+            files.len(),
+            if files.len() == 1 { " is" } else { "s are" }
+        );
+    }
+    super::print(&out);
+    match failed.as_slice() {
+        [] if unformatted > 0 => Ok(Status::Findings),
+        [] => Ok(Status::Ok),
+        [one] => Err(CliError(one.clone())),
+        [first, rest @ ..] => Err(CliError(format!(
+            "{first} ({} more files not formatted)",
+            rest.len()
+        ))),
+    }
+}
+
+fn internal(path: &Path, why: &str) -> String {
+    format!(
+        "{}: internal formatter error, file left unchanged: {why}",
+        path.display()
+    )
+}
+
+/// What `fmt` would change: how many lines differ and the first of them.
+fn diff_summary(before: &str, after: &str) -> String {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (o, n) = (old.len() - head - tail, new.len() - head - tail);
+    let mut s = format!(
+        "would reformat lines {}-{} ({o} line{} become {n})",
+        head + 1,
+        head + o.max(1),
+        if o == 1 { "" } else { "s" }
+    );
+    match (old.get(head), new.get(head)) {
+        (Some(a), Some(b)) => {
+            for line in [format!("  - {a}"), format!("  + {b}")] {
+                s.push('\n');
+                s.push_str(line.trim_end());
+            }
+        }
+        (None, None) if before != after => {
+            s = "would change white space or the final newline".into()
+        }
+        _ => {}
+    }
+    s
+}
+
+/// Replaces `path` with `bytes` so that a reader sees the old file or the new one, never a
+/// mix: a temporary file in the same folder, synced, then renamed over it (through a
+/// symlink, the target is replaced). Keeps the file's permissions.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let target = std::fs::canonicalize(path)?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target
+        .file_name()
+        .map_or_else(|| "catalog".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.catalogc-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::set_permissions(&tmp, std::fs::metadata(&target)?.permissions())?;
+        std::fs::rename(&tmp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_summary_names_the_first_changed_line() {
+        let s = diff_summary("a\nb\nc\n", "a\nB\nc\n");
+        assert_eq!(
+            s,
+            "would reformat lines 2-2 (1 line become 1)\n  - b\n  + B"
+        );
+        let s = diff_summary("a\nb\n", "a\nb");
+        assert_eq!(s, "would change white space or the final newline");
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        let path = dir.path().join("c.kdl");
+        assert!(std::fs::write(&path, "old").is_ok());
+        assert!(write_atomic(&path, b"new").is_ok());
+        assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("new"));
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+}
