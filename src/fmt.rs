@@ -75,7 +75,7 @@ fn model_fingerprint(src: &str) -> String {
         .map(|d| format!("{} {:?} {} {:?}", d.rule, d.level, d.message, d.help))
         .collect();
     found.sort();
-    strip_spans(&format!("{catalog:#?}\n{found:#?}"))
+    strip_spans(&format!("{catalog:?}\n{found:?}"))
 }
 
 /// Replaces every `Span { start: N, end: N }` of a `Debug` dump with `Span`.
