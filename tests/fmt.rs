@@ -101,7 +101,7 @@ fn catalogc(dir: &Path, args: &[&str]) -> (i32, String, String) {
 fn the_example_catalogs_are_formatted() {
     let (code, stdout, stderr) = catalogc(&root(), &["fmt", "--check", "catalogs"]);
     assert_eq!(code, 0, "run `cargo run -- fmt catalogs`\n{stdout}{stderr}");
-    assert_eq!(stdout, "");
+    assert_eq!(stdout, "ok: 2 files are in the canonical layout\n");
 }
 
 const MESSY: &str = "// The catalog.\ncatalog \"c\" version=\"1.0.0\"\ntool \"t_get\" version=\"1.0.0\" {\n  effect read // what it does\n  /* first */ summary \"Get one t.\"\n  input\n}\n";
@@ -128,11 +128,17 @@ fn fmt_rewrites_check_reports_and_a_broken_file_is_left_alone() {
     // fmt: the canonical layout, comments where they were, exit 0; then nothing to do.
     let (code, stdout, stderr) = catalogc(dir.path(), &["fmt"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(stdout, "formatted catalogs/c.kdl\n");
+    assert_eq!(
+        stdout,
+        "formatted catalogs/c.kdl\nok: 1 file is in the canonical layout (1 rewritten)\n"
+    );
     let want = "// The catalog.\ncatalog \"c\" version=\"1.0.0\"\n\ntool \"t_get\" version=\"1.0.0\" {\n    /* first */ summary \"Get one t.\"\n    effect \"read\" // what it does\n\n    input\n}\n";
     assert_eq!(std::fs::read_to_string(&messy).expect("read"), want);
     let (code, stdout, _) = catalogc(dir.path(), &["fmt", "--check", "catalogs"]);
-    assert_eq!((code, stdout.as_str()), (0, ""));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "ok: 1 file is in the canonical layout\n")
+    );
 
     // A syntax error: exit 2 with one line naming it; that file is untouched, others done.
     std::fs::write(&messy, MESSY).expect("write");

@@ -28,7 +28,8 @@ pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
     let mut out = String::new();
     // Files that could not be formatted: the first reason, and how many.
     let mut failed: Vec<String> = Vec::new();
-    let mut unformatted = 0usize;
+    // Files not in the layout: rewritten, or (`--check`) reported.
+    let mut changed = 0usize;
     for path in &files {
         let before = project::read_text(path, &global.load)?;
         let after = match format(&before) {
@@ -60,8 +61,8 @@ pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
             failed.push(internal(path, &why));
             continue;
         }
+        changed += 1;
         if args.check {
-            unformatted += 1;
             let _ = writeln!(out, "{}: {}", path.display(), diff_summary(&before, &after));
         } else {
             write_atomic(path, after.as_bytes())
@@ -69,17 +70,23 @@ pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
             let _ = writeln!(out, "formatted {}", path.display());
         }
     }
-    if args.check && unformatted > 0 {
+    let n = files.len();
+    let files_are = if n == 1 { "file is" } else { "files are" };
+    if args.check && changed > 0 {
         let _ = writeln!(
             out,
-            "{unformatted} of {} file{} not formatted; run `catalogc fmt`",
-            files.len(),
-            if files.len() == 1 { " is" } else { "s are" }
+            "{changed} of {n} {files_are} not formatted; run `catalogc fmt`"
         );
+    } else if failed.is_empty() {
+        let _ = write!(out, "ok: {n} {files_are} in the canonical layout");
+        if !args.check {
+            let _ = write!(out, " ({changed} rewritten)");
+        }
+        out.push('\n');
     }
     super::print(&out);
     match failed.as_slice() {
-        [] if unformatted > 0 => Ok(Status::Findings),
+        [] if args.check && changed > 0 => Ok(Status::Findings),
         [] => Ok(Status::Ok),
         [one] => Err(CliError(one.clone())),
         [first, rest @ ..] => Err(CliError(format!(
