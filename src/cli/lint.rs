@@ -1,6 +1,7 @@
 //! `catalogc lint [PATH…]`: parse, lower and check catalogs; print every finding.
 
 use super::{CliError, Global, Status};
+use crate::config::{self, ConfigError};
 use crate::diag::Level;
 use crate::diag::render::{self, Summary};
 use crate::diag::{Diagnostic, SourceMap};
@@ -44,9 +45,13 @@ pub struct LintArgs {
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
-    let config = crate::lint::config::from_project(&mut loaded, &project_config)
-        .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
+    let config = match config::load(&mut loaded.sources, args.config.as_deref(), &global.load) {
+        Ok(c) => c.lint,
+        Err(ConfigError::Load(e)) => return Err(e.into()),
+        Err(ConfigError::Invalid(errors)) => {
+            return Err(config_error(&errors, &loaded.sources, global.color));
+        }
+    };
     let mut diags = crate::lint::check_project(&loaded, &config);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
