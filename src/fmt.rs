@@ -871,8 +871,12 @@ impl Printer {
         entries.sort_by_key(|e| rank(&order, e.key.as_deref().unwrap_or("")));
         for e in entries {
             self.inline_comments(&e.leads, level + 1);
-            self.word(if e.slashdash { "/-" } else { "" });
-            self.glue(&e.text);
+            if e.slashdash {
+                self.word("/-");
+                self.glue(&e.text);
+            } else {
+                self.word(&e.text);
+            }
         }
         for b in &node.blocks {
             self.inline_comments(&b.leads, level + 1);
