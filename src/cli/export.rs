@@ -22,10 +22,12 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let loaded = super::load_valid(&args.paths, global)?;
-    let text = match args.what {
-        What::ToolsJson => super::pretty_json(&crate::schema::tools_list(&loaded.project)),
-        What::Eval => crate::eval::eval_jsonl(&loaded.project),
-    };
-    super::print(&text);
+    match args.what {
+        What::ToolsJson => {
+            let value = crate::schema::tools_list(&loaded.project);
+            super::output(|out| crate::diag::emit::write_json(out, &value))?;
+        }
+        What::Eval => super::print(&crate::eval::eval_jsonl(&loaded.project))?,
+    }
     Ok(Status::Ok)
 }

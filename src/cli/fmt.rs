@@ -84,7 +84,7 @@ pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
         }
         out.push('\n');
     }
-    super::print(&out);
+    super::print(&out)?;
     match failed.as_slice() {
         [] if args.check && changed > 0 => Ok(Status::Findings),
         [] => Ok(Status::Ok),
