@@ -29,10 +29,23 @@ impl WriteOutcome {
 /// Makes `path` hold exactly `bytes`, atomically (see the module documentation). The folder
 /// must exist. An existing target that is not a regular file (a folder, a FIFO) is an error,
 /// never replaced.
+///
+/// A symlink is followed: its target is replaced and the link stays (a catalog reached
+/// through a link is rewritten where it lives). An existing file keeps its permissions.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<WriteOutcome> {
     if holds(path, bytes)? {
         return Ok(WriteOutcome::Unchanged);
     }
+    let resolved;
+    let (path, permissions) = match fs::canonicalize(path) {
+        Ok(target) => {
+            resolved = target;
+            let permissions = fs::metadata(&resolved)?.permissions();
+            (resolved.as_path(), Some(permissions))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (path, None),
+        Err(e) => return Err(e),
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -41,6 +54,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<WriteOutcome> {
     let result = file
         .write_all(bytes)
         .and_then(|()| file.sync_all())
+        .and_then(|()| match permissions {
+            Some(p) => fs::set_permissions(&tmp, p),
+            None => Ok(()),
+        })
         .and_then(|()| {
             drop(file);
             fs::rename(&tmp, path)
@@ -142,6 +159,30 @@ mod tests {
         assert_eq!(fs::read(&p).ok().as_deref(), Some(&b"tw0!"[..]));
         // No temporary file is left behind.
         assert_eq!(entries(&d), ["a.lock"]);
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_is_followed_and_permissions_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempdir();
+        let real = d.join("real.kdl");
+        let link = d.join("link.kdl");
+        assert!(fs::write(&real, "old").is_ok());
+        assert!(fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).is_ok());
+        assert!(std::os::unix::fs::symlink(&real, &link).is_ok());
+        assert_eq!(
+            write_atomic(&link, b"new").ok(),
+            Some(WriteOutcome::Written)
+        );
+        assert!(fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()));
+        assert_eq!(fs::read(&real).ok().as_deref(), Some(&b"new"[..]));
+        let mode = fs::metadata(&real)
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok();
+        assert_eq!(mode, Some(0o640));
+        assert_eq!(entries(&d), ["link.kdl", "real.kdl"]);
         let _ = fs::remove_dir_all(&d);
     }
 

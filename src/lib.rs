@@ -13,6 +13,10 @@ pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod eval;
+#[cfg(feature = "compiler")]
+pub mod fmt;
+#[cfg(feature = "compiler")]
 pub mod fsutil;
 #[cfg(feature = "compiler")]
 pub mod git;

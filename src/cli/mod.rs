@@ -8,6 +8,7 @@ use std::process::ExitCode;
 pub mod breaking;
 pub mod explain;
 pub mod export;
+pub mod fmt;
 pub mod hash;
 pub mod lint;
 pub mod lock;
@@ -43,8 +44,12 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
-    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload).
+    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
+    /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
+    /// Rewrite catalogs in the canonical layout, keeping every comment (`--check`: exit 1
+    /// naming each file that would change).
+    Fmt(fmt::FmtArgs),
 }
 
 /// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
@@ -103,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
+        Command::Fmt(args) => fmt::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
