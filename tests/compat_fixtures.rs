@@ -131,7 +131,7 @@ fn comparing_any_fixture_with_itself_finds_nothing() {
             let report = compat::compare(
                 std::slice::from_ref(&c),
                 std::slice::from_ref(&c),
-                compat::order_insensitive_hashes,
+                catalogc::testing::order_insensitive_hashes,
             );
             assert_eq!(report.changes().count(), 0, "{dir}/{file}");
             assert!(report.versions_ok(), "{dir}/{file}");
@@ -145,7 +145,7 @@ fn equivalent_rewrites_are_not_changes() {
     let report = compat::compare(
         std::slice::from_ref(&old),
         std::slice::from_ref(&new),
-        compat::order_insensitive_hashes,
+        catalogc::testing::order_insensitive_hashes,
     );
     let found: Vec<_> = report
         .changes()

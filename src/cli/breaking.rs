@@ -96,11 +96,18 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         Some(PolicyArg::NoMajor) => Policy::NoMajor,
         None => Policy::Semver,
     };
-    let result = compat::compare(
-        &old.project.catalogs,
-        &new.project.catalogs,
-        compat::order_insensitive_hashes,
-    );
+    // Both sides render with this run's templates: the comparison is of the catalogs, and
+    // a template changed since REF is not a change of any tool's contract.
+    let templates = super::templates(global)?;
+    let failure = std::cell::RefCell::new(None);
+    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |c, t| {
+        compat::order_insensitive_hashes(c, t, &templates)
+            .map_err(|e| failure.borrow_mut().get_or_insert(e).clone())
+            .ok()
+    });
+    if let Some(e) = failure.into_inner() {
+        return Err(e.into());
+    }
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,

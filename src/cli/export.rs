@@ -19,8 +19,9 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let loaded = super::load_valid(&args.paths, global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
     let text = match args.what {
-        What::ToolsJson => super::pretty_json(&crate::schema::tools_list(&loaded.project)),
+        What::ToolsJson => super::pretty_json(&artifacts.tools_list(&loaded.project)),
     };
     super::print(&text);
     Ok(Status::Ok)

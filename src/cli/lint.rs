@@ -47,7 +47,8 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
     let config = crate::lint::config::from_project(&mut loaded, &project_config)
         .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
-    let mut diags = crate::lint::check_project(&loaded, &config);
+    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
+    let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
         std::fs::write(path, baseline.to_json())

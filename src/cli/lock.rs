@@ -30,12 +30,13 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             d.rule
         )));
     }
+    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
     let mut out = String::new();
     let mut failing = false;
-    for cat in &loaded.project.catalogs {
+    for (cat, contracts) in loaded.project.catalogs.iter().zip(&artifacts.catalogs) {
         let file = &loaded.sources.get(cat.file).path;
         let path = lock::lock_path(cat, file);
-        let current = Lock::of(cat);
+        let current = Lock::of(cat, contracts);
         if !args.check {
             std::fs::write(&path, current.render())
                 .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;

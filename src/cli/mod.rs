@@ -1,6 +1,7 @@
 //! The `catalogc` command line (cli.md). One file per command; each command is one variant of
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
+use crate::contract::{Artifacts, Templates};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -70,6 +71,8 @@ pub struct Global {
     pub load: crate::project::LoadOptions,
     /// Human output may use ANSI colors.
     pub color: bool,
+    /// The project's template folder, when it has one; see [`templates`].
+    pub templates: Option<std::path::PathBuf>,
 }
 
 /// Colors only on a terminal, and never when `NO_COLOR` is set to a non-empty value.
@@ -94,6 +97,9 @@ pub fn main() -> ExitCode {
             max_file_bytes: cli.max_file_bytes,
         },
         color: color_enabled(),
+        // The project file's `templates "DIR"` fills this once the project configuration
+        // reader lands; until then every run uses the built-in templates.
+        templates: None,
     };
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
@@ -128,6 +134,25 @@ pub fn pretty_json(v: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
     s.push('\n');
     s
+}
+
+/// The run's templates: the built-ins, overridden by the `*.j2` files of the project's
+/// template folder. Every command builds them here and nowhere else, so `hash`, `export`,
+/// `lock`, `breaking` and `lint` all render (and so hash and lock) the same descriptions.
+pub fn templates(global: &Global) -> Result<Templates, CliError> {
+    match &global.templates {
+        Some(dir) => Ok(Templates::with_dir(dir)?),
+        None => Ok(Templates::builtin()),
+    }
+}
+
+/// The contracts of every tool of `project`, descriptions rendered from `templates`; a
+/// template that fails stops the run with its file and line.
+pub fn artifacts(
+    project: &crate::model::Project,
+    templates: &Templates,
+) -> Result<Artifacts, CliError> {
+    Ok(Artifacts::build(project, templates)?)
 }
 
 /// Loads the project for a command that needs a sound model (hash, export): a syntax or

@@ -28,8 +28,8 @@
 //!   closed, never panic or loop.
 
 use crate::model::{
-    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, Project,
-    StringTy, Tool, Ty, TyKind,
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, StringTy,
+    Tool, Ty, TyKind,
 };
 use serde_json::{Map, Number, Value, json};
 
@@ -77,24 +77,9 @@ impl SchemaOf for Ty {
     }
 }
 
-/// The MCP tool definition of `tool`: `name`, `title`, `description`, `inputSchema`,
-/// `outputSchema`, `annotations` with `title` and all four hints explicit.
-pub fn tool_definition(cat: &Catalog, tool: &Tool) -> Value {
-    tool_definition_with(cat, tool, &crate::text::description(cat, tool))
-}
-
-/// As [`tool_definition`], with an already rendered description (e.g. from a project's own
-/// templates).
-pub fn tool_definition_with(cat: &Catalog, tool: &Tool, description: &str) -> Value {
-    definition_of(
-        tool,
-        description,
-        input_schema(cat, tool),
-        output_schema(cat, tool),
-    )
-}
-
-/// The MCP tool definition of `tool` from its already built parts.
+/// The MCP tool definition of `tool` from its already built parts: `name`, `title`,
+/// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
+/// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
     let mut def = Map::new();
     def.insert("name".into(), json!(tool.name.value));
@@ -117,21 +102,6 @@ pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Optio
     ann.insert("openWorldHint".into(), json!(a.open_world));
     def.insert("annotations".into(), Value::Object(ann));
     Value::Object(def)
-}
-
-/// The `tools/list` payload `{"tools":[...]}` of every tool of `project`.
-///
-/// Order: catalogs sorted by name (a stable sort, so the loader's order breaks ties), then
-/// tools in declaration order. Sorting by name keeps the payload independent of the order
-/// files were found in.
-pub fn tools_list(project: &Project) -> Value {
-    let mut cats: Vec<&Catalog> = project.catalogs.iter().collect();
-    cats.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-    let tools: Vec<Value> = cats
-        .into_iter()
-        .flat_map(|c| c.tools.iter().map(move |t| tool_definition(c, t)))
-        .collect();
-    json!({ "tools": tools })
 }
 
 fn with_dialect(schema: Value) -> Value {
