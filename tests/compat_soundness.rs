@@ -627,7 +627,7 @@ fn random_catalogs_equal_themselves() {
     }
 }
 
-/// Why `output-pattern-changed` and `output-format-changed` are major although compat.md's
+/// Why `output-pattern-changed` and `output-format-changed` are major although docs/compatibility.md's
 /// table says minor: the fixture pairs hold a result the new server may produce that the old
 /// client's schema rejects. Kept as the counterexamples to the table's verdict.
 #[test]

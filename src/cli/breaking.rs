@@ -1,5 +1,5 @@
 //! `catalogc breaking --against REF [PATH…]`: compare the catalogs with those of a git
-//! revision, a folder or a file, and check the declared versions (compat.md).
+//! revision, a folder or a file, and check the declared versions (docs/compatibility.md).
 
 use super::{CliError, Global, Status};
 use crate::compat::report::{self, Sources};

@@ -1,4 +1,4 @@
-//! The `catalogc` command line (cli.md). One file per command; each command is one variant of
+//! The `catalogc` command line (docs/cli.md). One file per command; each command is one variant of
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
 use crate::contract::{Artifacts, Templates};
@@ -48,7 +48,7 @@ pub enum Command {
     Export(export::ExportArgs),
 }
 
-/// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
+/// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Ok,

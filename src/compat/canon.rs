@@ -1,7 +1,7 @@
 //! Order-insensitive contract hashes for the version check. The published hashes
 //! ([`crate::contract::Artifacts`]) keep declaration order, because schemas list properties as
 //! declared; but reordering fields, errors, enum values or examples is not a change
-//! (compat.md), so `breaking` hashes a copy of each tool with every such list sorted.
+//! (docs/compatibility.md), so `breaking` hashes a copy of each tool with every such list sorted.
 
 use crate::contract::{TemplateError, Templates, ToolContract, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};

@@ -1,6 +1,7 @@
-//! The four hashes of a tool (catalog-format.md "Hashes"): `sha256:` + 64 lowercase hex.
+//! The four hashes of a tool (`catalogc hash`, the lock file; docs/cli.md): `sha256:` + 64
+//! lowercase hex.
 //!
-//! - `input`, `output`: over the RFC 8785 form of the schemas of [`crate::schema`] (the
+//! - `input`, `output`: over the RFC 8785 form of the schemas of [`super::schema`] (the
 //!   output hash is over `{}` when the tool has no output);
 //! - `description`: over the UTF-8 bytes of the rendered description (a text, so it is not
 //!   wrapped in a JSON string first);

@@ -1,6 +1,5 @@
 //! The canonical JSON Schema (2020-12) of each tool's input and output, and the MCP tool
-//! definition built from it (catalog-format.md "Canonical JSON Schema", codegen.md
-//! "MCP tool definitions").
+//! definition built from it (`catalogc export tools-json` prints them; docs/cli.md).
 //!
 //! Choices where the format is silent, all made so the output is byte-identical for the
 //! same catalog and portable across MCP clients:
@@ -15,12 +14,12 @@
 //! - A field's `doc` wins over the doc of the named type it uses; without one the type's doc
 //!   is the description.
 //! - `unit` becomes the extension keyword `"x-unit"`: a unit change is a major contract
-//!   change (compat.md), so it must move the input/output hash, and a model reading the
+//!   change (docs/compatibility.md), so it must move the input/output hash, and a model reading the
 //!   schema needs to know an amount is in minor units. 2020-12 treats unknown keywords as
 //!   annotations, so validators accept it; it is not a `format`, so the "no non-standard
 //!   format" rule holds.
 //! - `sensitive` is not emitted: it governs what the server logs, not what a client may send
-//!   (a patch-level change in compat.md), and naming the secret fields helps no client.
+//!   (a patch-level change in docs/compatibility.md), and naming the secret fields helps no client.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
 //! - Lowering guarantees named types exist and are not recursive. For a model built by hand

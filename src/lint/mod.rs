@@ -17,7 +17,7 @@ pub use config::Config;
 
 /// A lint rule: metadata, documentation and its check.
 pub struct Rule {
-    /// `category/name`, exactly as rules.md spells it.
+    /// `category/name`, exactly as docs/rules.md spells it.
     pub id: &'static str,
     /// Default level; `catalogc.kdl` may change it.
     pub level: Level,
@@ -204,7 +204,7 @@ pub fn run(
     out
 }
 
-/// The rule categories in the order of rules.md, then the linter's own. Configuration accepts
+/// The rule categories in the order of docs/rules.md, then the linter's own. Configuration accepts
 /// these names even for a category whose rules are not built into this binary.
 pub const CATEGORY_NAMES: &[&str] = &[
     "naming",

@@ -1,4 +1,4 @@
-//! The typed model of a catalog (catalog-format.md), lowered by hand from the syntax tree.
+//! The typed model of a catalog (docs/catalog-format.md), lowered by hand from the syntax tree.
 //!
 //! Every user-written name and value keeps its span in a [`Sp`]; spans never take part in
 //! equality or hashing. Optional children stay `Option` so the linter, not the lowering,
@@ -142,7 +142,7 @@ impl Tool {
         }
     }
 
-    /// The four MCP annotation hints derived from `effect` (catalog-format.md).
+    /// The four MCP annotation hints derived from `effect` (docs/catalog-format.md).
     pub fn annotations(&self) -> Annotations {
         let e = self.effect.value;
         Annotations {
@@ -183,7 +183,7 @@ pub struct Annotations {
     pub open_world: bool,
 }
 
-/// Side-effect class, ordered from least to most side effect (compat.md).
+/// Side-effect class, ordered from least to most side effect (docs/compatibility.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Effect {
     #[default]
