@@ -88,7 +88,7 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
 }
 
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
-    let new = project::load(&args.paths, &global.load)?;
+    let mut new = project::load(&args.paths, &global.load)?;
     let old = load_old(&args.against, &args.paths, global)?;
     require_clean(&new, "new")?;
     require_clean(&old, "old")?;
@@ -98,7 +98,7 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     };
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
-    let templates = super::templates(global)?;
+    let templates = super::project_templates(&mut new.sources, global)?;
     let failure = std::cell::RefCell::new(None);
     let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |c, t| {
         compat::order_insensitive_hashes(c, t, &templates)

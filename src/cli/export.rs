@@ -18,8 +18,11 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = super::load_valid(&args.paths, global)?;
-    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
+    let mut loaded = super::load_valid(&args.paths, global)?;
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
     let text = match args.what {
         What::ToolsJson => super::pretty_json(&artifacts.tools_list(&loaded.project)),
     };

@@ -37,8 +37,11 @@ fn sorted<'a>(
 }
 
 pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = super::load_valid(&args.paths, global)?;
-    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
+    let mut loaded = super::load_valid(&args.paths, global)?;
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
     let cats = sorted(&loaded.project.catalogs, &artifacts);
     let text = match args.format {
         Format::Human => {

@@ -3,7 +3,6 @@
 use super::{CliError, Global, Status};
 use crate::diag::Level;
 use crate::diag::render::{self, Summary};
-use crate::diag::{Diagnostic, SourceMap};
 use crate::lint::baseline::Baseline;
 use crate::project;
 use std::path::PathBuf;
@@ -44,10 +43,10 @@ pub struct LintArgs {
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
-    let config = crate::lint::config::from_project(&mut loaded, &project_config)
-        .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
-    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
+    let project_config =
+        super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
+    let config = project_config.lint;
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
@@ -84,22 +83,4 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Ok
     })
-}
-
-/// A broken `catalogc.kdl` stops the run (exit 2): every problem with its location on stderr,
-/// then the one-line reason.
-fn config_error(errors: &[Diagnostic], sources: &SourceMap, color: bool) -> CliError {
-    let summary = Summary::new(errors, 0, 0);
-    eprint!("{}", render::render_human(errors, sources, &summary, color));
-    let first = errors.first().map(|d| {
-        let f = sources.get(d.file);
-        let (line, col) = f.line_col(d.span.start);
-        format!("{}:{line}:{col}: {}", f.path.display(), d.message)
-    });
-    CliError(format!(
-        "the configuration is invalid ({} problem{}): {}",
-        errors.len(),
-        if errors.len() == 1 { "" } else { "s" },
-        first.unwrap_or_default()
-    ))
 }

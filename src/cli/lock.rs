@@ -19,7 +19,7 @@ pub struct LockArgs {
 }
 
 pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = project::load(&args.paths, &global.load)?;
+    let mut loaded = project::load(&args.paths, &global.load)?;
     if let Some(d) = loaded.diagnostics.iter().find(|d| d.level == Level::Error) {
         let f = loaded.sources.get(d.file);
         let (line, col) = f.line_col(d.span.start);
@@ -30,7 +30,10 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             d.rule
         )));
     }
-    let artifacts = super::artifacts(&loaded.project, &super::templates(global)?)?;
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
     let mut out = String::new();
     let mut failing = false;
     for (cat, contracts) in loaded.project.catalogs.iter().zip(&artifacts.catalogs) {

@@ -1,7 +1,10 @@
 //! The `catalogc` command line (docs/cli.md). One file per command; each command is one variant of
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
+use crate::config::{ConfigError, ProjectConfig};
 use crate::contract::{Artifacts, Templates};
+use crate::diag::SourceMap;
+use crate::diag::render::{self, Summary};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -71,8 +74,6 @@ pub struct Global {
     pub load: crate::project::LoadOptions,
     /// Human output may use ANSI colors.
     pub color: bool,
-    /// The project's template folder, when it has one; see [`templates`].
-    pub templates: Option<std::path::PathBuf>,
 }
 
 /// Colors only on a terminal, and never when `NO_COLOR` is set to a non-empty value.
@@ -97,9 +98,6 @@ pub fn main() -> ExitCode {
             max_file_bytes: cli.max_file_bytes,
         },
         color: color_enabled(),
-        // The project file's `templates "DIR"` fills this once the project configuration
-        // reader lands; until then every run uses the built-in templates.
-        templates: None,
     };
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
@@ -139,11 +137,49 @@ pub fn pretty_json(v: &serde_json::Value) -> String {
 /// The run's templates: the built-ins, overridden by the `*.j2` files of the project's
 /// template folder. Every command builds them here and nowhere else, so `hash`, `export`,
 /// `lock`, `breaking` and `lint` all render (and so hash and lock) the same descriptions.
-pub fn templates(global: &Global) -> Result<Templates, CliError> {
-    match &global.templates {
+pub fn templates(config: &ProjectConfig) -> Result<Templates, CliError> {
+    match &config.templates {
         Some(dir) => Ok(Templates::with_dir(dir)?),
         None => Ok(Templates::builtin()),
     }
+}
+
+/// The project configuration: `explicit` (`lint --config`), else `catalogc.kdl` when present.
+/// A broken file stops the run (exit 2): every problem with its location on stderr, then the
+/// one-line reason.
+pub fn project_config(
+    sources: &mut SourceMap,
+    explicit: Option<&std::path::Path>,
+    global: &Global,
+) -> Result<ProjectConfig, CliError> {
+    match crate::config::load(sources, explicit, &global.load) {
+        Ok(c) => Ok(c),
+        Err(ConfigError::Load(e)) => Err(e.into()),
+        Err(ConfigError::Invalid(errors)) => {
+            let summary = Summary::new(&errors, 0, 0);
+            eprint!(
+                "{}",
+                render::render_human(&errors, sources, &summary, global.color)
+            );
+            let first = errors.first().map(|d| {
+                let f = sources.get(d.file);
+                let (line, col) = f.line_col(d.span.start);
+                format!("{}:{line}:{col}: {}", f.path.display(), d.message)
+            });
+            Err(CliError(format!(
+                "the configuration is invalid ({} problem{}): {}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                first.unwrap_or_default()
+            )))
+        }
+    }
+}
+
+/// The templates of the project whose catalogs are in `sources` (its `catalogc.kdl`), for the
+/// commands without `--config`.
+pub fn project_templates(sources: &mut SourceMap, global: &Global) -> Result<Templates, CliError> {
+    templates(&project_config(sources, None, global)?)
 }
 
 /// The contracts of every tool of `project`, descriptions rendered from `templates`; a

@@ -431,7 +431,12 @@ impl fmt::Display for Kind {
 pub fn markdown_table() -> String {
     let mut out = String::from("| ID | class | what changed |\n|---|---|---|\n");
     for &k in Kind::ALL {
-        out.push_str(&format!("| `{}` | {} | {} |\n", k.id(), k.class(), k.title()));
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            k.id(),
+            k.class(),
+            k.title()
+        ));
     }
     out.push_str("\n| version check | fails when |\n|---|---|\n");
     for (id, line) in super::version::VERSION_RULES {

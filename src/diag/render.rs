@@ -121,6 +121,11 @@ const CORE_RULES: &[(&str, &str, &str)] = &[
         "Write a number of a sensible magnitude.",
     ),
     (
+        "model/number-underflow",
+        "A non-zero decimal number too small for a 64-bit float (e.g. 1e-400): it would read as 0.",
+        "Write 0, or a number of a sensible magnitude.",
+    ),
+    (
         "model/not-finite",
         "#nan, #inf or #-inf where a number is needed.",
         "Write a finite number.",

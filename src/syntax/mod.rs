@@ -209,6 +209,10 @@ pub enum Number {
     Float(f64),
     /// A decimal float whose magnitude does not fit an `f64` (`1e400`).
     FloatOverflow,
+    /// A decimal float with a non-zero digit whose magnitude is below the smallest normal
+    /// `f64` (`1e-400`): it reads as 0 or as a subnormal holding only part of its digits.
+    /// Carries that nearest `f64`.
+    FloatUnderflow(f64),
     Inf,
     NegInf,
     NaN,
