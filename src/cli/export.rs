@@ -23,9 +23,9 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
         &loaded.project,
         &super::project_templates(&mut loaded.sources, global)?,
     )?;
-    let text = match args.what {
-        What::ToolsJson => super::pretty_json(&artifacts.tools_list(&loaded.project)),
+    let value = match args.what {
+        What::ToolsJson => artifacts.tools_list(&loaded.project),
     };
-    super::print(&text);
+    super::output(|out| crate::diag::emit::write_json(out, &value))?;
     Ok(Status::Ok)
 }

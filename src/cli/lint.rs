@@ -2,8 +2,10 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
-use crate::diag::render::{self, Summary};
+use crate::diag::emit::{self, Summary, sarif};
 use crate::lint::baseline::Baseline;
+use crate::lint::docs::LintRules;
+use crate::model::codes::CoreRules;
 use crate::project;
 use std::path::PathBuf;
 
@@ -67,13 +69,17 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
         diags = baseline.filter(diags, &loaded.sources);
     }
     let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
-    let text = match args.format {
-        Format::Human => render::render_human(&diags, &loaded.sources, &summary, global.color),
-        Format::Json => render::render_json(&diags, &loaded.sources, &summary),
-        Format::Sarif => crate::lint::docs::render_sarif(&diags, &loaded.sources),
-        Format::Github => render::render_github(&diags, &loaded.sources),
-    };
-    super::print(&text);
+    let sources = &loaded.sources;
+    super::output(|out| match args.format {
+        Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
+        Format::Json => emit::json::write(out, &emit::records(&diags, sources), &summary),
+        Format::Sarif => {
+            let records = emit::records(&diags, sources);
+            let rules = sarif::used_rules(&records, &[&LintRules, &CoreRules]);
+            sarif::write(out, &records, &rules, sarif::Shape::DIAGNOSTICS)
+        }
+        Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
+    })?;
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = diags
         .iter()

@@ -9,6 +9,7 @@ use crate::diag::FileId;
 pub use read::Keyword;
 use read::keyword_enum;
 
+pub mod codes;
 pub mod lower;
 pub mod read;
 pub use crate::syntax::{Span, Spanned as Sp};
