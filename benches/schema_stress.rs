@@ -4,7 +4,7 @@
 //! are left out with an error, so each stage must stay linear in the text. Prints the fastest
 //! and the median of several runs, in milliseconds.
 
-use catalogc::{project, schema, synth};
+use catalogc::{project, testing};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -26,12 +26,12 @@ fn time<T>(mut f: impl FnMut() -> T) -> (f64, f64) {
 
 fn main() {
     for (name, src) in [
-        ("dag of 20 levels", synth::dag_catalog(20)),
-        ("chain of 10,000 types", synth::chain_catalog(10_000)),
+        ("dag of 20 levels", testing::dag_catalog(20)),
+        ("chain of 10,000 types", testing::chain_catalog(10_000)),
     ] {
         let (fast, median) = time(|| {
             let loaded = project::load_source("stress.kdl", src.clone());
-            schema::tools_list(&loaded.project)
+            testing::artifacts(&loaded.project).tools_list(&loaded.project)
         });
         println!(
             "{name:24} {:>8} bytes  load + export {fast:8.2} ms (median {median:8.2} ms)",

@@ -1,5 +1,6 @@
 //! The lock file (`catalogc lock`): `NAME.lock` beside each catalog, in KDL, with each tool's
-//! version and its four published hashes (`hash::tool_hashes`, the same as `catalogc hash`).
+//! version and its four published hashes (from [`crate::contract::Artifacts`], the same as
+//! `catalogc hash`).
 //!
 //! `lock --check` fails (exit 1) when the catalog no longer matches its lock: above all when
 //! a tool's hash changed and its version did not (a contract edited without a bump), and
@@ -8,8 +9,8 @@
 //! pins published bytes: reordering fields changes the schemas clients receive, so it makes
 //! the lock stale too, although `breaking` (which compares meaning) reports no change.
 
+use crate::contract::{CatalogContracts, ToolHashes};
 use crate::diag::FileId;
-use crate::hash::{ToolHashes, tool_hashes};
 use crate::model::Catalog;
 use crate::model::read::Reader;
 use crate::syntax::{self, Document, Entry, Node, Number, Value, quote};
@@ -35,15 +36,16 @@ pub struct LockedTool {
 }
 
 impl Lock {
-    /// The lock that describes `cat` as it is.
-    pub fn of(cat: &Catalog) -> Lock {
+    /// The lock that describes `cat` as it is; `contracts` are its tools' contracts.
+    pub fn of(cat: &Catalog, contracts: &CatalogContracts) -> Lock {
         let mut tools: Vec<LockedTool> = cat
             .tools
             .iter()
-            .map(|t| LockedTool {
+            .zip(&contracts.tools)
+            .map(|(t, c)| LockedTool {
                 name: t.name.value.clone(),
                 version: t.version.value.clone(),
-                hashes: tool_hashes(cat, t),
+                hashes: c.hashes.clone(),
             })
             .collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));

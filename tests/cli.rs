@@ -310,6 +310,71 @@ fn hash_refuses_a_broken_catalog_in_one_line() {
     assert_eq!(o.code, 2);
 }
 
+/// The project's template folder (`templates "DIR"` in catalogc.kdl) reaches every command:
+/// hash, export, lint, lock and breaking render the same descriptions; a broken template
+/// stops each of them with its file and line.
+#[test]
+fn every_command_uses_the_projects_templates() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(&d.join("catalogs/mini.kdl"), GOOD);
+    let hashes =
+        |d: &Path| run(catalogc().current_dir(d).args(["hash", "--format", "json"])).stdout;
+    let builtin = hashes(d);
+    write(&d.join("catalogc.kdl"), "templates \"tpl\"\n");
+    write(&d.join("tpl/description.j2"), "{{ name }}: {{ summary }}\n");
+    let own = hashes(d);
+    assert_ne!(own, builtin, "the description hash follows the template");
+    let export = run(catalogc().current_dir(d).args(["export", "tools-json"]));
+    assert!(
+        export.stdout.contains(
+            "\"description\": \"order_list: List the open orders of the signed-in customer.\""
+        ),
+        "{}",
+        export.stdout
+    );
+    let lock = run(catalogc().current_dir(d).arg("lock"));
+    assert_eq!(lock.code, 0, "{}", lock.stderr);
+    let lock_text = std::fs::read_to_string(d.join("catalogs/mini.lock")).unwrap_or_default();
+    let described = own
+        .lines()
+        .find(|l| l.contains("\"description\""))
+        .and_then(|l| l.split('"').nth(3))
+        .unwrap_or_else(|| panic!("{own}"));
+    assert!(lock_text.contains(described), "{lock_text}");
+    assert_eq!(
+        run(catalogc().current_dir(d).args(["lock", "--check"])).code,
+        0
+    );
+    write(&d.join("tpl/description.j2"), "{{ name }} only\n");
+    let stale = run(catalogc().current_dir(d).args(["lock", "--check"]));
+    assert_eq!(
+        stale.code, 1,
+        "a template change makes the lock stale: {}",
+        stale.stdout
+    );
+
+    write(
+        &d.join("tpl/description.j2"),
+        "{{ name }}\n{{ name | no_such_filter }}\n",
+    );
+    for args in [
+        &["hash"][..],
+        &["export", "tools-json"],
+        &["lint"],
+        &["lock", "--check"],
+        &["breaking", "--against", "catalogs"],
+    ] {
+        let out = run(catalogc().current_dir(d).args(args));
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("description.j2") && out.stderr.contains("line 2"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
 /// Catalog text is data: an escape sequence in a name must not reach the terminal or an
 /// annotation raw, in any human-facing output.
 #[test]
@@ -518,9 +583,9 @@ fn the_cap_is_enforced_while_reading() {
 fn exponential_and_deep_schemas_are_refused_quickly() {
     let dir = tempdir();
     let dag = dir.path().join("dag.kdl");
-    write(&dag, catalogc::synth::dag_catalog(20));
+    write(&dag, catalogc::testing::dag_catalog(20));
     let chain = dir.path().join("chain.kdl");
-    write(&chain, catalogc::synth::chain_catalog(10_000));
+    write(&chain, catalogc::testing::chain_catalog(10_000));
     let timeout = std::time::Duration::from_secs(60);
     for (file, rule, cap) in [
         (&dag, "model/schema-too-large", "over the limit of 10000"),

@@ -184,7 +184,7 @@ fn fmt_rewrites_check_reports_and_a_broken_file_is_left_alone() {
 fn bases() -> Vec<String> {
     let mut out: Vec<String> = [1, 3, 7]
         .into_iter()
-        .map(|n| catalogc::synth::synthetic_catalog("gen", n))
+        .map(|n| catalogc::testing::synthetic_catalog("gen", n))
         .collect();
     let mut files = Vec::new();
     kdl_files(&root().join("catalogs"), &mut files);

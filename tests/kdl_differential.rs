@@ -391,7 +391,7 @@ fn agrees_on_every_suite_input() {
 #[test]
 fn agrees_on_synthetic_catalogs() {
     for n in [1, 5, 12] {
-        let src = catalogc::synth::synthetic_catalog("diff", n);
+        let src = catalogc::testing::synthetic_catalog("diff", n);
         let t = theirs(&src)
             .expect("kdl does not panic")
             .expect("kdl accepts the synthetic catalog");

@@ -21,10 +21,14 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = super::load_valid(&args.paths, global)?;
+    let mut loaded = super::load_valid(&args.paths, global)?;
     match args.what {
         What::ToolsJson => {
-            let value = crate::schema::tools_list(&loaded.project);
+            let artifacts = super::artifacts(
+                &loaded.project,
+                &super::project_templates(&mut loaded.sources, global)?,
+            )?;
+            let value = artifacts.tools_list(&loaded.project);
             super::output(|out| crate::diag::emit::write_json(out, &value))?;
         }
         What::Eval => super::print(&crate::eval::eval_jsonl(&loaded.project))?,

@@ -1,10 +1,8 @@
 //! `catalogc lint [PATH…]`: parse, lower and check catalogs; print every finding.
 
 use super::{CliError, Global, Status};
-use crate::config::{self, ConfigError};
 use crate::diag::Level;
 use crate::diag::emit::{self, Summary, sarif};
-use crate::diag::{Diagnostic, SourceMap};
 use crate::lint::baseline::Baseline;
 use crate::lint::docs::LintRules;
 use crate::model::codes::CoreRules;
@@ -47,14 +45,11 @@ pub struct LintArgs {
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let config = match config::load(&mut loaded.sources, args.config.as_deref(), &global.load) {
-        Ok(c) => c.lint,
-        Err(ConfigError::Load(e)) => return Err(e.into()),
-        Err(ConfigError::Invalid(errors)) => {
-            return Err(config_error(&errors, &loaded.sources, global.color));
-        }
-    };
-    let mut diags = crate::lint::check_project(&loaded, &config);
+    let project_config =
+        super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
+    let config = project_config.lint;
+    let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
         crate::fsutil::write_atomic(path, baseline.to_json().as_bytes())
@@ -93,22 +88,4 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Ok
     })
-}
-
-/// A broken `catalogc.kdl` stops the run (exit 2): every problem with its location on stderr,
-/// then the one-line reason.
-fn config_error(errors: &[Diagnostic], sources: &SourceMap, color: bool) -> CliError {
-    let summary = Summary::new(errors, 0, 0);
-    eprint!("{}", emit::human::render(errors, sources, &summary, color));
-    let first = errors.first().map(|d| {
-        let f = sources.get(d.file);
-        let (line, col) = f.line_col(d.span.start);
-        format!("{}:{line}:{col}: {}", f.path.display(), d.message)
-    });
-    CliError(format!(
-        "the configuration is invalid ({} problem{}): {}",
-        errors.len(),
-        if errors.len() == 1 { "" } else { "s" },
-        first.unwrap_or_default()
-    ))
 }

@@ -20,7 +20,7 @@ pub struct LockArgs {
 }
 
 pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = project::load(&args.paths, &global.load)?;
+    let mut loaded = project::load(&args.paths, &global.load)?;
     if let Some(d) = loaded.diagnostics.iter().find(|d| d.level == Level::Error) {
         let f = loaded.sources.get(d.file);
         let (line, col) = f.line_col(d.span.start);
@@ -31,12 +31,16 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             d.rule
         )));
     }
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
     let mut out = String::new();
     let mut failing = false;
-    for cat in &loaded.project.catalogs {
+    for (cat, contracts) in loaded.project.catalogs.iter().zip(&artifacts.catalogs) {
         let file = &loaded.sources.get(cat.file).path;
         let path = lock::lock_path(cat, file);
-        let current = Lock::of(cat);
+        let current = Lock::of(cat, contracts);
         if !args.check {
             let outcome = fsutil::write_atomic(&path, current.render().as_bytes())
                 .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;

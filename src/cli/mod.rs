@@ -1,6 +1,10 @@
-//! The `catalogc` command line (cli.md). One file per command; each command is one variant of
+//! The `catalogc` command line (docs/cli.md). One file per command; each command is one variant of
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
+use crate::config::{ConfigError, ProjectConfig};
+use crate::contract::{Artifacts, Templates};
+use crate::diag::SourceMap;
+use crate::diag::emit::{self, Summary};
 use clap::{Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -52,7 +56,7 @@ pub enum Command {
     Fmt(fmt::FmtArgs),
 }
 
-/// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
+/// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Ok,
@@ -137,6 +141,63 @@ pub fn output(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()
 /// [`output`] of a finished text.
 pub fn print(s: &str) -> Result<(), CliError> {
     output(|out| out.write_all(s.as_bytes()))
+}
+
+/// The run's templates: the built-ins, overridden by the `*.j2` files of the project's
+/// template folder. Every command builds them here and nowhere else, so `hash`, `export`,
+/// `lock`, `breaking` and `lint` all render (and so hash and lock) the same descriptions.
+pub fn templates(config: &ProjectConfig) -> Result<Templates, CliError> {
+    match &config.templates {
+        Some(dir) => Ok(Templates::with_dir(dir)?),
+        None => Ok(Templates::builtin()),
+    }
+}
+
+/// The project configuration: `explicit` (`lint --config`), else `catalogc.kdl` when present.
+/// A broken file stops the run (exit 2): every problem with its location on stderr, then the
+/// one-line reason.
+pub fn project_config(
+    sources: &mut SourceMap,
+    explicit: Option<&std::path::Path>,
+    global: &Global,
+) -> Result<ProjectConfig, CliError> {
+    match crate::config::load(sources, explicit, &global.load) {
+        Ok(c) => Ok(c),
+        Err(ConfigError::Load(e)) => Err(e.into()),
+        Err(ConfigError::Invalid(errors)) => {
+            let summary = Summary::new(&errors, 0, 0);
+            eprint!(
+                "{}",
+                emit::human::render(&errors, sources, &summary, global.color)
+            );
+            let first = errors.first().map(|d| {
+                let f = sources.get(d.file);
+                let (line, col) = f.line_col(d.span.start);
+                format!("{}:{line}:{col}: {}", f.path.display(), d.message)
+            });
+            Err(CliError(format!(
+                "the configuration is invalid ({} problem{}): {}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                first.unwrap_or_default()
+            )))
+        }
+    }
+}
+
+/// The templates of the project whose catalogs are in `sources` (its `catalogc.kdl`), for the
+/// commands without `--config`.
+pub fn project_templates(sources: &mut SourceMap, global: &Global) -> Result<Templates, CliError> {
+    templates(&project_config(sources, None, global)?)
+}
+
+/// The contracts of every tool of `project`, descriptions rendered from `templates`; a
+/// template that fails stops the run with its file and line.
+pub fn artifacts(
+    project: &crate::model::Project,
+    templates: &Templates,
+) -> Result<Artifacts, CliError> {
+    Ok(Artifacts::build(project, templates)?)
 }
 
 /// Loads the project for a command that needs a sound model (hash, export): a syntax or

@@ -1,4 +1,4 @@
-//! The registry of change kinds: every row of compat.md's tables, with a stable ID, its
+//! The registry of change kinds: every row of docs/compatibility.md's tables, with a stable ID, its
 //! class and its documentation. IDs are a public contract (baselines, CI filters): never
 //! rename one, only add.
 
@@ -48,7 +48,7 @@ pub enum Mirror {
 macro_rules! kinds {
     ($( $variant:ident = $id:literal, $class:ident, $title:literal, $doc:literal,
         mirror: $mirror:expr, reverse: [$($rev:ident),*]; )*) => {
-        /// One change kind (a row of compat.md, for one side where sides matter).
+        /// One change kind (a row of docs/compatibility.md, for one side where sides matter).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind { $($variant),* }
 
@@ -202,7 +202,7 @@ kinds! {
         mirror: Other(OutputPatternChanged), reverse: [InputPatternChanged];
     OutputPatternChanged = "compat/output-pattern-changed", Major,
         "output pattern changed",
-        "The server may produce strings the old pattern rejects, and pattern inclusion cannot be decided; read from the client's side this is breaking (compat.md's table says minor, which would be unsound).",
+        "The server may produce strings the old pattern rejects, and pattern inclusion cannot be decided; read from the client's side this is breaking (docs/compatibility.md's table says minor, which would be unsound).",
         mirror: Other(InputPatternChanged), reverse: [OutputPatternChanged];
     InputPatternRemoved = "compat/input-pattern-removed", Minor,
         "input pattern removed",
@@ -226,7 +226,7 @@ kinds! {
         mirror: Other(OutputFormatChanged), reverse: [InputFormatChanged];
     OutputFormatChanged = "compat/output-format-changed", Major,
         "output format changed",
-        "Clients parse the old format; values of the new one break them (compat.md's table says minor, which would be unsound from the client's side).",
+        "Clients parse the old format; values of the new one break them (docs/compatibility.md's table says minor, which would be unsound from the client's side).",
         mirror: Other(InputFormatChanged), reverse: [OutputFormatChanged];
     InputFormatRemoved = "compat/input-format-removed", Minor,
         "input format removed",
@@ -427,6 +427,25 @@ impl fmt::Display for Kind {
     }
 }
 
+/// The table of every change kind and version check, in registry order, for
+/// docs/compatibility.md (kept equal to the file by tests/compat_fixtures.rs).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| ID | class | what changed |\n|---|---|---|\n");
+    for &k in Kind::ALL {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            k.id(),
+            k.class(),
+            k.title()
+        ));
+    }
+    out.push_str("\n| version check | fails when |\n|---|---|\n");
+    for (id, line) in super::version::VERSION_RULES {
+        out.push_str(&format!("| `{id}` | {line} |\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,7 +501,7 @@ mod tests {
         }
     }
 
-    /// The classes compat.md's tables give, per row and side; a kind whose class drifts from
+    /// The classes docs/compatibility.md's tables give, per row and side; a kind whose class drifts from
     /// the spec fails here.
     #[test]
     fn classes_follow_the_spec_tables() {

@@ -1,11 +1,11 @@
 //! `catalogc breaking`: classify every change between an old and a new set of catalogs
-//! (compat.md) and check that declared versions were bumped enough.
+//! (docs/compatibility.md) and check that declared versions were bumped enough.
 //!
 //! [`compare`] matches catalogs and tools by name; field-level rules live in `classify`
 //! (one reader-side classifier for both schemas), tool-level rules in `tool`, the change
 //! kinds in [`kinds`], the version rules in [`version`], the output formats in [`report`].
 //!
-//! Decisions where compat.md is silent (or, in one place, would be unsound):
+//! Decisions where docs/compatibility.md is silent (or, in one place, would be unsound):
 //! - Output readers are tolerant: they ignore fields they do not know (so an added output
 //!   field is minor, as the table says) but rely on every field they know, optional or not
 //!   (so removing one is major). Input readers are strict (`additionalProperties: false`).
@@ -177,7 +177,7 @@ impl Report {
         self.changes().any(|(_, _, ch)| ch.class() == Class::Major)
     }
 
-    /// 0 compatible with the declared versions, 1 otherwise (cli.md).
+    /// 0 compatible with the declared versions, 1 otherwise (docs/cli.md).
     pub fn exit_code(&self, policy: Policy) -> i32 {
         let policy_ok = policy != Policy::NoMajor || !self.has_major();
         if self.versions_ok() && policy_ok {

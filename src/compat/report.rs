@@ -1,4 +1,4 @@
-//! Output formats for a [`Report`]: human, `json` (compat.md's shape, a contract), `sarif`,
+//! Output formats for a [`Report`]: human, `json` (docs/compatibility.md's shape, a contract), `sarif`,
 //! `github` workflow annotations and `markdown` (a table for a pull-request comment).
 
 use super::kinds::CompatRules;
@@ -245,7 +245,7 @@ fn catalog_json(c: &CatalogReport, sources: Sources<'_>) -> Value {
     })
 }
 
-/// compat.md's machine-readable shape.
+/// docs/compatibility.md's machine-readable shape.
 pub fn to_json(report: &Report, sources: Sources<'_>) -> Value {
     json!({ "catalogs": report.catalogs.iter().map(|c| catalog_json(c, sources)).collect::<Vec<_>>() })
 }

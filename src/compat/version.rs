@@ -1,4 +1,4 @@
-//! Version rules (compat.md): the required bump is the largest class among a tool's changes;
+//! Version rules (docs/compatibility.md): the required bump is the largest class among a tool's changes;
 //! versions are semver, and below 1.0.0 every class shifts one place down, as in Cargo
 //! (a breaking change needs a minor bump, an additive one a patch bump).
 

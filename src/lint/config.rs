@@ -1,5 +1,5 @@
 //! Lint configuration: rule levels, the project's own forbidden field names, thresholds and
-//! budgets. Read from `catalogc.kdl` (see the `load` functions); `Default` is what rules.md
+//! budgets. Read from `catalogc.kdl` (see the `load` functions); `Default` is what docs/rules.md
 //! specifies.
 
 use crate::diag::Level;

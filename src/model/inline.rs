@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn counts_every_inlined_field_once_per_use() {
-        let cat = lowered(&crate::synth::dag_catalog(3));
+        let cat = lowered(&crate::testing::dag_catalog(3));
         let sizes = Sizes::of(&cat);
         // T3 = {leaf}: 1 field; T2 = 2 × (1 + 1) = 4; T1 = 2 × (1 + 4) = 10; T0 = 22.
         let fields: Vec<u64> = sizes.types.iter().map(|m| m.fields).collect();
@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_dag_over_the_cap_is_reported_with_its_chain() {
-        let e = check(&crate::synth::dag_catalog(40)).unwrap_or_else(|| panic!("reported"));
+        let e = check(&crate::testing::dag_catalog(40)).unwrap_or_else(|| panic!("reported"));
         assert_eq!(e.rule, "model/schema-too-large");
         assert!(
             e.message.contains("over the limit of 10000"),
@@ -293,22 +293,22 @@ mod tests {
             "{}",
             e.message
         );
-        assert!(check(&crate::synth::dag_catalog(11)).is_none());
+        assert!(check(&crate::testing::dag_catalog(11)).is_none());
     }
 
     #[test]
     fn a_long_chain_is_too_deep_and_measured_without_recursion() {
-        let e = check(&crate::synth::chain_catalog(10_000)).unwrap_or_else(|| panic!("reported"));
+        let e = check(&crate::testing::chain_catalog(10_000)).unwrap_or_else(|| panic!("reported"));
         assert_eq!(e.rule, "model/schema-too-deep");
         assert!(e.message.contains("10002 objects deep"), "{}", e.message);
         assert!(e.message.contains("over the limit of 128"), "{}", e.message);
-        assert!(check(&crate::synth::chain_catalog(120)).is_none());
+        assert!(check(&crate::testing::chain_catalog(120)).is_none());
     }
 
     /// Loading reports the error and leaves the tool out, so nothing inlines it.
     #[test]
     fn loading_leaves_the_oversized_tool_out() {
-        let loaded = crate::project::load_source("t.kdl", crate::synth::dag_catalog(30));
+        let loaded = crate::project::load_source("t.kdl", crate::testing::dag_catalog(30));
         assert_eq!(loaded.tool_count(), 0);
         let d: Vec<_> = loaded
             .diagnostics

@@ -1,4 +1,4 @@
-//! The typed model of a catalog (catalog-format.md), lowered by hand from the syntax tree.
+//! The typed model of a catalog (docs/catalog-format.md), lowered by hand from the syntax tree.
 //!
 //! Every user-written name and value keeps its span in a [`Sp`]; spans never take part in
 //! equality or hashing. Optional children stay `Option` so the linter, not the lowering,
@@ -38,6 +38,20 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// A catalog built in code (tests, synthetic models): version `1.0.0` unless changed,
+    /// no summary, no types, no tools, every span empty, file 0.
+    pub fn new(name: impl Into<String>) -> Catalog {
+        Catalog {
+            file: FileId(0),
+            name: Sp::new(name.into(), Span::default()),
+            version: Sp::new("1.0.0".to_string(), Span::default()),
+            summary: None,
+            types: Vec::new(),
+            tools: Vec::new(),
+            span: Span::default(),
+        }
+    }
+
     pub fn type_def(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name.value == name)
     }
@@ -133,7 +147,7 @@ impl Tool {
         }
     }
 
-    /// The four MCP annotation hints derived from `effect` (catalog-format.md).
+    /// The four MCP annotation hints derived from `effect` (docs/catalog-format.md).
     pub fn annotations(&self) -> Annotations {
         let e = self.effect.value;
         Annotations {
@@ -168,7 +182,7 @@ pub struct Annotations {
 }
 
 keyword_enum! {
-    /// Side-effect class, ordered from least to most side effect (compat.md).
+    /// Side-effect class, ordered from least to most side effect (docs/compatibility.md).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
     pub enum Effect {
         #[default]
@@ -222,12 +236,39 @@ pub struct Field {
     pub span: Span,
 }
 
+impl Field {
+    /// An optional field of type `kind` built in code: no default, doc or flags, every span
+    /// empty.
+    pub fn new(name: impl Into<String>, kind: TyKind) -> Field {
+        Field {
+            name: Sp::new(name.into(), Span::default()),
+            ty: Ty::new(kind),
+            required: false,
+            default: None,
+            sensitive: false,
+            deprecated: false,
+            doc: None,
+            span: Span::default(),
+        }
+    }
+}
+
 /// A type with its constraints: the type of a field, or of an array's `items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ty {
     pub kind: TyKind,
     /// The type-name token (`"string"`, `"Invoice"`).
     pub span: Span,
+}
+
+impl Ty {
+    /// A type built in code, with an empty span.
+    pub fn new(kind: TyKind) -> Ty {
+        Ty {
+            kind,
+            span: Span::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

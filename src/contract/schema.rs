@@ -1,6 +1,5 @@
 //! The canonical JSON Schema (2020-12) of each tool's input and output, and the MCP tool
-//! definition built from it (catalog-format.md "Canonical JSON Schema", codegen.md
-//! "MCP tool definitions").
+//! definition built from it (`catalogc export tools-json` prints them; docs/cli.md).
 //!
 //! Choices where the format is silent, all made so the output is byte-identical for the
 //! same catalog and portable across MCP clients:
@@ -15,12 +14,12 @@
 //! - A field's `doc` wins over the doc of the named type it uses; without one the type's doc
 //!   is the description.
 //! - `unit` becomes the extension keyword `"x-unit"`: a unit change is a major contract
-//!   change (compat.md), so it must move the input/output hash, and a model reading the
+//!   change (docs/compatibility.md), so it must move the input/output hash, and a model reading the
 //!   schema needs to know an amount is in minor units. 2020-12 treats unknown keywords as
 //!   annotations, so validators accept it; it is not a `format`, so the "no non-standard
 //!   format" rule holds.
 //! - `sensitive` is not emitted: it governs what the server logs, not what a client may send
-//!   (a patch-level change in compat.md), and naming the secret fields helps no client.
+//!   (a patch-level change in docs/compatibility.md), and naming the secret fields helps no client.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
 //! - Lowering guarantees named types exist and are not recursive, and loading leaves out a
@@ -31,8 +30,8 @@
 
 use crate::model::inline::MAX_INLINED_DEPTH;
 use crate::model::{
-    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, Project,
-    StringTy, Tool, Ty, TyKind,
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, StringTy,
+    Tool, Ty, TyKind,
 };
 use serde_json::{Map, Number, Value, json};
 
@@ -80,24 +79,9 @@ impl SchemaOf for Ty {
     }
 }
 
-/// The MCP tool definition of `tool`: `name`, `title`, `description`, `inputSchema`,
-/// `outputSchema`, `annotations` with `title` and all four hints explicit.
-pub fn tool_definition(cat: &Catalog, tool: &Tool) -> Value {
-    tool_definition_with(cat, tool, &crate::text::description(cat, tool))
-}
-
-/// As [`tool_definition`], with an already rendered description (e.g. from a project's own
-/// templates).
-pub fn tool_definition_with(cat: &Catalog, tool: &Tool, description: &str) -> Value {
-    definition_of(
-        tool,
-        description,
-        input_schema(cat, tool),
-        output_schema(cat, tool),
-    )
-}
-
-/// The MCP tool definition of `tool` from its already built parts.
+/// The MCP tool definition of `tool` from its already built parts: `name`, `title`,
+/// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
+/// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
     let mut def = Map::new();
     def.insert("name".into(), json!(tool.name.value));
@@ -120,21 +104,6 @@ pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Optio
     ann.insert("openWorldHint".into(), json!(a.open_world));
     def.insert("annotations".into(), Value::Object(ann));
     Value::Object(def)
-}
-
-/// The `tools/list` payload `{"tools":[...]}` of every tool of `project`.
-///
-/// Order: catalogs sorted by name (a stable sort, so the loader's order breaks ties), then
-/// tools in declaration order. Sorting by name keeps the payload independent of the order
-/// files were found in.
-pub fn tools_list(project: &Project) -> Value {
-    let mut cats: Vec<&Catalog> = project.catalogs.iter().collect();
-    cats.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-    let tools: Vec<Value> = cats
-        .into_iter()
-        .flat_map(|c| c.tools.iter().map(move |t| tool_definition(c, t)))
-        .collect();
-    json!({ "tools": tools })
 }
 
 fn with_dialect(schema: Value) -> Value {

@@ -1,6 +1,7 @@
-//! The four hashes of a tool (catalog-format.md "Hashes"): `sha256:` + 64 lowercase hex.
+//! The four hashes of a tool (`catalogc hash`, the lock file; docs/cli.md): `sha256:` + 64
+//! lowercase hex.
 //!
-//! - `input`, `output`: over the RFC 8785 form of the schemas of [`crate::schema`] (the
+//! - `input`, `output`: over the RFC 8785 form of the schemas of [`super::schema`] (the
 //!   output hash is over `{}` when the tool has no output);
 //! - `description`: over the UTF-8 bytes of the rendered description (a text, so it is not
 //!   wrapped in a JSON string first);
@@ -9,9 +10,9 @@
 //! Spans and the version label never enter a hash; text that only helps humans (error
 //! messages, next steps, docs of `needs-input`) does not enter the contract.
 
+use super::schema;
 use crate::model::{Catalog, Tool};
 use crate::runtime::canonical::{digest, sha256_hex};
-use crate::{schema, text};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -22,21 +23,6 @@ pub struct ToolHashes {
     pub output: String,
     pub description: String,
     pub contract: String,
-}
-
-/// The hashes of `tool`, its description rendered from the built-in template.
-pub fn tool_hashes(cat: &Catalog, tool: &Tool) -> ToolHashes {
-    tool_hashes_with(cat, tool, &text::description(cat, tool))
-}
-
-/// As [`tool_hashes`], with an already rendered description (a project's own template).
-pub fn tool_hashes_with(cat: &Catalog, tool: &Tool, description: &str) -> ToolHashes {
-    hashes_of(
-        tool,
-        description,
-        &schema::input_schema(cat, tool),
-        schema::output_schema(cat, tool).as_ref(),
-    )
 }
 
 /// The hashes of `tool` from its already built description and schemas.

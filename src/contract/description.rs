@@ -1,5 +1,6 @@
-//! Model-facing text rendered with minijinja: the description of each tool (codegen.md
-//! "Text"), from the built-in `templates/description.j2` or a project's own folder.
+//! Model-facing text rendered with minijinja: the description of each tool, from the
+//! built-in `templates/description.j2` or a project's own folder (docs/configuration.md).
+//! A run holds one [`Templates`]; nothing renders a description any other way.
 //!
 //! The words for the effect, limits and timeout strategy are computed here and handed to
 //! the template ready-made, so a project's own template can reuse them without
@@ -12,12 +13,11 @@ use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
 use std::fmt;
 use std::path::Path;
-use std::sync::LazyLock;
 
 /// The template every tool description is rendered from.
 pub const DESCRIPTION_TEMPLATE: &str = "description.j2";
 
-const BUILTIN_DESCRIPTION: &str = include_str!("../templates/description.j2");
+const BUILTIN_DESCRIPTION: &str = include_str!("../../templates/description.j2");
 
 /// A failure to load or render a template, naming the template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +37,9 @@ impl std::error::Error for TemplateError {}
 /// A set of templates: the built-ins, optionally overridden by a project's folder.
 pub struct Templates {
     env: Environment<'static>,
+    /// The file each project template was read from, so errors name the file, not just the
+    /// template.
+    origins: std::collections::BTreeMap<String, String>,
 }
 
 impl fmt::Debug for Templates {
@@ -56,7 +59,10 @@ impl Templates {
         #[allow(clippy::expect_used)]
         env.add_template(DESCRIPTION_TEMPLATE, BUILTIN_DESCRIPTION)
             .expect("the built-in description template parses");
-        Templates { env }
+        Templates {
+            env,
+            origins: Default::default(),
+        }
     }
 
     /// The built-ins, with every `*.j2` file directly inside `dir` added, replacing the
@@ -89,7 +95,12 @@ impl Templates {
                     template: path.display().to_string(),
                     message: e.to_string(),
                 })?;
-            t.add(name, source)?;
+            let origin = path.display().to_string();
+            t.add(name.clone(), source).map_err(|e| TemplateError {
+                template: origin.clone(),
+                ..e
+            })?;
+            t.origins.insert(name, origin);
         }
         Ok(t)
     }
@@ -108,7 +119,11 @@ impl Templates {
     /// Renders template `name` with `ctx`, normalised (see the module docs).
     pub fn render<S: Serialize>(&self, name: &str, ctx: S) -> Result<String, TemplateError> {
         let err = |e: minijinja::Error| TemplateError {
-            template: name.to_string(),
+            template: self
+                .origins
+                .get(name)
+                .map_or(name, String::as_str)
+                .to_string(),
             message: error_message(&e),
         };
         let tmpl = self.env.get_template(name).map_err(err)?;
@@ -136,18 +151,6 @@ fn error_message(e: &minijinja::Error) -> String {
         Some(line) => format!("line {line}: {e}"),
         None => e.to_string(),
     }
-}
-
-static BUILTIN: LazyLock<Templates> = LazyLock::new(Templates::builtin);
-
-/// The description of `tool` rendered from the built-in template.
-pub fn description(cat: &Catalog, tool: &Tool) -> String {
-    // The built-in template only reads strings and lists this crate builds, so rendering it
-    // cannot fail on any catalog; tests render it for every effect and attribute.
-    #[allow(clippy::expect_used)]
-    BUILTIN
-        .description(cat, tool)
-        .expect("the built-in description template renders")
 }
 
 /// What the description template sees.
