@@ -117,6 +117,24 @@ pub(crate) mod testkit {
         }
     }
 
+    /// Named types `L0` … `L{levels}` where each level has two fields of the next level's
+    /// type: a DAG whose expansion doubles with every level.
+    pub fn dag(levels: usize) -> Vec<TypeDef> {
+        (0..levels)
+            .map(|i| {
+                let next = named(&format!("L{}", i + 1));
+                type_def(
+                    &format!("L{i}"),
+                    vec![field("left", next.clone()), field("right", next)],
+                )
+            })
+            .chain([type_def(
+                &format!("L{levels}"),
+                vec![field("leaf", bounded_string(1))],
+            )])
+            .collect()
+    }
+
     pub fn tool(name: &str, effect: Effect, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
         Tool {
             input: Object {
@@ -147,9 +165,10 @@ pub(crate) mod testkit {
         let project = Project { catalogs };
         let sources = SourceMap::default();
         let cx = Context::new(&project, &sources, config);
-        let mut out = Vec::new();
-        (rule.check)(&cx, &mut out);
-        out
+        crate::lint::findings(&cx, &[rule])
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     pub fn check(rule: &Rule, catalog: Catalog) -> Vec<Finding> {

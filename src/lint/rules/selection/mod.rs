@@ -293,9 +293,10 @@ pub(crate) mod test_support {
         let mut sources = SourceMap::default();
         sources.add(SourceFile::new("test.kdl", String::new()));
         let cx = Context::new(project, &sources, config);
-        let mut out = Vec::new();
-        (rule.check)(&cx, &mut out);
-        out
+        crate::lint::findings(&cx, &[rule])
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     pub fn run(rule: &Rule, tools: Vec<Tool>) -> Vec<Finding> {
