@@ -40,11 +40,15 @@ crate_version() {
 
 # The crate version plus a digest of everything the binary is built from: a branch ref
 # like `main` then never reuses a binary built from older sources of the same version.
+sha256() {
+    if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi
+}
+
 cmd_key() {
     local digest
     digest=$(cd "$action_dir" &&
         find Cargo.toml Cargo.lock src templates -type f -print0 | LC_ALL=C sort -z |
-        xargs -0 sha256sum | sha256sum | cut -c1-16)
+        while IFS= read -r -d '' f; do sha256 "$f"; done | sha256 | cut -c1-16)
     local key
     key="$(crate_version)-$digest"
     echo "$key"
@@ -70,8 +74,10 @@ cmd_install() {
 paths=()
 deny=()
 policy=()
-declare -A selected=()
+selected=" "  # the chosen checks, space-separated (macOS's bash 3 has no associative arrays)
 results=()   # "check|result" rows of the summary table
+# Possibly empty arrays expand as ${a[@]+"${a[@]}"}: bash before 4.4 (macOS) calls an empty
+# array unbound under `set -u`.
 worst=0
 breaking_md=""
 tmp=""
@@ -118,7 +124,7 @@ read_inputs() {
     read -r -d '' -a checks <<<"${list//,/ }" || true
     for c in "${checks[@]}"; do
         case $c in
-        lint | breaking | lock | gen) selected[$c]=1 ;;
+        lint | breaking | lock | gen) selected+="$c " ;;
         *) die "checks: unknown check \`$c\`; choose from lint, breaking, lock, gen" ;;
         esac
     done
@@ -139,10 +145,10 @@ check_lint() {
     local sarif=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/catalogc-lint.sarif
     echo "::group::catalogc lint ${paths[*]}"
     # Twice: SARIF for code scanning, then annotations (the status) for the log and the diff.
-    run_catalogc "catalogc lint" lint "${paths[@]}" "${deny[@]}" --format sarif >"$sarif"
+    run_catalogc "catalogc lint" lint "${paths[@]}" ${deny[@]+"${deny[@]}"} --format sarif >"$sarif"
     if ((rc < 2)); then
         set_output sarif-file "$sarif"
-        run_catalogc "catalogc lint" lint "${paths[@]}" "${deny[@]}" --format github
+        run_catalogc "catalogc lint" lint "${paths[@]}" ${deny[@]+"${deny[@]}"} --format github
     else
         rm -f "$sarif"
     fi
@@ -217,10 +223,10 @@ check_breaking() {
         note_result breaking 2 "base commit $against cannot be fetched"
         return
     fi
-    run_catalogc "catalogc breaking" breaking --against "$against" "${paths[@]}" "${policy[@]}" --format github
+    run_catalogc "catalogc breaking" breaking --against "$against" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format github
     local status=$rc why=${reason:-}
     if ((status < 2)); then
-        breaking_md=$(catalogc breaking --against "$against" "${paths[@]}" "${policy[@]}" --format markdown 2>/dev/null || true)
+        breaking_md=$(catalogc breaking --against "$against" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format markdown 2>/dev/null || true)
     fi
     echo "::endgroup::"
     note_result breaking "$status" "${why:-against \`${against:0:12}\`}"
@@ -286,7 +292,7 @@ write_summary() {
         echo "| check | result |"
         echo "|---|---|"
         local row
-        for row in "${results[@]}"; do
+        for row in ${results[@]+"${results[@]}"}; do
             echo "| ${row%%|*} | ${row#*|} |"
         done
         if [[ -n $breaking_md ]]; then
@@ -308,7 +314,7 @@ cmd_check() {
     read_inputs
     local c
     for c in lint breaking lock gen; do
-        if [[ -n ${selected[$c]:-} ]]; then
+        if [[ $selected == *" $c "* ]]; then
             "check_$c"
         fi
     done
