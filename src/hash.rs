@@ -31,8 +31,26 @@ pub fn tool_hashes(cat: &Catalog, tool: &Tool) -> ToolHashes {
 
 /// As [`tool_hashes`], with an already rendered description (a project's own template).
 pub fn tool_hashes_with(cat: &Catalog, tool: &Tool, description: &str) -> ToolHashes {
-    let input = input_hash(cat, tool);
-    let output = output_hash(cat, tool);
+    hashes_of(
+        tool,
+        description,
+        &schema::input_schema(cat, tool),
+        schema::output_schema(cat, tool).as_ref(),
+    )
+}
+
+/// The hashes of `tool` from its already built description and schemas.
+pub fn hashes_of(
+    tool: &Tool,
+    description: &str,
+    input: &Value,
+    output: Option<&Value>,
+) -> ToolHashes {
+    let input = digest(input);
+    let output = match output {
+        Some(o) => digest(o),
+        None => digest(&json!({})),
+    };
     let contract = digest(&contract_from(tool, &input, &output));
     ToolHashes {
         input,

@@ -7,6 +7,8 @@ pub mod runtime;
 #[cfg(feature = "compiler")]
 pub mod compat;
 #[cfg(feature = "compiler")]
+pub mod contract;
+#[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod git;
@@ -18,6 +20,8 @@ pub mod lint;
 pub mod lock;
 #[cfg(feature = "compiler")]
 pub mod model;
+#[cfg(feature = "compiler")]
+pub mod names;
 #[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]

@@ -86,14 +86,24 @@ pub fn tool_definition(cat: &Catalog, tool: &Tool) -> Value {
 /// As [`tool_definition`], with an already rendered description (e.g. from a project's own
 /// templates).
 pub fn tool_definition_with(cat: &Catalog, tool: &Tool, description: &str) -> Value {
+    definition_of(
+        tool,
+        description,
+        input_schema(cat, tool),
+        output_schema(cat, tool),
+    )
+}
+
+/// The MCP tool definition of `tool` from its already built parts.
+pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
     let mut def = Map::new();
     def.insert("name".into(), json!(tool.name.value));
     if let Some(title) = &tool.title {
         def.insert("title".into(), json!(title.value));
     }
     def.insert("description".into(), json!(description));
-    def.insert("inputSchema".into(), input_schema(cat, tool));
-    if let Some(out) = output_schema(cat, tool) {
+    def.insert("inputSchema".into(), input);
+    if let Some(out) = output {
         def.insert("outputSchema".into(), out);
     }
     let a = tool.annotations();

@@ -24,7 +24,7 @@
 
 use super::site_finding;
 use crate::diag::Level;
-use crate::lint::rules::trust::words;
+use crate::names::words;
 use crate::lint::walk::{self, Side};
 use crate::lint::{Context, Finding, Rule};
 

@@ -44,7 +44,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 if is_upper_snake(code) {
                     continue;
                 }
-                let fixed = super::snake_case(code).to_ascii_uppercase();
+                let fixed = crate::names::screaming_snake_case(code);
                 out.push(
                     Finding::in_tool(catalog, tool, error.code.span, format!("error code `{code}` is not UPPER_SNAKE_CASE"))
                         .path(format!("errors.{code}"))

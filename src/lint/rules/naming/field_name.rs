@@ -59,7 +59,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             out.push(
                 finding
                     .path(site.path)
-                    .help(format!("write it as lowercase words joined by `_`, at most {MAX_LEN} characters, e.g. `{}`", super::snake_case(name))),
+                    .help(format!("write it as lowercase words joined by `_`, at most {MAX_LEN} characters, e.g. `{}`", crate::names::snake_case(name))),
             );
         });
     }

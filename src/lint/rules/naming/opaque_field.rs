@@ -48,7 +48,7 @@ fn is_opaque(name: &str) -> bool {
     if lower.chars().filter(|c| c.is_alphanumeric()).count() <= 2 {
         return true;
     }
-    let words = super::words(name);
+    let words = crate::names::words(name);
     !words.is_empty()
         && words
             .iter()

@@ -35,7 +35,7 @@ fn is_pascal_case(name: &str) -> bool {
 }
 
 fn pascal_case(name: &str) -> String {
-    super::words(name)
+    crate::names::words(name)
         .iter()
         .map(|w| {
             let mut chars = w.chars();

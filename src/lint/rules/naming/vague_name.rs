@@ -54,7 +54,7 @@ enum Vague {
 }
 
 fn classify(name: &str) -> Option<Vague> {
-    let words: Vec<String> = super::words(name);
+    let words: Vec<String> = crate::names::words(name);
     if words.is_empty() {
         return None;
     }

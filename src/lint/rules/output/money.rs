@@ -36,7 +36,7 @@
 
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
-use crate::lint::rules::trust::words;
+use crate::names::words;
 use crate::lint::walk;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Field, TyKind, Unit};

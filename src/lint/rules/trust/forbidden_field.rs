@@ -40,7 +40,8 @@
 //! }
 //! ```
 
-use super::{is_credential_token, word_refs, words};
+use super::is_credential_token;
+use crate::names::{word_refs, words};
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
 use crate::lint::walk::{self, Side};
@@ -107,7 +108,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{word_refs, words};
+    use crate::names::{word_refs, words};
     use super::{RULE, built_in};
     use crate::lint::Config;
     use crate::lint::rules::bounds::testkit::*;

@@ -18,7 +18,7 @@
 //! field "order_reference" "string" required=#true max-length=32 pattern="^ORD-[0-9]+$"
 //! ```
 
-use super::words;
+use crate::names::words;
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
 use crate::lint::walk::{self, Side};

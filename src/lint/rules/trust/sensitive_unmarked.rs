@@ -31,7 +31,8 @@
 //! field "email" "string" max-length=254 format="email" sensitive=#true
 //! ```
 
-use super::{is_credential_token, word_refs, words};
+use super::is_credential_token;
+use crate::names::{word_refs, words};
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
 use crate::lint::walk;

@@ -1,0 +1,268 @@
+//! Names in every style catalogc reads or writes: splitting a name into words, case
+//! conversion, and turning any catalog name into a valid Rust identifier.
+//!
+//! One splitter serves the lint rules (which compare names whatever their style) and code
+//! generation (which must derive Rust names that are stable across catalogc versions: a
+//! changed derivation renames a user's types). Its rules:
+//! - any character that is not alphanumeric separates words (`tenant_id`, `TENANT-ID`,
+//!   `tenant.id`, `Tenant ID`);
+//! - a lower-case letter or digit followed by an upper-case letter starts a word
+//!   (`tenantId`, `oauth2Token` → `oauth2`, `token`);
+//! - an upper-case run is one word, except that its last letter starts the next word when a
+//!   lower-case letter follows (`APIKey` → `api`, `key`; `HTTPServer2` → `http`, `server2`);
+//! - digits stay with the word they follow (`address_line2`), and a leading digit run is a
+//!   word of its own kind (`2fa_code` → `2fa`, `code`).
+
+/// The lowercase words of `name`, whatever its case or separators: `tenantId`, `TENANT-ID`,
+/// `tenant_id` and `Tenant ID` all give `["tenant", "id"]`.
+pub fn words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if c.is_uppercase() && !cur.is_empty() && i > 0 {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_numeric() || (prev.is_uppercase() && next_lower) {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// `words` as `&str`s, for slice patterns.
+pub fn word_refs(w: &[String]) -> Vec<&str> {
+    w.iter().map(String::as_str).collect()
+}
+
+/// `invoiceList`, `Invoice-List` → `invoice_list`.
+pub fn snake_case(name: &str) -> String {
+    words(name).join("_")
+}
+
+/// `invoice_list` → `INVOICE_LIST`.
+pub fn screaming_snake_case(name: &str) -> String {
+    snake_case(name).to_uppercase()
+}
+
+/// `invoice_list` → `invoice-list`.
+pub fn kebab_case(name: &str) -> String {
+    words(name).join("-")
+}
+
+/// `invoice_list`, `INVOICE-LIST` → `InvoiceList`; `ipv4_addr` → `Ipv4Addr`.
+pub fn pascal_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for w in words(name) {
+        let mut cs = w.chars();
+        if let Some(first) = cs.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(cs.as_str());
+        }
+    }
+    out
+}
+
+/// Words Rust reserves in edition 2024 (strict, reserved and edition keywords). Most can be
+/// used raw (`r#type`); those in [`NOT_RAW`] cannot.
+const RUST_KEYWORDS: &[&str] = &[
+    "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+    "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that are not allowed as raw identifiers.
+const NOT_RAW: &[&str] = &["Self", "crate", "self", "super", "_"];
+
+/// Whether `ident` is a Rust keyword (so it needs `r#` or a suffix).
+pub fn is_rust_keyword(ident: &str) -> bool {
+    RUST_KEYWORDS.contains(&ident)
+}
+
+/// Case conventions for [`rust_ident`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// `snake_case`: fields, functions, modules.
+    Snake,
+    /// `PascalCase`: types and enum variants.
+    Pascal,
+    /// `SCREAMING_SNAKE_CASE`: constants.
+    ScreamingSnake,
+}
+
+/// A valid Rust identifier in `case` for any catalog name, as the text of the identifier
+/// (`r#type` for a keyword that can be raw; `self_` for one that cannot).
+///
+/// Names with no alphanumeric character become `_` + a fallback (`x`/`X`); a leading digit
+/// gets a prefix (`_2fa_code` for a field, `V2fa` for a type), so the result always starts
+/// with a letter or `_`. The result is deterministic; callers that need distinct names for
+/// distinct catalog names resolve collisions themselves ([`Unique`]).
+pub fn rust_ident(name: &str, case: Case) -> String {
+    let mut s = match case {
+        Case::Snake => snake_case(name),
+        Case::Pascal => pascal_case(name),
+        Case::ScreamingSnake => screaming_snake_case(name),
+    };
+    // Non-ASCII letters are valid in Rust identifiers only when they are XID characters;
+    // keep ASCII alone so generated code reads the same on every terminal and tool.
+    s = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if s.trim_matches('_').is_empty() {
+        s = match case {
+            Case::Snake => "x".to_string(),
+            Case::Pascal => "X".to_string(),
+            Case::ScreamingSnake => "X".to_string(),
+        } + &s;
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s = match case {
+            Case::Pascal => format!("V{s}"),
+            Case::Snake | Case::ScreamingSnake => format!("_{s}"),
+        };
+    }
+    if NOT_RAW.contains(&s.as_str()) {
+        s.push('_');
+    } else if is_rust_keyword(&s) {
+        s.insert_str(0, "r#");
+    }
+    s
+}
+
+/// Hands out identifiers that are distinct within one scope: the second `invoice-id` next
+/// to an `invoice_id` becomes `invoice_id_2`, in the order names are offered, so the same
+/// catalog always gets the same names.
+#[derive(Debug, Default, Clone)]
+pub struct Unique {
+    taken: std::collections::HashSet<String>,
+}
+
+impl Unique {
+    /// An empty scope.
+    pub fn new() -> Unique {
+        Unique::default()
+    }
+
+    /// A scope in which `reserved` are already taken (e.g. `Input`, `Output`, `Error`).
+    pub fn with_reserved<'a>(reserved: impl IntoIterator<Item = &'a str>) -> Unique {
+        Unique {
+            taken: reserved.into_iter().map(str::to_string).collect(),
+        }
+    }
+
+    /// `ident` if still free in this scope, else `ident_2`, `ident_3`, … (`Ident2` in
+    /// Pascal case), which is then taken.
+    pub fn claim(&mut self, ident: String, case: Case) -> String {
+        if self.taken.insert(bare(&ident).to_string()) {
+            return ident;
+        }
+        let base = bare(&ident).to_string();
+        let mut n = 2u32;
+        loop {
+            let candidate = match case {
+                Case::Pascal => format!("{base}{n}"),
+                Case::Snake | Case::ScreamingSnake => format!("{base}_{n}"),
+            };
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+}
+
+/// `r#type` → `type`: raw and plain spellings name the same identifier.
+fn bare(ident: &str) -> &str {
+    ident.strip_prefix("r#").unwrap_or(ident)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_ignore_case_and_separators() {
+        for name in [
+            "tenant_id",
+            "tenantId",
+            "TenantId",
+            "TENANT-ID",
+            "tenant.id",
+            "Tenant ID",
+            "TENANT_ID",
+        ] {
+            assert_eq!(words(name), ["tenant", "id"], "{name}");
+        }
+        assert_eq!(words("APIKey"), ["api", "key"]);
+        assert_eq!(words("HTTPServer2"), ["http", "server2"]);
+        assert_eq!(words("isSuperAdmin"), ["is", "super", "admin"]);
+        assert_eq!(words("oauth2Token"), ["oauth2", "token"]);
+        assert_eq!(words("address_line2"), ["address", "line2"]);
+        assert_eq!(words("runSql"), ["run", "sql"]);
+        assert_eq!(words("invoice_list2"), ["invoice", "list2"]);
+        assert_eq!(words("__x__"), ["x"]);
+        assert!(words("").is_empty());
+        assert!(words("__").is_empty());
+    }
+
+    #[test]
+    fn cases() {
+        assert_eq!(snake_case("InvoiceList"), "invoice_list");
+        assert_eq!(pascal_case("invoice_list"), "InvoiceList");
+        assert_eq!(pascal_case("APIKey"), "ApiKey");
+        assert_eq!(kebab_case("tenantId"), "tenant-id");
+        assert_eq!(screaming_snake_case("tenantId"), "TENANT_ID");
+    }
+
+    #[test]
+    fn rust_idents_are_always_valid() {
+        assert_eq!(rust_ident("type", Case::Snake), "r#type");
+        assert_eq!(rust_ident("self", Case::Snake), "self_");
+        assert_eq!(rust_ident("Self", Case::Pascal), "Self_");
+        assert_eq!(rust_ident("super", Case::Snake), "super_");
+        assert_eq!(rust_ident("2fa_code", Case::Snake), "_2fa_code");
+        assert_eq!(rust_ident("2fa", Case::Pascal), "V2fa");
+        assert_eq!(rust_ident("", Case::Snake), "x");
+        assert_eq!(rust_ident("--", Case::Pascal), "X");
+        assert_eq!(rust_ident("café_total", Case::Snake), "caf__total");
+        assert_eq!(rust_ident("invoice-id", Case::ScreamingSnake), "INVOICE_ID");
+        for name in [
+            "type", "2fa", "", "self", "match", "über", "a b", "_", "async",
+        ] {
+            for case in [Case::Snake, Case::Pascal, Case::ScreamingSnake] {
+                let id = rust_ident(name, case);
+                let plain = id.strip_prefix("r#").unwrap_or(&id);
+                assert!(
+                    plain.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'),
+                    "{name:?} → {id}"
+                );
+                assert!(plain.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+                assert!(id.starts_with("r#") || !is_rust_keyword(&id), "{id}");
+            }
+        }
+    }
+
+    #[test]
+    fn unique_resolves_collisions_in_order() {
+        let mut u = Unique::with_reserved(["Input"]);
+        assert_eq!(u.claim("Input".into(), Case::Pascal), "Input2");
+        assert_eq!(u.claim("invoice_id".into(), Case::Snake), "invoice_id");
+        assert_eq!(u.claim("invoice_id".into(), Case::Snake), "invoice_id_2");
+        assert_eq!(u.claim("r#type".into(), Case::Snake), "r#type");
+        assert_eq!(u.claim("type".into(), Case::Snake), "type_2");
+    }
+}
