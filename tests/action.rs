@@ -367,6 +367,38 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
 }
 
 #[test]
+fn deny_warnings_fails_on_a_lint_warning() {
+    // A type no tool uses: a lint warning, and no change to any contract or hash.
+    let pr = PullRequest::new(|repo| {
+        edit_catalog(repo, |t| {
+            format!(
+                "{t}\ntype \"LegacyInvoice\" {{\n    doc \"Kept for old clients.\"\n    field \"invoice_reference\" \"string\" required=#true max-length=32 {{ doc \"The number.\"; }}\n}}\n"
+            )
+        })
+    });
+    let run = pr.run(&[("CATALOGC_CHECKS", "lint,breaking")], &[]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("::warning file=catalogs/billing.kdl")
+                && l.contains("catalog/unused-type")),
+        "{}",
+        run.stdout
+    );
+    run.assert_results(&[("lint", "✅ passed |"), ("breaking", "✅ passed")]);
+    let run = pr.run(
+        &[
+            ("CATALOGC_CHECKS", "lint,breaking"),
+            ("CATALOGC_DENY_WARNINGS", "true"),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 1);
+    run.assert_results(&[("lint", "❌ failed |"), ("breaking", "✅ passed")]);
+}
+
+#[test]
 fn selected_checks_and_bad_inputs() {
     let pr = PullRequest::new(|repo| edit_catalog(repo, |t| format!("{t}\n// Reviewed.\n")));
     let run = pr.run(&[("CATALOGC_CHECKS", "lint, lock")], &[]);
