@@ -68,6 +68,17 @@ struct PullRequest {
 }
 
 impl Run {
+    /// A workflow command line of the log starts with `start` and names `what`.
+    fn assert_annotation(&self, start: &str, what: &str) {
+        assert!(
+            self.stdout
+                .lines()
+                .any(|l| l.starts_with(start) && l.contains(what)),
+            "no `{start}…{what}` line in\n{}",
+            self.stdout
+        );
+    }
+
     /// Each check's row of the summary table starts with the given result.
     fn assert_results(&self, rows: &[(&str, &str)]) {
         for (check, result) in rows {
@@ -297,13 +308,9 @@ fn a_lint_failure_fails_with_annotations_and_sarif() {
     });
     let run = pr.run(&[], &[]);
     assert_eq!(run.code, 1);
-    assert!(
-        run.stdout
-            .lines()
-            .any(|l| l.starts_with("::error file=catalogs/billing.kdl,line=")
-                && l.contains("lint/allow-without-reason")),
-        "{}",
-        run.stdout
+    run.assert_annotation(
+        "::error file=catalogs/billing.kdl,line=",
+        "lint/allow-without-reason",
     );
     run.assert_results(&[
         ("lint", "❌ failed |"),
@@ -342,12 +349,9 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
     );
     run.assert_results(&[("billing", "`invoice_send_reminder` | removed |")]);
     assert!(run.summary.contains("**Errors**"), "{}", run.summary);
-    assert!(
-        run.stdout
-            .lines()
-            .any(|l| l.starts_with("::error ") && l.contains("catalogs/billing.kdl")),
-        "{}",
-        run.stdout
+    run.assert_annotation(
+        "::error file=catalogs/billing.kdl",
+        "compat/version-unchanged",
     );
     // `policy: no-major` fails the same change even with the catalog's major version bumped.
     let pr = PullRequest::new(|repo| {
@@ -378,14 +382,7 @@ fn deny_warnings_fails_on_a_lint_warning() {
     });
     let run = pr.run(&[("CATALOGC_CHECKS", "lint,breaking")], &[]);
     assert_eq!(run.code, 0);
-    assert!(
-        run.stdout
-            .lines()
-            .any(|l| l.starts_with("::warning file=catalogs/billing.kdl")
-                && l.contains("catalog/unused-type")),
-        "{}",
-        run.stdout
-    );
+    run.assert_annotation("::warning file=catalogs/billing.kdl", "catalog/unused-type");
     run.assert_results(&[("lint", "✅ passed |"), ("breaking", "✅ passed")]);
     let run = pr.run(
         &[
