@@ -73,8 +73,11 @@ fn main() {
     println!("hash (4 hashes per tool): {hash:?} median ({n} hash bytes)");
 
     let (render, bytes) = time(7, || {
-        let s = catalogc::diag::render::Summary::new(&diags, loaded.tool_count(), 1);
-        catalogc::diag::render::render_json(&diags, &loaded.sources, &s).len()
+        use catalogc::diag::emit;
+        let s = emit::Summary::new(&diags, loaded.tool_count(), 1);
+        let mut out = Vec::new();
+        let _ = emit::json::write(&mut out, &emit::records(&diags, &loaded.sources), &s);
+        out.len()
     });
     println!("render json: {render:?} median ({bytes} bytes)");
 }

@@ -7,6 +7,8 @@ pub mod runtime;
 #[cfg(feature = "compiler")]
 pub mod compat;
 #[cfg(feature = "compiler")]
+pub mod config;
+#[cfg(feature = "compiler")]
 pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;

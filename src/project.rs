@@ -233,15 +233,7 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     for (path, text) in files {
         let id = loaded.sources.add(SourceFile::new(path, text));
         let parsed = syntax::parse(&loaded.sources.get(id).text);
-        let mut file_diags: Vec<Diagnostic> = parsed
-            .errors
-            .into_iter()
-            .map(|e| {
-                let mut d = Diagnostic::new(e.code, Level::Error, id, e.span, e.message);
-                d.help = e.help;
-                d
-            })
-            .collect();
+        let mut file_diags = syntax_diagnostics(parsed.errors, id);
         for d in &mut file_diags {
             d.tool = enclosing_tool(&parsed.document, d.span.start);
         }
@@ -269,6 +261,18 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     cross_catalog_duplicates(&mut loaded);
     sort_diagnostics(&mut loaded.diagnostics);
     loaded
+}
+
+/// The syntax errors of one file as diagnostics (errors, with the parser's help).
+pub fn syntax_diagnostics(errors: Vec<syntax::SyntaxError>, file: FileId) -> Vec<Diagnostic> {
+    errors
+        .into_iter()
+        .map(|e| {
+            let mut d = Diagnostic::new(e.code, Level::Error, file, e.span, e.message);
+            d.help = e.help;
+            d
+        })
+        .collect()
 }
 
 /// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.
@@ -357,44 +361,4 @@ pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
             &b.message,
         ))
     });
-}
-
-/// The project file (`catalogc.kdl`) of a run, when there is one. Its text is added to the
-/// run's sources so findings about it point into it like any other file.
-#[derive(Debug, Clone, Default)]
-pub struct Config {
-    pub file: Option<FileId>,
-    /// Its parsed form; lint levels, thresholds and budgets are read from it by the checks.
-    pub document: Option<syntax::Document>,
-}
-
-/// Loads `explicit` (from `--config`), else `catalogc.kdl` in the current folder when it
-/// exists. An explicit file that cannot be read stops the run.
-pub fn load_config(
-    loaded: &mut Loaded,
-    explicit: Option<&Path>,
-    opts: &LoadOptions,
-) -> Result<Config, LoadError> {
-    let path = match explicit {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let p = PathBuf::from(PROJECT_FILE);
-            if !p.is_file() {
-                return Ok(Config::default());
-            }
-            p
-        }
-    };
-    let text = read_text(&path, opts)?;
-    let id = loaded.sources.add(SourceFile::new(path, text));
-    let parsed = syntax::parse(&loaded.sources.get(id).text);
-    for e in parsed.errors {
-        let mut d = Diagnostic::new(e.code, Level::Error, id, e.span, e.message);
-        d.help = e.help;
-        loaded.diagnostics.push(d);
-    }
-    Ok(Config {
-        file: Some(id),
-        document: Some(parsed.document),
-    })
 }

@@ -309,3 +309,101 @@ fn hash_refuses_a_broken_catalog_in_one_line() {
     ]));
     assert_eq!(o.code, 2);
 }
+
+/// Catalog text is data: an escape sequence in a name must not reach the terminal or an
+/// annotation raw, in any human-facing output.
+#[test]
+fn control_characters_from_catalogs_are_shown_escaped() {
+    let dir = tempdir();
+    let evil = GOOD.replace("\"order_list\"", "\"order\\u{1b}[2J\\u{7}list\"");
+    write(&dir.path().join("old/mini.kdl"), GOOD);
+    write(&dir.path().join("new/mini.kdl"), &evil);
+    let new = dir.path().join("new");
+    let old = dir.path().join("old");
+    for fmt in ["human", "github"] {
+        let o = run(catalogc().args(["lint", "--format", fmt]).arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+        let o = run(catalogc()
+            .args(["breaking", "--format", fmt, "--against"])
+            .arg(&old)
+            .arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+    }
+}
+
+fn binary() -> std::process::Command {
+    let path = assert_cmd::cargo::cargo_bin("catalogc");
+    let mut c = std::process::Command::new(path);
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// A full disk is a failure to run (exit 2, one line), whatever the command.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_exits_2_with_one_line() {
+    let commands: [&[&str]; 4] = [
+        &["export", "tools-json", "catalogs"],
+        &["lint", "catalogs"],
+        &["lint", "--format", "sarif", "catalogs"],
+        &["hash", "catalogs"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap_or_else(|e| panic!("/dev/full: {e}"));
+        let o = binary()
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap_or_else(|e| panic!("run: {e}"));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// `catalogc lint | head`: the reader going away is not an error worth a word.
+#[test]
+fn a_closed_pipe_is_quiet() {
+    let dir = tempdir();
+    let file = dir.path().join("many.kdl");
+    write(&file, "nope 1\n".repeat(20_000));
+    let mut child = binary()
+        .args(["lint", "--format", "json"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn: {e}"));
+    drop(child.stdout.take());
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wait: {e}"));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

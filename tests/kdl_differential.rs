@@ -51,7 +51,7 @@ fn ours_value(v: &Value) -> V {
         Value::Number(n) => match n {
             Number::Int(i) => V::Int(*i),
             Number::BigInt(_) | Number::FloatOverflow => V::Big,
-            Number::Float(f) => float(*f),
+            Number::Float(f) | Number::FloatUnderflow(f) => float(*f),
             Number::Inf => float(f64::INFINITY),
             Number::NegInf => float(f64::NEG_INFINITY),
             Number::NaN => float(f64::NAN),

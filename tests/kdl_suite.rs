@@ -59,7 +59,7 @@ fn value(src: &str, e: &Entry) -> String {
         Value::Number(n) => match n {
             Number::Int(i) => i.to_string(),
             Number::BigInt(s) => s.clone(),
-            Number::Float(_) | Number::FloatOverflow => {
+            Number::Float(_) | Number::FloatOverflow | Number::FloatUnderflow(_) => {
                 float_text(&src[e.value.span.start..e.value.span.end])
             }
             Number::Inf => "#inf".into(),

@@ -4,7 +4,7 @@
 //! generated text.
 
 use catalogc::diag::Diagnostic;
-use catalogc::diag::render::{self, Summary};
+use catalogc::diag::emit::{self as render, Summary};
 use catalogc::lint::{self, Config, Rule};
 use catalogc::project::{self, Loaded};
 use std::collections::BTreeSet;
@@ -43,7 +43,7 @@ fn model_errors(loaded: &Loaded) -> Vec<&Diagnostic> {
 
 fn render(diags: &[Diagnostic], loaded: &Loaded) -> String {
     let summary = Summary::new(diags, loaded.tool_count(), loaded.project.catalogs.len());
-    render::render_human(diags, &loaded.sources, &summary, false)
+    render::human::render(diags, &loaded.sources, &summary, false)
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::{CliError, Global, Status};
 use crate::compat::report::{self, Sources};
 use crate::compat::{self, Policy};
-use crate::diag::Level;
+use crate::diag::{Level, emit};
 use crate::git::Repo;
 use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
 use std::path::{Path, PathBuf};
@@ -105,14 +105,13 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         old: &old.sources,
         new: &new.sources,
     };
-    let text = match args.format {
-        Format::Human => report::render_human(&result, sources, policy),
-        Format::Json => report::render_json(&result, sources),
-        Format::Sarif => report::render_sarif(&result, sources, policy),
-        Format::Github => report::render_github(&result, sources, policy),
-        Format::Markdown => report::render_markdown(&result, sources, policy),
-    };
-    super::print(&text);
+    super::output(|out| match args.format {
+        Format::Human => report::write_human(out, &result, sources, policy),
+        Format::Json => report::write_json(out, &result, sources),
+        Format::Sarif => emit::write_json(out, &report::to_sarif(&result, sources, policy)),
+        Format::Github => report::write_github(out, &result, sources, policy),
+        Format::Markdown => report::write_markdown(out, &result, sources, policy),
+    })?;
     Ok(if result.exit_code(policy) == 0 {
         Status::Ok
     } else {

@@ -19,9 +19,9 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let loaded = super::load_valid(&args.paths, global)?;
-    let text = match args.what {
-        What::ToolsJson => super::pretty_json(&crate::schema::tools_list(&loaded.project)),
+    let value = match args.what {
+        What::ToolsJson => crate::schema::tools_list(&loaded.project),
     };
-    super::print(&text);
+    super::output(|out| crate::diag::emit::write_json(out, &value))?;
     Ok(Status::Ok)
 }

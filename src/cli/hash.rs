@@ -64,9 +64,9 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
                     })
                 })
                 .collect();
-            super::pretty_json(&json!({ "tools": tools }))
+            crate::diag::emit::pretty_json(&json!({ "tools": tools }))
         }
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }

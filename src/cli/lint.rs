@@ -1,10 +1,13 @@
 //! `catalogc lint [PATH…]`: parse, lower and check catalogs; print every finding.
 
 use super::{CliError, Global, Status};
+use crate::config::{self, ConfigError};
 use crate::diag::Level;
-use crate::diag::render::{self, Summary};
+use crate::diag::emit::{self, Summary, sarif};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::lint::baseline::Baseline;
+use crate::lint::docs::LintRules;
+use crate::model::codes::CoreRules;
 use crate::project;
 use std::path::PathBuf;
 
@@ -44,9 +47,13 @@ pub struct LintArgs {
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
-    let config = crate::lint::config::from_project(&mut loaded, &project_config)
-        .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
+    let config = match config::load(&mut loaded.sources, args.config.as_deref(), &global.load) {
+        Ok(c) => c.lint,
+        Err(ConfigError::Load(e)) => return Err(e.into()),
+        Err(ConfigError::Invalid(errors)) => {
+            return Err(config_error(&errors, &loaded.sources, global.color));
+        }
+    };
     let mut diags = crate::lint::check_project(&loaded, &config);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
@@ -67,13 +74,17 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
         diags = baseline.filter(diags, &loaded.sources);
     }
     let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
-    let text = match args.format {
-        Format::Human => render::render_human(&diags, &loaded.sources, &summary, global.color),
-        Format::Json => render::render_json(&diags, &loaded.sources, &summary),
-        Format::Sarif => crate::lint::docs::render_sarif(&diags, &loaded.sources),
-        Format::Github => render::render_github(&diags, &loaded.sources),
-    };
-    super::print(&text);
+    let sources = &loaded.sources;
+    super::output(|out| match args.format {
+        Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
+        Format::Json => emit::json::write(out, &emit::records(&diags, sources), &summary),
+        Format::Sarif => {
+            let records = emit::records(&diags, sources);
+            let rules = sarif::used_rules(&records, &[&LintRules, &CoreRules]);
+            sarif::write(out, &records, &rules, sarif::Shape::DIAGNOSTICS)
+        }
+        Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
+    })?;
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = diags
         .iter()
@@ -89,7 +100,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
 /// then the one-line reason.
 fn config_error(errors: &[Diagnostic], sources: &SourceMap, color: bool) -> CliError {
     let summary = Summary::new(errors, 0, 0);
-    eprint!("{}", render::render_human(errors, sources, &summary, color));
+    eprint!("{}", emit::human::render(errors, sources, &summary, color));
     let first = errors.first().map(|d| {
         let f = sources.get(d.file);
         let (line, col) = f.line_col(d.span.start);

@@ -77,7 +77,7 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             let _ = writeln!(out, "error: {}: {}", path.display(), m.message());
         }
     }
-    super::print(&out);
+    super::print(&out)?;
     Ok(if failing {
         Status::Findings
     } else {

@@ -2,7 +2,7 @@
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
 use clap::{Parser, Subcommand};
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 pub mod breaking;
@@ -115,19 +115,22 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Writes to stdout; a closed pipe (`catalogc lint | head`) is not an error worth a panic.
-pub fn print(s: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(s.as_bytes());
-    let _ = out.flush();
+/// Writes a command's output to a buffered stdout as it is produced: the one place output
+/// errors are handled. A closed pipe (`catalogc lint | head`) ends the output quietly; any
+/// other write error (a full disk) is a failure to run.
+pub fn output(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), CliError> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
-/// Pretty JSON with a final newline: the one layout every JSON output uses.
-pub fn pretty_json(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-    s.push('\n');
-    s
+/// [`output`] of a finished text.
+pub fn print(s: &str) -> Result<(), CliError> {
+    output(|out| out.write_all(s.as_bytes()))
 }
 
 /// Loads the project for a command that needs a sound model (hash, export): a syntax or

@@ -2,6 +2,7 @@
 //! class and its documentation. IDs are a public contract (baselines, CI filters): never
 //! rename one, only add.
 
+use crate::diag::emit::{RuleMeta, RuleMetadata};
 use std::fmt;
 
 /// How much a change breaks: the semver bump it requires.
@@ -538,5 +539,44 @@ mod tests {
             let k = Kind::from_id(&format!("compat/{id}"));
             assert_eq!(k.map(Kind::class), Some(*class), "{id}");
         }
+    }
+}
+
+/// The rule `--policy no-major` fails with, and its one line.
+pub const POLICY_RULE: (&str, &str) = (
+    "compat/policy-no-major",
+    "a major change while --policy no-major is in force",
+);
+
+/// Every ID `catalogc breaking` reports, as rule metadata for output formats: the change
+/// kinds (title, documentation, class), the version checks and the policy check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompatRules;
+
+impl CompatRules {
+    /// Change kinds in registry order, then the version checks, then the policy check.
+    pub fn all() -> Vec<RuleMeta> {
+        let kinds = Kind::ALL.iter().map(|k| RuleMeta {
+            id: k.id().to_string(),
+            summary: k.title().to_string(),
+            description: Some(k.doc().to_string()),
+            properties: vec![("class", k.class().as_str().to_string())],
+            ..RuleMeta::default()
+        });
+        let checks = super::version::VERSION_RULES
+            .iter()
+            .chain([&POLICY_RULE])
+            .map(|(id, line)| RuleMeta {
+                id: id.to_string(),
+                summary: line.to_string(),
+                ..RuleMeta::default()
+            });
+        kinds.chain(checks).collect()
+    }
+}
+
+impl RuleMetadata for CompatRules {
+    fn rule(&self, id: &str) -> Option<RuleMeta> {
+        CompatRules::all().into_iter().find(|m| m.id == id)
     }
 }

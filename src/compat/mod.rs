@@ -42,7 +42,6 @@ pub use kinds::{Class, Kind, Mirror, Side};
 
 use crate::diag::FileId;
 use crate::model::{Catalog, Span, Tool};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 /// A place in one side's sources.
@@ -75,15 +74,7 @@ impl Change {
 /// A stable fingerprint of a finding: the hash of its rule ID, tool and path, so a baseline
 /// keeps matching when unrelated lines move.
 pub fn fingerprint(rule: &str, tool: &str, path: &str) -> String {
-    let mut h = Sha256::new();
-    for part in [rule, tool, path] {
-        h.update(part.as_bytes());
-        h.update([0]);
-    }
-    h.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::diag::emit::hex(&crate::diag::emit::digest(&[rule, tool, path], 0)[..16])
 }
 
 /// Every change between two versions of one tool, in a stable order: tool-level first, then
