@@ -13,6 +13,8 @@ pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
+pub mod fsutil;
+#[cfg(feature = "compiler")]
 pub mod git;
 #[cfg(feature = "compiler")]
 pub mod hash;

@@ -23,10 +23,13 @@
 //!   (a patch-level change in compat.md), and naming the secret fields helps no client.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
-//! - Lowering guarantees named types exist and are not recursive. For a model built by hand
-//!   that breaks this, a missing or recursive type becomes a closed empty object: fail
-//!   closed, never panic or loop.
+//! - Lowering guarantees named types exist and are not recursive, and loading leaves out a
+//!   tool whose inlined schema is over the caps of [`crate::model::inline`]. For a model
+//!   built by hand that breaks this, a missing or recursive type, or one nested deeper than
+//!   [`MAX_INLINED_DEPTH`] named types, becomes a closed empty object: fail closed, never
+//!   panic, loop or overflow the stack.
 
+use crate::model::inline::MAX_INLINED_DEPTH;
 use crate::model::{
     ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, Project,
     StringTy, Tool, Ty, TyKind,
@@ -240,7 +243,11 @@ impl<'a> Ctx<'a> {
         let Some(def) = cat.type_def(name) else {
             return self.object(&[], doc);
         };
-        if self.inlining.contains(&def.name.value.as_str()) {
+        // Loading leaves out tools over the inlined depth cap; a hand-built model is cut off
+        // at it rather than overflowing the stack.
+        if self.inlining.contains(&def.name.value.as_str())
+            || self.inlining.len() >= MAX_INLINED_DEPTH
+        {
             return self.object(&[], doc);
         }
         self.inlining.push(def.name.value.as_str());

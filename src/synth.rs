@@ -401,6 +401,47 @@ fn write_delete(out: &mut String, res: &str, what: &str, place: &str, get: &str)
     );
 }
 
+/// A catalog whose named types form a binary DAG `levels` deep: `T0` has two fields of type
+/// `T1`, which has two of `T2`, and so on; one tool takes a `T0`. A few KB of text whose
+/// inlined schema has 2^levels leaves (the exponential-schema stress case).
+pub fn dag_catalog(levels: usize) -> String {
+    let mut out = String::from("catalog \"dag\" version=\"1.0.0\"\n");
+    for i in 0..levels {
+        let _ = writeln!(
+            out,
+            "type \"T{i}\" {{\n    field \"left\" \"T{n}\" {{ doc \"Left.\"; }}\n    field \"right\" \"T{n}\" {{ doc \"Right.\"; }}\n}}",
+            n = i + 1
+        );
+    }
+    let _ = writeln!(
+        out,
+        "type \"T{levels}\" {{\n    field \"leaf\" \"boolean\" {{ doc \"Leaf.\"; }}\n}}"
+    );
+    out.push_str(STRESS_TOOL);
+    out
+}
+
+/// A catalog whose `n` named types form a chain (`T0` has one field of type `T1`, …): its
+/// inlined schema is `n` objects deep (the deep-recursion stress case).
+pub fn chain_catalog(n: usize) -> String {
+    let mut out = String::from("catalog \"chain\" version=\"1.0.0\"\n");
+    for i in 0..n {
+        let _ = writeln!(
+            out,
+            "type \"T{i}\" {{\n    field \"next\" \"T{}\" {{ doc \"Next.\"; }}\n}}",
+            i + 1
+        );
+    }
+    let _ = writeln!(
+        out,
+        "type \"T{n}\" {{\n    field \"leaf\" \"boolean\" {{ doc \"Leaf.\"; }}\n}}"
+    );
+    out.push_str(STRESS_TOOL);
+    out
+}
+
+const STRESS_TOOL: &str = "tool \"stress\" version=\"1.0.0\" {\n    summary \"Take one nested value.\"\n    when \"Use to test.\"\n    when-not \"Not for anything else.\"\n    effect \"read\"\n    input {\n        field \"root\" \"T0\" required=#true { doc \"The root.\"; }\n    }\n}\n";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,10 +84,11 @@ impl Templates {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let source = std::fs::read_to_string(&path).map_err(|e| TemplateError {
-                template: path.display().to_string(),
-                message: e.to_string(),
-            })?;
+            let source = crate::project::read_text(&path, &crate::project::LoadOptions::default())
+                .map_err(|e| TemplateError {
+                    template: path.display().to_string(),
+                    message: e.to_string(),
+                })?;
             t.add(name, source)?;
         }
         Ok(t)

@@ -407,3 +407,150 @@ fn a_closed_pipe_is_quiet() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap_or_else(|e| panic!("mkfifo: {e}"));
+    assert!(made.success());
+}
+
+/// A FIFO wherever a file is named (catalog, `--config`, `--baseline`, `--against FILE`,
+/// a lock file) is refused at once with a one-line reason: opening it used to block forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_wherever_a_file_is_read() {
+    let dir = tempdir();
+    let fifo = dir.path().join("pipe.kdl");
+    mkfifo(&fifo);
+    let good = dir.path().join("good.kdl");
+    write(&good, GOOD);
+    let cases: [Vec<&std::ffi::OsStr>; 4] = [
+        vec!["lint".as_ref(), fifo.as_os_str()],
+        vec![
+            "lint".as_ref(),
+            "--config".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+        vec![
+            "lint".as_ref(),
+            "--baseline".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+        vec![
+            "breaking".as_ref(),
+            "--against".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+    ];
+    for args in cases {
+        let o = run(catalogc()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(20)));
+        assert_one_line_failure(&o, "is a FIFO, not a regular file");
+    }
+    // A FIFO where the lock file of a catalog is expected.
+    let lock = dir.path().join("mini.lock");
+    mkfifo(&lock);
+    let o = run(catalogc()
+        .arg("lock")
+        .arg("--check")
+        .arg(&good)
+        .timeout(std::time::Duration::from_secs(20)));
+    assert_one_line_failure(&o, "mini.lock: is a FIFO");
+}
+
+/// A device whose metadata says 0 bytes is refused, not read until memory runs out.
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_and_never_read_past_the_cap() {
+    let o = run(catalogc()
+        .args(["lint", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(20)));
+    assert_one_line_failure(&o, "/dev/zero: is a character device");
+}
+
+/// The cap holds while reading, whatever the metadata said: `/proc` files are regular and
+/// report 0 bytes; reading stops at cap + 1 bytes.
+#[test]
+fn the_cap_is_enforced_while_reading() {
+    if cfg!(target_os = "linux") {
+        let opts = catalogc::project::LoadOptions { max_file_bytes: 10 };
+        let e = catalogc::project::read_text(Path::new("/proc/self/maps"), &opts)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("/proc/self/maps: 11 bytes is over the 10-byte limit for one input file")
+        );
+    }
+    let dir = tempdir();
+    let f = dir.path().join("a.kdl");
+    write(&f, GOOD);
+    let opts = catalogc::project::LoadOptions { max_file_bytes: 10 };
+    let e = catalogc::project::read_text(&f, &opts)
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|e| e.contains("over the 10-byte limit")),
+        "{e:?}"
+    );
+    let opts = catalogc::project::LoadOptions {
+        max_file_bytes: GOOD.len() as u64,
+    };
+    assert_eq!(
+        catalogc::project::read_text(&f, &opts).ok().as_deref(),
+        Some(GOOD)
+    );
+}
+
+/// Catalogs whose inlined schemas explode: a 20-level DAG of named types (each type has two
+/// fields of the next; 3 KB of text, 3 million inlined fields) and a chain of 10,000 types.
+/// `lint`, `hash` and `export` report the cap and the chain and return (they took 18 s and
+/// 3.5 GB, or overflowed the stack). Timing is measured by `cargo bench --bench schema_stress`.
+#[test]
+fn exponential_and_deep_schemas_are_refused_quickly() {
+    let dir = tempdir();
+    let dag = dir.path().join("dag.kdl");
+    write(&dag, catalogc::synth::dag_catalog(20));
+    let chain = dir.path().join("chain.kdl");
+    write(&chain, catalogc::synth::chain_catalog(10_000));
+    let timeout = std::time::Duration::from_secs(60);
+    for (file, rule, cap) in [
+        (&dag, "model/schema-too-large", "over the limit of 10000"),
+        (&chain, "model/schema-too-deep", "over the limit of 128"),
+    ] {
+        let o = run(catalogc().arg("lint").arg(file).timeout(timeout));
+        assert_eq!(o.code, 1, "{}", o.stderr);
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.contains(rule))
+            .unwrap_or_else(|| panic!("{rule} in {}", o.stdout));
+        assert!(line.contains(cap), "{line}");
+        assert!(
+            line.contains("(through the types T0 → T1 → T2 → T3 → …"),
+            "{line}"
+        );
+        for cmd in ["hash", "export"] {
+            let mut c = catalogc();
+            c.arg(cmd);
+            if cmd == "export" {
+                c.arg("tools-json");
+            }
+            let o = run(c.arg(file).timeout(timeout));
+            assert_ne!(o.code, 0, "{cmd}: {}", o.stdout);
+            assert!(
+                o.stderr.contains(rule) && o.stderr.contains(cap),
+                "{cmd}: {}",
+                o.stderr
+            );
+        }
+    }
+}

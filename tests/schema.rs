@@ -750,3 +750,24 @@ fn synthetic_catalog_schemas() {
         );
     }
 }
+
+/// A model built without loading (so no cap left its tool out) whose named types chain
+/// 10,000 deep: the schema is cut off at `MAX_INLINED_DEPTH` named types, a closed empty
+/// object, instead of overflowing the stack.
+#[test]
+fn a_chain_of_named_types_in_a_hand_built_model_is_cut_off_not_overflowed() {
+    let src = catalogc::synth::chain_catalog(10_000);
+    let parsed = catalogc::syntax::parse(&src);
+    let (cat, _) = catalogc::model::lower(&parsed.document, catalogc::diag::FileId(0));
+    let cat = cat.expect("the chain lowers");
+    let s = schema::input_schema(&cat, &cat.tools[0]);
+    let mut depth = 0;
+    let mut at = &s["properties"]["root"];
+    while let Some(next) = at["properties"].get("next") {
+        depth += 1;
+        at = next;
+    }
+    assert_eq!(depth, catalogc::model::inline::MAX_INLINED_DEPTH);
+    assert_eq!(at["properties"], json!({}));
+    assert_eq!(at["additionalProperties"], json!(false));
+}

@@ -57,7 +57,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut diags = crate::lint::check_project(&loaded, &config);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
-        std::fs::write(path, baseline.to_json())
+        crate::fsutil::write_atomic(path, baseline.to_json().as_bytes())
             .map_err(|e| CliError(format!("{}: cannot write baseline: {e}", path.display())))?;
         eprintln!(
             "recorded {} findings in {}",
@@ -67,8 +67,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
         return Ok(Status::Ok);
     }
     if let Some(path) = &args.baseline {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("{}: cannot read baseline: {e}", path.display())))?;
+        let text = project::read_text(path, &global.load)?;
         let baseline =
             Baseline::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
         diags = baseline.filter(diags, &loaded.sources);

@@ -3,6 +3,7 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
+use crate::fsutil;
 use crate::lock::{self, Lock};
 use crate::project;
 use std::fmt::Write;
@@ -37,19 +38,24 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
         let path = lock::lock_path(cat, file);
         let current = Lock::of(cat);
         if !args.check {
-            std::fs::write(&path, current.render())
+            let outcome = fsutil::write_atomic(&path, current.render().as_bytes())
                 .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            let verb = if outcome.wrote() {
+                "wrote"
+            } else {
+                "unchanged"
+            };
             let _ = writeln!(
                 out,
-                "wrote {} ({} tools)",
+                "{verb} {} ({} tools)",
                 path.display(),
                 current.tools.len()
             );
             continue;
         }
-        let text = match std::fs::read_to_string(&path) {
+        let text = match project::read_text(&path, &global.load) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(project::LoadError::NotFound(_)) => {
                 failing = true;
                 let _ = writeln!(
                     out,
@@ -59,7 +65,7 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
                 );
                 continue;
             }
-            Err(e) => return Err(CliError(format!("{}: cannot read: {e}", path.display()))),
+            Err(e) => return Err(e.into()),
         };
         let locked =
             Lock::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;

@@ -111,6 +111,16 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "Flatten the structure.",
     ),
     (
+        "model/schema-too-large",
+        "A tool whose schema, once named types are inlined, has more fields than the cap (10,000 per side); the tool is left out.",
+        "Flatten the named types or split the tool.",
+    ),
+    (
+        "model/schema-too-deep",
+        "A tool whose schema, once named types are inlined, nests objects deeper than the cap (128); the tool is left out.",
+        "Flatten the chain of named types.",
+    ),
+    (
         "naming/duplicate",
         "A duplicate tool, type, field, error code or enum value.",
         "Rename or remove one of them.",

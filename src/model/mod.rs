@@ -10,6 +10,7 @@ pub use read::Keyword;
 use read::keyword_enum;
 
 pub mod codes;
+pub mod inline;
 pub mod lower;
 pub mod read;
 pub use crate::syntax::{Span, Spanned as Sp};

@@ -8,6 +8,7 @@ crate::lint::declare_rules! {
     depth,
     field_count,
     pattern,
+    pattern_backtracking,
     contradiction,
 }
 
