@@ -7,6 +7,7 @@ pub mod config;
 pub mod docs;
 pub mod rules;
 pub mod suppress;
+pub mod text;
 pub mod walk;
 
 use crate::contract::Artifacts;
@@ -18,43 +19,121 @@ pub use config::Config;
 /// A check of one site of the walk (see [`walk::Site`]).
 pub type SiteHook = fn(&Context, &walk::Site<'_, '_>, &mut Vec<Finding>);
 
+/// A check of one author-written text (see [`text::Text`]).
+pub type TextHook = fn(&Context, &text::Text<'_, '_>, &mut Vec<Finding>);
+
+/// A check of one catalog as a whole, called before the walk visits its sites.
+pub type CatalogHook = fn(&Context, &Catalog, &mut Vec<Finding>);
+
+/// Creates a rule's state for one run (see [`RuleState`]).
+pub type StateHook = for<'a> fn(&Context<'a>) -> Box<dyn RuleState<'a> + 'a>;
+
+/// A rule that keeps something across sites (a cache of compiled patterns, the graph of type
+/// uses, findings held back until a catalog is done): created once per run by its
+/// [`Hooks::state`] and called by the walk like the stateless hooks, in the same order.
+pub trait RuleState<'a> {
+    /// Before the sites of `catalog`, like [`Hooks::catalog`].
+    fn catalog(&mut self, _cx: &Context<'a>, _catalog: &'a Catalog, _out: &mut Vec<Finding>) {}
+    /// Each text, like [`Hooks::text`].
+    fn text(&mut self, _cx: &Context<'a>, _text: &text::Text<'a, '_>, _out: &mut Vec<Finding>) {}
+    /// Each declaration site, like [`Hooks::declaration`].
+    fn declaration(
+        &mut self,
+        _cx: &Context<'a>,
+        _site: &walk::Site<'a, '_>,
+        _out: &mut Vec<Finding>,
+    ) {
+    }
+    /// After every site and text of `catalog`.
+    fn catalog_done(&mut self, _cx: &Context<'a>, _catalog: &'a Catalog, _out: &mut Vec<Finding>) {}
+}
+
 /// What a rule inspects. The linter walks the project once and calls every enabled rule's
-/// hooks, so a rule about fields does not walk every tool itself.
+/// hooks, so a rule about fields does not walk every tool itself. Per catalog the walk calls
+/// the `catalog` hooks, then the texts not at a type site ([`text::catalog_texts`]), then the
+/// sites (each declaration's texts with it), then [`RuleState::catalog_done`].
 #[derive(Clone, Copy)]
 pub struct Hooks {
     /// Once per project: whatever the rule does not reach through a site (tools, texts,
     /// whole-catalog checks).
     pub project: Option<fn(&Context, &mut Vec<Finding>)>,
+    /// Once per catalog, before its sites.
+    pub catalog: Option<CatalogHook>,
+    /// Once per text the model reads: the catalog's and tools' texts, named types' docs, then
+    /// field docs and enum values with their declaration sites.
+    pub text: Option<TextHook>,
     /// Once per type site as written: each tool's input and output fields (tool by tool,
     /// input first), then each named type's own fields. Named types are not entered.
     pub declaration: Option<SiteHook>,
     /// Once per type site per use on a tool side: named types are entered wherever they are
     /// used, with the tool's path and the depth there.
     pub use_site: Option<SiteHook>,
+    /// Creates the rule's [`RuleState`] once per run, for a rule that keeps something across
+    /// sites.
+    pub state: Option<StateHook>,
 }
 
 impl Hooks {
+    /// No hook: the start of a `const` chain such as `Hooks::NONE.catalog(f).declaration(g)`.
+    pub const NONE: Hooks = Hooks {
+        project: None,
+        catalog: None,
+        text: None,
+        declaration: None,
+        use_site: None,
+        state: None,
+    };
+
+    /// Only a project hook.
     pub const fn project(f: fn(&Context, &mut Vec<Finding>)) -> Self {
         Hooks {
             project: Some(f),
-            declaration: None,
-            use_site: None,
+            ..Hooks::NONE
         }
     }
 
+    /// Only a declaration hook.
     pub const fn declaration(f: SiteHook) -> Self {
-        Hooks {
-            project: None,
-            declaration: Some(f),
-            use_site: None,
-        }
+        Hooks::NONE.and_declaration(f)
     }
 
+    /// Only a use-site hook.
     pub const fn use_site(f: SiteHook) -> Self {
         Hooks {
-            project: None,
-            declaration: None,
             use_site: Some(f),
+            ..Hooks::NONE
+        }
+    }
+
+    /// Only a text hook.
+    pub const fn text(f: TextHook) -> Self {
+        Hooks {
+            text: Some(f),
+            ..Hooks::NONE
+        }
+    }
+
+    /// Only per-run state.
+    pub const fn state(f: StateHook) -> Self {
+        Hooks {
+            state: Some(f),
+            ..Hooks::NONE
+        }
+    }
+
+    /// These hooks and a catalog hook.
+    pub const fn and_catalog(self, f: CatalogHook) -> Self {
+        Hooks {
+            catalog: Some(f),
+            ..self
+        }
+    }
+
+    /// These hooks and a declaration hook.
+    pub const fn and_declaration(self, f: SiteHook) -> Self {
+        Hooks {
+            declaration: Some(f),
+            ..self
         }
     }
 }
@@ -249,31 +328,66 @@ pub fn run(
 }
 
 /// The findings of `rules`, one list per rule in the same order: the project hooks, then one
-/// walk over every catalog's sites calling the site hooks. Each rule's findings come in the
-/// order it would report them walking the project alone.
-pub fn findings(cx: &Context, rules: &[&Rule]) -> Vec<Vec<Finding>> {
+/// walk over every catalog calling the other hooks (see [`Hooks`]). Each rule's findings come
+/// in the order it would report them walking the project alone.
+pub fn findings<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
     let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
     for (rule, out) in rules.iter().zip(&mut out) {
         if let Some(project) = rule.hooks.project {
             project(cx, out);
         }
     }
-    let hooks = |pick: fn(&Hooks) -> Option<SiteHook>| -> Vec<(usize, SiteHook)> {
+    fn pick<H>(rules: &[&Rule], hook: fn(&Hooks) -> Option<H>) -> Vec<(usize, H)> {
         let each = rules.iter().enumerate();
-        each.filter_map(|(i, r)| Some((i, pick(&r.hooks)?)))
+        each.filter_map(|(i, r)| Some((i, hook(&r.hooks)?)))
             .collect()
-    };
-    let declaration = hooks(|h| h.declaration);
-    let use_site = hooks(|h| h.use_site);
-    if declaration.is_empty() && use_site.is_empty() {
+    }
+    let catalog_hooks = pick(rules, |h| h.catalog);
+    let text_hooks = pick(rules, |h| h.text);
+    let declaration = pick(rules, |h| h.declaration);
+    let use_site = pick(rules, |h| h.use_site);
+    type State<'a> = (usize, Box<dyn RuleState<'a> + 'a>);
+    let mut states: Vec<State<'a>> = pick(rules, |h| h.state)
+        .into_iter()
+        .map(|(i, make)| (i, make(cx)))
+        .collect();
+    let reads_texts = !text_hooks.is_empty() || !states.is_empty();
+    if catalog_hooks.is_empty() && !reads_texts && declaration.is_empty() && use_site.is_empty() {
         return out;
     }
+    let mut label = String::new();
     for catalog in &cx.project.catalogs {
+        for (i, hook) in &catalog_hooks {
+            hook(cx, catalog, &mut out[*i]);
+        }
+        for (i, state) in &mut states {
+            state.catalog(cx, catalog, &mut out[*i]);
+        }
+        let on_text =
+            |out: &mut [Vec<Finding>], states: &mut [State<'a>], t: &text::Text<'a, '_>| {
+                for (i, hook) in &text_hooks {
+                    hook(cx, t, &mut out[*i]);
+                }
+                for (i, state) in states {
+                    state.text(cx, t, &mut out[*i]);
+                }
+            };
+        if reads_texts {
+            text::catalog_texts(catalog, &mut label, &mut |t| {
+                on_text(&mut out, &mut states, t)
+            });
+        }
         let types = walk::Types::new(catalog);
         walk::catalog_sites(&types, !use_site.is_empty(), &mut |site| {
             if site.declared {
+                if reads_texts {
+                    text::site_texts(site, &mut label, &mut |t| on_text(&mut out, &mut states, t));
+                }
                 for (i, hook) in &declaration {
                     hook(cx, site, &mut out[*i]);
+                }
+                for (i, state) in &mut states {
+                    state.declaration(cx, site, &mut out[*i]);
                 }
             }
             if site.tool.is_some() {
@@ -282,6 +396,9 @@ pub fn findings(cx: &Context, rules: &[&Rule]) -> Vec<Vec<Finding>> {
                 }
             }
         });
+        for (i, state) in &mut states {
+            state.catalog_done(cx, catalog, &mut out[*i]);
+        }
     }
     out
 }

@@ -25,56 +25,60 @@
 
 use super::site_finding;
 use crate::diag::Level;
-use crate::lint::walk;
-use crate::lint::{Context, Finding, Rule};
-use crate::model::{Object, TyKind};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Hooks, Rule};
+use crate::model::{Catalog, Object, TyKind};
 
 pub static RULE: Rule = Rule {
     id: "bounds/field-count",
     level: Level::Warn,
     summary: "objects have at most 30 fields (configurable)",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: Hooks::NONE.and_catalog(sides_and_types).and_declaration(objects),
     source: include_str!("field_count.rs"),
 };
 
 const HELP: &str = "split the tool by task, or group related fields into a named type";
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
+fn message(what: &str, n: usize, max: usize) -> String {
+    format!("{what} has {n} fields, more than {max}")
+}
+
+/// Tools' inputs and outputs and named types, before the object fields the walk visits.
+fn sides_and_types(cx: &Context, catalog: &Catalog, out: &mut Vec<Finding>) {
     let max = cx.config.thresholds.max_fields;
-    let message = |what: &str, n: usize| format!("{what} has {n} fields, more than {max}");
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            let sides = [("input", Some(&tool.input)), ("output", tool.output.as_ref())];
-            for (name, object) in sides {
-                let Some(Object { fields, span }) = object else { continue };
-                if fields.len() > max {
-                    out.push(
-                        Finding::in_tool(catalog, tool, *span, message(&format!("`{name}`"), fields.len()))
-                            .path(name)
-                            .help(HELP),
-                    );
-                }
-            }
-        }
-        for ty in &catalog.types {
-            if ty.fields.len() > max {
+    for tool in &catalog.tools {
+        let sides = [("input", Some(&tool.input)), ("output", tool.output.as_ref())];
+        for (name, object) in sides {
+            let Some(Object { fields, span }) = object else { continue };
+            if fields.len() > max {
                 out.push(
-                    Finding::in_catalog(catalog, ty.name.span, message(&format!("type `{}`", ty.name.value), ty.fields.len()))
-                        .path(ty.name.value.as_str())
+                    Finding::in_tool(catalog, tool, *span, message(&format!("`{name}`"), fields.len(), max))
+                        .path(name)
                         .help(HELP),
                 );
             }
         }
-        walk::declarations(catalog, &mut |site| {
-            let TyKind::Object(o) = &site.ty.kind else { return };
-            if o.fields.len() > max {
-                let span = site.field.map(|f| f.name.span).unwrap_or(site.ty.span);
-                out.push(
-                    site_finding(site, span, message(&format!("object `{}`", site.path), o.fields.len()))
-                        .help(HELP),
-                );
-            }
-        });
+    }
+    for ty in &catalog.types {
+        if ty.fields.len() > max {
+            out.push(
+                Finding::in_catalog(catalog, ty.name.span, message(&format!("type `{}`", ty.name.value), ty.fields.len(), max))
+                    .path(ty.name.value.as_str())
+                    .help(HELP),
+            );
+        }
+    }
+}
+
+fn objects(cx: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
+    let max = cx.config.thresholds.max_fields;
+    let TyKind::Object(o) = &site.ty.kind else { return };
+    if o.fields.len() > max {
+        let span = site.field.map(|f| f.name.span).unwrap_or(site.ty.span);
+        out.push(
+            site_finding(site, span, message(&format!("object `{}`", site.path), o.fields.len(), max))
+                .help(HELP),
+        );
     }
 }
 

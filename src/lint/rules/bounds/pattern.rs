@@ -27,8 +27,8 @@
 
 use super::site_finding;
 use crate::diag::Level;
-use crate::lint::walk;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::TyKind;
 use std::collections::HashMap;
 
@@ -36,7 +36,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/pattern",
     level: Level::Error,
     summary: "patterns compile as ECMA-262 and are anchored `^…$` (error / warn)",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
     source: include_str!("pattern.rs"),
 };
 
@@ -113,35 +113,33 @@ fn problems(p: &str) -> Option<Problem> {
     None
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    // Compiling is the expensive part and catalogs repeat patterns: each is compiled once.
-    let mut seen: HashMap<String, Option<Problem>> = HashMap::new();
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            let pattern = match &site.ty.kind {
-                TyKind::String(s) | TyKind::Cursor(s) => &s.pattern,
-                _ => return,
-            };
-            let Some(pattern) = pattern else { return };
-            let problem = seen
-                .entry(pattern.value.clone())
-                .or_insert_with(|| problems(&pattern.value))
-                .clone();
-            let Some(problem) = problem else { return };
-            let p = &pattern.value;
-            let finding = |msg: String| site_finding(site, pattern.span, msg);
-            out.push(match problem {
-                Problem::DoesNotCompile(why) => finding(format!("pattern `{p}` of `{}` does not compile: {why}", site.path))
-                    .help("write a pattern without lookaround or backreferences, e.g. `^[A-Z]{3}-[0-9]+$`"),
-                Problem::RustOnly(what) => finding(format!("pattern `{p}` of `{}` uses {what}, which ECMA-262 (JSON Schema) does not read the same way", site.path))
-                    .help("use ECMA-262 syntax: `^` and `$` for anchors, explicit classes such as `[A-Za-z]` instead of flags"),
-                Problem::NotAnchored => finding(format!("pattern `{p}` of `{}` is not anchored with `^…$`: it matches anywhere in the value", site.path))
-                    .level(Level::Warn)
-                    .help(format!("anchor it: `^{}$`", p.trim_start_matches('^').trim_end_matches('$'))),
-                Problem::BranchesAnchored => finding(format!("pattern `{p}` of `{}` anchors each alternative, not the whole value", site.path))
-                    .level(Level::Warn)
-                    .help(format!("group the alternatives: `^(?:{})$`", &p[1..p.len() - 1])),
-            });
+/// What each pattern seen in the run has: compiling is the expensive part and catalogs repeat
+/// patterns, so each is compiled once.
+#[derive(Default)]
+struct Seen<'a>(HashMap<&'a str, Option<Problem>>);
+
+impl<'a> RuleState<'a> for Seen<'a> {
+    fn declaration(&mut self, _: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
+        let pattern = match &site.ty.kind {
+            TyKind::String(s) | TyKind::Cursor(s) => &s.pattern,
+            _ => return,
+        };
+        let Some(pattern) = pattern else { return };
+        let problem = self.0.entry(&pattern.value).or_insert_with(|| problems(&pattern.value)).clone();
+        let Some(problem) = problem else { return };
+        let p = &pattern.value;
+        let finding = |msg: String| site_finding(site, pattern.span, msg);
+        out.push(match problem {
+            Problem::DoesNotCompile(why) => finding(format!("pattern `{p}` of `{}` does not compile: {why}", site.path))
+                .help("write a pattern without lookaround or backreferences, e.g. `^[A-Z]{3}-[0-9]+$`"),
+            Problem::RustOnly(what) => finding(format!("pattern `{p}` of `{}` uses {what}, which ECMA-262 (JSON Schema) does not read the same way", site.path))
+                .help("use ECMA-262 syntax: `^` and `$` for anchors, explicit classes such as `[A-Za-z]` instead of flags"),
+            Problem::NotAnchored => finding(format!("pattern `{p}` of `{}` is not anchored with `^…$`: it matches anywhere in the value", site.path))
+                .level(Level::Warn)
+                .help(format!("anchor it: `^{}$`", p.trim_start_matches('^').trim_end_matches('$'))),
+            Problem::BranchesAnchored => finding(format!("pattern `{p}` of `{}` anchors each alternative, not the whole value", site.path))
+                .level(Level::Warn)
+                .help(format!("group the alternatives: `^(?:{})$`", &p[1..p.len() - 1])),
         });
     }
 }

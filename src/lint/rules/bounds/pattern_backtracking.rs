@@ -32,8 +32,8 @@
 
 use super::site_finding;
 use crate::diag::Level;
-use crate::lint::walk;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::TyKind;
 use regex_syntax::ast::{self, Ast, RepetitionKind, RepetitionRange};
 use regex_syntax::hir::{Class, Hir, HirKind};
@@ -43,7 +43,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/pattern-backtracking",
     level: Level::Error,
     summary: "a pattern with nested or overlapping unbounded quantifiers backtracks exponentially",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
     source: include_str!("pattern_backtracking.rs"),
 };
 
@@ -227,31 +227,29 @@ fn backtracks(pattern: &str) -> Option<String> {
     Scan { pattern }.find(&ast)
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    let mut seen: HashMap<String, Option<String>> = HashMap::new();
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            let (TyKind::String(s) | TyKind::Cursor(s)) = &site.ty.kind else {
-                return;
-            };
-            let Some(pattern) = &s.pattern else { return };
-            let why = seen
-                .entry(pattern.value.clone())
-                .or_insert_with(|| backtracks(&pattern.value))
-                .clone();
-            let Some(why) = why else { return };
-            out.push(
-                site_finding(
-                    site,
-                    pattern.span,
-                    format!(
-                        "pattern `{}` of `{}` can backtrack exponentially: {why}",
-                        pattern.value, site.path
-                    ),
-                )
-                .help("make each repetition start with something its inner part cannot match, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$`; merge overlapping alternatives into one class"),
-            );
-        });
+/// Why each pattern seen in the run backtracks, or `None`: each is analysed once.
+#[derive(Default)]
+struct Seen<'a>(HashMap<&'a str, Option<String>>);
+
+impl<'a> RuleState<'a> for Seen<'a> {
+    fn declaration(&mut self, _: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
+        let (TyKind::String(s) | TyKind::Cursor(s)) = &site.ty.kind else {
+            return;
+        };
+        let Some(pattern) = &s.pattern else { return };
+        let why = self.0.entry(&pattern.value).or_insert_with(|| backtracks(&pattern.value));
+        let Some(why) = why else { return };
+        out.push(
+            site_finding(
+                site,
+                pattern.span,
+                format!(
+                    "pattern `{}` of `{}` can backtrack exponentially: {why}",
+                    pattern.value, site.path
+                ),
+            )
+            .help("make each repetition start with something its inner part cannot match, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$`; merge overlapping alternatives into one class"),
+        );
     }
 }
 

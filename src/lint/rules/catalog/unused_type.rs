@@ -22,43 +22,55 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule, walk};
-use crate::model::TyKind;
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::model::{Catalog, TyKind};
 use std::collections::{HashMap, HashSet};
 
 pub static RULE: Rule = Rule {
     id: "catalog/unused-type",
     level: Level::Warn,
     summary: "every named type is used by a tool",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: crate::lint::Hooks::state(|_| Box::<Uses>::default()),
     source: include_str!("unused_type.rs"),
 };
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        // Named types each declaration mentions, as written: tools' uses are the roots, and a
-        // type's own fields are edges to the types it uses. One pass over the declarations and
-        // a graph walk, so this stays linear however many types and uses there are.
-        let names: HashSet<&str> = catalog.types.iter().map(|t| t.name.value.as_str()).collect();
-        let mut roots: Vec<&str> = Vec::new();
-        let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
-        walk::declarations(catalog, &mut |site| {
-            let TyKind::Named(name) = &site.ty.kind else { return };
-            match site.tool {
-                Some(_) => roots.push(&name.value),
-                None => {
-                    // Inside a type definition the path starts with the type's name.
-                    let owner = site.path.split(['.', '[']).next().unwrap_or("");
-                    if let Some(owner) = names.get(owner) {
-                        edges.entry(owner).or_default().push(&name.value);
-                    }
+/// Named types each declaration of the current catalog mentions, as written: tools' uses are
+/// the roots, and a type's own fields are edges to the types it uses. One pass over the
+/// declarations and a graph walk, so this stays linear however many types and uses there are.
+#[derive(Default)]
+struct Uses<'a> {
+    names: HashSet<&'a str>,
+    roots: Vec<&'a str>,
+    edges: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> RuleState<'a> for Uses<'a> {
+    fn catalog(&mut self, _: &Context<'a>, catalog: &'a Catalog, _: &mut Vec<Finding>) {
+        self.names = catalog.types.iter().map(|t| t.name.value.as_str()).collect();
+        self.roots.clear();
+        self.edges.clear();
+    }
+
+    fn declaration(&mut self, _: &Context<'a>, site: &Site<'a, '_>, _: &mut Vec<Finding>) {
+        let TyKind::Named(name) = &site.ty.kind else { return };
+        match site.tool {
+            Some(_) => self.roots.push(&name.value),
+            None => {
+                // Inside a type definition the path starts with the type's name.
+                let owner = site.path.split(['.', '[']).next().unwrap_or("");
+                if let Some(owner) = self.names.get(owner) {
+                    self.edges.entry(owner).or_default().push(&name.value);
                 }
             }
-        });
+        }
+    }
+
+    fn catalog_done(&mut self, _: &Context<'a>, catalog: &'a Catalog, out: &mut Vec<Finding>) {
         let mut used: HashSet<&str> = HashSet::new();
-        while let Some(name) = roots.pop() {
+        while let Some(name) = self.roots.pop() {
             if used.insert(name) {
-                roots.extend(edges.get(name).into_iter().flatten().copied());
+                self.roots.extend(self.edges.get(name).into_iter().flatten().copied());
             }
         }
         for ty in &catalog.types {

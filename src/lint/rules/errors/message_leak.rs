@@ -34,7 +34,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::sub_span;
+use crate::lint::text::sub_span;
 use crate::lint::{Context, Finding, Rule};
 use regex::Regex;
 use std::ops::Range;

@@ -32,7 +32,8 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule, walk};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Hooks, Rule};
 use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
 use std::collections::HashMap;
 
@@ -40,7 +41,7 @@ pub static RULE: Rule = Rule {
     id: "naming/duplicate",
     level: Level::Error,
     summary: "tools, fields, error codes, enum values and types have unique names",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: Hooks::NONE.and_catalog(names).and_declaration(values_and_objects),
     source: include_str!("duplicate.rs"),
 };
 
@@ -87,61 +88,63 @@ fn check_fields(catalog: &Catalog, tool: Option<&Tool>, fields: &[Field], parent
     });
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        near_duplicates(catalog.tools.iter().map(|t| &t.name), |name, first| {
-            if let Some(tool) = catalog.tool(&name.value) {
-                out.push(
-                    Finding::in_tool(catalog, tool, name.span, format!("tool `{}` differs from tool `{first}` only by case or separators", name.value))
-                        .help("give the tools clearly different names"),
-                );
-            }
-        });
-        near_duplicates(catalog.types.iter().map(|t| &t.name), |name, first| {
+/// Tools, types, error codes and the fields of tool sides and named types, before the walk's
+/// sites.
+fn names(_: &Context, catalog: &Catalog, out: &mut Vec<Finding>) {
+    near_duplicates(catalog.tools.iter().map(|t| &t.name), |name, first| {
+        if let Some(tool) = catalog.tool(&name.value) {
             out.push(
-                Finding::in_catalog(catalog, name.span, format!("type `{}` differs from type `{first}` only by case or separators", name.value))
-                    .path(name.value.clone())
-                    .help(format!("use one spelling: rename or remove `{}`", name.value)),
+                Finding::in_tool(catalog, tool, name.span, format!("tool `{}` differs from tool `{first}` only by case or separators", name.value))
+                    .help("give the tools clearly different names"),
+            );
+        }
+    });
+    near_duplicates(catalog.types.iter().map(|t| &t.name), |name, first| {
+        out.push(
+            Finding::in_catalog(catalog, name.span, format!("type `{}` differs from type `{first}` only by case or separators", name.value))
+                .path(name.value.clone())
+                .help(format!("use one spelling: rename or remove `{}`", name.value)),
+        );
+    });
+    for tool in &catalog.tools {
+        near_duplicates(tool.errors.iter().map(|e| &e.code), |code, first| {
+            out.push(
+                Finding::in_tool(catalog, tool, code.span, format!("error code `{}` differs from `{first}` only by case or separators", code.value))
+                    .path(format!("errors.{}", code.value))
+                    .help("declare each error code once, in one spelling"),
             );
         });
-        for tool in &catalog.tools {
-            near_duplicates(tool.errors.iter().map(|e| &e.code), |code, first| {
-                out.push(
-                    Finding::in_tool(catalog, tool, code.span, format!("error code `{}` differs from `{first}` only by case or separators", code.value))
-                        .path(format!("errors.{}", code.value))
-                        .help("declare each error code once, in one spelling"),
-                );
-            });
-            check_fields(catalog, Some(tool), &tool.input.fields, "input", out);
-            if let Some(output) = &tool.output {
-                check_fields(catalog, Some(tool), &output.fields, "output", out);
-            }
+        check_fields(catalog, Some(tool), &tool.input.fields, "input", out);
+        if let Some(output) = &tool.output {
+            check_fields(catalog, Some(tool), &output.fields, "output", out);
         }
-        for ty in &catalog.types {
-            check_fields(catalog, None, &ty.fields, &ty.name.value, out);
-        }
-        walk::declarations(catalog, &mut |site| {
-            if let TyKind::Object(o) = &site.ty.kind {
-                check_fields(catalog, site.tool, &o.fields, site.path, out);
-            }
-            let enum_values = match &site.ty.kind {
-                TyKind::String(s) | TyKind::Cursor(s) => s.enum_values.as_ref(),
-                _ => None,
-            };
-            if let Some(values) = enum_values {
-                near_duplicates(values.values.iter(), |value, first| {
-                    out.push(
-                        finding(
-                            catalog,
-                            site.tool,
-                            value.span,
-                            format!("enum value `{}` differs from `{first}` only by case or separators", value.value),
-                        )
-                        .path(site.path)
-                        .help("keep one spelling of each value; the model cannot tell which one the server expects"),
-                    );
-                });
-            }
+    }
+    for ty in &catalog.types {
+        check_fields(catalog, None, &ty.fields, &ty.name.value, out);
+    }
+}
+
+/// Objects declared inside fields, and enum values.
+fn values_and_objects(_: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
+    if let TyKind::Object(o) = &site.ty.kind {
+        check_fields(site.catalog, site.tool, &o.fields, site.path, out);
+    }
+    let enum_values = match &site.ty.kind {
+        TyKind::String(s) | TyKind::Cursor(s) => s.enum_values.as_ref(),
+        _ => None,
+    };
+    if let Some(values) = enum_values {
+        near_duplicates(values.values.iter(), |value, first| {
+            out.push(
+                finding(
+                    site.catalog,
+                    site.tool,
+                    value.span,
+                    format!("enum value `{}` differs from `{first}` only by case or separators", value.value),
+                )
+                .path(site.path)
+                .help("keep one spelling of each value; the model cannot tell which one the server expects"),
+            );
         });
     }
 }

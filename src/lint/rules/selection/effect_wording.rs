@@ -31,7 +31,8 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::{stem, sub_span};
+use crate::lint::rules::selection::stem;
+use crate::lint::text::sub_span;
 use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {

@@ -46,7 +46,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::{Texts, for_each_text, sub_span};
+use crate::lint::text::{Text, sub_span};
 use crate::lint::{Context, Finding, Rule};
 use regex::Regex;
 use std::ops::Range;
@@ -56,7 +56,7 @@ pub static RULE: Rule = Rule {
     id: "selection/injection-phrase",
     level: Level::Warn,
     summary: "no text instructs the model beyond when to use the tool (prompt injection)",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: crate::lint::Hooks::text(check),
     source: include_str!("injection_phrase.rs"),
 };
 
@@ -87,24 +87,23 @@ fn find_phrases(text: &str) -> Vec<Range<usize>> {
     PHRASES.find_iter(text).map(|m| m.range()).collect()
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        for_each_text(catalog, Texts::Instructions, &mut |t| {
-            for range in find_phrases(&t.text.value) {
-                let phrase = t.text.value[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
-                let span = sub_span(cx, catalog.file, t.text, range);
-                let message = format!("{} instructs the model: \"{phrase}\"", t.what);
-                let mut f = match t.tool {
-                    Some(tool) => Finding::in_tool(catalog, tool, span, message),
-                    None => Finding::in_catalog(catalog, span, message),
-                }
-                .help("say what the tool does and when to use it or not; leave the choice to the model and never ask it to hide anything from the user");
-                if let Some(p) = &t.path {
-                    f = f.path(p.clone());
-                }
-                out.push(f);
-            }
-        });
+fn check(cx: &Context, t: &Text<'_, '_>, out: &mut Vec<Finding>) {
+    if !t.instructs {
+        return;
+    }
+    for range in find_phrases(&t.text.value) {
+        let phrase = t.text.value[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+        let span = sub_span(cx, t.catalog.file, t.text, range);
+        let message = format!("{} instructs the model: \"{phrase}\"", t.what);
+        let mut f = match t.tool {
+            Some(tool) => Finding::in_tool(t.catalog, tool, span, message),
+            None => Finding::in_catalog(t.catalog, span, message),
+        }
+        .help("say what the tool does and when to use it or not; leave the choice to the model and never ask it to hide anything from the user");
+        if let Some(p) = t.path {
+            f = f.path(p);
+        }
+        out.push(f);
     }
 }
 

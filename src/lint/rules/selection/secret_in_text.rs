@@ -42,9 +42,10 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::{Texts, for_each_string_default, for_each_text, sub_span};
-use crate::lint::{Context, Finding, Rule};
-use crate::model::{Sp, Span};
+use crate::lint::text::{Text, sub_span};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::model::{Catalog, Literal, Sp, Span, Tool};
 use regex::{Regex, RegexSet};
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -53,7 +54,7 @@ pub static RULE: Rule = Rule {
     id: "selection/secret-in-text",
     level: Level::Error,
     summary: "no credential (API key, token, private key, password, URL user info) in any text",
-    hooks: crate::lint::Hooks::project(check),
+    hooks: crate::lint::Hooks::state(|_| Box::<Defaults>::default()),
     source: include_str!("secret_in_text.rs"),
 };
 
@@ -175,49 +176,50 @@ fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
     found
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        let report = |out: &mut Vec<Finding>,
-                      tool: Option<&crate::model::Tool>,
-                      what: &str,
-                      path: Option<String>,
-                      name: &str,
-                      span: Span| {
-            let message = format!("{what} holds what looks like {name}");
-            let mut f = match tool {
-                Some(t) => Finding::in_tool(catalog, t, span, message),
-                None => Finding::in_catalog(catalog, span, message),
-            }
-            .help(if name.starts_with("a long") {
-                "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
-            } else {
-                "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
-            });
-            if let Some(p) = path {
-                f = f.path(p);
-            }
-            out.push(f);
+fn report(catalog: &Catalog, tool: Option<&Tool>, what: &str, path: Option<&str>, name: &str, span: Span) -> Finding {
+    let message = format!("{what} holds what looks like {name}");
+    let mut f = match tool {
+        Some(t) => Finding::in_tool(catalog, t, span, message),
+        None => Finding::in_catalog(catalog, span, message),
+    }
+    .help(if name.starts_with("a long") {
+        "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
+    } else {
+        "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
+    });
+    if let Some(p) = path {
+        f = f.path(p);
+    }
+    f
+}
+
+/// The findings in string `default=` values of the current catalog: reported after every
+/// text of the catalog, as a default is a value rather than a text.
+#[derive(Default)]
+struct Defaults(Vec<Finding>);
+
+impl<'a> RuleState<'a> for Defaults {
+    fn text(&mut self, cx: &Context<'a>, t: &Text<'a, '_>, out: &mut Vec<Finding>) {
+        for (name, range) in find_secrets(&t.text.value) {
+            let span = sub_span(cx, t.catalog.file, t.text, range);
+            out.push(report(t.catalog, t.tool, t.what, t.path, name, span));
+        }
+    }
+
+    fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, _: &mut Vec<Finding>) {
+        let Some(Sp { value: Literal::String(value), span }) = site.field.and_then(|field| field.default.as_ref()) else {
+            return;
         };
-        for_each_text(catalog, Texts::All, &mut |t| {
-            for (name, range) in find_secrets(&t.text.value) {
-                let span = sub_span(cx, catalog.file, t.text, range);
-                report(out, t.tool, &t.what, t.path.clone(), name, span);
-            }
-        });
-        for_each_string_default(catalog, &mut |tool, path, value, span| {
-            let lit = Sp::new(value.to_string(), span);
-            for (name, range) in find_secrets(value) {
-                let span = sub_span(cx, catalog.file, &lit, range);
-                report(
-                    out,
-                    tool,
-                    &format!("the default of `{path}`"),
-                    Some(path.clone()),
-                    name,
-                    span,
-                );
-            }
-        });
+        let lit = Sp::new(value.to_string(), *span);
+        for (name, range) in find_secrets(value) {
+            let span = sub_span(cx, site.catalog.file, &lit, range);
+            let what = format!("the default of `{}`", site.path);
+            self.0.push(report(site.catalog, site.tool, &what, Some(site.path), name, span));
+        }
+    }
+
+    fn catalog_done(&mut self, _: &Context<'a>, _: &'a Catalog, out: &mut Vec<Finding>) {
+        out.append(&mut self.0);
     }
 }
 
@@ -395,8 +397,7 @@ tool "entry_list" version="1.0.0" {{
         let config = Default::default();
         let artifacts = crate::testing::artifacts(&loaded.project);
         let cx = Context::new(&loaded.project, &loaded.sources, &config, &artifacts);
-        let mut out = Vec::new();
-        check(&cx, &mut out);
+        let out: Vec<Finding> = crate::lint::findings(&cx, &[&RULE]).concat();
         let found: Vec<(&str, Option<&str>)> = out
             .iter()
             .map(|f| (&source[f.span.start..f.span.end], f.tool.as_deref()))
