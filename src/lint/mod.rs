@@ -7,6 +7,8 @@ pub mod config;
 pub mod docs;
 pub mod rules;
 pub mod suppress;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod text;
 pub mod walk;
 
@@ -273,6 +275,14 @@ pub fn registry() -> impl Iterator<Item = &'static Rule> {
 
 pub fn rule(id: &str) -> Option<&'static Rule> {
     registry().find(|r| r.id == id)
+}
+
+/// A string whose length a validator can check: `max-length`, a closed or extensible `enum`
+/// (each value is bounded), or a format of bounded length (`Format::is_bounded`).
+pub fn string_is_bounded(s: &crate::model::StringTy) -> bool {
+    s.max_length.is_some()
+        || s.enum_values.is_some()
+        || s.format.as_ref().is_some_and(|f| f.value.is_bounded())
 }
 
 /// Declares the rule files of one category and lists them: adding a rule is one new file and

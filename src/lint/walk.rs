@@ -7,7 +7,8 @@
 //! at most [`MAX_USE_SITES`] sites, so a catalog whose types form a DAG (each level using the
 //! next twice) cannot make the walk exponential; `bounds/expansion` reports such a tool.
 
-use crate::model::{Catalog, Field, Tool, Ty, TyKind, TypeDef};
+use crate::lint::Finding;
+use crate::model::{Catalog, Field, Span, Tool, Ty, TyKind, TypeDef};
 use std::collections::HashMap;
 
 pub use crate::model::Side;
@@ -113,6 +114,20 @@ pub fn catalog_sites<'a>(types: &Types<'a>, resolve: bool, f: &mut dyn FnMut(&Si
     for ty in &catalog.types {
         Walker::new(types, None, None, false).walk(&ty.fields, &ty.name.value, f);
     }
+}
+
+/// A finding about a site: in its tool, or in the catalog for a named type's own fields.
+pub fn site_finding(site: &Site<'_, '_>, span: Span, message: impl Into<String>) -> Finding {
+    let f = match site.tool {
+        Some(tool) => Finding::in_tool(site.catalog, tool, span, message),
+        None => Finding::in_catalog(site.catalog, span, message),
+    };
+    f.path(site.path)
+}
+
+/// Where a field finding points: the field's name, or the type token of an array's `items`.
+pub fn site_span(site: &Site<'_, '_>) -> Span {
+    site.field.map(|f| f.name.span).unwrap_or(site.ty.span)
 }
 
 /// Fields still to visit at one object level.
@@ -248,7 +263,7 @@ impl<'t, 'a> Walker<'t, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use crate::model::Effect;
 
     fn use_paths(catalog: &Catalog, tool: &Tool) -> (Vec<String>, bool) {

@@ -1,7 +1,7 @@
 //! The size and depth of a tool's schema once named types are inlined, computed without
 //! inlining anything.
 //!
-//! Schemas inline named types (catalog-format.md), so a few KB of types that each use the
+//! Schemas inline named types (docs/catalog-format.md), so a few KB of types that each use the
 //! next one twice describe a schema of 2^levels objects, and a chain of types one that is
 //! thousands of objects deep. Every consumer that inlines (schemas, hashes, export, the lint
 //! walk, compatibility) would take exponential time or overflow the stack. Here each named

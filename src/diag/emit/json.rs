@@ -1,4 +1,4 @@
-//! `--format json`: the object of rules.md ("Machine-readable output"), schema in
+//! `--format json`: the object `catalogc lint` prints (docs/cli.md), schema in
 //! docs/lint-output.schema.json.
 
 use super::{Record, Summary};

@@ -2,7 +2,7 @@
 //! findings, compatibility changes — goes through these emitters.
 //!
 //! - [`human`]: rustc-like text with source snippets;
-//! - [`json`]: the `--format json` contract of rules.md (docs/lint-output.schema.json);
+//! - [`json`]: the `--format json` contract of docs/cli.md (docs/lint-output.schema.json);
 //! - [`sarif`]: SARIF 2.1.0, built here and nowhere else;
 //! - [`github`]: GitHub workflow annotations.
 //!

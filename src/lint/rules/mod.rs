@@ -10,7 +10,7 @@ pub mod output;
 pub mod selection;
 pub mod trust;
 
-/// Every category's rules, in the order `catalogc rules` lists them (rules.md's order, then the
+/// Every category's rules, in the order `catalogc rules` lists them (docs/rules.md's order, then the
 /// linter's own `lint/…` rules).
 pub static CATEGORIES: &[&[&crate::lint::Rule]] = &[
     naming::RULES,

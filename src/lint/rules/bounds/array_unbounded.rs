@@ -21,7 +21,7 @@
 //! }
 //! ```
 
-use super::{site_finding, site_span};
+use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
@@ -51,7 +51,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::model::Effect;
 

@@ -24,7 +24,7 @@
 //! field "page_size" "integer" min=1 max=50 default=20
 //! ```
 
-use super::site_finding;
+use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
@@ -213,7 +213,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::{RULE, problems};
     use crate::model::{ArrayTy, EnumValues, Literal, Num, NumTy, Span, StringTy, TyKind};
 

@@ -26,7 +26,7 @@
 //!     field "d" "object" { field "e_f" "string" max-length=8 } } } }
 //! ```
 
-use super::{site_finding, site_span};
+use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{self, Side, Site};
 use crate::lint::{Context, Finding, Rule};
@@ -111,7 +111,7 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::lint::Config;
     use crate::model::{Effect, Field};

@@ -23,7 +23,7 @@
 //! }
 //! ```
 
-use super::site_finding;
+use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Hooks, Rule};
@@ -84,7 +84,7 @@ fn objects(cx: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::lint::Config;
     use crate::model::{Effect, TyKind};

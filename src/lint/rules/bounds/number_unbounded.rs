@@ -18,7 +18,7 @@
 //! field "page_size" "integer" min=1 max=50 { doc "How many invoices to return." }
 //! ```
 
-use super::{site_finding, site_span};
+use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
@@ -65,7 +65,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::model::{Effect, Num, NumTy, TyKind};
 

@@ -22,7 +22,7 @@
 //! }
 //! ```
 
-use super::site_finding;
+use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::names::words;
 use crate::lint::walk::{Side, Site};

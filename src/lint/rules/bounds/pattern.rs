@@ -25,7 +25,7 @@
 //! field "invoice_reference" "string" max-length=32 pattern="^INV-[0-9]+$"
 //! ```
 
-use super::site_finding;
+use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule, RuleState};

@@ -30,7 +30,7 @@
 //! field "slug" "string" max-length=64 pattern="^[a-z0-9]+(-[a-z0-9]+)*$"
 //! ```
 
-use super::site_finding;
+use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule, RuleState};

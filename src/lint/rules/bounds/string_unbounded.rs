@@ -24,7 +24,8 @@
 //! }
 //! ```
 
-use super::{site_span, string_is_bounded};
+use crate::lint::string_is_bounded;
+use crate::lint::walk::site_span;
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
@@ -71,7 +72,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::diag::Level;
     use crate::model::{Effect, Format, StringTy, TyKind};

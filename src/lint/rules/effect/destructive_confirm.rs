@@ -44,7 +44,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::model::{Confirm, ConfirmDigest, Effect, Span};
 

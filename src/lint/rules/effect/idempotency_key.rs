@@ -25,7 +25,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::bounds::string_is_bounded;
+use crate::lint::string_is_bounded;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Field, TyKind};
 
@@ -70,7 +70,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::problem;
     use crate::model::TyKind;
 

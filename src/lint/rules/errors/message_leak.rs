@@ -184,7 +184,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     fn kinds(text: &str) -> Vec<&'static str> {
         find_leaks(text).into_iter().map(|(k, _)| k).collect()

@@ -1,5 +1,5 @@
 //! ## What it does
-//! Checks that an error's `retry` is one its `class` allows (catalog-format.md):
+//! Checks that an error's `retry` is one its `class` allows (docs/catalog-format.md):
 //!
 //! | class | allowed `retry` (first is the default) |
 //! |---|---|
@@ -83,7 +83,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
     use crate::model::{ErrorClass, Retry};
 
     #[test]

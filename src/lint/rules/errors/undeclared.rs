@@ -58,7 +58,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
     use crate::model::ErrorClass;
 
     #[test]

@@ -35,7 +35,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::bounds::site_finding;
+use crate::lint::walk::site_finding;
 use crate::names::words;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
@@ -115,7 +115,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::{RULE, is_money};
     use crate::model::{Effect, NumTy, TyKind, Unit};
 

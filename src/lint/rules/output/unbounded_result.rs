@@ -45,7 +45,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::model::{Effect, Limits, Span};
 

@@ -428,7 +428,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     fn singletons(n: usize) -> Vec<Vec<usize>> {
         (0..n).map(|i| vec![i]).collect()

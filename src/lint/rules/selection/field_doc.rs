@@ -57,7 +57,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
     use crate::model::*;
 
     #[test]

@@ -110,7 +110,7 @@ fn check(cx: &Context, t: &Text<'_, '_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     fn hits(text: &str) -> Vec<&str> {
         find_phrases(text).into_iter().map(|r| &text[r]).collect()

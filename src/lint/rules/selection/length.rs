@@ -96,7 +96,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     #[test]
     fn reports_each_text_over_its_limit_and_the_total() {

@@ -226,7 +226,7 @@ impl<'a> RuleState<'a> for Defaults {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     fn names(text: &str) -> Vec<&'static str> {
         find_secrets(text).into_iter().map(|(n, _)| n).collect()

@@ -77,7 +77,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
 
     #[test]
     fn restating_summaries() {

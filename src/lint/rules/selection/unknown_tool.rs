@@ -98,7 +98,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::{RULE, did_you_mean};
-    use crate::lint::rules::selection::test_support::*;
+    use crate::lint::testkit::texts::*;
     use crate::model::*;
 
     #[test]

@@ -43,7 +43,7 @@
 use super::is_credential_token;
 use crate::names::{word_refs, words};
 use crate::diag::Level;
-use crate::lint::rules::bounds::site_finding;
+use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
@@ -116,7 +116,7 @@ mod tests {
     use crate::names::{word_refs, words};
     use super::{RULE, built_in};
     use crate::lint::Config;
-    use crate::lint::rules::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use crate::model::{Effect, TyKind};
 
     fn forbidden(name: &str) -> bool {

@@ -20,7 +20,7 @@
 
 use crate::names::words;
 use crate::diag::Level;
-use crate::lint::rules::bounds::site_finding;
+use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
@@ -58,7 +58,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::is_integer_key;
 
     #[test]

@@ -34,7 +34,7 @@
 use super::is_credential_token;
 use crate::names::{word_refs, words};
 use crate::diag::Level;
-use crate::lint::rules::bounds::site_finding;
+use crate::lint::walk::site_finding;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
@@ -108,7 +108,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::bounds::testkit::*;
+    use crate::lint::testkit::sites::*;
     use super::{RULE, is_sensitive_name};
     use crate::model::{Effect, TyKind};
 
