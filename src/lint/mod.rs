@@ -76,7 +76,7 @@ pub struct Hooks {
 }
 
 impl Hooks {
-    /// No hook: the start of a `const` chain such as `Hooks::NONE.catalog(f).declaration(g)`.
+    /// No hook: the start of a `const` chain such as `Hooks::NONE.and_catalog(f).and_declaration(g)`.
     pub const NONE: Hooks = Hooks {
         project: None,
         catalog: None,
