@@ -1,5 +1,5 @@
 //! ## What it does
-//! Checks that an error's `retry` is one its `class` allows (docs/catalog-format.md):
+//! Checks that an error's `retry` is one its `class` allows (catalog-format.md):
 //!
 //! | class | allowed `retry` (first is the default) |
 //! |---|---|
