@@ -309,43 +309,8 @@ pub struct EnumValues {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    DateTime,
-    Date,
-    Email,
-    Uri,
-    Uuid,
-}
-
-impl Format {
-    pub const ALL: [Format; 5] = [
-        Format::DateTime,
-        Format::Date,
-        Format::Email,
-        Format::Uri,
-        Format::Uuid,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::DateTime => "date-time",
-            Format::Date => "date",
-            Format::Email => "email",
-            Format::Uri => "uri",
-            Format::Uuid => "uuid",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == s)
-    }
-
-    /// Formats whose values have a bounded length (`bounds/string-unbounded` accepts them).
-    pub fn is_bounded(self) -> bool {
-        matches!(self, Format::DateTime | Format::Date | Format::Uuid)
-    }
-}
+/// String formats: the runtime's enum, so generated checks and the model name them alike.
+pub use crate::runtime::Format;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NumTy {
