@@ -147,7 +147,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
 }
 
 /// Distinct Pascal-case identifiers for `items`, named by `name`.
-fn pascal_names<'a, T>(items: &'a [T], name: impl Fn(&T) -> &str) -> Vec<(String, &'a T)> {
+fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
     let mut unique = Unique::new();
     items
         .iter()
