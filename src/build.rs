@@ -185,6 +185,14 @@ impl Builder {
         self
     }
 
+    /// Derive `schemars::JsonSchema` on every generated type, with attributes that make
+    /// schemars' schema carry the catalog's bounds. The crate that includes the code needs
+    /// `catalogc = { …, features = ["schemars"] }`.
+    pub fn json_schema_derive(mut self, yes: bool) -> Builder {
+        self.inputs.options.json_schema_derive = yes;
+        self
+    }
+
     /// Where to write; default `$OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Builder {
         self.out_dir = Some(dir.as_ref().to_path_buf());

@@ -218,6 +218,15 @@ fn item(i: &Item<'_>, at: At, opts: &Options) -> TokenStream {
     }
 }
 
+/// The `JsonSchema` derive and container attribute, when asked for.
+fn schemars_parts(opts: &Options) -> (TokenStream, TokenStream) {
+    if opts.json_schema_derive {
+        (super::schemars::derive(), super::schemars::container())
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    }
+}
+
 fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let id = ident(&s.ident);
     let d = doc(s.doc);
@@ -227,6 +236,7 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     } else {
         quote!(::core::fmt::Debug,)
     };
+    let (schemars_derive, schemars_attr) = schemars_parts(opts);
     let fields = s.fields.iter().map(|f| field(&s.ident, f, at, opts));
     let defaults = s.fields.iter().filter_map(|f| default_fn(f, at));
     let defaults: Vec<TokenStream> = defaults.collect();
@@ -279,8 +289,10 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     quote! {
         #d
         #[derive(#debug ::core::clone::Clone, ::core::cmp::PartialEq,
-            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,)]
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            #schemars_derive)]
         #[serde(crate = "::catalogc::runtime::serde", deny_unknown_fields)]
+        #schemars_attr
         pub struct #id {
             #(#fields)*
         }
@@ -350,7 +362,7 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
     })
 }
 
-fn field(owner: &str, f: &FieldPlan<'_>, at: At, _opts: &Options) -> TokenStream {
+fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let id = ident(&f.ident);
     let json = &f.field.name.value;
     let bare = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
@@ -366,19 +378,26 @@ fn field(owner: &str, f: &FieldPlan<'_>, at: At, _opts: &Options) -> TokenStream
     } else {
         TokenStream::new()
     };
+    let plain = f.field.required || default_value(f).is_some();
+    let schemars = if opts.json_schema_derive {
+        super::schemars::field_attrs(f, (!plain).then_some(&ty))
+    } else {
+        TokenStream::new()
+    };
     if f.field.required {
-        return quote! { #d #deprecated #rename pub #id: #ty, };
+        return quote! { #d #deprecated #rename #schemars pub #id: #ty, };
     }
     if default_value(f).is_some() {
         let path = format!("{owner}::{}", default_fn_ident(f));
         return quote! {
-            #d #deprecated #rename #[serde(default = #path)] pub #id: #ty,
+            #d #deprecated #rename #[serde(default = #path)] #schemars pub #id: #ty,
         };
     }
     quote! {
         #d #deprecated #rename
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none",
             deserialize_with = "::catalogc::runtime::some")]
+        #schemars
         pub #id: ::core::option::Option<#ty>,
     }
 }
@@ -494,7 +513,8 @@ fn num_rule(n: &NumTy) -> TokenStream {
     )
 }
 
-fn enumeration(e: &EnumPlan<'_>, _opts: &Options) -> TokenStream {
+fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
+    let (schemars_derive, schemars_attr) = schemars_parts(opts);
     let id = ident(&e.ident);
     let d = doc(e.doc);
     let variants = e.variants.iter().map(|(v, value)| {
@@ -509,8 +529,10 @@ fn enumeration(e: &EnumPlan<'_>, _opts: &Options) -> TokenStream {
         #d
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
             ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash,
-            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,)]
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            #schemars_derive)]
         #[serde(crate = "::catalogc::runtime::serde")]
+        #schemars_attr
         pub enum #id {
             #(#variants)*
         }

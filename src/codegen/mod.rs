@@ -9,6 +9,7 @@
 
 mod emit;
 pub mod plan;
+mod schemars;
 
 use crate::contract::Artifacts;
 use crate::model::Project;
@@ -20,6 +21,10 @@ pub struct Options {
     /// The catalog source file name for the header, per catalog (e.g. `billing.kdl`);
     /// missing entries default to `NAME.kdl`.
     pub source_names: Vec<String>,
+    /// Derive `schemars::JsonSchema` on every generated type, with the attributes that make
+    /// its schema carry the catalog's bounds (needs catalogc's `schemars` feature in the
+    /// crate that compiles the code).
+    pub json_schema_derive: bool,
 }
 
 /// One generated file: its name (no folder) and contents.

@@ -12,6 +12,7 @@ fn generate_text(name: &str, text: &str) -> Vec<File> {
     let art = Artifacts::build(&loaded.project, &Templates::builtin()).unwrap_or_default();
     let opts = Options {
         source_names: vec![name.to_string()],
+        ..Options::default()
     };
     generate(&loaded.project, &art, &opts)
 }

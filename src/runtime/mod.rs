@@ -1,7 +1,8 @@
 //! The small module generated code links against: contract checks, tool-error encoding,
 //! call results, the [`Catalog`] trait and the canonical-JSON digests.
 //!
-//! It depends only on `serde`, `serde_json`, `sha2` and `regress`, and re-exports them:
+//! It depends only on `serde`, `serde_json`, `sha2` and `regress` (and `schemars` with the
+//! `schemars` feature), and re-exports them:
 //! generated code names only `::catalogc`, so a crate that serves generated catalogs adds
 //! one dependency and does not compile the compiler.
 
@@ -17,3 +18,6 @@ pub use validate::{
     Violations, some,
 };
 pub use {regress, serde, serde_json, sha2};
+
+#[cfg(feature = "schemars")]
+pub use schemars;

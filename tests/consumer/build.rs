@@ -10,4 +10,19 @@ fn main() {
         .config("hostile.catalogc.kdl")
         .compile()
         .expect("hostile catalog");
+    // The same catalogs with `schemars::JsonSchema` derives, for the schema agreement test.
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    catalogc::Builder::new()
+        .catalogs("../../catalogs")
+        .json_schema_derive(true)
+        .out_dir(out.join("schemars"))
+        .compile()
+        .expect("example catalogs with schemars");
+    catalogc::Builder::new()
+        .catalogs("catalogs")
+        .config("hostile.catalogc.kdl")
+        .json_schema_derive(true)
+        .out_dir(out.join("schemars"))
+        .compile()
+        .expect("hostile catalog with schemars");
 }

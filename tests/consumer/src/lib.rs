@@ -12,6 +12,19 @@ pub mod hostile {
     catalogc::include_catalog!("match");
 }
 
+/// The same catalogs generated with `json_schema_derive(true)`.
+pub mod with_schemars {
+    pub mod billing {
+        include!(concat!(env!("OUT_DIR"), "/schemars/billing.rs"));
+    }
+    pub mod payments {
+        include!(concat!(env!("OUT_DIR"), "/schemars/payments.rs"));
+    }
+    pub mod hostile {
+        include!(concat!(env!("OUT_DIR"), "/schemars/match.rs"));
+    }
+}
+
 pub mod memory;
 
 use std::future::Future;

@@ -4,13 +4,15 @@
 //! combinations of them), three verdicts are the same:
 //! - serde into the generated type, then its `validate()`;
 //! - the runtime checker on the JSON as received (what `call` runs before serde);
-//! - the `jsonschema` crate on the schema in the tool definition, formats asserted.
+//! - the `jsonschema` crate on the schema in the tool definition, formats asserted;
+//! - the `jsonschema` crate on schemars' schema of the type generated with
+//!   `json_schema_derive(true)`.
 
 use catalogc::runtime::serde::{Serialize, de::DeserializeOwned};
 use catalogc::runtime::serde_json::{self, Map, Value, json};
 use catalogc::runtime::validate::check;
 use catalogc::runtime::{ToolInfo, Validate};
-use catalogc_consumer::{billing, hostile, payments};
+use catalogc_consumer::{billing, hostile, payments, with_schemars};
 use proptest::prelude::*;
 
 /// An example value for each pattern the catalogs use: a generator cannot invert a regular
@@ -251,34 +253,49 @@ struct Side {
     label: String,
     schema: Value,
     validator: jsonschema::Validator,
+    /// schemars' schema of the same type generated with `json_schema_derive(true)`.
+    schemars: jsonschema::Validator,
     verdicts: fn(&jsonschema::Validator, &Value) -> (bool, bool, bool),
     edits: Vec<Edit>,
 }
 
-fn side<T: Validate + DeserializeOwned + Serialize>(info: &ToolInfo, key: &str) -> Option<Side> {
-    let schema = info.definition().get(key)?.clone();
-    let validator = jsonschema::options()
+fn compile(schema: &Value, label: &str) -> jsonschema::Validator {
+    jsonschema::options()
         .should_validate_formats(true)
-        .build(&schema)
-        .unwrap_or_else(|e| panic!("{} {key}: {e}", info.name));
+        .build(schema)
+        .unwrap_or_else(|e| panic!("{label}: {e}"))
+}
+
+fn side<T: Validate + DeserializeOwned + Serialize, S: catalogc::runtime::schemars::JsonSchema>(
+    info: &ToolInfo,
+    key: &str,
+) -> Option<Side> {
+    let schema = info.definition().get(key)?.clone();
+    let label = format!("{}.{key}", info.name);
+    let validator = compile(&schema, &label);
+    let derived =
+        serde_json::to_value(catalogc::runtime::schemars::schema_for!(S)).unwrap_or(Value::Null);
+    let schemars = compile(&derived, &format!("{label} (schemars)"));
     let mut edits_out = Vec::new();
     edits(&schema, &mut Vec::new(), &mut edits_out);
     Some(Side {
-        label: format!("{}.{key}", info.name),
+        label,
         schema,
         validator,
+        schemars,
         verdicts: verdicts::<T>,
         edits: edits_out,
     })
 }
 
 macro_rules! sides {
-    ($($m:path),* $(,)?) => {{
+    ($($c:ident::$m:ident),* $(,)?) => {{
         let mut v = Vec::new();
         $({
-            use $m as m;
-            v.extend(side::<m::Input>(&m::INFO, "inputSchema"));
-            v.extend(side::<m::Output>(&m::INFO, "outputSchema"));
+            use $c::$m as m;
+            use with_schemars::$c::$m as s;
+            v.extend(side::<m::Input, s::Input>(&m::INFO, "inputSchema"));
+            v.extend(side::<m::Output, s::Output>(&m::INFO, "outputSchema"));
         })*
         v
     }};
@@ -299,11 +316,13 @@ fn all_sides() -> Vec<Side> {
 
 fn agree(side: &Side, instance: &Value) -> Result<(), String> {
     let (typed, checker, schema) = (side.verdicts)(&side.validator, instance);
-    if typed == schema && checker == schema {
+    let derived = side.schemars.is_valid(instance);
+    if typed == schema && checker == schema && derived == schema {
         Ok(())
     } else {
         Err(format!(
-            "{}: validate()+serde {typed}, checker {checker}, jsonschema {schema} on {instance}",
+            "{}: validate()+serde {typed}, checker {checker}, jsonschema {schema}, \
+             schemars {derived} on {instance}",
             side.label
         ))
     }
