@@ -11,7 +11,7 @@
 
 use catalogc::codegen::{self, Options};
 use catalogc::contract::Artifacts;
-use catalogc::text::Templates;
+use catalogc::contract::Templates;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
-    let text = catalogc::synth::synthetic_catalog("bench", tools);
+    let text = catalogc::testing::synthetic_catalog("bench", tools);
     if let Some(path) = std::env::var_os("CATALOGC_BENCH_WRITE")
         && let Err(e) = std::fs::write(&path, &text)
     {
@@ -91,7 +91,10 @@ fn check_crate(dir: &Path, code: &str) {
             .args(["check", "--quiet"])
             .current_dir(dir)
             .status();
-        (start.elapsed(), status.map(|s| s.success()).unwrap_or(false))
+        (
+            start.elapsed(),
+            status.map(|s| s.success()).unwrap_or(false),
+        )
     };
     let (cold, ok) = check();
     println!("cargo check of the generated crate with its dependencies: {cold:?} (ok: {ok})");

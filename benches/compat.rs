@@ -1,6 +1,6 @@
 //! Time to compare two 1,000-tool catalogs: `cargo bench --bench compat`.
 //!
-//! The old side is `synth::synthetic_catalog`; the new side is the same text with edits that
+//! The old side is `testing::synthetic_catalog`; the new side is the same text with edits that
 //! touch every tool (a bound tightened and an enum value added in the shared types, used on
 //! both sides, and one more optional input field on every `list` tool). Parsing is not
 //! timed; the classification alone and the whole comparison `catalogc breaking` runs
@@ -40,7 +40,7 @@ fn time(runs: usize, mut f: impl FnMut() -> usize) -> (Duration, usize) {
 }
 
 fn main() {
-    let old_text = catalogc::synth::synthetic_catalog("bench", 1000);
+    let old_text = catalogc::testing::synthetic_catalog("bench", 1000);
     let new_text = old_text
         .replace("max-length=120", "max-length=100")
         .replace(r#"enum "active" "paused" "closed""#, r#"enum "active" "paused" "closed" "archived""#)
@@ -51,14 +51,17 @@ fn main() {
     let (old, new) = (load(&old_text), load(&new_text));
     assert_eq!((old.tools.len(), new.tools.len()), (1000, 1000));
     let (olds, news) = (std::slice::from_ref(&old), std::slice::from_ref(&new));
+    let templates = catalogc::contract::Templates::builtin();
 
     let (classify, changes) = time(15, || {
         compat::compare(olds, news, |_, _| ()).changes().count()
     });
     let (full, _) = time(5, || {
-        compat::compare(olds, news, compat::order_insensitive_hashes)
-            .changes()
-            .count()
+        compat::compare(olds, news, |c, t| {
+            compat::order_insensitive_hashes(c, t, &templates)
+        })
+        .changes()
+        .count()
     });
     let (same, none) = time(15, || {
         compat::compare(olds, olds, |_, _| ()).changes().count()

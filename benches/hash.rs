@@ -3,9 +3,10 @@
 //! input/output schemas, rendered description, tool definition and four hashes.
 //! Prints the fastest and the median of several runs per stage, in milliseconds.
 
+use catalogc::contract::{Templates, ToolContract};
 use catalogc::diag::FileId;
 use catalogc::model::{Catalog, lower};
-use catalogc::{hash, schema, syntax, synth};
+use catalogc::{syntax, testing};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -46,28 +47,27 @@ fn lowered(doc: &syntax::Document) -> Catalog {
 
 /// Every tool's definition (schemas + description) and hashes; returns a size so the work
 /// cannot be optimised away.
-fn schema_and_hash(cat: &Catalog) -> usize {
+fn schema_and_hash(cat: &Catalog, templates: &Templates) -> usize {
     cat.tools
         .iter()
         .map(|t| {
-            let description = catalogc::text::description(cat, t);
-            let def = schema::tool_definition_with(cat, t, &description);
-            let h = hash::tool_hashes_with(cat, t, &description);
-            def.as_object().map_or(0, |o| o.len()) + h.contract.len()
+            let c = ToolContract::build(cat, t, templates).expect("the built-in template renders");
+            c.definition.as_object().map_or(0, |o| o.len()) + c.hashes.contract.len()
         })
         .sum()
 }
 
 fn main() {
-    let text = synth::synthetic_catalog("bench", TOOLS);
+    let text = testing::synthetic_catalog("bench", TOOLS);
     let doc = syntax::parse(&text).document;
     let cat = lowered(&doc);
     assert_eq!(cat.tools.len(), TOOLS);
 
     let parse_ms = time(|| syntax::parse(&text).document.nodes().len());
     let lower_ms = time(|| lowered(&doc).tools.len());
-    let schema_hash_ms = time(|| schema_and_hash(&cat));
-    let total_ms = time(|| schema_and_hash(&lowered(&syntax::parse(&text).document)));
+    let templates = Templates::builtin();
+    let schema_hash_ms = time(|| schema_and_hash(&cat, &templates));
+    let total_ms = time(|| schema_and_hash(&lowered(&syntax::parse(&text).document), &templates));
 
     println!(
         "catalog of {TOOLS} tools ({} KiB of KDL), fastest of {RUNS} runs:",

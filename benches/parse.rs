@@ -184,7 +184,7 @@ fn main() {
     );
     let mut tree_notes = Vec::new();
     for tools in [100usize, 1_000, 10_000] {
-        let src = catalogc::synth::synthetic_catalog("bench", tools);
+        let src = catalogc::testing::synthetic_catalog("bench", tools);
         let parsed = syntax::parse(&src);
         assert!(
             parsed.errors.is_empty(),

@@ -36,7 +36,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
-    let text = catalogc::synth::synthetic_catalog("bench", tools);
+    let text = catalogc::testing::synthetic_catalog("bench", tools);
     println!("catalog: {tools} tools, {} bytes", text.len());
     // Keep the catalog for timing the binary itself (`time catalogc lint FILE`).
     if let Some(path) = std::env::var_os("CATALOGC_BENCH_WRITE")
@@ -50,7 +50,8 @@ fn main() {
 
     let (lint, (loaded, diags)) = time(7, || {
         let loaded = project::load_source("bench.kdl", text.clone());
-        let diags = lint::check_project(&loaded, &Config::default());
+        let artifacts = catalogc::testing::artifacts(&loaded.project);
+        let diags = lint::check_project(&loaded, &Config::default(), &artifacts);
         (loaded, diags)
     });
     println!(
@@ -61,20 +62,24 @@ fn main() {
     );
 
     let (hash, n) = time(7, || {
-        let mut n = 0;
-        for c in &loaded.project.catalogs {
-            for t in &c.tools {
-                let h = catalogc::hash::tool_hashes(c, t);
-                n += h.contract.len();
-            }
-        }
-        n
+        let artifacts = catalogc::testing::artifacts(&loaded.project);
+        artifacts
+            .catalogs
+            .iter()
+            .flat_map(|c| &c.tools)
+            .map(|t| t.hashes.contract.len())
+            .sum::<usize>()
     });
-    println!("hash (4 hashes per tool): {hash:?} median ({n} hash bytes)");
+    println!(
+        "contracts (description, schemas, definition, 4 hashes per tool): {hash:?} median ({n} hash bytes)"
+    );
 
     let (render, bytes) = time(7, || {
-        let s = catalogc::diag::render::Summary::new(&diags, loaded.tool_count(), 1);
-        catalogc::diag::render::render_json(&diags, &loaded.sources, &s).len()
+        use catalogc::diag::emit;
+        let s = emit::Summary::new(&diags, loaded.tool_count(), 1);
+        let mut out = Vec::new();
+        let _ = emit::json::write(&mut out, &emit::records(&diags, &loaded.sources), &s);
+        out.len()
     });
     println!("render json: {render:?} median ({bytes} bytes)");
 }

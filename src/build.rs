@@ -14,11 +14,11 @@
 //! same bytes and stop on the same lint errors.
 
 use crate::codegen::{self, File};
-use crate::contract::Artifacts;
-use crate::diag::render::{Summary, render_human};
-use crate::diag::{Diagnostic, Level};
+use crate::config::ConfigError;
+use crate::contract::{Artifacts, Templates};
+use crate::diag::emit::{Summary, human};
+use crate::diag::{Diagnostic, Level, SourceMap};
 use crate::project::{self, LoadOptions, Loaded};
-use crate::text::Templates;
 use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -77,26 +77,23 @@ pub struct Generated {
 pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
     let io = |e: &dyn fmt::Display| BuildError::Io(e.to_string());
     let mut loaded = project::load(&inputs.paths, &inputs.load).map_err(|e| io(&e))?;
-    let project_config = project::load_config(&mut loaded, inputs.config.as_deref(), &inputs.load)
-        .map_err(|e| io(&e))?;
+    let config =
+        match crate::config::load(&mut loaded.sources, inputs.config.as_deref(), &inputs.load) {
+            Ok(c) => c,
+            Err(ConfigError::Load(e)) => return Err(io(&e)),
+            Err(ConfigError::Invalid(errors)) => {
+                return Err(BuildError::Lint(render_all(&errors, &loaded.sources, 0, 0)));
+            }
+        };
     let mut files_read: Vec<PathBuf> = loaded
         .project
         .catalogs
         .iter()
         .map(|c| loaded.sources.get(c.file).path.clone())
         .collect();
-    if let Some(id) = project_config.file {
-        files_read.push(loaded.sources.get(id).path.clone());
-    }
-    let config = match crate::lint::config::from_project(&mut loaded, &project_config) {
-        Ok(c) => c,
-        Err(errors) => return Err(BuildError::Lint(render_all(&errors, &loaded))),
-    };
-    let diagnostics = crate::lint::check_project(&loaded, &config);
-    if diagnostics.iter().any(|d| d.level == Level::Error) {
-        return Err(BuildError::Lint(render_all(&diagnostics, &loaded)));
-    }
-    let templates = match &inputs.templates {
+    files_read.extend(config.file.clone());
+    // An explicit folder wins over the project file's `templates`.
+    let templates = match inputs.templates.as_ref().or(config.templates.as_ref()) {
         Some(dir) => {
             files_read.push(dir.clone());
             Templates::with_dir(dir).map_err(|e| io(&e))?
@@ -104,6 +101,16 @@ pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
         None => Templates::builtin(),
     };
     let artifacts = Artifacts::build(&loaded.project, &templates).map_err(|e| io(&e))?;
+    let diagnostics = crate::lint::check_project(&loaded, &config.lint, &artifacts);
+    if diagnostics.iter().any(|d| d.level == Level::Error) {
+        let (tools, catalogs) = (loaded.tool_count(), loaded.project.catalogs.len());
+        return Err(BuildError::Lint(render_all(
+            &diagnostics,
+            &loaded.sources,
+            tools,
+            catalogs,
+        )));
+    }
     let mut options = inputs.options.clone();
     options.source_names = loaded
         .project
@@ -125,33 +132,19 @@ pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
     })
 }
 
-fn render_all(diags: &[Diagnostic], loaded: &Loaded) -> String {
-    let summary = Summary::new(diags, loaded.tool_count(), loaded.project.catalogs.len());
-    render_human(diags, &loaded.sources, &summary, false)
+fn render_all(diags: &[Diagnostic], sources: &SourceMap, tools: usize, catalogs: usize) -> String {
+    let summary = Summary::new(diags, tools, catalogs);
+    human::render(diags, sources, &summary, false)
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
-/// reader never sees half a file; does nothing when the file already holds exactly these
-/// bytes (its mtime stays, so cargo does not rebuild). Returns whether it wrote.
+/// Writes `bytes` to `path` atomically, creating its folder, and leaves a file that already
+/// holds exactly these bytes untouched (its mtime stays, so cargo does not rebuild).
+/// Returns whether it wrote.
 pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(false);
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let dir = dir.unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map(|()| true)
+    crate::fsutil::write_atomic(path, bytes).map(|o| o.wrote())
 }
 
 /// Generates Rust for catalogs from a build script.

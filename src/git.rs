@@ -10,10 +10,11 @@ use std::process::Command;
 pub enum GitError {
     /// `git` could not be started.
     NoGit(String),
-    /// The folder is not inside a git work tree.
-    NotARepository(PathBuf),
-    /// No commit by that name.
-    UnknownRevision(String),
+    /// git does not take the folder as a work tree; `reason` is git's own line (not a
+    /// repository, dubious ownership, a broken config…).
+    NotARepository { dir: PathBuf, reason: String },
+    /// No commit by that name; `shallow` when the clone is shallow, so it may exist upstream.
+    UnknownRevision { rev: String, shallow: bool },
     /// A file at the revision is not UTF-8 text.
     NotUtf8 { rev: String, path: PathBuf },
     /// git ran and failed.
@@ -24,14 +25,21 @@ impl fmt::Display for GitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GitError::NoGit(e) => write!(f, "cannot run git: {e}"),
-            GitError::NotARepository(p) => write!(
+            GitError::NotARepository { dir, reason } => write!(
                 f,
-                "{}: not inside a git repository, so --against cannot name a revision",
-                p.display()
+                "{}: git cannot use this folder as a repository, so --against cannot name a revision: {reason}",
+                dir.display()
             ),
-            GitError::UnknownRevision(r) => write!(
+            GitError::UnknownRevision {
+                rev,
+                shallow: false,
+            } => write!(
                 f,
-                "git revision `{r}` does not exist (and no file or folder has that name)"
+                "git revision `{rev}` does not exist (and no file or folder has that name)"
+            ),
+            GitError::UnknownRevision { rev, shallow: true } => write!(
+                f,
+                "git revision `{rev}` does not exist in this shallow clone (and no file or folder has that name); fetch it first, e.g. `git fetch --unshallow` or `git fetch origin {rev}` (in CI, check out with full history)"
             ),
             GitError::NotUtf8 { rev, path } => write!(
                 f,
@@ -39,17 +47,22 @@ impl fmt::Display for GitError {
                 path.display()
             ),
             GitError::Failed { command, stderr } => {
-                write!(
-                    f,
-                    "`{command}` failed: {}",
-                    stderr.lines().next().unwrap_or("").trim()
-                )
+                write!(f, "`{command}` failed: {}", first_line(stderr))
             }
         }
     }
 }
 
 impl std::error::Error for GitError {}
+
+/// The first non-empty line of git's stderr: its reason, kept to one line.
+fn first_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("git gave no reason")
+}
 
 /// A git work tree, addressed from a folder inside it; relative paths are relative to that
 /// folder, as on git's command line.
@@ -64,7 +77,16 @@ impl Repo {
         let repo = Repo { dir: dir.into() };
         match repo.run(&["rev-parse", "--is-inside-work-tree"]) {
             Ok(out) if out.trim() == "true" => Ok(repo),
-            Ok(_) | Err(GitError::Failed { .. }) => Err(GitError::NotARepository(repo.dir)),
+            Ok(_) => Err(GitError::NotARepository {
+                dir: repo.dir,
+                reason: "the folder is inside a .git folder, not a work tree".to_string(),
+            }),
+            // git's own reason: "not a git repository", but also "detected dubious
+            // ownership" or a broken config, which a generic message would hide.
+            Err(GitError::Failed { stderr, .. }) => Err(GitError::NotARepository {
+                dir: repo.dir,
+                reason: first_line(&stderr).to_string(),
+            }),
             Err(e) => Err(e),
         }
     }
@@ -110,9 +132,42 @@ impl Repo {
             &spec,
         ]) {
             Ok(out) if !out.trim().is_empty() => Ok(out.trim().to_string()),
-            Ok(_) | Err(GitError::Failed { .. }) => Err(GitError::UnknownRevision(rev.to_string())),
+            Ok(_) | Err(GitError::Failed { .. }) => Err(GitError::UnknownRevision {
+                rev: rev.to_string(),
+                shallow: self.is_shallow(),
+            }),
             Err(e) => Err(e),
         }
+    }
+
+    fn is_shallow(&self) -> bool {
+        self.run(&["rev-parse", "--is-shallow-repository"])
+            .is_ok_and(|out| out.trim() == "true")
+    }
+
+    /// `path` as git's command line reads it in this folder: relative paths as given; an
+    /// absolute path made relative to the folder (with `..` where needed), since `REV:PATH`
+    /// and pathspecs take it relative to the current folder, never to `/`.
+    fn relative(&self, path: &Path) -> PathBuf {
+        if !path.is_absolute() {
+            return path.to_path_buf();
+        }
+        let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let (base, target) = (canon(&self.dir), canon(path));
+        let (mut b, mut t) = (base.components().peekable(), target.components().peekable());
+        while let (Some(x), Some(y)) = (b.peek(), t.peek()) {
+            if x != y {
+                break;
+            }
+            b.next();
+            t.next();
+        }
+        let mut out: PathBuf = b.map(|_| std::path::Component::ParentDir).collect();
+        out.extend(t);
+        if out.as_os_str().is_empty() {
+            out.push(".");
+        }
+        out
     }
 
     /// `blob`, `tree`, or `None` when the path does not exist at the commit.
@@ -165,6 +220,7 @@ impl Repo {
         let commit = self.resolve(rev)?;
         let mut names = Vec::new();
         for p in paths {
+            let p = &self.relative(p);
             match self.object_type(&commit, p)?.as_deref() {
                 Some("tree") => {
                     names.extend(self.files_under(&commit, p)?.into_iter().filter(|f| {
@@ -262,18 +318,88 @@ mod tests {
         let err = repo
             .catalog_files("no-such-rev", &[PathBuf::from("catalogs")], "catalogc.kdl")
             .unwrap_err();
-        assert_eq!(err, GitError::UnknownRevision("no-such-rev".into()));
+        assert_eq!(
+            err,
+            GitError::UnknownRevision {
+                rev: "no-such-rev".into(),
+                shallow: false
+            }
+        );
         assert!(err.to_string().contains("`no-such-rev` does not exist"));
         assert!(matches!(
             repo.resolve("--output=x"),
-            Err(GitError::UnknownRevision(_))
+            Err(GitError::UnknownRevision { .. })
         ));
+        // Absolute paths are read relative to the repository, not as `./abs/...` (which
+        // found nothing, so every tool looked new).
+        let abs = std::fs::canonicalize(d).unwrap();
+        let files = repo
+            .catalog_files("HEAD", &[abs.join("catalogs/a.kdl")], "catalogc.kdl")
+            .unwrap();
+        assert_eq!(
+            files,
+            vec![(PathBuf::from("catalogs/a.kdl"), "old a".to_string())]
+        );
+        let files = sub
+            .catalog_files("HEAD", &[abs.join("catalogs/sub")], "catalogc.kdl")
+            .unwrap();
+        assert_eq!(
+            files,
+            vec![(PathBuf::from("sub/b.kdl"), "old b".to_string())]
+        );
+        let nested = Repo::open(d.join("catalogs/sub")).unwrap();
+        let files = nested
+            .catalog_files("HEAD", &[abs.join("catalogs/a.kdl")], "catalogc.kdl")
+            .unwrap();
+        assert_eq!(
+            files,
+            vec![(PathBuf::from("../a.kdl"), "old a".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_shallow_clone_says_so() {
+        let tmp = tempfile::tempdir().unwrap();
+        let origin = tmp.path().join("origin");
+        std::fs::create_dir(&origin).unwrap();
+        git(&origin, &["init", "-q"]);
+        for n in ["one", "two"] {
+            std::fs::write(origin.join("a.kdl"), n).unwrap();
+            git(&origin, &["add", "."]);
+            git(&origin, &["commit", "-qm", n]);
+        }
+        let url = format!("file://{}", origin.display());
+        git(tmp.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+        let repo = Repo::open(tmp.path().join("clone")).unwrap();
+        let err = repo.resolve("HEAD~1").unwrap_err();
+        assert!(
+            matches!(err, GitError::UnknownRevision { shallow: true, .. }),
+            "{err:?}"
+        );
+        let msg = err.to_string();
+        assert!(msg.contains("shallow clone"), "{msg}");
+        assert!(msg.contains("git fetch --unshallow"), "{msg}");
+        assert!(!msg.contains('\n'));
     }
 
     #[test]
     fn outside_a_repository_is_a_clear_error() {
         let tmp = tempfile::tempdir().unwrap();
         let err = Repo::open(tmp.path()).unwrap_err();
-        assert!(matches!(err, GitError::NotARepository(_)));
+        assert!(matches!(err, GitError::NotARepository { .. }));
+        assert!(err.to_string().contains("not a git repository"), "{err}");
+    }
+
+    /// git's own reason is shown (here a broken config; dubious ownership alike), not a
+    /// generic "not inside a git repository".
+    #[test]
+    fn git_s_reason_is_shown_when_it_refuses_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        git(tmp.path(), &["init", "-q"]);
+        std::fs::write(tmp.path().join(".git/config"), "[core\n").unwrap();
+        let err = Repo::open(tmp.path()).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("bad config line 1"), "{msg}");
+        assert_eq!(msg.lines().count(), 1);
     }
 }

@@ -1,6 +1,7 @@
 //! catalogc: a compiler for declarative LLM tool catalogs.
 //!
-//! Data flows one way: files → [`syntax`] → [`model`] → (lint | hash | compat | codegen).
+//! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
+//! description, schemas and hashes) → (lint | compat | lock | export | codegen) → [`cli`].
 
 pub mod runtime;
 
@@ -11,13 +12,19 @@ pub mod codegen;
 #[cfg(feature = "compiler")]
 pub mod compat;
 #[cfg(feature = "compiler")]
+pub mod config;
+#[cfg(feature = "compiler")]
 pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;
 #[cfg(feature = "compiler")]
-pub mod git;
+pub mod eval;
 #[cfg(feature = "compiler")]
-pub mod hash;
+pub mod fmt;
+#[cfg(feature = "compiler")]
+pub mod fsutil;
+#[cfg(feature = "compiler")]
+pub mod git;
 #[cfg(feature = "compiler")]
 pub mod lint;
 #[cfg(feature = "compiler")]
@@ -29,14 +36,10 @@ pub mod names;
 #[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]
-pub mod schema;
-#[cfg(feature = "compiler")]
 pub mod syntax;
-#[cfg(feature = "compiler")]
+#[cfg(all(feature = "compiler", any(test, feature = "test-support")))]
 #[doc(hidden)]
-pub mod synth;
-#[cfg(feature = "compiler")]
-pub mod text;
+pub mod testing;
 
 #[cfg(feature = "cli")]
 pub mod cli;

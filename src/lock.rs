@@ -1,5 +1,6 @@
 //! The lock file (`catalogc lock`): `NAME.lock` beside each catalog, in KDL, with each tool's
-//! version and its four published hashes (`hash::tool_hashes`, the same as `catalogc hash`).
+//! version and its four published hashes (from [`crate::contract::Artifacts`], the same as
+//! `catalogc hash`).
 //!
 //! `lock --check` fails (exit 1) when the catalog no longer matches its lock: above all when
 //! a tool's hash changed and its version did not (a contract edited without a bump), and
@@ -8,9 +9,11 @@
 //! pins published bytes: reordering fields changes the schemas clients receive, so it makes
 //! the lock stale too, although `breaking` (which compares meaning) reports no change.
 
-use crate::hash::{ToolHashes, tool_hashes};
+use crate::contract::{CatalogContracts, ToolHashes};
+use crate::diag::FileId;
 use crate::model::Catalog;
-use crate::syntax::{self, Node, Value, quote};
+use crate::model::read::Reader;
+use crate::syntax::{self, Document, Entry, Node, Number, Value, quote};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -33,15 +36,16 @@ pub struct LockedTool {
 }
 
 impl Lock {
-    /// The lock that describes `cat` as it is.
-    pub fn of(cat: &Catalog) -> Lock {
+    /// The lock that describes `cat` as it is; `contracts` are its tools' contracts.
+    pub fn of(cat: &Catalog, contracts: &CatalogContracts) -> Lock {
         let mut tools: Vec<LockedTool> = cat
             .tools
             .iter()
-            .map(|t| LockedTool {
+            .zip(&contracts.tools)
+            .map(|(t, c)| LockedTool {
                 name: t.name.value.clone(),
                 version: t.version.value.clone(),
-                hashes: tool_hashes(cat, t),
+                hashes: c.hashes.clone(),
             })
             .collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
@@ -87,7 +91,7 @@ impl Lock {
         s
     }
 
-    /// Reads a lock file; the error is one line.
+    /// Reads a lock file; the error is one line (the first problem found).
     pub fn parse(text: &str) -> Result<Lock, String> {
         let parsed = syntax::parse(text);
         if let Some(e) = parsed.errors.first() {
@@ -96,86 +100,144 @@ impl Lock {
                 e.span.start, e.message
             ));
         }
-        let mut lock = Lock {
-            catalog: String::new(),
-            version: String::new(),
-            tools: Vec::new(),
-        };
-        let mut seen_catalog = false;
-        for node in parsed.document.nodes() {
-            let node = &node;
-            match node.name.value {
-                "lock" => match prop(node, "version") {
-                    Some(Value::Number(syntax::Number::Int(v)))
-                        if *v == i128::from(LOCK_FORMAT) => {}
-                    _ => {
-                        return Err(format!(
-                            "unsupported lock format (this catalogc writes `lock version={LOCK_FORMAT}`)"
-                        ));
-                    }
-                },
-                "catalog" => {
-                    lock.catalog = arg_str(node)?;
-                    lock.version = prop_str(node, "version")?;
-                    seen_catalog = true;
+        let mut r = Reader::new(FileId(0), "lock");
+        let lock = read(&mut r, &parsed.document);
+        match r.diags.into_iter().next() {
+            Some(d) => Err(d.message),
+            None => Ok(lock),
+        }
+    }
+}
+
+/// Reads the nodes of a lock file, reporting each problem under `lock/…`.
+fn read(r: &mut Reader, doc: &Document) -> Lock {
+    let mut lock = Lock {
+        catalog: String::new(),
+        version: String::new(),
+        tools: Vec::new(),
+    };
+    let mut seen_catalog = false;
+    for node in doc.nodes() {
+        let node = &node;
+        match node.name.value {
+            "lock" => match prop(node, "version") {
+                Some(e) if e.value.value == Value::Number(&Number::Int(i128::from(LOCK_FORMAT))) => {}
+                found => r.fail(
+                    "unsupported-format",
+                    found.map_or(node.name.span, |e| e.value.span),
+                    format!(
+                        "unsupported lock format (this catalogc writes `lock version={LOCK_FORMAT}`)"
+                    ),
+                    None,
+                ),
+            },
+            "catalog" => {
+                lock.catalog = arg_str(r, node).unwrap_or_default();
+                lock.version = prop_str(r, node, "version").unwrap_or_default();
+                seen_catalog = true;
+            }
+            "tool" => {
+                let Some(name) = arg_str(r, node) else {
+                    continue;
+                };
+                if lock.tool(&name).is_some() {
+                    r.fail(
+                        "duplicate-tool",
+                        node.name.span,
+                        format!(
+                            "tool `{name}` is locked twice: keep one entry, or run `catalogc lock`"
+                        ),
+                        None,
+                    );
+                    continue;
                 }
-                "tool" => {
-                    let get = |key: &str| -> Result<String, String> {
-                        let child = node
-                            .child_nodes()
-                            .find(|n| n.name.value == key)
-                            .ok_or_else(|| {
-                                format!(
-                                    "tool `{}` has no `{key}` hash",
-                                    arg_str(node).unwrap_or_default()
-                                )
-                            })?;
-                        arg_str(&child)
-                    };
+                let version = prop_str(r, node, "version");
+                let mut hash = |key: &str| match node.child_nodes().find(|n| n.name.value == key) {
+                    Some(child) => arg_str(r, &child),
+                    None => {
+                        r.fail(
+                            "missing-hash",
+                            node.name.span,
+                            format!("tool `{name}` has no `{key}` hash"),
+                            None,
+                        );
+                        None
+                    }
+                };
+                let hashes = (hash("input"), hash("output"), hash("description"), hash("contract"));
+                if let (Some(version), (Some(input), Some(output), Some(description), Some(contract))) =
+                    (version, hashes)
+                {
                     lock.tools.push(LockedTool {
-                        name: arg_str(node)?,
-                        version: prop_str(node, "version")?,
+                        name,
+                        version,
                         hashes: ToolHashes {
-                            input: get("input")?,
-                            output: get("output")?,
-                            description: get("description")?,
-                            contract: get("contract")?,
+                            input,
+                            output,
+                            description,
+                            contract,
                         },
                     });
                 }
-                other => return Err(format!("unexpected node `{other}`")),
             }
+            other => r.fail(
+                "unexpected-node",
+                node.name.span,
+                format!("unexpected node `{other}`"),
+                None,
+            ),
         }
-        if !seen_catalog {
-            return Err("no `catalog` node".to_string());
-        }
-        lock.tools.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(lock)
     }
+    if !seen_catalog {
+        r.fail(
+            "missing-catalog",
+            Default::default(),
+            "no `catalog` node",
+            None,
+        );
+    }
+    lock.tools.sort_by(|a, b| a.name.cmp(&b.name));
+    lock
 }
 
-fn prop<'a>(node: &Node<'a>, key: &str) -> Option<Value<'a>> {
+/// The last property `key` of `node` (KDL: a later property overrides an earlier one).
+fn prop<'a>(node: &Node<'a>, key: &str) -> Option<Entry<'a>> {
     node.entries()
         .rev()
         .find(|e| e.name.is_some_and(|n| n.value == key))
-        .map(|e| e.value.value)
 }
 
-fn prop_str(node: &Node, key: &str) -> Result<String, String> {
-    match prop(node, key) {
-        Some(Value::String(s)) => Ok(s.to_string()),
-        _ => Err(format!("`{}` needs a string `{key}=`", node.name.value)),
+fn prop_str(r: &mut Reader, node: &Node, key: &str) -> Option<String> {
+    match prop(node, key).map(|e| e.value.value) {
+        Some(Value::String(s)) => Some(s.to_string()),
+        _ => {
+            r.fail(
+                "wrong-value",
+                node.name.span,
+                format!("`{}` needs a string `{key}=`", node.name.value),
+                None,
+            );
+            None
+        }
     }
 }
 
-fn arg_str(node: &Node) -> Result<String, String> {
+fn arg_str(r: &mut Reader, node: &Node) -> Option<String> {
     match node
         .entries()
         .find(|e| e.name.is_none())
         .map(|e| e.value.value)
     {
-        Some(Value::String(s)) => Ok(s.to_string()),
-        _ => Err(format!("`{}` needs a string argument", node.name.value)),
+        Some(Value::String(s)) => Some(s.to_string()),
+        _ => {
+            r.fail(
+                "wrong-value",
+                node.name.span,
+                format!("`{}` needs a string argument", node.name.value),
+                None,
+            );
+            None
+        }
     }
 }
 
@@ -308,4 +370,29 @@ pub fn check(current: &Lock, locked: &Lock) -> Vec<Mismatch> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOOL_A: &str = "tool \"a_b\" version=\"1.0.0\" {\n    input \"i\"\n    output \"o\"\n    description \"d\"\n    contract \"c\"\n}\n";
+
+    #[test]
+    fn reads_what_it_writes() {
+        let text = format!("lock version=1\ncatalog \"c\" version=\"1.0.0\"\n{TOOL_A}");
+        let lock = Lock::parse(&text).map_err(|e| e.to_string());
+        let Ok(lock) = lock else { panic!("{lock:?}") };
+        assert_eq!(lock.tools.len(), 1);
+        assert_eq!(Lock::parse(&lock.render()), Ok(lock));
+    }
+
+    #[test]
+    fn a_tool_locked_twice_is_refused() {
+        // Issue 13: the second entry used to be accepted, so `check` compared against
+        // whichever one sorting left first.
+        let text = format!("lock version=1\ncatalog \"c\" version=\"1.0.0\"\n{TOOL_A}{TOOL_A}");
+        let err = Lock::parse(&text).err().unwrap_or_default();
+        assert!(err.contains("tool `a_b` is locked twice"), "{err}");
+    }
 }

@@ -2,7 +2,7 @@
 //! syntax and model diagnostic.
 //!
 //! What stops a run (a missing folder, an unreadable or non-UTF-8 file, a file over the size
-//! cap) is a [`LoadError`], printed as one line with exit status 2. What is wrong *inside* a
+//! cap, a FIFO or device) is a [`LoadError`], printed as one line with exit status 2. What is wrong *inside* a
 //! catalog is a [`Diagnostic`], so one run reports all of them.
 
 use crate::diag::{Diagnostic, FileId, Level, SourceFile, SourceMap};
@@ -63,6 +63,11 @@ pub enum LoadError {
         size: u64,
         limit: u64,
     },
+    /// A FIFO, device, socket or folder where a file is read.
+    NotRegular {
+        path: PathBuf,
+        kind: &'static str,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -84,7 +89,12 @@ impl fmt::Display for LoadError {
             ),
             LoadError::TooLarge { path, size, limit } => write!(
                 f,
-                "{}: {size} bytes is over the {limit}-byte limit for one catalog file",
+                "{}: {size} bytes is over the {limit}-byte limit for one input file",
+                path.display()
+            ),
+            LoadError::NotRegular { path, kind } => write!(
+                f,
+                "{}: is {kind}, not a regular file; catalogc reads regular files only",
                 path.display()
             ),
         }
@@ -174,7 +184,12 @@ fn walk(
         } else {
             path.clone()
         };
-        let meta = std::fs::metadata(&path).map_err(|e| LoadError::Unreadable(path.clone(), e))?;
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            // Gone since the folder was listed (another run's temporary file): not a catalog.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(LoadError::Unreadable(path.clone(), e)),
+        };
         if meta.is_dir() {
             walk(&path, root, out, visited)?;
         } else if meta.is_file()
@@ -193,32 +208,83 @@ fn walk(
     Ok(())
 }
 
-/// Reads one file as UTF-8 text, refusing files over the size cap.
+/// Reads one user file as UTF-8 text: the single reader of catalogs, the project file,
+/// baselines, lock files and templates. Only regular files are read: a FIFO would block the
+/// run forever and a device such as `/dev/zero` never ends. The cap is enforced while
+/// reading (at most cap + 1 bytes are read), since metadata can lie (devices, `/proc`) or
+/// change (a growing file).
 pub fn read_text(path: &Path, opts: &LoadOptions) -> Result<String, LoadError> {
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+    use std::io::Read;
+    let not_found_or = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(path.into()),
         _ => LoadError::Unreadable(path.into(), e),
-    })?;
-    if meta.len() > opts.max_file_bytes {
-        return Err(LoadError::TooLarge {
-            path: path.into(),
-            size: meta.len(),
-            limit: opts.max_file_bytes,
-        });
+    };
+    // Checked before opening: opening a FIFO for reading already blocks.
+    let meta = std::fs::metadata(path).map_err(not_found_or)?;
+    refuse_non_regular(path, &meta)?;
+    let file = std::fs::File::open(path).map_err(not_found_or)?;
+    // The path may have been replaced between the two calls; the open file is what counts.
+    let meta = file
+        .metadata()
+        .map_err(|e| LoadError::Unreadable(path.into(), e))?;
+    refuse_non_regular(path, &meta)?;
+    let limit = opts.max_file_bytes;
+    let too_large = |size| LoadError::TooLarge {
+        path: path.into(),
+        size,
+        limit,
+    };
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
     }
-    let bytes = std::fs::read(path).map_err(|e| LoadError::Unreadable(path.into(), e))?;
-    // The file may have grown since the metadata call.
-    if bytes.len() as u64 > opts.max_file_bytes {
-        return Err(LoadError::TooLarge {
-            path: path.into(),
-            size: bytes.len() as u64,
-            limit: opts.max_file_bytes,
-        });
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| LoadError::Unreadable(path.into(), e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
     }
     String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
         path: path.into(),
         offset: e.utf8_error().valid_up_to(),
     })
+}
+
+fn refuse_non_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), LoadError> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let ft = meta.file_type();
+    let kind = if ft.is_dir() {
+        "a folder"
+    } else {
+        special_file_kind(&ft)
+    };
+    Err(LoadError::NotRegular {
+        path: path.into(),
+        kind,
+    })
+}
+
+#[cfg(unix)]
+fn special_file_kind(ft: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// Loads one in-memory catalog (tests, editors, build scripts).
@@ -233,15 +299,7 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     for (path, text) in files {
         let id = loaded.sources.add(SourceFile::new(path, text));
         let parsed = syntax::parse(&loaded.sources.get(id).text);
-        let mut file_diags: Vec<Diagnostic> = parsed
-            .errors
-            .into_iter()
-            .map(|e| {
-                let mut d = Diagnostic::new(e.code, Level::Error, id, e.span, e.message);
-                d.help = e.help;
-                d
-            })
-            .collect();
+        let mut file_diags = syntax_diagnostics(parsed.errors, id);
         for d in &mut file_diags {
             d.tool = enclosing_tool(&parsed.document, d.span.start);
         }
@@ -267,8 +325,47 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
         }
     }
     cross_catalog_duplicates(&mut loaded);
+    oversized_schemas(&mut loaded);
     sort_diagnostics(&mut loaded.diagnostics);
     loaded
+}
+
+/// Leaves out, with an error, every tool whose schema would be too large or too deep once
+/// named types are inlined, before anything (lint, hashes, export, compat) builds it.
+fn oversized_schemas(loaded: &mut Loaded) {
+    for c in &mut loaded.project.catalogs {
+        let sizes = crate::model::inline::Sizes::of(c);
+        let mut dropped = Vec::new();
+        for (i, t) in c.tools.iter().enumerate() {
+            if let Some(e) = sizes.check(t) {
+                let mut d = Diagnostic::new(e.rule, Level::Error, c.file, e.span, e.message)
+                    .with_help(e.help);
+                d.catalog = Some(c.name.value.clone());
+                d.tool = Some(t.name.value.clone());
+                loaded.diagnostics.push(d);
+                dropped.push(i);
+            }
+        }
+        if !dropped.is_empty() {
+            let mut i = 0;
+            c.tools.retain(|_| {
+                i += 1;
+                !dropped.contains(&(i - 1))
+            });
+        }
+    }
+}
+
+/// The syntax errors of one file as diagnostics (errors, with the parser's help).
+pub fn syntax_diagnostics(errors: Vec<syntax::SyntaxError>, file: FileId) -> Vec<Diagnostic> {
+    errors
+        .into_iter()
+        .map(|e| {
+            let mut d = Diagnostic::new(e.code, Level::Error, file, e.span, e.message);
+            d.help = e.help;
+            d
+        })
+        .collect()
 }
 
 /// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.
@@ -357,44 +454,4 @@ pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
             &b.message,
         ))
     });
-}
-
-/// The project file (`catalogc.kdl`) of a run, when there is one. Its text is added to the
-/// run's sources so findings about it point into it like any other file.
-#[derive(Debug, Clone, Default)]
-pub struct Config {
-    pub file: Option<FileId>,
-    /// Its parsed form; lint levels, thresholds and budgets are read from it by the checks.
-    pub document: Option<syntax::Document>,
-}
-
-/// Loads `explicit` (from `--config`), else `catalogc.kdl` in the current folder when it
-/// exists. An explicit file that cannot be read stops the run.
-pub fn load_config(
-    loaded: &mut Loaded,
-    explicit: Option<&Path>,
-    opts: &LoadOptions,
-) -> Result<Config, LoadError> {
-    let path = match explicit {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let p = PathBuf::from(PROJECT_FILE);
-            if !p.is_file() {
-                return Ok(Config::default());
-            }
-            p
-        }
-    };
-    let text = read_text(&path, opts)?;
-    let id = loaded.sources.add(SourceFile::new(path, text));
-    let parsed = syntax::parse(&loaded.sources.get(id).text);
-    for e in parsed.errors {
-        let mut d = Diagnostic::new(e.code, Level::Error, id, e.span, e.message);
-        d.help = e.help;
-        loaded.diagnostics.push(d);
-    }
-    Ok(Config {
-        file: Some(id),
-        document: Some(parsed.document),
-    })
 }

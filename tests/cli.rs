@@ -309,3 +309,313 @@ fn hash_refuses_a_broken_catalog_in_one_line() {
     ]));
     assert_eq!(o.code, 2);
 }
+
+/// The project's template folder (`templates "DIR"` in catalogc.kdl) reaches every command:
+/// hash, export, lint, lock and breaking render the same descriptions; a broken template
+/// stops each of them with its file and line.
+#[test]
+fn every_command_uses_the_projects_templates() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(&d.join("catalogs/mini.kdl"), GOOD);
+    let hashes =
+        |d: &Path| run(catalogc().current_dir(d).args(["hash", "--format", "json"])).stdout;
+    let builtin = hashes(d);
+    write(&d.join("catalogc.kdl"), "templates \"tpl\"\n");
+    write(&d.join("tpl/description.j2"), "{{ name }}: {{ summary }}\n");
+    let own = hashes(d);
+    assert_ne!(own, builtin, "the description hash follows the template");
+    let export = run(catalogc().current_dir(d).args(["export", "tools-json"]));
+    assert!(
+        export.stdout.contains(
+            "\"description\": \"order_list: List the open orders of the signed-in customer.\""
+        ),
+        "{}",
+        export.stdout
+    );
+    let lock = run(catalogc().current_dir(d).arg("lock"));
+    assert_eq!(lock.code, 0, "{}", lock.stderr);
+    let lock_text = std::fs::read_to_string(d.join("catalogs/mini.lock")).unwrap_or_default();
+    let described = own
+        .lines()
+        .find(|l| l.contains("\"description\""))
+        .and_then(|l| l.split('"').nth(3))
+        .unwrap_or_else(|| panic!("{own}"));
+    assert!(lock_text.contains(described), "{lock_text}");
+    assert_eq!(
+        run(catalogc().current_dir(d).args(["lock", "--check"])).code,
+        0
+    );
+    write(&d.join("tpl/description.j2"), "{{ name }} only\n");
+    let stale = run(catalogc().current_dir(d).args(["lock", "--check"]));
+    assert_eq!(
+        stale.code, 1,
+        "a template change makes the lock stale: {}",
+        stale.stdout
+    );
+
+    write(
+        &d.join("tpl/description.j2"),
+        "{{ name }}\n{{ name | no_such_filter }}\n",
+    );
+    for args in [
+        &["hash"][..],
+        &["export", "tools-json"],
+        &["lint"],
+        &["lock", "--check"],
+        &["breaking", "--against", "catalogs"],
+    ] {
+        let out = run(catalogc().current_dir(d).args(args));
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("description.j2") && out.stderr.contains("line 2"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+/// Catalog text is data: an escape sequence in a name must not reach the terminal or an
+/// annotation raw, in any human-facing output.
+#[test]
+fn control_characters_from_catalogs_are_shown_escaped() {
+    let dir = tempdir();
+    let evil = GOOD.replace("\"order_list\"", "\"order\\u{1b}[2J\\u{7}list\"");
+    write(&dir.path().join("old/mini.kdl"), GOOD);
+    write(&dir.path().join("new/mini.kdl"), &evil);
+    let new = dir.path().join("new");
+    let old = dir.path().join("old");
+    for fmt in ["human", "github"] {
+        let o = run(catalogc().args(["lint", "--format", fmt]).arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+        let o = run(catalogc()
+            .args(["breaking", "--format", fmt, "--against"])
+            .arg(&old)
+            .arg(&new));
+        assert!(
+            o.stdout.contains("order\\u{1b}[2J\\u{7}list"),
+            "{fmt}: {}",
+            o.stdout
+        );
+        assert!(
+            !o.stdout.contains(['\x1b', '\x07']),
+            "{fmt}: {:?}",
+            o.stdout
+        );
+    }
+}
+
+fn binary() -> std::process::Command {
+    let path = assert_cmd::cargo::cargo_bin("catalogc");
+    let mut c = std::process::Command::new(path);
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// A full disk is a failure to run (exit 2, one line), whatever the command.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_exits_2_with_one_line() {
+    let commands: [&[&str]; 4] = [
+        &["export", "tools-json", "catalogs"],
+        &["lint", "catalogs"],
+        &["lint", "--format", "sarif", "catalogs"],
+        &["hash", "catalogs"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap_or_else(|e| panic!("/dev/full: {e}"));
+        let o = binary()
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap_or_else(|e| panic!("run: {e}"));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// `catalogc lint | head`: the reader going away is not an error worth a word.
+#[test]
+fn a_closed_pipe_is_quiet() {
+    let dir = tempdir();
+    let file = dir.path().join("many.kdl");
+    write(&file, "nope 1\n".repeat(20_000));
+    let mut child = binary()
+        .args(["lint", "--format", "json"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn: {e}"));
+    drop(child.stdout.take());
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wait: {e}"));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap_or_else(|e| panic!("mkfifo: {e}"));
+    assert!(made.success());
+}
+
+/// A FIFO wherever a file is named (catalog, `--config`, `--baseline`, `--against FILE`,
+/// a lock file) is refused at once with a one-line reason: opening it used to block forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_wherever_a_file_is_read() {
+    let dir = tempdir();
+    let fifo = dir.path().join("pipe.kdl");
+    mkfifo(&fifo);
+    let good = dir.path().join("good.kdl");
+    write(&good, GOOD);
+    let cases: [Vec<&std::ffi::OsStr>; 4] = [
+        vec!["lint".as_ref(), fifo.as_os_str()],
+        vec![
+            "lint".as_ref(),
+            "--config".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+        vec![
+            "lint".as_ref(),
+            "--baseline".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+        vec![
+            "breaking".as_ref(),
+            "--against".as_ref(),
+            fifo.as_os_str(),
+            good.as_os_str(),
+        ],
+    ];
+    for args in cases {
+        let o = run(catalogc()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(20)));
+        assert_one_line_failure(&o, "is a FIFO, not a regular file");
+    }
+    // A FIFO where the lock file of a catalog is expected.
+    let lock = dir.path().join("mini.lock");
+    mkfifo(&lock);
+    let o = run(catalogc()
+        .arg("lock")
+        .arg("--check")
+        .arg(&good)
+        .timeout(std::time::Duration::from_secs(20)));
+    assert_one_line_failure(&o, "mini.lock: is a FIFO");
+}
+
+/// A device whose metadata says 0 bytes is refused, not read until memory runs out.
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_and_never_read_past_the_cap() {
+    let o = run(catalogc()
+        .args(["lint", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(20)));
+    assert_one_line_failure(&o, "/dev/zero: is a character device");
+}
+
+/// The cap holds while reading, whatever the metadata said: `/proc` files are regular and
+/// report 0 bytes; reading stops at cap + 1 bytes.
+#[test]
+fn the_cap_is_enforced_while_reading() {
+    if cfg!(target_os = "linux") {
+        let opts = catalogc::project::LoadOptions { max_file_bytes: 10 };
+        let e = catalogc::project::read_text(Path::new("/proc/self/maps"), &opts)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("/proc/self/maps: 11 bytes is over the 10-byte limit for one input file")
+        );
+    }
+    let dir = tempdir();
+    let f = dir.path().join("a.kdl");
+    write(&f, GOOD);
+    let opts = catalogc::project::LoadOptions { max_file_bytes: 10 };
+    let e = catalogc::project::read_text(&f, &opts)
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|e| e.contains("over the 10-byte limit")),
+        "{e:?}"
+    );
+    let opts = catalogc::project::LoadOptions {
+        max_file_bytes: GOOD.len() as u64,
+    };
+    assert_eq!(
+        catalogc::project::read_text(&f, &opts).ok().as_deref(),
+        Some(GOOD)
+    );
+}
+
+/// Catalogs whose inlined schemas explode: a 20-level DAG of named types (each type has two
+/// fields of the next; 3 KB of text, 3 million inlined fields) and a chain of 10,000 types.
+/// `lint`, `hash` and `export` report the cap and the chain and return (they took 18 s and
+/// 3.5 GB, or overflowed the stack). Timing is measured by `cargo bench --bench schema_stress`.
+#[test]
+fn exponential_and_deep_schemas_are_refused_quickly() {
+    let dir = tempdir();
+    let dag = dir.path().join("dag.kdl");
+    write(&dag, catalogc::testing::dag_catalog(20));
+    let chain = dir.path().join("chain.kdl");
+    write(&chain, catalogc::testing::chain_catalog(10_000));
+    let timeout = std::time::Duration::from_secs(60);
+    for (file, rule, cap) in [
+        (&dag, "model/schema-too-large", "over the limit of 10000"),
+        (&chain, "model/schema-too-deep", "over the limit of 128"),
+    ] {
+        let o = run(catalogc().arg("lint").arg(file).timeout(timeout));
+        assert_eq!(o.code, 1, "{}", o.stderr);
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.contains(rule))
+            .unwrap_or_else(|| panic!("{rule} in {}", o.stdout));
+        assert!(line.contains(cap), "{line}");
+        assert!(
+            line.contains("(through the types T0 → T1 → T2 → T3 → …"),
+            "{line}"
+        );
+        for cmd in ["hash", "export"] {
+            let mut c = catalogc();
+            c.arg(cmd);
+            if cmd == "export" {
+                c.arg("tools-json");
+            }
+            let o = run(c.arg(file).timeout(timeout));
+            assert_ne!(o.code, 0, "{cmd}: {}", o.stdout);
+            assert!(
+                o.stderr.contains(rule) && o.stderr.contains(cap),
+                "{cmd}: {}",
+                o.stderr
+            );
+        }
+    }
+}

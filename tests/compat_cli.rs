@@ -288,3 +288,134 @@ fn explain_documents_every_change_kind_and_version_check() {
         "{out:?}"
     );
 }
+
+/// `lock` writes through a temporary file and a rename, and skips an unchanged lock, so
+/// `lock --check` running beside it never reads a truncated file (it used to fail 23 of 30).
+#[test]
+fn concurrent_lock_and_lock_check_never_fail_spuriously() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0, "{out}");
+    // A comment makes the first concurrent `lock` really rewrite the file.
+    let lock_path = d.join("catalogs/billing.lock");
+    let mut lock = std::fs::read_to_string(&lock_path).unwrap();
+    lock.push_str("// a comment `lock` drops\n");
+    std::fs::write(&lock_path, lock).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("catalogc");
+    let children: Vec<_> = (0..30)
+        .map(|i| {
+            let mut c = std::process::Command::new(&bin);
+            c.current_dir(d).arg("lock");
+            if i % 3 != 0 {
+                c.arg("--check");
+            }
+            c.stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawns")
+        })
+        .collect();
+    let failures: Vec<String> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("waits"))
+        .filter(|o| !o.status.success())
+        .map(|o| {
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("unchanged catalogs/billing.lock"), "{out}");
+    let leftovers: Vec<_> = std::fs::read_dir(d.join("catalogs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// `breaking --against HEAD "$PWD/catalogs"`: the absolute path is read at the revision
+/// relative to the repository; it used to find nothing there, so the breaking change passed.
+#[test]
+fn an_absolute_path_is_compared_like_a_relative_one() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    breaking_edit(d);
+    let abs = std::fs::canonicalize(d.join("catalogs")).unwrap();
+    let abs = abs.to_string_lossy();
+    let (code, out, err) = catalogc(d, &["breaking", "--against", "HEAD", &abs]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("compat/input-field-required-added"), "{out}");
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD", "catalogs"]);
+    assert_eq!(code, 1, "{out}");
+}
+
+/// Renaming the catalog file, or moving a tool to another catalog, changes no tool: tools
+/// are matched by name across catalogs, so a breaking change in a moved tool still fails.
+#[test]
+fn renamed_files_and_moved_tools_are_matched_by_tool_name() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    git(d, &["mv", "catalogs/billing.kdl", "catalogs/invoicing.kdl"]);
+    let (code, out, err) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("0 change(s)"), "{out}");
+    git(d, &["mv", "catalogs/invoicing.kdl", "catalogs/billing.kdl"]);
+
+    // payment_list moves to a new catalog `payments`, with a breaking change on the way.
+    let p = d.join("catalogs/billing.kdl");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let at = text.find("tool \"payment_list\"").unwrap();
+    std::fs::write(&p, &text[..at]).unwrap();
+    let moved = text[at..].replace(
+        "field \"since\" \"timestamp\" {",
+        "field \"since\" \"timestamp\" required=#true {",
+    );
+    std::fs::write(
+        d.join("catalogs/payments.kdl"),
+        format!("catalog \"payments\" version=\"1.0.0\"\n\n{moved}"),
+    )
+    .unwrap();
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("compat/tool-removed"), "{out}");
+    assert!(out.contains("input-field-made-required"), "{out}");
+}
+
+/// A deleted catalog whose tools exist nowhere else removes them (major) and can declare no
+/// bump: exit 1, as for any major change without a major version (docs/breaking.md).
+#[test]
+fn a_deleted_catalog_with_tools_fails_the_check() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    std::fs::write(
+        d.join("catalogs/other.kdl"),
+        "catalog \"other\" version=\"1.0.0\"\n",
+    )
+    .unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "other"]);
+    std::fs::remove_file(d.join("catalogs/billing.kdl")).unwrap();
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("compat/catalog-removed"), "{out}");
+    assert!(out.contains("compat/tool-removed"), "{out}");
+    // Deleting a catalog with no tools left is no change.
+    git(d, &["rm", "-q", "catalogs/billing.kdl"]);
+    git(d, &["commit", "-qm", "billing gone"]);
+    std::fs::remove_file(d.join("catalogs/other.kdl")).unwrap();
+    std::fs::write(
+        d.join("catalogs/billing.kdl"),
+        CATALOG.replacen("catalog \"billing\"", "catalog \"renamed\"", 1),
+    )
+    .unwrap();
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 0, "{out}");
+}

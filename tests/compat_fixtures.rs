@@ -131,7 +131,7 @@ fn comparing_any_fixture_with_itself_finds_nothing() {
             let report = compat::compare(
                 std::slice::from_ref(&c),
                 std::slice::from_ref(&c),
-                compat::order_insensitive_hashes,
+                catalogc::testing::order_insensitive_hashes,
             );
             assert_eq!(report.changes().count(), 0, "{dir}/{file}");
             assert!(report.versions_ok(), "{dir}/{file}");
@@ -145,7 +145,7 @@ fn equivalent_rewrites_are_not_changes() {
     let report = compat::compare(
         std::slice::from_ref(&old),
         std::slice::from_ref(&new),
-        compat::order_insensitive_hashes,
+        catalogc::testing::order_insensitive_hashes,
     );
     let found: Vec<_> = report
         .changes()
@@ -181,4 +181,27 @@ fn changes_at_any_depth_carry_their_path_and_both_locations() {
         .map(|c| c.kind)
         .collect();
     assert_eq!(back, [Kind::InputBoundLoosened, Kind::OutputBoundTightened]);
+}
+
+/// docs/compatibility.md lists exactly the kinds and version checks of `compat/kinds.rs`,
+/// with their classes.
+#[test]
+fn compatibility_md_lists_every_kind() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/compatibility.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (start, end) = ("<!-- kinds:start -->\n", "<!-- kinds:end -->");
+    let (Some(a), Some(b)) = (text.find(start), text.find(end)) else {
+        panic!("docs/compatibility.md lacks the {start:?} … {end:?} markers");
+    };
+    let want = compat::kinds::markdown_table();
+    let got = &text[a + start.len()..b];
+    if got != want && std::env::var_os("UPDATE_DOCS").is_some() {
+        let updated = format!("{}{want}{}", &text[..a + start.len()], &text[b..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        got, want,
+        "docs/compatibility.md is out of date with src/compat/kinds.rs; regenerate it with `UPDATE_DOCS=1 cargo test --test compat_fixtures`"
+    );
 }

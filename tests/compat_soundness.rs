@@ -533,8 +533,14 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
     let mut checked = (0, 0);
 
     if no_major(&changes, Side::Input) {
-        let old_v = validator(&catalogc::schema::input_schema(&old, &old.tools[0]));
-        let new_v = validator(&catalogc::schema::input_schema(&new, &new.tools[0]));
+        let old_v = validator(&catalogc::contract::schema::input_schema(
+            &old,
+            &old.tools[0],
+        ));
+        let new_v = validator(&catalogc::contract::schema::input_schema(
+            &new,
+            &new.tools[0],
+        ));
         for _ in 0..INSTANCES {
             let Some(inst) = gen_object(&mut r, &old, &old.tools[0].input.fields, 0) else {
                 continue;
@@ -547,20 +553,21 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
                 new_v.is_valid(&inst),
                 "input counterexample (seed {seed}): {inst}\nchanges: {:?}\nold: {}\nnew: {}",
                 changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>(),
-                catalogc::schema::input_schema(&old, &old.tools[0]),
-                catalogc::schema::input_schema(&new, &new.tools[0]),
+                catalogc::contract::schema::input_schema(&old, &old.tools[0]),
+                catalogc::contract::schema::input_schema(&new, &new.tools[0]),
             );
         }
     }
     if no_major(&changes, Side::Output) {
         let mut reader = old.clone();
         open_extensible(&mut reader);
-        let mut old_schema =
-            catalogc::schema::output_schema(&reader, &reader.tools[0]).unwrap_or(json!({}));
+        let mut old_schema = catalogc::contract::schema::output_schema(&reader, &reader.tools[0])
+            .unwrap_or(json!({}));
         tolerant(&mut old_schema);
         let old_v = validator(&old_schema);
-        let new_v =
-            validator(&catalogc::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})));
+        let new_v = validator(
+            &catalogc::contract::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})),
+        );
         let fields = new.tools[0]
             .output
             .as_ref()
@@ -577,7 +584,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
                 old_v.is_valid(&inst),
                 "output counterexample (seed {seed}): {inst}\nchanges: {:?}\nold (reader view): {old_schema}\nnew: {}",
                 changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>(),
-                catalogc::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})),
+                catalogc::contract::schema::output_schema(&new, &new.tools[0]).unwrap_or(json!({})),
             );
         }
     }
@@ -620,7 +627,7 @@ fn random_catalogs_equal_themselves() {
     }
 }
 
-/// Why `output-pattern-changed` and `output-format-changed` are major although compat.md's
+/// Why `output-pattern-changed` and `output-format-changed` are major although docs/compatibility.md's
 /// table says minor: the fixture pairs hold a result the new server may produce that the old
 /// client's schema rejects. Kept as the counterexamples to the table's verdict.
 #[test]
@@ -640,7 +647,9 @@ fn output_pattern_and_format_changes_are_breaking_counterexamples() {
         ),
     ] {
         let (old, new) = (load(kind, "old.kdl"), load(kind, "new.kdl"));
-        let schema = |c: &Catalog| catalogc::schema::output_schema(c, &c.tools[0]).expect("output");
+        let schema = |c: &Catalog| {
+            catalogc::contract::schema::output_schema(c, &c.tools[0]).expect("output")
+        };
         let result = json!({ "a": produced });
         assert!(validator(&schema(&new)).is_valid(&result), "{kind}");
         let mut reader = schema(&old);

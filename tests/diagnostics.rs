@@ -2,8 +2,9 @@
 //! the fixtures in tests/fixtures/model. A fixture's `// expect: RULE` lines name rules it
 //! must report.
 
-use catalogc::diag::render::{self, CoreRules, Summary};
+use catalogc::diag::emit::{self as render, Summary, sarif};
 use catalogc::diag::{Diagnostic, Level};
+use catalogc::model::codes::CoreRules;
 use catalogc::project::{self, LoadOptions, Loaded};
 use std::path::{Path, PathBuf};
 
@@ -24,11 +25,14 @@ fn summary(loaded: &Loaded, diags: &[Diagnostic]) -> Summary {
 }
 
 fn human(loaded: &Loaded, diags: &[Diagnostic]) -> String {
-    render::render_human(diags, &loaded.sources, &summary(loaded, diags), false)
+    render::human::render(diags, &loaded.sources, &summary(loaded, diags), false)
 }
 
 fn json(loaded: &Loaded, diags: &[Diagnostic]) -> serde_json::Value {
-    render::to_json(diags, &loaded.sources, &summary(loaded, diags))
+    render::json::to_json(
+        &render::records(diags, &loaded.sources),
+        &summary(loaded, diags),
+    )
 }
 
 fn fixture_files() -> Vec<PathBuf> {
@@ -152,7 +156,9 @@ fn json_output_validates_against_the_published_schema() {
 #[test]
 fn sarif_and_github_outputs_carry_rule_and_position() {
     let (loaded, diags) = load(&["tests/fixtures/model/five_mistakes.kdl"]);
-    let sarif = render::to_sarif(&diags, &loaded.sources, &CoreRules);
+    let records = render::records(&diags, &loaded.sources);
+    let rules = sarif::used_rules(&records, &[&CoreRules]);
+    let sarif = sarif::to_sarif(&records, &rules, sarif::Shape::DIAGNOSTICS);
     assert_eq!(sarif["version"], "2.1.0");
     let run = &sarif["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().map(Vec::len);
@@ -175,7 +181,7 @@ fn sarif_and_github_outputs_carry_rule_and_position() {
     );
     insta::assert_json_snapshot!("five_mistakes.sarif", sarif);
 
-    let gh = render::render_github(&diags, &loaded.sources);
+    let gh = render::github::render(&records, true);
     assert_eq!(gh.lines().count(), 5);
     assert!(gh.starts_with("::error file=tests/fixtures/model/five_mistakes.kdl,line=5,col=12,endLine=5,endColumn=18,title=model/unknown-keyword::`effect`: `reed` is not a known value%0Ahelp: "));
 }
@@ -201,8 +207,8 @@ fn fingerprints_ignore_line_numbers_and_are_distinct() {
 fn colored_output_only_when_asked() {
     let (loaded, diags) = load(&["tests/fixtures/model/five_mistakes.kdl"]);
     let s = summary(&loaded, &diags);
-    let plain = render::render_human(&diags, &loaded.sources, &s, false);
-    let color = render::render_human(&diags, &loaded.sources, &s, true);
+    let plain = render::human::render(&diags, &loaded.sources, &s, false);
+    let color = render::human::render(&diags, &loaded.sources, &s, true);
     assert!(!plain.contains('\x1b'));
     assert!(color.contains("\x1b[1;31merror[model/unknown-keyword]"));
 }
@@ -212,7 +218,7 @@ fn caret_counts_characters_and_expands_tabs() {
     let text = "catalog \"é\" version=\"1.0.0\"\ntool \"ça_va\" version=\"1.0.0\" {\n\teffect \"rëad\"\n\tinput\n}\n";
     let loaded = project::load_source("t.kdl", text);
     let diags = loaded.diagnostics.clone();
-    let out = render::render_human(&diags, &loaded.sources, &summary(&loaded, &diags), false);
+    let out = render::human::render(&diags, &loaded.sources, &summary(&loaded, &diags), false);
     assert!(out.contains(" --> t.kdl:3:9\n"), "{out}");
     assert!(
         out.contains("3 |     effect \"rëad\"\n  |            ^^^^^^\n"),
@@ -236,10 +242,16 @@ fn load_and_render(text: &str) -> usize {
     let loaded = project::load_source("x.kdl", text);
     let diags = loaded.diagnostics.clone();
     let s = summary(&loaded, &diags);
-    let n = render::render_human(&diags, &loaded.sources, &s, true).len()
-        + render::render_json(&diags, &loaded.sources, &s).len()
-        + render::render_sarif(&diags, &loaded.sources, &CoreRules).len()
-        + render::render_github(&diags, &loaded.sources).len();
+    let records = render::records(&diags, &loaded.sources);
+    let n = render::human::render(&diags, &loaded.sources, &s, true).len()
+        + render::pretty_json(&render::json::to_json(&records, &s)).len()
+        + render::pretty_json(&sarif::to_sarif(
+            &records,
+            &sarif::used_rules(&records, &[&CoreRules]),
+            sarif::Shape::DIAGNOSTICS,
+        ))
+        .len()
+        + render::github::render(&records, true).len();
     for d in &diags {
         assert!(
             d.span.start <= d.span.end && d.span.end <= text.len(),

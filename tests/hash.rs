@@ -4,10 +4,10 @@ mod schema_fixture;
 
 mod support;
 
-use catalogc::hash::{self, ToolHashes};
+use catalogc::contract::{ToolHashes, hash};
 use catalogc::model::{Effect, ErrorClass, Retry, TyKind, Unit};
 use catalogc::runtime::canonical::{digest, sha256_hex, to_canonical_string};
-use catalogc::text;
+use catalogc::testing;
 use schema_fixture::Fx;
 use serde_json::{Value, json};
 
@@ -167,7 +167,7 @@ fn all_hashes(offset: usize) -> Vec<ToolHashes> {
     let cat = fx.billing();
     cat.tools
         .iter()
-        .map(|t| hash::tool_hashes(&cat, t))
+        .map(|t| testing::contract(&cat, t).hashes)
         .collect()
 }
 
@@ -200,20 +200,29 @@ fn hashes_are_what_they_say() {
     let fx = Fx::new(0);
     let cat = fx.billing();
     let tool = &cat.tools[0];
-    let h = hash::tool_hashes(&cat, tool);
-    assert_eq!(h.input, digest(&catalogc::schema::input_schema(&cat, tool)));
+    let h = testing::contract(&cat, tool).hashes;
+    assert_eq!(
+        h.input,
+        digest(&catalogc::contract::schema::input_schema(&cat, tool))
+    );
     assert_eq!(
         h.output,
-        digest(&catalogc::schema::output_schema(&cat, tool).expect("invoice_list has output"))
+        digest(
+            &catalogc::contract::schema::output_schema(&cat, tool)
+                .expect("invoice_list has output")
+        )
     );
     assert_eq!(
         h.description,
-        sha256_hex(text::description(&cat, tool).as_bytes())
+        sha256_hex(testing::contract(&cat, tool).description.as_bytes())
     );
     assert_eq!(h.contract, digest(&hash::contract_value(&cat, tool)));
     // No output: the hash of `{}`.
     let ping = cat.tool("service_ping").expect("fixture has service_ping");
-    assert_eq!(hash::tool_hashes(&cat, ping).output, digest(&json!({})));
+    assert_eq!(
+        testing::contract(&cat, ping).hashes.output,
+        digest(&json!({}))
+    );
 }
 
 #[test]
@@ -234,7 +243,7 @@ fn contract_sensitivity() {
         .tool("payment_transfer_submit")
         .expect("fixture tool")
         .clone();
-    let h = |t: &catalogc::model::Tool| hash::tool_hashes(&cat, t);
+    let h = |t: &catalogc::model::Tool| testing::contract(&cat, t).hashes;
     let before = h(&base);
 
     // Not hashed: version label, error text, needs-input doc, examples, title, declaration
@@ -309,21 +318,21 @@ fn unit_and_bounds_change_the_input_hash_and_the_contract() {
         .tool("payment_transfer_submit")
         .expect("fixture tool")
         .clone();
-    let before = hash::tool_hashes(&cat, &base);
+    let before = testing::contract(&cat, &base).hashes;
     let mut t = base.clone();
     if let TyKind::Integer(n) = &mut t.input.fields[2].ty.kind {
         n.unit = Some(fx.sp(Unit::Count));
     } else {
         panic!("fixture: amount_minor is an integer");
     }
-    let after = hash::tool_hashes(&cat, &t);
+    let after = testing::contract(&cat, &t).hashes;
     assert_ne!(after.input, before.input);
     assert_ne!(after.contract, before.contract);
     assert_eq!(after.output, before.output);
     // `sensitive` is a patch-level change: no hash moves.
     let mut t = base.clone();
     t.input.fields[0].sensitive = true;
-    assert_eq!(hash::tool_hashes(&cat, &t), before);
+    assert_eq!(testing::contract(&cat, &t).hashes, before);
 }
 
 #[test]
@@ -331,10 +340,10 @@ fn description_change_moves_only_the_description_hash() {
     let fx = Fx::new(0);
     let cat = fx.billing();
     let base = cat.tool("invoice_list").expect("fixture tool").clone();
-    let before = hash::tool_hashes(&cat, &base);
+    let before = testing::contract(&cat, &base).hashes;
     let mut t = base.clone();
     t.when = fx.os("Use to find invoices by status.");
-    let after = hash::tool_hashes(&cat, &t);
+    let after = testing::contract(&cat, &t).hashes;
     assert_ne!(after.description, before.description);
     assert_eq!(
         (&after.input, &after.output, &after.contract),
@@ -363,19 +372,11 @@ proptest::proptest! {
 // ---- The example catalogs, loaded from KDL by the real pipeline. ----
 
 fn catalog_hashes(name: &str, text: String) -> Vec<(String, ToolHashes)> {
-    let loaded = catalogc::project::load_source(name, text);
-    assert!(
-        loaded
-            .diagnostics
-            .iter()
-            .all(|d| d.level != catalogc::diag::Level::Error),
-        "{:#?}",
-        loaded.diagnostics
-    );
+    let loaded = testing::load_clean_source(name, text);
     let cat = loaded.project.catalogs.first().expect("one catalog");
     cat.tools
         .iter()
-        .map(|t| (t.name.value.clone(), hash::tool_hashes(cat, t)))
+        .map(|t| (t.name.value.clone(), testing::contract(cat, t).hashes))
         .collect()
 }
 

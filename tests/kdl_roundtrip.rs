@@ -76,15 +76,7 @@ fn kdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn suite_inputs_round_trip() {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/kdl-test-suite/test_cases/input"
-    ));
-    assert!(
-        dir.is_dir(),
-        "the KDL test suite is missing at {}",
-        dir.display()
-    );
+    let dir = support::kdl_suite_cases().join("input");
     let mut files = Vec::new();
     kdl_files(&dir, &mut files);
     assert_eq!(files.len(), 336);
@@ -138,7 +130,7 @@ fn edge_inputs_round_trip() {
 
 mod random {
     use super::check;
-    use super::support::proptest_config;
+    use super::support::{self, proptest_config};
     use proptest::prelude::*;
     use std::path::Path;
 
@@ -154,18 +146,43 @@ mod random {
         ]
     }
 
+    /// A property that panics fails with the panic's message as its reason, and the panic
+    /// is not printed at each shrink step (the hook stays silent on this thread meanwhile).
+    #[test]
+    fn a_panicking_property_fails_once_with_its_cause() {
+        use proptest::test_runner::{TestError, TestRunner};
+        let mut runner = TestRunner::new(proptest_config(64));
+        let runs = std::cell::Cell::new(0u32);
+        let result = runner.run(&(0u32..1000), |n| {
+            runs.set(runs.get() + 1);
+            support::prop_quietly(|| assert!(n < 10, "cause: {n} is too large"))
+        });
+        match result {
+            Err(TestError::Fail(reason, minimal)) => {
+                assert!(
+                    reason.to_string().contains("cause: 10 is too large"),
+                    "{reason}"
+                );
+                assert_eq!(minimal, 10);
+            }
+            other => panic!("expected a shrunk failure, got {other:?}"),
+        }
+        assert!(runs.get() > 1, "shrinking re-ran the property");
+        assert_eq!(support::quietly(|| 7), Ok(7));
+    }
+
     proptest! {
         #![proptest_config(proptest_config(2000))]
 
         #[test]
         fn random_text_round_trips_without_panic(chars in prop::collection::vec(kdl_char(), 0..80)) {
             let src: String = chars.into_iter().collect();
-            check(Path::new("random"), &src);
+            support::prop_quietly(|| check(Path::new("random"), &src))?;
         }
 
         #[test]
         fn arbitrary_strings_round_trip(src in any::<String>()) {
-            check(Path::new("arbitrary"), &src);
+            support::prop_quietly(|| check(Path::new("arbitrary"), &src))?;
         }
     }
 }

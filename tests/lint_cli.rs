@@ -144,6 +144,42 @@ fn broken_configuration_stops_the_run_with_locations() {
 }
 
 #[test]
+fn templates_section_names_a_folder_beside_the_configuration() {
+    let dir = tempdir();
+    write(
+        dir.path(),
+        "c.kdl",
+        &fixture("tests/fixtures/lint/naming/tool-name/good.kdl"),
+    );
+    std::fs::create_dir_all(dir.path().join("conf/tpl")).unwrap_or_else(|e| panic!("{e}"));
+    // Relative to the configuration's folder, not to where catalogc runs.
+    write(dir.path(), "conf/project.kdl", "templates \"tpl\"\n");
+    let r = run(
+        dir.path(),
+        &["lint", "--config", "conf/project.kdl", "c.kdl"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+
+    write(
+        dir.path(),
+        "conf/project.kdl",
+        "templates \"c.kdl\"\ntemplate \"tpl\"\n",
+    );
+    let r = run(
+        dir.path(),
+        &["lint", "--config", "conf/project.kdl", "c.kdl"],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("project.kdl:1:11"), "{}", r.stderr);
+    assert!(r.stderr.contains("does not exist"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("did you mean `templates`?"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn documented_configuration_example_loads_and_sets_every_threshold() {
     let doc = fixture("docs/configuration.md");
     let example = doc

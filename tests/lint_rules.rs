@@ -4,7 +4,7 @@
 //! generated text.
 
 use catalogc::diag::Diagnostic;
-use catalogc::diag::render::{self, Summary};
+use catalogc::diag::emit::{self as render, Summary};
 use catalogc::lint::{self, Config, Rule};
 use catalogc::project::{self, Loaded};
 use std::collections::BTreeSet;
@@ -43,7 +43,7 @@ fn model_errors(loaded: &Loaded) -> Vec<&Diagnostic> {
 
 fn render(diags: &[Diagnostic], loaded: &Loaded) -> String {
     let summary = Summary::new(diags, loaded.tool_count(), loaded.project.catalogs.len());
-    render::render_human(diags, &loaded.sources, &summary, false)
+    render::human::render(diags, &loaded.sources, &summary, false)
 }
 
 #[test]
@@ -71,7 +71,11 @@ fn every_rule_has_fixtures_that_fire_and_pass() {
                 ));
                 continue;
             }
-            let all = lint::check_project(&loaded, &config);
+            let all = lint::check_project(
+                &loaded,
+                &config,
+                &catalogc::testing::artifacts(&loaded.project),
+            );
             let mine: Vec<Diagnostic> = all.iter().filter(|d| d.rule == rule.id).cloned().collect();
             if must_fire {
                 if mine.is_empty() {
@@ -265,7 +269,11 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
         "{:?}",
         model_errors(&loaded)
     );
-    let diags = lint::check_project(&loaded, &Config::default());
+    let diags = lint::check_project(
+        &loaded,
+        &Config::default(),
+        &catalogc::testing::artifacts(&loaded.project),
+    );
     let mut actual: Vec<(String, String)> = diags
         .iter()
         .map(|d| (d.rule.clone(), d.tool.clone().unwrap_or_default()))
@@ -292,7 +300,11 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
 fn example_catalogs_lint_clean() {
     let loaded = project::load(&[root().join("catalogs")], &Default::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    let diags = lint::check_project(&loaded, &Config::default());
+    let diags = lint::check_project(
+        &loaded,
+        &Config::default(),
+        &catalogc::testing::artifacts(&loaded.project),
+    );
     assert!(diags.is_empty(), "\n{}", render(&diags, &loaded));
 }
 
@@ -315,7 +327,11 @@ fn allow_suppresses_only_its_rule_in_its_tool() {
     let source = format!("{}{allowed}\n{other}", &text[..tool_start]);
     let loaded = project::load_source("allow.kdl", source);
     assert!(model_errors(&loaded).is_empty());
-    let diags = lint::check_project(&loaded, &Config::default());
+    let diags = lint::check_project(
+        &loaded,
+        &Config::default(),
+        &catalogc::testing::artifacts(&loaded.project),
+    );
     let of = |rule: &str, tool: &str| {
         diags
             .iter()
@@ -336,7 +352,11 @@ fn allow_suppresses_only_its_rule_in_its_tool() {
     // With the rule turned off, the allow suppresses nothing.
     let mut config = Config::default();
     config.levels.insert("naming/opaque-field".into(), None);
-    let diags = lint::check_project(&loaded, &config);
+    let diags = lint::check_project(
+        &loaded,
+        &config,
+        &catalogc::testing::artifacts(&loaded.project),
+    );
     let unused: Vec<_> = diags
         .iter()
         .filter(|d| d.rule == "lint/unused-allow")

@@ -2,11 +2,25 @@
 
 mod schema_fixture;
 
+use catalogc::contract::Templates;
+use catalogc::contract::schema::{self, DIALECT};
 use catalogc::model::{Catalog, Project, Tool};
-use catalogc::schema::{self, DIALECT};
-use catalogc::text;
+use catalogc::testing;
 use schema_fixture::Fx;
 use serde_json::{Value, json};
+
+/// The `tools/list` payload of `p`, from the built-in templates.
+fn tools_list(p: &Project) -> Value {
+    testing::artifacts(p).tools_list(p)
+}
+
+fn definition(cat: &Catalog, t: &Tool) -> Value {
+    testing::contract(cat, t).definition
+}
+
+fn description(cat: &Catalog, t: &Tool) -> String {
+    testing::contract(cat, t).description
+}
 
 fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).expect("a Value serialises")
@@ -337,7 +351,7 @@ fn bounds_are_enforced_by_the_emitted_schema() {
 #[test]
 fn tool_definitions() {
     let cat = billing();
-    let list = schema::tool_definition(&cat, cat.tool("invoice_list").expect("tool"));
+    let list = definition(&cat, cat.tool("invoice_list").expect("tool"));
     let keys: Vec<&String> = list.as_object().expect("object").keys().collect();
     assert_eq!(
         keys,
@@ -355,17 +369,17 @@ fn tool_definitions() {
         json!({"title": "List invoices", "readOnlyHint": true, "destructiveHint": false,
                "idempotentHint": true, "openWorldHint": false})
     );
-    let submit = schema::tool_definition(&cat, cat.tool("payment_transfer_submit").expect("tool"));
+    let submit = definition(&cat, cat.tool("payment_transfer_submit").expect("tool"));
     assert!(submit.get("title").is_none());
     assert_eq!(
         submit["annotations"],
         json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true,
                "openWorldHint": false})
     );
-    let ping = schema::tool_definition(&cat, cat.tool("service_ping").expect("tool"));
+    let ping = definition(&cat, cat.tool("service_ping").expect("tool"));
     assert!(ping.get("outputSchema").is_none());
     assert_eq!(ping["annotations"]["openWorldHint"], json!(true));
-    let export = schema::tool_definition(&cat, cat.tool("report_export").expect("tool"));
+    let export = definition(&cat, cat.tool("report_export").expect("tool"));
     // append without idempotency: not idempotent.
     assert_eq!(export["annotations"]["idempotentHint"], json!(false));
     assert_eq!(export["annotations"]["destructiveHint"], json!(false));
@@ -389,7 +403,7 @@ fn project() -> Project {
 
 #[test]
 fn tools_list_order_and_determinism() {
-    let list = schema::tools_list(&project());
+    let list = tools_list(&project());
     let names: Vec<&str> = list["tools"]
         .as_array()
         .expect("tools array")
@@ -406,8 +420,8 @@ fn tools_list_order_and_determinism() {
             "payment_transfer_submit"
         ]
     );
-    let a = serde_json::to_string(&schema::tools_list(&project())).expect("serialises");
-    let b = serde_json::to_string(&schema::tools_list(&Project {
+    let a = serde_json::to_string(&tools_list(&project())).expect("serialises");
+    let b = serde_json::to_string(&tools_list(&Project {
         catalogs: project().catalogs.into_iter().rev().collect(),
     }))
     .expect("serialises");
@@ -422,15 +436,12 @@ fn same_model_same_bytes() {
     let a = Fx::new(0).billing();
     let b = Fx::new(5_000).billing();
     for (ta, tb) in a.tools.iter().zip(&b.tools) {
-        assert_eq!(
-            pretty(&schema::tool_definition(&a, ta)),
-            pretty(&schema::tool_definition(&b, tb))
-        );
+        assert_eq!(pretty(&definition(&a, ta)), pretty(&definition(&b, tb)));
     }
 }
 
 fn desc(cat: &Catalog, t: &Tool) -> String {
-    let d = text::description(cat, t);
+    let d = description(cat, t);
     assert!(!d.contains('\r'));
     assert!(
         d.lines().all(|l| l == l.trim_end()),
@@ -507,7 +518,7 @@ fn project_templates_override_the_builtin() {
         "{{ name }}: {{ summary }}   \n\n\n[{{ effect }}] {{ limits_words | join(', ') }}\n",
     )
     .expect("write template");
-    let t = text::Templates::with_dir(dir.path()).expect("templates load");
+    let t = Templates::with_dir(dir.path()).expect("templates load");
     let cat = billing();
     let got = t
         .description(&cat, cat.tool("invoice_list").expect("tool"))
@@ -519,11 +530,15 @@ fn project_templates_override_the_builtin() {
     );
 
     std::fs::write(dir.path().join("description.j2"), "{% if %}").expect("write template");
-    let err = text::Templates::with_dir(dir.path()).expect_err("syntax error is reported");
-    assert_eq!(err.template, "description.j2");
+    let err = Templates::with_dir(dir.path()).expect_err("syntax error is reported");
+    // The file, not just the template name, so the author finds it.
+    assert_eq!(
+        err.template,
+        dir.path().join("description.j2").display().to_string()
+    );
     assert!(err.to_string().contains("line 1"), "{err}");
 
-    let missing = text::Templates::with_dir(&dir.path().join("nope")).expect_err("no folder");
+    let missing = Templates::with_dir(&dir.path().join("nope")).expect_err("no folder");
     assert!(missing.template.ends_with("nope"));
 }
 
@@ -531,11 +546,11 @@ fn project_templates_override_the_builtin() {
 fn snapshots() {
     let cat = billing();
     for t in &cat.tools {
-        let def = schema::tool_definition(&cat, t);
+        let def = definition(&cat, t);
         insta::assert_snapshot!(format!("tool_definition__{}", t.name.value), pretty(&def));
         insta::assert_snapshot!(
             format!("description__{}", t.name.value),
-            text::description(&cat, t)
+            description(&cat, t)
         );
     }
 }
@@ -544,19 +559,12 @@ fn snapshots() {
 
 mod catalogs {
     use super::*;
-    use catalogc::diag::Level;
-    use catalogc::project::{self, LoadOptions, Loaded};
+    use catalogc::project::Loaded;
     use std::path::PathBuf;
 
     pub fn load() -> Loaded {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("catalogs");
-        let loaded = project::load(&[dir], &LoadOptions::default()).expect("catalogs/ loads");
-        let errors: Vec<_> = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.level == Level::Error)
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}");
+        let loaded = testing::load_clean(&[dir]);
         assert!(loaded.tool_count() >= 6);
         loaded
     }
@@ -695,8 +703,8 @@ fn example_catalogs_instances() {
 fn example_catalogs_tools_list_snapshot_and_determinism() {
     let a = catalogs::load();
     let b = catalogs::load();
-    let list = pretty(&schema::tools_list(&a.project));
-    assert_eq!(list, pretty(&schema::tools_list(&b.project)));
+    let list = pretty(&tools_list(&a.project));
+    assert_eq!(list, pretty(&tools_list(&b.project)));
     insta::assert_snapshot!("tools_list__catalogs", list);
     for c in &a.project.catalogs {
         for t in &c.tools {
@@ -710,16 +718,8 @@ fn example_catalogs_tools_list_snapshot_and_determinism() {
 /// every bound) go through the same checks as the examples.
 #[test]
 fn synthetic_catalog_schemas() {
-    let text = catalogc::synth::synthetic_catalog("synthetic", 60);
-    let loaded = catalogc::project::load_source("synthetic.kdl", text.clone());
-    assert!(
-        loaded
-            .diagnostics
-            .iter()
-            .all(|d| d.level != catalogc::diag::Level::Error),
-        "{:#?}",
-        loaded.diagnostics
-    );
+    let text = catalogc::testing::synthetic_catalog("synthetic", 60);
+    let loaded = testing::load_clean_source("synthetic.kdl", text.clone());
     let cat = loaded.project.catalogs.first().expect("one catalog");
     assert_eq!(cat.tools.len(), 60);
     let mut unknown_checked = 0;
@@ -744,9 +744,27 @@ fn synthetic_catalog_schemas() {
     let again = catalogc::project::load_source("synthetic.kdl", text);
     let again = again.project.catalogs.first().expect("one catalog");
     for (a, b) in cat.tools.iter().zip(&again.tools) {
-        assert_eq!(
-            pretty(&schema::tool_definition(cat, a)),
-            pretty(&schema::tool_definition(again, b))
-        );
+        assert_eq!(pretty(&definition(cat, a)), pretty(&definition(again, b)));
     }
+}
+
+/// A model built without loading (so no cap left its tool out) whose named types chain
+/// 10,000 deep: the schema is cut off at `MAX_INLINED_DEPTH` named types, a closed empty
+/// object, instead of overflowing the stack.
+#[test]
+fn a_chain_of_named_types_in_a_hand_built_model_is_cut_off_not_overflowed() {
+    let src = catalogc::testing::chain_catalog(10_000);
+    let parsed = catalogc::syntax::parse(&src);
+    let (cat, _) = catalogc::model::lower(&parsed.document, catalogc::diag::FileId(0));
+    let cat = cat.expect("the chain lowers");
+    let s = schema::input_schema(&cat, &cat.tools[0]);
+    let mut depth = 0;
+    let mut at = &s["properties"]["root"];
+    while let Some(next) = at["properties"].get("next") {
+        depth += 1;
+        at = next;
+    }
+    assert_eq!(depth, catalogc::model::inline::MAX_INLINED_DEPTH);
+    assert_eq!(at["properties"], json!({}));
+    assert_eq!(at["additionalProperties"], json!(false));
 }

@@ -1,10 +1,10 @@
 //! `catalogc breaking --against REF [PATH…]`: compare the catalogs with those of a git
-//! revision, a folder or a file, and check the declared versions (compat.md).
+//! revision, a folder or a file, and check the declared versions (docs/compatibility.md).
 
 use super::{CliError, Global, Status};
 use crate::compat::report::{self, Sources};
 use crate::compat::{self, Policy};
-use crate::diag::Level;
+use crate::diag::{Level, emit};
 use crate::git::Repo;
 use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
 use std::path::{Path, PathBuf};
@@ -88,7 +88,7 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
 }
 
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
-    let new = project::load(&args.paths, &global.load)?;
+    let mut new = project::load(&args.paths, &global.load)?;
     let old = load_old(&args.against, &args.paths, global)?;
     require_clean(&new, "new")?;
     require_clean(&old, "old")?;
@@ -96,23 +96,29 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         Some(PolicyArg::NoMajor) => Policy::NoMajor,
         None => Policy::Semver,
     };
-    let result = compat::compare(
-        &old.project.catalogs,
-        &new.project.catalogs,
-        compat::order_insensitive_hashes,
-    );
+    // Both sides render with this run's templates: the comparison is of the catalogs, and
+    // a template changed since REF is not a change of any tool's contract.
+    let templates = super::project_templates(&mut new.sources, global)?;
+    let failure = std::cell::RefCell::new(None);
+    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |c, t| {
+        compat::order_insensitive_hashes(c, t, &templates)
+            .map_err(|e| failure.borrow_mut().get_or_insert(e).clone())
+            .ok()
+    });
+    if let Some(e) = failure.into_inner() {
+        return Err(e.into());
+    }
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,
     };
-    let text = match args.format {
-        Format::Human => report::render_human(&result, sources, policy),
-        Format::Json => report::render_json(&result, sources),
-        Format::Sarif => report::render_sarif(&result, sources, policy),
-        Format::Github => report::render_github(&result, sources, policy),
-        Format::Markdown => report::render_markdown(&result, sources, policy),
-    };
-    super::print(&text);
+    super::output(|out| match args.format {
+        Format::Human => report::write_human(out, &result, sources, policy),
+        Format::Json => report::write_json(out, &result, sources),
+        Format::Sarif => emit::write_json(out, &report::to_sarif(&result, sources, policy)),
+        Format::Github => report::write_github(out, &result, sources, policy),
+        Format::Markdown => report::write_markdown(out, &result, sources, policy),
+    })?;
     Ok(if result.exit_code(policy) == 0 {
         Status::Ok
     } else {

@@ -29,7 +29,7 @@ pub fn run(args: &ExplainArgs) -> Result<Status, CliError> {
             }
         })?,
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }
 

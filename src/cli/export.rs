@@ -1,4 +1,4 @@
-//! `catalogc export tools-json [PATH…]`: machine-readable views of the catalogs on stdout.
+//! `catalogc export tools-json|eval [PATH…]`: machine-readable views of the catalogs on stdout.
 
 use super::{CliError, Global, Status};
 use std::path::PathBuf;
@@ -7,6 +7,9 @@ use std::path::PathBuf;
 pub enum What {
     /// The MCP `tools/list` payload: `{"tools":[...]}`.
     ToolsJson,
+    /// The tool-choice evaluation set as JSON Lines: one line per `call`, `no-call` and
+    /// `confusable` example (docs/eval-line.schema.json).
+    Eval,
 }
 
 #[derive(Debug, clap::Args)]
@@ -18,10 +21,17 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = super::load_valid(&args.paths, global)?;
-    let text = match args.what {
-        What::ToolsJson => super::pretty_json(&crate::schema::tools_list(&loaded.project)),
-    };
-    super::print(&text);
+    let mut loaded = super::load_valid(&args.paths, global)?;
+    match args.what {
+        What::ToolsJson => {
+            let artifacts = super::artifacts(
+                &loaded.project,
+                &super::project_templates(&mut loaded.sources, global)?,
+            )?;
+            let value = artifacts.tools_list(&loaded.project);
+            super::output(|out| crate::diag::emit::write_json(out, &value))?;
+        }
+        What::Eval => super::print(&crate::eval::eval_jsonl(&loaded.project))?,
+    }
     Ok(Status::Ok)
 }

@@ -36,7 +36,7 @@ pub fn run(args: &GenArgs, global: &Global) -> Result<Status, CliError> {
         Ok(g) => g,
         Err(BuildError::Lint(text)) => {
             // Nothing is generated from a catalog with lint errors; show them as `lint` does.
-            super::print(&text);
+            super::print(&text)?;
             return Ok(Status::Findings);
         }
         Err(BuildError::Io(msg)) => return Err(CliError(msg)),
@@ -64,6 +64,6 @@ pub fn run(args: &GenArgs, global: &Global) -> Result<Status, CliError> {
     if stale {
         let _ = writeln!(out, "run `catalogc gen` to update the generated files");
     }
-    super::print(&out);
+    super::print(&out)?;
     Ok(if stale { Status::Findings } else { Status::Ok })
 }

@@ -1,7 +1,7 @@
 //! `catalogc hash [PATH…]`: the input, output, description and contract hashes of every tool.
 
 use super::{CliError, Global, Status};
-use crate::hash::tool_hashes;
+use crate::contract::{Artifacts, ToolContract};
 use crate::model::Catalog;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -21,22 +21,34 @@ pub struct HashArgs {
     pub format: Format,
 }
 
-/// Catalogs by name (as in `tools/list`), so the output does not depend on file order.
-fn sorted(catalogs: &[Catalog]) -> Vec<&Catalog> {
-    let mut cats: Vec<&Catalog> = catalogs.iter().collect();
-    cats.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+/// Each catalog with its tools and their contracts, catalogs by name (as in `tools/list`),
+/// so the output does not depend on file order.
+fn sorted<'a>(
+    catalogs: &'a [Catalog],
+    artifacts: &'a Artifacts,
+) -> Vec<(&'a Catalog, Vec<(&'a crate::model::Tool, &'a ToolContract)>)> {
+    let mut cats: Vec<_> = catalogs
+        .iter()
+        .zip(&artifacts.catalogs)
+        .map(|(c, a)| (c, c.tools.iter().zip(&a.tools).collect()))
+        .collect();
+    cats.sort_by(|a: &(&Catalog, _), b| a.0.name.value.cmp(&b.0.name.value));
     cats
 }
 
 pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = super::load_valid(&args.paths, global)?;
-    let cats = sorted(&loaded.project.catalogs);
+    let mut loaded = super::load_valid(&args.paths, global)?;
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
+    let cats = sorted(&loaded.project.catalogs, &artifacts);
     let text = match args.format {
         Format::Human => {
             let mut out = String::new();
-            for c in cats {
-                for t in &c.tools {
-                    let h = tool_hashes(c, t);
+            for (c, tools) in cats {
+                for (t, contract) in tools {
+                    let h = &contract.hashes;
                     let _ = writeln!(out, "{}/{} {}", c.name.value, t.name.value, t.version.value);
                     let _ = writeln!(out, "  input        {}", h.input);
                     let _ = writeln!(out, "  output       {}", h.output);
@@ -49,9 +61,9 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
         Format::Json => {
             let tools: Vec<Value> = cats
                 .into_iter()
-                .flat_map(|c| {
-                    c.tools.iter().map(move |t| {
-                        let h = tool_hashes(c, t);
+                .flat_map(|(c, tools)| {
+                    tools.into_iter().map(move |(t, contract)| {
+                        let h = &contract.hashes;
                         json!({
                             "catalog": c.name.value,
                             "tool": t.name.value,
@@ -64,9 +76,9 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
                     })
                 })
                 .collect();
-            super::pretty_json(&json!({ "tools": tools }))
+            crate::diag::emit::pretty_json(&json!({ "tools": tools }))
         }
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }

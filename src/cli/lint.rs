@@ -2,9 +2,10 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
-use crate::diag::render::{self, Summary};
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::emit::{self, Summary, sarif};
 use crate::lint::baseline::Baseline;
+use crate::lint::docs::LintRules;
+use crate::model::codes::CoreRules;
 use crate::project;
 use std::path::PathBuf;
 
@@ -44,13 +45,14 @@ pub struct LintArgs {
 
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
-    let project_config = project::load_config(&mut loaded, args.config.as_deref(), &global.load)?;
-    let config = crate::lint::config::from_project(&mut loaded, &project_config)
-        .map_err(|errors| config_error(&errors, &loaded.sources, global.color))?;
-    let mut diags = crate::lint::check_project(&loaded, &config);
+    let project_config =
+        super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
+    let config = project_config.lint;
+    let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
-        std::fs::write(path, baseline.to_json())
+        crate::fsutil::write_atomic(path, baseline.to_json().as_bytes())
             .map_err(|e| CliError(format!("{}: cannot write baseline: {e}", path.display())))?;
         eprintln!(
             "recorded {} findings in {}",
@@ -60,20 +62,23 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
         return Ok(Status::Ok);
     }
     if let Some(path) = &args.baseline {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("{}: cannot read baseline: {e}", path.display())))?;
+        let text = project::read_text(path, &global.load)?;
         let baseline =
             Baseline::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
         diags = baseline.filter(diags, &loaded.sources);
     }
     let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
-    let text = match args.format {
-        Format::Human => render::render_human(&diags, &loaded.sources, &summary, global.color),
-        Format::Json => render::render_json(&diags, &loaded.sources, &summary),
-        Format::Sarif => crate::lint::docs::render_sarif(&diags, &loaded.sources),
-        Format::Github => render::render_github(&diags, &loaded.sources),
-    };
-    super::print(&text);
+    let sources = &loaded.sources;
+    super::output(|out| match args.format {
+        Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
+        Format::Json => emit::json::write(out, &emit::records(&diags, sources), &summary),
+        Format::Sarif => {
+            let records = emit::records(&diags, sources);
+            let rules = sarif::used_rules(&records, &[&LintRules, &CoreRules]);
+            sarif::write(out, &records, &rules, sarif::Shape::DIAGNOSTICS)
+        }
+        Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
+    })?;
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = diags
         .iter()
@@ -83,22 +88,4 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Ok
     })
-}
-
-/// A broken `catalogc.kdl` stops the run (exit 2): every problem with its location on stderr,
-/// then the one-line reason.
-fn config_error(errors: &[Diagnostic], sources: &SourceMap, color: bool) -> CliError {
-    let summary = Summary::new(errors, 0, 0);
-    eprint!("{}", render::render_human(errors, sources, &summary, color));
-    let first = errors.first().map(|d| {
-        let f = sources.get(d.file);
-        let (line, col) = f.line_col(d.span.start);
-        format!("{}:{line}:{col}: {}", f.path.display(), d.message)
-    });
-    CliError(format!(
-        "the configuration is invalid ({} problem{}): {}",
-        errors.len(),
-        if errors.len() == 1 { "" } else { "s" },
-        first.unwrap_or_default()
-    ))
 }

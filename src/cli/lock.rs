@@ -3,6 +3,7 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::Level;
+use crate::fsutil;
 use crate::lock::{self, Lock};
 use crate::project;
 use std::fmt::Write;
@@ -19,7 +20,7 @@ pub struct LockArgs {
 }
 
 pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
-    let loaded = project::load(&args.paths, &global.load)?;
+    let mut loaded = project::load(&args.paths, &global.load)?;
     if let Some(d) = loaded.diagnostics.iter().find(|d| d.level == Level::Error) {
         let f = loaded.sources.get(d.file);
         let (line, col) = f.line_col(d.span.start);
@@ -30,26 +31,35 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             d.rule
         )));
     }
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
     let mut out = String::new();
     let mut failing = false;
-    for cat in &loaded.project.catalogs {
+    for (cat, contracts) in loaded.project.catalogs.iter().zip(&artifacts.catalogs) {
         let file = &loaded.sources.get(cat.file).path;
         let path = lock::lock_path(cat, file);
-        let current = Lock::of(cat);
+        let current = Lock::of(cat, contracts);
         if !args.check {
-            std::fs::write(&path, current.render())
+            let outcome = fsutil::write_atomic(&path, current.render().as_bytes())
                 .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            let verb = if outcome.wrote() {
+                "wrote"
+            } else {
+                "unchanged"
+            };
             let _ = writeln!(
                 out,
-                "wrote {} ({} tools)",
+                "{verb} {} ({} tools)",
                 path.display(),
                 current.tools.len()
             );
             continue;
         }
-        let text = match std::fs::read_to_string(&path) {
+        let text = match project::read_text(&path, &global.load) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(project::LoadError::NotFound(_)) => {
                 failing = true;
                 let _ = writeln!(
                     out,
@@ -59,7 +69,7 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
                 );
                 continue;
             }
-            Err(e) => return Err(CliError(format!("{}: cannot read: {e}", path.display()))),
+            Err(e) => return Err(e.into()),
         };
         let locked =
             Lock::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
@@ -77,7 +87,7 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
             let _ = writeln!(out, "error: {}: {}", path.display(), m.message());
         }
     }
-    super::print(&out);
+    super::print(&out)?;
     Ok(if failing {
         Status::Findings
     } else {

@@ -1,13 +1,18 @@
-//! The `catalogc` command line (cli.md). One file per command; each command is one variant of
+//! The `catalogc` command line (docs/cli.md). One file per command; each command is one variant of
 //! [`Command`] and returns its exit status, or a [`CliError`] when it could not run.
 
+use crate::config::{ConfigError, ProjectConfig};
+use crate::contract::{Artifacts, Templates};
+use crate::diag::SourceMap;
+use crate::diag::emit::{self, Summary};
 use clap::{Parser, Subcommand};
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 pub mod breaking;
 pub mod explain;
 pub mod export;
+pub mod fmt;
 pub mod r#gen;
 pub mod hash;
 pub mod lint;
@@ -46,11 +51,15 @@ pub enum Command {
     Hash(hash::HashArgs),
     /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
     Gen(r#gen::GenArgs),
-    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload).
+    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
+    /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
+    /// Rewrite catalogs in the canonical layout, keeping every comment (`--check`: exit 1
+    /// naming each file that would change).
+    Fmt(fmt::FmtArgs),
 }
 
-/// Exit status of a command that ran (cli.md): 0 success, 1 the check found what it looks for.
+/// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Ok,
@@ -107,6 +116,7 @@ pub fn main() -> ExitCode {
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
         Command::Gen(args) => r#gen::run(&args, &global),
+        Command::Fmt(args) => fmt::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
@@ -119,19 +129,79 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Writes to stdout; a closed pipe (`catalogc lint | head`) is not an error worth a panic.
-pub fn print(s: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(s.as_bytes());
-    let _ = out.flush();
+/// Writes a command's output to a buffered stdout as it is produced: the one place output
+/// errors are handled. A closed pipe (`catalogc lint | head`) ends the output quietly; any
+/// other write error (a full disk) is a failure to run.
+pub fn output(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), CliError> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
-/// Pretty JSON with a final newline: the one layout every JSON output uses.
-pub fn pretty_json(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-    s.push('\n');
-    s
+/// [`output`] of a finished text.
+pub fn print(s: &str) -> Result<(), CliError> {
+    output(|out| out.write_all(s.as_bytes()))
+}
+
+/// The run's templates: the built-ins, overridden by the `*.j2` files of the project's
+/// template folder. Every command builds them here and nowhere else, so `hash`, `export`,
+/// `lock`, `breaking` and `lint` all render (and so hash and lock) the same descriptions.
+pub fn templates(config: &ProjectConfig) -> Result<Templates, CliError> {
+    match &config.templates {
+        Some(dir) => Ok(Templates::with_dir(dir)?),
+        None => Ok(Templates::builtin()),
+    }
+}
+
+/// The project configuration: `explicit` (`lint --config`), else `catalogc.kdl` when present.
+/// A broken file stops the run (exit 2): every problem with its location on stderr, then the
+/// one-line reason.
+pub fn project_config(
+    sources: &mut SourceMap,
+    explicit: Option<&std::path::Path>,
+    global: &Global,
+) -> Result<ProjectConfig, CliError> {
+    match crate::config::load(sources, explicit, &global.load) {
+        Ok(c) => Ok(c),
+        Err(ConfigError::Load(e)) => Err(e.into()),
+        Err(ConfigError::Invalid(errors)) => {
+            let summary = Summary::new(&errors, 0, 0);
+            eprint!(
+                "{}",
+                emit::human::render(&errors, sources, &summary, global.color)
+            );
+            let first = errors.first().map(|d| {
+                let f = sources.get(d.file);
+                let (line, col) = f.line_col(d.span.start);
+                format!("{}:{line}:{col}: {}", f.path.display(), d.message)
+            });
+            Err(CliError(format!(
+                "the configuration is invalid ({} problem{}): {}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                first.unwrap_or_default()
+            )))
+        }
+    }
+}
+
+/// The templates of the project whose catalogs are in `sources` (its `catalogc.kdl`), for the
+/// commands without `--config`.
+pub fn project_templates(sources: &mut SourceMap, global: &Global) -> Result<Templates, CliError> {
+    templates(&project_config(sources, None, global)?)
+}
+
+/// The contracts of every tool of `project`, descriptions rendered from `templates`; a
+/// template that fails stops the run with its file and line.
+pub fn artifacts(
+    project: &crate::model::Project,
+    templates: &Templates,
+) -> Result<Artifacts, CliError> {
+    Ok(Artifacts::build(project, templates)?)
 }
 
 /// Loads the project for a command that needs a sound model (hash, export): a syntax or

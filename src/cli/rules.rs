@@ -17,12 +17,8 @@ pub struct RulesArgs {
 pub fn run(args: &RulesArgs) -> Result<Status, CliError> {
     let text = match args.format {
         Format::Human => crate::lint::docs::rules_table(),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&crate::lint::docs::rules_json())?;
-            s.push('\n');
-            s
-        }
+        Format::Json => crate::diag::emit::pretty_json(&crate::lint::docs::rules_json()),
     };
-    super::print(&text);
+    super::print(&text)?;
     Ok(Status::Ok)
 }

@@ -1,6 +1,6 @@
 use super::*;
+use crate::contract::Templates;
 use crate::project::load_source;
-use crate::text::Templates;
 
 fn generate_text(name: &str, text: &str) -> Vec<File> {
     let loaded = load_source(name, text);

@@ -1,9 +1,9 @@
 //! Order-insensitive contract hashes for the version check. The published hashes
-//! (`hash::tool_hashes`) keep declaration order, because schemas list properties as
+//! ([`crate::contract::Artifacts`]) keep declaration order, because schemas list properties as
 //! declared; but reordering fields, errors, enum values or examples is not a change
-//! (compat.md), so `breaking` hashes a copy of each tool with every such list sorted.
+//! (docs/compatibility.md), so `breaking` hashes a copy of each tool with every such list sorted.
 
-use crate::hash::{ToolHashes, tool_hashes};
+use crate::contract::{TemplateError, Templates, ToolContract, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};
 
 fn sort_ty(ty: &mut Ty) {
@@ -58,8 +58,13 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
         .collect()
 }
 
-/// The hashes of `tool` with every order-only difference removed.
-pub fn order_insensitive_hashes(cat: &Catalog, tool: &Tool) -> ToolHashes {
+/// The hashes of `tool` with every order-only difference removed, its description rendered
+/// from the run's `templates` (the description never depends on the orders removed here).
+pub fn order_insensitive_hashes(
+    cat: &Catalog,
+    tool: &Tool,
+    templates: &Templates,
+) -> Result<ToolHashes, TemplateError> {
     // Only the types matter to a tool's hashes; cloning the tools too would make hashing a
     // whole catalog quadratic.
     let mut cat = Catalog {
@@ -93,5 +98,5 @@ pub fn order_insensitive_hashes(cat: &Catalog, tool: &Tool) -> ToolHashes {
     ] {
         list.sort_by(|a, b| a.value.cmp(&b.value));
     }
-    tool_hashes(&cat, &t)
+    ToolContract::build(&cat, &t, templates).map(|c| c.hashes)
 }

@@ -1,7 +1,8 @@
-//! The registry of change kinds: every row of compat.md's tables, with a stable ID, its
+//! The registry of change kinds: every row of docs/compatibility.md's tables, with a stable ID, its
 //! class and its documentation. IDs are a public contract (baselines, CI filters): never
 //! rename one, only add.
 
+use crate::diag::emit::{RuleMeta, RuleMetadata};
 use std::fmt;
 
 /// How much a change breaks: the semver bump it requires.
@@ -47,7 +48,7 @@ pub enum Mirror {
 macro_rules! kinds {
     ($( $variant:ident = $id:literal, $class:ident, $title:literal, $doc:literal,
         mirror: $mirror:expr, reverse: [$($rev:ident),*]; )*) => {
-        /// One change kind (a row of compat.md, for one side where sides matter).
+        /// One change kind (a row of docs/compatibility.md, for one side where sides matter).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind { $($variant),* }
 
@@ -201,7 +202,7 @@ kinds! {
         mirror: Other(OutputPatternChanged), reverse: [InputPatternChanged];
     OutputPatternChanged = "compat/output-pattern-changed", Major,
         "output pattern changed",
-        "The server may produce strings the old pattern rejects, and pattern inclusion cannot be decided; read from the client's side this is breaking (compat.md's table says minor, which would be unsound).",
+        "The server may produce strings the old pattern rejects, and pattern inclusion cannot be decided; read from the client's side this is breaking (docs/compatibility.md's table says minor, which would be unsound).",
         mirror: Other(InputPatternChanged), reverse: [OutputPatternChanged];
     InputPatternRemoved = "compat/input-pattern-removed", Minor,
         "input pattern removed",
@@ -225,7 +226,7 @@ kinds! {
         mirror: Other(OutputFormatChanged), reverse: [InputFormatChanged];
     OutputFormatChanged = "compat/output-format-changed", Major,
         "output format changed",
-        "Clients parse the old format; values of the new one break them (compat.md's table says minor, which would be unsound from the client's side).",
+        "Clients parse the old format; values of the new one break them (docs/compatibility.md's table says minor, which would be unsound from the client's side).",
         mirror: Other(InputFormatChanged), reverse: [OutputFormatChanged];
     InputFormatRemoved = "compat/input-format-removed", Minor,
         "input format removed",
@@ -426,6 +427,25 @@ impl fmt::Display for Kind {
     }
 }
 
+/// The table of every change kind and version check, in registry order, for
+/// docs/compatibility.md (kept equal to the file by tests/compat_fixtures.rs).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| ID | class | what changed |\n|---|---|---|\n");
+    for &k in Kind::ALL {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            k.id(),
+            k.class(),
+            k.title()
+        ));
+    }
+    out.push_str("\n| version check | fails when |\n|---|---|\n");
+    for (id, line) in super::version::VERSION_RULES {
+        out.push_str(&format!("| `{id}` | {line} |\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,7 +501,7 @@ mod tests {
         }
     }
 
-    /// The classes compat.md's tables give, per row and side; a kind whose class drifts from
+    /// The classes docs/compatibility.md's tables give, per row and side; a kind whose class drifts from
     /// the spec fails here.
     #[test]
     fn classes_follow_the_spec_tables() {
@@ -538,5 +558,44 @@ mod tests {
             let k = Kind::from_id(&format!("compat/{id}"));
             assert_eq!(k.map(Kind::class), Some(*class), "{id}");
         }
+    }
+}
+
+/// The rule `--policy no-major` fails with, and its one line.
+pub const POLICY_RULE: (&str, &str) = (
+    "compat/policy-no-major",
+    "a major change while --policy no-major is in force",
+);
+
+/// Every ID `catalogc breaking` reports, as rule metadata for output formats: the change
+/// kinds (title, documentation, class), the version checks and the policy check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompatRules;
+
+impl CompatRules {
+    /// Change kinds in registry order, then the version checks, then the policy check.
+    pub fn all() -> Vec<RuleMeta> {
+        let kinds = Kind::ALL.iter().map(|k| RuleMeta {
+            id: k.id().to_string(),
+            summary: k.title().to_string(),
+            description: Some(k.doc().to_string()),
+            properties: vec![("class", k.class().as_str().to_string())],
+            ..RuleMeta::default()
+        });
+        let checks = super::version::VERSION_RULES
+            .iter()
+            .chain([&POLICY_RULE])
+            .map(|(id, line)| RuleMeta {
+                id: id.to_string(),
+                summary: line.to_string(),
+                ..RuleMeta::default()
+            });
+        kinds.chain(checks).collect()
+    }
+}
+
+impl RuleMetadata for CompatRules {
+    fn rule(&self, id: &str) -> Option<RuleMeta> {
+        CompatRules::all().into_iter().find(|m| m.id == id)
     }
 }

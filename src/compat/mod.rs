@@ -1,11 +1,11 @@
 //! `catalogc breaking`: classify every change between an old and a new set of catalogs
-//! (compat.md) and check that declared versions were bumped enough.
+//! (docs/compatibility.md) and check that declared versions were bumped enough.
 //!
 //! [`compare`] matches catalogs and tools by name; field-level rules live in `classify`
 //! (one reader-side classifier for both schemas), tool-level rules in `tool`, the change
 //! kinds in [`kinds`], the version rules in [`version`], the output formats in [`report`].
 //!
-//! Decisions where compat.md is silent (or, in one place, would be unsound):
+//! Decisions where docs/compatibility.md is silent (or, in one place, would be unsound):
 //! - Output readers are tolerant: they ignore fields they do not know (so an added output
 //!   field is minor, as the table says) but rely on every field they know, optional or not
 //!   (so removing one is major). Input readers are strict (`additionalProperties: false`).
@@ -42,7 +42,6 @@ pub use kinds::{Class, Kind, Mirror, Side};
 
 use crate::diag::FileId;
 use crate::model::{Catalog, Span, Tool};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 /// A place in one side's sources.
@@ -75,15 +74,7 @@ impl Change {
 /// A stable fingerprint of a finding: the hash of its rule ID, tool and path, so a baseline
 /// keeps matching when unrelated lines move.
 pub fn fingerprint(rule: &str, tool: &str, path: &str) -> String {
-    let mut h = Sha256::new();
-    for part in [rule, tool, path] {
-        h.update(part.as_bytes());
-        h.update([0]);
-    }
-    h.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::diag::emit::hex(&crate::diag::emit::digest(&[rule, tool, path], 0)[..16])
 }
 
 /// Every change between two versions of one tool, in a stable order: tool-level first, then
@@ -186,7 +177,7 @@ impl Report {
         self.changes().any(|(_, _, ch)| ch.class() == Class::Major)
     }
 
-    /// 0 compatible with the declared versions, 1 otherwise (cli.md).
+    /// 0 compatible with the declared versions, 1 otherwise (docs/cli.md).
     pub fn exit_code(&self, policy: Policy) -> i32 {
         let policy_ok = policy != Policy::NoMajor || !self.has_major();
         if self.versions_ok() && policy_ok {
@@ -238,9 +229,24 @@ fn largest(changes: &[Change]) -> Option<(Class, &'static str)> {
         .map(|c| (c.class(), c.kind.id()))
 }
 
-/// Compares two sets of catalogs, matching catalogs and tools by name. `hashes` gives each
-/// tool's contract hashes (any comparable value): a tool whose hashes differ needs at least a
-/// patch bump even when no rule names the change.
+/// Every tool of `catalogs` by name, with its catalog. Tool names are global to a server, so
+/// a tool is matched by its name whatever catalog (or file) holds it; a name declared twice
+/// (an error reported by the loader) keeps its first declaration.
+fn tools_by_name(catalogs: &[Catalog]) -> HashMap<&str, (&Catalog, &Tool)> {
+    let mut out = HashMap::new();
+    for c in catalogs {
+        for t in &c.tools {
+            out.entry(t.name.value.as_str()).or_insert((c, t));
+        }
+    }
+    out
+}
+
+/// Compares two sets of catalogs. Catalogs are matched by name; tools by name across all
+/// catalogs of each side, so renaming a catalog file or moving a tool to another catalog is
+/// no change to the tool (reported under its new catalog). `hashes` gives each tool's
+/// contract hashes (any comparable value): a tool whose hashes differ needs at least a patch
+/// bump even when no rule names the change.
 pub fn compare<H: PartialEq>(
     old: &[Catalog],
     new: &[Catalog],
@@ -253,54 +259,57 @@ pub fn compare<H: PartialEq>(
         .collect();
     names.sort_unstable();
     names.dedup();
+    let sides = (tools_by_name(old), tools_by_name(new));
     let catalogs = names
         .into_iter()
         .map(|name| {
             let o = old.iter().find(|c| c.name.value == name);
             let n = new.iter().find(|c| c.name.value == name);
-            compare_catalog(name, o, n, &hashes)
+            compare_catalog(name, o, n, &sides, &hashes)
         })
         .collect();
     Report { catalogs }
 }
 
+type ToolIndex<'a> = HashMap<&'a str, (&'a Catalog, &'a Tool)>;
+
 fn compare_catalog<H: PartialEq>(
     name: &str,
     old: Option<&Catalog>,
     new: Option<&Catalog>,
+    (old_tools, new_tools): &(ToolIndex<'_>, ToolIndex<'_>),
     hashes: &impl Fn(&Catalog, &Tool) -> H,
 ) -> CatalogReport {
-    fn tools_of(c: Option<&Catalog>) -> &[Tool] {
-        c.map_or(&[], |c| &c.tools)
-    }
-    let mut names: Vec<&str> = tools_of(old)
+    // A catalog reports the tools it holds now, and those it held that exist nowhere now.
+    let mut names: Vec<&str> = new
+        .map_or(&[][..], |c| &c.tools)
         .iter()
-        .chain(tools_of(new))
         .map(|t| t.name.value.as_str())
+        .chain(
+            old.map_or(&[][..], |c| &c.tools)
+                .iter()
+                .map(|t| t.name.value.as_str())
+                .filter(|n| !new_tools.contains_key(n)),
+        )
         .collect();
     names.sort_unstable();
     names.dedup();
-    // By name, so matching stays linear in the number of tools.
-    fn index(c: Option<&Catalog>) -> HashMap<&str, usize> {
-        c.map_or_else(HashMap::new, |c| {
-            c.tools
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (t.name.value.as_str(), i))
-                .rev()
-                .collect()
-        })
-    }
-    let (oi, ni) = (index(old), index(new));
     let mut any_changed = false;
     let tools: Vec<ToolReport> = names
         .into_iter()
-        .map(|tname| {
-            let ot = old.and_then(|c| oi.get(tname).map(|&i| (c, &c.tools[i])));
-            let nt = new.and_then(|c| ni.get(tname).map(|&i| (c, &c.tools[i])));
+        .filter_map(|tname| {
+            let nt = new_tools
+                .get(tname)
+                .copied()
+                .filter(|(c, _)| new.is_some_and(|n| std::ptr::eq(*c, n)));
+            let ot = old_tools.get(tname).copied();
+            // A duplicate declared in this catalog but kept from another: reported there.
+            if nt.is_none() && ot.is_none_or(|(c, _)| !old.is_some_and(|o| std::ptr::eq(c, o))) {
+                return None;
+            }
             let report = compare_tool(tname, ot, nt, (old, new), hashes);
             any_changed |= report.status != Status::Unchanged;
-            report
+            Some(report)
         })
         .collect();
     let all: Vec<Change> = tools
@@ -314,8 +323,32 @@ fn compare_catalog<H: PartialEq>(
             largest(&all),
             any_changed,
         ),
-        // A whole catalog added or removed has no earlier version to compare with; its
-        // tools' added/removed changes still count for `--policy no-major`.
+        (Some(o), None) => {
+            let removed: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            let problems = if removed.is_empty() {
+                Vec::new()
+            } else {
+                vec![version::Problem {
+                    rule: version::CATALOG_REMOVED,
+                    message: format!(
+                        "catalog `{}` {} was deleted with its tools {}: removing a tool is major, and a deleted catalog cannot declare the bump; first release it with a major version and without those tools (or move them to another catalog), then delete it",
+                        o.name.value,
+                        o.version.value,
+                        removed
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }]
+            };
+            version::Verdict {
+                required: largest(&all).map(|l| l.0),
+                suggested: None,
+                problems,
+            }
+        }
+        // A new catalog has no earlier version to compare with; its tools are additions.
         _ => version::Verdict {
             required: largest(&all).map(|l| l.0),
             suggested: None,

@@ -1,13 +1,15 @@
-//! Output formats for a [`Report`]: human, `json` (compat.md's shape, a contract), `sarif`,
+//! Output formats for a [`Report`]: human, `json` (docs/compatibility.md's shape, a contract), `sarif`,
 //! `github` workflow annotations and `markdown` (a table for a pull-request comment).
 
-use super::version::VERSION_RULES;
+use super::kinds::CompatRules;
 use super::{
-    CatalogReport, Change, Class, Kind, Loc, Policy, Report, ToolReport, Versioned, fingerprint,
+    CatalogReport, Change, Class, Loc, Policy, Report, ToolReport, Versioned, fingerprint,
 };
-use crate::diag::SourceMap;
+use crate::diag::emit::{self, Location, Record, github, human, sarif};
+use crate::diag::{Level, SourceFile, SourceMap};
 use serde_json::{Value, json};
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{self, Write};
 
 /// The sources of both sides: locations of the old side point into `old`.
 #[derive(Clone, Copy)]
@@ -16,34 +18,18 @@ pub struct Sources<'a> {
     pub new: &'a SourceMap,
 }
 
-/// A resolved location: file as shown to the user, 1-based line and column.
-struct Pos {
-    file: String,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    text: String,
-}
-
 impl Sources<'_> {
-    fn pos(&self, loc: Loc, old: bool) -> Option<Pos> {
+    fn file(&self, loc: Loc, old: bool) -> Option<&SourceFile> {
         let map = if old { self.old } else { self.new };
-        let f = map.files.get(loc.file.0)?;
-        let (line, column) = f.line_col(loc.span.start);
-        let (end_line, end_column) = f.line_col(loc.span.end);
-        Some(Pos {
-            file: f.path.display().to_string().replace('\\', "/"),
-            line,
-            column,
-            end_line,
-            end_column,
-            text: f.line_text(line).to_string(),
-        })
+        map.files.get(loc.file.0)
+    }
+
+    fn pos(&self, loc: Loc, old: bool) -> Option<Location> {
+        self.file(loc, old).map(|f| Location::of(f, loc.span))
     }
 
     /// Where a change is reported in single-location formats: the new side when it exists.
-    fn primary(&self, ch: &Change) -> Option<Pos> {
+    fn primary(&self, ch: &Change) -> Option<Location> {
         match (ch.new, ch.old) {
             (Some(n), _) => self.pos(n, false),
             (None, Some(o)) => self.pos(o, true),
@@ -51,8 +37,22 @@ impl Sources<'_> {
         }
     }
 
-    fn version_pos(&self, v: &Versioned, old: bool) -> Option<Pos> {
+    fn version_pos(&self, v: &Versioned, old: bool) -> Option<Location> {
         self.pos(v.loc, old)
+    }
+
+    /// `LABEL file:line:col` and the source line, when the location resolves.
+    fn write_location(
+        &self,
+        out: &mut dyn Write,
+        label: &str,
+        loc: Option<Loc>,
+        old: bool,
+    ) -> io::Result<()> {
+        match loc.and_then(|l| Some((self.file(l, old)?, l.span))) {
+            Some((f, span)) => human::write_location(out, label, f, span),
+            None => Ok(()),
+        }
     }
 }
 
@@ -71,7 +71,7 @@ struct Failure<'a> {
     rule: &'a str,
     tool: Option<&'a str>,
     message: String,
-    pos: Option<Pos>,
+    pos: Option<Location>,
 }
 
 fn failures<'a>(report: &'a Report, sources: Sources<'_>, policy: Policy) -> Vec<Failure<'a>> {
@@ -120,17 +120,16 @@ fn failures<'a>(report: &'a Report, sources: Sources<'_>, policy: Policy) -> Vec
 }
 
 /// The human report: one block per changed tool, every change with both sides' locations.
-pub fn render_human(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
-    let mut s = String::new();
-    let loc_line = |s: &mut String, label: &str, p: Option<Pos>| {
-        if let Some(p) = p {
-            let _ = writeln!(s, "      {label} {}:{}:{}", p.file, p.line, p.column);
-            let _ = writeln!(s, "          | {}", p.text.trim_end());
-        }
-    };
+pub fn write_human(
+    out: &mut dyn Write,
+    report: &Report,
+    sources: Sources<'_>,
+    policy: Policy,
+) -> io::Result<()> {
+    let out: &mut dyn Write = &mut human::Escaping(out);
     for c in &report.catalogs {
-        let _ = writeln!(
-            s,
+        writeln!(
+            out,
             "catalog {} {} → {}: required {}{}",
             c.name,
             c.old_version.as_ref().map_or("(new)", |v| &v.value),
@@ -141,24 +140,19 @@ pub fn render_human(report: &Report, sources: Sources<'_>, policy: Policy) -> St
             } else {
                 " — version too low"
             },
-        );
+        )?;
         for p in &c.verdict.problems {
-            let _ = writeln!(s, "  error[{}]: {}", p.rule, p.message);
-            loc_line(
-                &mut s,
-                "-->",
-                c.new_version
-                    .as_ref()
-                    .and_then(|v| sources.version_pos(v, false)),
-            );
+            writeln!(out, "  error[{}]: {}", p.rule, p.message)?;
+            let loc = c.new_version.as_ref().map(|v| v.loc);
+            sources.write_location(out, "-->", loc, false)?;
         }
         for t in c
             .tools
             .iter()
             .filter(|t| !t.changes.is_empty() || !t.verdict.ok())
         {
-            let _ = writeln!(
-                s,
+            writeln!(
+                out,
                 "  tool {} ({}) {} → {}: required {}{}",
                 t.name,
                 t.status.as_str(),
@@ -170,33 +164,28 @@ pub fn render_human(report: &Report, sources: Sources<'_>, policy: Policy) -> St
                     .as_ref()
                     .map(|v| format!(", suggested {v}"))
                     .unwrap_or_default(),
-            );
+            )?;
             for ch in &t.changes {
-                let _ = writeln!(
-                    s,
+                writeln!(
+                    out,
                     "    {:<5} {}: {}",
                     ch.class().as_str(),
                     ch.kind.id(),
                     ch.message
-                );
-                loc_line(&mut s, "old", ch.old.and_then(|l| sources.pos(l, true)));
-                loc_line(&mut s, "new", ch.new.and_then(|l| sources.pos(l, false)));
+                )?;
+                sources.write_location(out, "old", ch.old, true)?;
+                sources.write_location(out, "new", ch.new, false)?;
             }
             for p in &t.verdict.problems {
-                let _ = writeln!(s, "    error[{}]: {}", p.rule, p.message);
-                loc_line(
-                    &mut s,
-                    "-->",
-                    t.new_version
-                        .as_ref()
-                        .and_then(|v| sources.version_pos(v, false)),
-                );
+                writeln!(out, "    error[{}]: {}", p.rule, p.message)?;
+                let loc = t.new_version.as_ref().map(|v| v.loc);
+                sources.write_location(out, "-->", loc, false)?;
             }
             if policy == Policy::NoMajor && t.changes.iter().any(|c| c.class() == Class::Major) {
-                let _ = writeln!(
-                    s,
+                writeln!(
+                    out,
                     "    error[compat/policy-no-major]: major change under --policy no-major: ship a new tool name side by side instead"
-                );
+                )?;
             }
         }
     }
@@ -207,16 +196,15 @@ pub fn render_human(report: &Report, sources: Sources<'_>, policy: Policy) -> St
         .iter()
         .map(|c| c.tools.iter().filter(|t| !t.changes.is_empty()).count())
         .sum();
-    let _ = writeln!(
-        s,
+    writeln!(
+        out,
         "{changes} change(s) in {tools} tool(s); {}",
         if fails == 0 {
             "compatible with the declared versions".to_string()
         } else {
             format!("{fails} error(s)")
         }
-    );
-    s
+    )
 }
 
 fn change_json(t: &ToolReport, ch: &Change, sources: Sources<'_>) -> Value {
@@ -257,150 +245,76 @@ fn catalog_json(c: &CatalogReport, sources: Sources<'_>) -> Value {
     })
 }
 
-/// compat.md's machine-readable shape.
+/// docs/compatibility.md's machine-readable shape.
 pub fn to_json(report: &Report, sources: Sources<'_>) -> Value {
     json!({ "catalogs": report.catalogs.iter().map(|c| catalog_json(c, sources)).collect::<Vec<_>>() })
 }
 
-pub fn render_json(report: &Report, sources: Sources<'_>) -> String {
-    let mut s = serde_json::to_string_pretty(&to_json(report, sources)).unwrap_or_default();
-    s.push('\n');
-    s
+pub fn write_json(out: &mut dyn Write, report: &Report, sources: Sources<'_>) -> io::Result<()> {
+    emit::write_json(out, &to_json(report, sources))
 }
 
-fn sarif_location(p: &Pos) -> Value {
-    json!({
-        "physicalLocation": {
-            "artifactLocation": { "uri": p.file },
-            "region": {
-                "startLine": p.line, "startColumn": p.column,
-                "endLine": p.end_line, "endColumn": p.end_column,
-            }
-        }
-    })
-}
-
-/// SARIF 2.1.0: every change as a `note` (patch/minor) or `warning` (major), every version
-/// or policy failure as an `error`.
-pub fn to_sarif(report: &Report, sources: Sources<'_>, policy: Policy) -> Value {
-    let mut rules: Vec<Value> = Kind::ALL
-        .iter()
-        .map(|k| {
-            json!({
-                "id": k.id(),
-                "shortDescription": { "text": k.title() },
-                "fullDescription": { "text": k.doc() },
-                "properties": { "class": k.class().as_str() },
-            })
-        })
-        .collect();
-    let extra = VERSION_RULES.iter().copied().chain([(
-        "compat/policy-no-major",
-        "a major change while --policy no-major is in force",
-    )]);
-    rules.extend(extra.map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } })));
-    let mut results = Vec::new();
+/// Every change and failure as a finding for the shared emitters: a change is a `warning`
+/// (major) or an `info` (patch, minor) titled with its class, a version or policy failure an
+/// `error`.
+pub fn records(report: &Report, sources: Sources<'_>, policy: Policy) -> Vec<Record> {
+    let mut out = Vec::new();
     for (_, t, ch) in report.changes() {
-        let level = if ch.class() == Class::Major {
-            "warning"
-        } else {
-            "note"
-        };
-        let fp = fingerprint(ch.kind.id(), &t.name, &ch.path);
-        let locations: Vec<Value> = sources.primary(ch).iter().map(sarif_location).collect();
-        results.push(json!({
-            "ruleId": ch.kind.id(),
-            "level": level,
-            "message": { "text": format!("{}: {}", t.name, ch.message) },
-            "locations": locations,
-            "partialFingerprints": { "catalogc/v1": fp },
-            "properties": { "class": ch.class().as_str(), "tool": t.name, "path": ch.path },
-        }));
+        let class = ch.class().as_str();
+        out.push(Record {
+            rule: ch.kind.id().to_string(),
+            level: if ch.class() == Class::Major {
+                Level::Warn
+            } else {
+                Level::Info
+            },
+            location: sources.primary(ch),
+            message: format!("{}: {}", t.name, ch.message),
+            help: None,
+            catalog: None,
+            tool: Some(t.name.clone()),
+            path: Some(ch.path.clone()),
+            fingerprint: fingerprint(ch.kind.id(), &t.name, &ch.path),
+            title: Some(format!("{} ({class})", ch.kind.id())),
+            properties: Some(json!({ "class": class, "tool": t.name, "path": ch.path })),
+        });
     }
     for f in failures(report, sources, policy) {
-        let fp = fingerprint(f.rule, f.tool.unwrap_or(""), "version");
-        let locations: Vec<Value> = f.pos.iter().map(sarif_location).collect();
-        results.push(json!({
-            "ruleId": f.rule,
-            "level": "error",
-            "message": { "text": f.message },
-            "locations": locations,
-            "partialFingerprints": { "catalogc/v1": fp },
-        }));
-    }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "catalogc",
-                "informationUri": "https://github.com/catalogc/catalogc",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "results": results,
-        }]
-    })
-}
-
-pub fn render_sarif(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
-    let mut s =
-        serde_json::to_string_pretty(&to_sarif(report, sources, policy)).unwrap_or_default();
-    s.push('\n');
-    s
-}
-
-/// GitHub workflow commands escape `%`, CR and LF in messages, and also `:` and `,` in
-/// properties.
-fn gh_escape(s: &str, property: bool) -> String {
-    let mut out = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    if property {
-        out = out.replace(':', "%3A").replace(',', "%2C");
+        out.push(Record {
+            rule: f.rule.to_string(),
+            level: Level::Error,
+            location: f.pos,
+            message: f.message,
+            help: None,
+            catalog: None,
+            tool: f.tool.map(str::to_string),
+            path: None,
+            fingerprint: fingerprint(f.rule, f.tool.unwrap_or(""), "version"),
+            title: None,
+            properties: None,
+        });
     }
     out
 }
 
-fn gh_line(level: &str, pos: Option<&Pos>, title: &str, message: &str) -> String {
-    let mut props = Vec::new();
-    if let Some(p) = pos {
-        props.push(format!("file={}", gh_escape(&p.file, true)));
-        props.push(format!("line={}", p.line));
-        props.push(format!("col={}", p.column));
-    }
-    props.push(format!("title={}", gh_escape(title, true)));
-    format!(
-        "::{level} {}::{}\n",
-        props.join(","),
-        gh_escape(message, false)
+/// SARIF 2.1.0 listing every change kind and version check.
+pub fn to_sarif(report: &Report, sources: Sources<'_>, policy: Policy) -> Value {
+    sarif::to_sarif(
+        &records(report, sources, policy),
+        &CompatRules::all(),
+        sarif::Shape::COMPAT,
     )
 }
 
 /// GitHub annotations: `warning` for major changes, `notice` for the others, `error` for every
 /// failure.
-pub fn render_github(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
-    let mut s = String::new();
-    for (_, t, ch) in report.changes() {
-        let level = if ch.class() == Class::Major {
-            "warning"
-        } else {
-            "notice"
-        };
-        let pos = sources.primary(ch);
-        let title = format!("{} ({})", ch.kind.id(), ch.class().as_str());
-        s.push_str(&gh_line(
-            level,
-            pos.as_ref(),
-            &title,
-            &format!("{}: {}", t.name, ch.message),
-        ));
-    }
-    for f in failures(report, sources, policy) {
-        s.push_str(&gh_line("error", f.pos.as_ref(), f.rule, &f.message));
-    }
-    s
+pub fn write_github(
+    out: &mut dyn Write,
+    report: &Report,
+    sources: Sources<'_>,
+    policy: Policy,
+) -> io::Result<()> {
+    github::write(out, &records(report, sources, policy), false)
 }
 
 fn md_cell(s: &str) -> String {
@@ -409,7 +323,16 @@ fn md_cell(s: &str) -> String {
 
 /// A summary table (one row per added, removed or changed tool) and the list of changes, for
 /// a pull-request comment.
-pub fn render_markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
+pub fn write_markdown(
+    out: &mut dyn Write,
+    report: &Report,
+    sources: Sources<'_>,
+    policy: Policy,
+) -> io::Result<()> {
+    out.write_all(markdown(report, sources, policy).as_bytes())
+}
+
+fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
     let mut s = String::from("## catalogc breaking\n\n");
     let fails = failures(report, sources, policy);
     if report.changes().next().is_none() && fails.is_empty() {

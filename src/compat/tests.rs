@@ -2,60 +2,24 @@
 
 use super::*;
 use crate::model::*;
-
-fn sp<T>(v: T) -> Sp<T> {
-    Sp::new(v, Span::default())
-}
-
-fn ty(kind: TyKind) -> Ty {
-    Ty {
-        kind,
-        span: Span::default(),
-    }
-}
+use crate::testing::{catalog_with, sp, string, text, tool_with};
 
 fn field(name: &str, kind: TyKind, required: bool) -> Field {
     Field {
-        name: sp(name.to_string()),
-        ty: ty(kind),
         required,
-        default: None,
-        sensitive: false,
-        deprecated: false,
-        doc: None,
-        span: Span::default(),
+        ..Field::new(name, kind)
     }
-}
-
-fn string() -> TyKind {
-    TyKind::String(StringTy::default())
 }
 
 fn tool(name: &str, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
     Tool {
-        summary: Some(sp("Summary.".to_string())),
-        input: Object {
-            fields: input,
-            span: Span::default(),
-        },
-        output: output.map(|fields| Object {
-            fields,
-            span: Span::default(),
-        }),
-        ..Tool::new(name, "1.0.0", Effect::Read)
+        summary: text("Summary."),
+        ..tool_with(name, Effect::Read, input, output)
     }
 }
 
 fn catalog(tools: Vec<Tool>, types: Vec<TypeDef>) -> Catalog {
-    Catalog {
-        file: FileId(0),
-        name: sp("billing".to_string()),
-        version: sp("1.0.0".to_string()),
-        summary: None,
-        types,
-        tools,
-        span: Span::default(),
-    }
+    catalog_with("billing", tools, types)
 }
 
 fn kinds(old: &Catalog, new: &Catalog) -> Vec<Kind> {
@@ -156,7 +120,7 @@ fn named_type_changes_are_classified_where_used_per_direction() {
                         min_items: None,
                         max_items: None,
                         unique: false,
-                        items: Box::new(ty(named())),
+                        items: Box::new(Ty::new(named())),
                     }),
                     true,
                 )]),

@@ -1,4 +1,4 @@
-//! Tool-level rows of compat.md: contract attributes that have no input/output side.
+//! Tool-level rows of docs/compatibility.md: contract attributes that have no input/output side.
 
 use super::kinds::Kind;
 use super::{Change, Loc};

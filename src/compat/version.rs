@@ -1,4 +1,4 @@
-//! Version rules (compat.md): the required bump is the largest class among a tool's changes;
+//! Version rules (docs/compatibility.md): the required bump is the largest class among a tool's changes;
 //! versions are semver, and below 1.0.0 every class shifts one place down, as in Cargo
 //! (a breaking change needs a minor bump, an additive one a patch bump).
 
@@ -39,10 +39,14 @@ pub struct Verdict {
 /// One reason a declared version is rejected.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
-    /// `compat/version-…`, see [`VERSION_RULES`].
+    /// `compat/version-…` or [`CATALOG_REMOVED`], see [`VERSION_RULES`].
     pub rule: &'static str,
     pub message: String,
 }
+
+/// A catalog deleted while some of its tools exist nowhere else: their removal is major, and a
+/// deleted catalog has no version left to declare that bump (docs/breaking.md).
+pub const CATALOG_REMOVED: &str = "compat/catalog-removed";
 
 /// The version checks, with one line each (for `rules`, SARIF and docs).
 pub const VERSION_RULES: &[(&str, &str)] = &[
@@ -61,6 +65,10 @@ pub const VERSION_RULES: &[(&str, &str)] = &[
     (
         "compat/version-not-semver",
         "a version label is not semver, so no bump can be checked",
+    ),
+    (
+        CATALOG_REMOVED,
+        "a catalog was deleted while some of its tools exist in no other catalog: removing a tool is major and a deleted catalog cannot declare the bump; release it first with a major version and without those tools (or move them), then delete it",
     ),
 ];
 

@@ -6,10 +6,14 @@
 //! adapter) reads these [`Artifacts`], so they agree byte for byte: a description rendered
 //! from a project's own templates is the one that is hashed, locked, exported and generated.
 
-use crate::hash::{ToolHashes, hashes_of};
+pub mod description;
+pub mod hash;
+pub mod schema;
+
+pub use description::{TemplateError, Templates};
+pub use hash::ToolHashes;
+
 use crate::model::{Catalog, Project, Tool};
-use crate::schema;
-use crate::text::{TemplateError, Templates};
 use serde_json::{Value, json};
 
 /// The contract of one tool.
@@ -37,7 +41,7 @@ impl ToolContract {
         let description = templates.description(cat, tool)?;
         let input_schema = schema::input_schema(cat, tool);
         let output_schema = schema::output_schema(cat, tool);
-        let hashes = hashes_of(tool, &description, &input_schema, output_schema.as_ref());
+        let hashes = hash::hashes_of(tool, &description, &input_schema, output_schema.as_ref());
         let definition = schema::definition_of(
             tool,
             &description,
@@ -126,25 +130,67 @@ impl Artifacts {
 mod tests {
     use super::*;
     use crate::project::load_source;
+    use crate::runtime::canonical::{digest, sha256_hex};
 
+    fn billing() -> Project {
+        load_source("billing.kdl", include_str!("../../catalogs/billing.kdl")).project
+    }
+
+    /// A project's template reaches every artifact: the description, the definition and the
+    /// description hash, while the schemas and the contract hash do not depend on it.
     #[test]
-    fn artifacts_agree_with_the_single_tool_functions() {
-        let text = include_str!("../../catalogs/billing.kdl");
-        let loaded = load_source("billing.kdl", text);
-        let templates = Templates::builtin();
-        let art = Artifacts::build(&loaded.project, &templates).unwrap_or_default();
-        let cat = &loaded.project.catalogs[0];
+    fn every_artifact_carries_the_runs_description() {
+        let project = billing();
+        let mut own = Templates::builtin();
+        own.add(
+            description::DESCRIPTION_TEMPLATE.to_string(),
+            "{{ name }} is {{ effect }}.".to_string(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let art = Artifacts::build(&project, &own).unwrap_or_default();
+        let builtin = Artifacts::build(&project, &Templates::builtin()).unwrap_or_default();
+        let cat = &project.catalogs[0];
         assert!(!cat.tools.is_empty());
         for (i, tool) in cat.tools.iter().enumerate() {
-            let c = art.tool(0, i).cloned();
-            let c = c.unwrap_or_else(|| panic!("no contract for {}", tool.name.value));
-            assert_eq!(c.hashes, crate::hash::tool_hashes(cat, tool));
-            assert_eq!(c.definition, schema::tool_definition(cat, tool));
-            assert_eq!(c.description, crate::text::description(cat, tool));
+            let (Some(c), Some(b)) = (art.tool(0, i), builtin.tool(0, i)) else {
+                panic!("no contract for {}", tool.name.value);
+            };
+            let text = format!("{} is {}.", tool.name.value, tool.effect.value.as_str());
+            assert_eq!(c.description, text);
+            assert_eq!(c.definition["description"], json!(text));
+            assert_eq!(c.hashes.description, sha256_hex(text.as_bytes()));
+            assert_eq!(c.hashes.input, digest(&c.input_schema));
+            assert_eq!(c.definition["inputSchema"], c.input_schema);
+            assert_ne!(c.description, b.description);
+            assert_eq!(
+                (&c.input_schema, &c.hashes.input, &c.hashes.contract),
+                (&b.input_schema, &b.hashes.input, &b.hashes.contract)
+            );
         }
-        assert_eq!(
-            art.tools_list(&loaded.project),
-            schema::tools_list(&loaded.project)
-        );
+        let list = art.tools_list(&project);
+        assert_eq!(list, art.catalog_tools_list(0));
+        assert_eq!(list["tools"][0], art.catalogs[0].tools[0].definition);
+    }
+
+    #[test]
+    fn a_template_failing_to_render_names_itself() {
+        let mut own = Templates::builtin();
+        own.add(
+            description::DESCRIPTION_TEMPLATE.to_string(),
+            "{{ name }}\n{% if %}".to_string(),
+        )
+        .map(|()| panic!("a syntax error is rejected when the template is added"))
+        .unwrap_or_else(|e| {
+            assert_eq!(e.template, description::DESCRIPTION_TEMPLATE);
+            assert!(e.message.contains("line 2"), "{e}");
+        });
+        own.add(
+            description::DESCRIPTION_TEMPLATE.to_string(),
+            "{{ name }}\n{{ name | no_such_filter }}".to_string(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let e = Artifacts::build(&billing(), &own).map(|_| ()).unwrap_err();
+        assert_eq!(e.template, description::DESCRIPTION_TEMPLATE);
+        assert!(e.message.contains("line 2"), "{e}");
     }
 }

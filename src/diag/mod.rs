@@ -1,7 +1,7 @@
 //! Diagnostics: what every layer (syntax, model, lint, compat) reports, and the source files
-//! they point into. Rendering (human, json, sarif, github) lives beside this module.
+//! they point into. Output (human, json, sarif, github) is [`emit`].
 
-pub mod render;
+pub mod emit;
 
 pub mod suggest;
 
@@ -83,14 +83,29 @@ pub struct SourceFile {
     /// As given by the user (relative paths stay relative), used in every output.
     pub path: PathBuf,
     pub text: String,
-    /// Byte offset of the start of each line.
+    /// Byte offset of the start of each line. Lines end at every KDL newline (`\n`, `\r\n`,
+    /// a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
     line_starts: Vec<usize>,
 }
 
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            // Only these bytes can start a newline, and each is a character boundary.
+            let n = match bytes[i] {
+                b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2 => crate::syntax::newline_len(&text, i),
+                _ => 0,
+            };
+            if n > 0 {
+                i += n;
+                line_starts.push(i);
+            } else {
+                i += 1;
+            }
+        }
         SourceFile {
             path: path.into(),
             text,
@@ -114,6 +129,14 @@ impl SourceFile {
         (line + 1, self.text[start..end].chars().count() + 1)
     }
 
+    /// Byte offset where a 1-based line starts (the end of the text past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
@@ -124,7 +147,14 @@ impl SourceFile {
             .get(line)
             .copied()
             .unwrap_or(self.text.len());
-        self.text[start..end].trim_end_matches(['\n', '\r'])
+        let line = &self.text[start..end];
+        line.strip_suffix("\r\n")
+            .or_else(|| {
+                line.strip_suffix([
+                    '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}',
+                ])
+            })
+            .unwrap_or(line)
     }
 }
 
@@ -158,5 +188,21 @@ mod tests {
         assert_eq!(f.line_col(100), (3, 1));
         assert_eq!(f.line_text(2), "çd");
         assert_eq!(f.line_text(9), "");
+    }
+
+    #[test]
+    fn every_kdl_newline_breaks_lines() {
+        for nl in [
+            "\n", "\r\n", "\r", "\u{85}", "\u{0B}", "\u{0C}", "\u{2028}", "\u{2029}",
+        ] {
+            let text = format!("ab{nl}cd{nl}ef");
+            let e = text.find('e').unwrap_or(0);
+            let f = SourceFile::new("a.kdl", text);
+            assert_eq!(f.line_col(e), (3, 1), "{nl:?}");
+            assert_eq!(f.line_col(e + 1), (3, 2), "{nl:?}");
+            assert_eq!(f.line_text(1), "ab", "{nl:?}");
+            assert_eq!(f.line_text(2), "cd", "{nl:?}");
+            assert_eq!(f.line_text(3), "ef", "{nl:?}");
+        }
     }
 }

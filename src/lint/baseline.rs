@@ -2,10 +2,10 @@
 //! today's findings (`--write-baseline FILE`) and reporting only new ones (`--baseline FILE`).
 //!
 //! Fingerprints are the ones every output carries ([`Diagnostic::fingerprint`], made unique
-//! per run by [`render::fingerprints`]): a hash of the rule, catalog, tool and dotted path,
+//! per run by [`emit::fingerprints`]): a hash of the rule, catalog, tool and dotted path,
 //! never line or column, so moving a tool, reformatting or editing another tool keeps them.
 
-use crate::diag::render;
+use crate::diag::emit;
 use crate::diag::{Diagnostic, SourceMap};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -33,7 +33,7 @@ pub struct Entry {
 impl Baseline {
     /// Record the given findings, sorted by catalog, tool, rule, path (deterministic).
     pub fn from_diagnostics(diagnostics: &[Diagnostic], sources: &SourceMap) -> Baseline {
-        let fingerprints = render::fingerprints(diagnostics, sources);
+        let fingerprints = emit::fingerprints(diagnostics, sources);
         let mut findings: Vec<Entry> = diagnostics
             .iter()
             .zip(fingerprints)
@@ -55,9 +55,7 @@ impl Baseline {
 
     /// Pretty JSON with a trailing newline.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-        s.push('\n');
-        s
+        crate::diag::emit::pretty_json(&serde_json::to_value(self).unwrap_or_default())
     }
 
     pub fn from_json(text: &str) -> Result<Baseline, String> {
@@ -80,7 +78,7 @@ impl Baseline {
         for e in &self.findings {
             *budget.entry(e.fingerprint.as_str()).or_default() += 1;
         }
-        let fingerprints = render::fingerprints(&diagnostics, sources);
+        let fingerprints = emit::fingerprints(&diagnostics, sources);
         diagnostics
             .into_iter()
             .zip(fingerprints)

@@ -1,5 +1,5 @@
 //! Lint configuration: rule levels, the project's own forbidden field names, thresholds and
-//! budgets. Read from `catalogc.kdl` (see the `load` functions); `Default` is what rules.md
+//! budgets. Read from `catalogc.kdl` (see the `load` functions); `Default` is what docs/rules.md
 //! specifies.
 
 use crate::diag::Level;
@@ -66,14 +66,11 @@ impl Config {
     }
 }
 
-// ---- reading `catalogc.kdl` ----
+// ---- reading the `lint` section of `catalogc.kdl` ----
 
 use crate::diag::{Diagnostic, FileId};
+use crate::model::read::{Reader, quoted_list, suggest_or};
 use crate::syntax::{Document, Node, Number, Span, Value};
-
-/// Top-level sections of `catalogc.kdl`. Only `lint` is read here; a command that reads another
-/// section adds its name so the lint command does not reject it.
-pub const SECTIONS: &[&str] = &["lint"];
 
 const LINT_KEYS: &[&str] = &[
     "deny",
@@ -122,199 +119,208 @@ pub fn threshold_keys() -> impl Iterator<Item = &'static str> {
     THRESHOLDS.iter().map(|(k, _)| *k)
 }
 
-struct Reader {
-    file: FileId,
-    errors: Vec<Diagnostic>,
+fn error(r: &mut Reader, kind: &str, span: Span, message: String, help: impl Into<String>) {
+    r.fail(kind, span, message, Some(help.into()));
 }
 
-impl Reader {
-    fn error(&mut self, rule: &str, span: Span, message: String, help: impl Into<String>) {
-        self.errors
-            .push(Diagnostic::new(rule, Level::Error, self.file, span, message).with_help(help));
-    }
+/// An unknown name: the closest allowed one, else the allowed list.
+pub fn unknown(r: &mut Reader, what: &str, name: &crate::syntax::Spanned<&str>, allowed: &[&str]) {
+    let help = suggest_or(
+        name.value,
+        allowed,
+        &format!("allowed here: {}", quoted_list(allowed)),
+    );
+    error(
+        r,
+        "unknown-key",
+        name.span,
+        format!("unknown {what} `{}`", name.value),
+        help,
+    );
+}
 
-    fn unknown(&mut self, what: &str, name: &crate::syntax::Spanned<&str>, allowed: &[&str]) {
-        let help = match super::did_you_mean(name.value, allowed.iter().copied()) {
-            Some(best) => format!("did you mean `{best}`?"),
-            None => format!(
-                "allowed here: {}",
-                allowed
-                    .iter()
-                    .map(|a| format!("`{a}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        self.error(
-            "config/unknown-key",
-            name.span,
-            format!("unknown {what} `{}`", name.value),
-            help,
+/// Rejects properties, type annotations and (unless allowed) children on a node.
+pub fn shape(r: &mut Reader, node: &Node, children_allowed: bool) {
+    if let Some(ty) = &node.ty {
+        error(
+            r,
+            "wrong-value",
+            ty.span,
+            "type annotations have no meaning in catalogc.kdl".into(),
+            "remove the `(…)` annotation",
         );
     }
-
-    /// Rejects properties, type annotations and (unless allowed) children on a node.
-    fn shape(&mut self, node: &Node, children_allowed: bool) {
-        if let Some(ty) = &node.ty {
-            self.error(
-                "config/wrong-value",
-                ty.span,
-                "type annotations have no meaning in catalogc.kdl".into(),
-                "remove the `(…)` annotation",
-            );
-        }
-        for e in node.entries() {
-            if let Some(name) = &e.name {
-                self.error(
-                    "config/unknown-key",
-                    name.span,
-                    format!("`{}` takes no property `{}`", node.name.value, name.value),
-                    "write values as arguments, e.g. `deny \"naming\"`",
-                );
-            }
-        }
-        if !children_allowed && let Some(c) = node.children() {
-            self.error(
-                "config/wrong-value",
-                c.span,
-                format!("`{}` takes no children block", node.name.value),
-                "remove the `{ … }` block",
+    for e in node.entries() {
+        if let Some(name) = &e.name {
+            error(
+                r,
+                "unknown-key",
+                name.span,
+                format!("`{}` takes no property `{}`", node.name.value, name.value),
+                "write values as arguments, e.g. `deny \"naming\"`",
             );
         }
     }
-
-    /// The string arguments of a node; other values are reported.
-    fn strings<'d>(&mut self, node: &Node<'d>) -> Vec<(&'d str, Span)> {
-        let mut out = Vec::new();
-        for e in node.entries().filter(|e| e.name.is_none()) {
-            match e.value.value {
-                Value::String(s) => out.push((s, e.value.span)),
-                _ => self.error(
-                    "config/wrong-value",
-                    e.value.span,
-                    format!("`{}` takes strings", node.name.value),
-                    "quote the value",
-                ),
-            }
-        }
-        if out.is_empty() && node.entries().all(|e| e.name.is_some()) {
-            self.error(
-                "config/wrong-value",
-                node.name.span,
-                format!("`{}` needs at least one value", node.name.value),
-                "add the values as quoted arguments",
-            );
-        }
-        out
+    if !children_allowed && let Some(c) = node.children() {
+        error(
+            r,
+            "wrong-value",
+            c.span,
+            format!("`{}` takes no children block", node.name.value),
+            "remove the `{ … }` block",
+        );
     }
+}
+
+/// The string arguments of a node; other values are reported.
+pub fn strings<'d>(r: &mut Reader, node: &Node<'d>) -> Vec<(&'d str, Span)> {
+    let mut out = Vec::new();
+    for e in node.entries().filter(|e| e.name.is_none()) {
+        match e.value.value {
+            Value::String(s) => out.push((s, e.value.span)),
+            _ => error(
+                r,
+                "wrong-value",
+                e.value.span,
+                format!("`{}` takes strings", node.name.value),
+                "quote the value",
+            ),
+        }
+    }
+    if out.is_empty() && node.entries().all(|e| e.name.is_some()) {
+        error(
+            r,
+            "wrong-value",
+            node.name.span,
+            format!("`{}` needs at least one value", node.name.value),
+            "add the values as quoted arguments",
+        );
+    }
+    out
 }
 
 impl Config {
-    /// Reads the `lint` section of a parsed `catalogc.kdl` (`file` is its id in the run's
-    /// sources, for error locations). Every problem is returned at once.
+    /// Reads the `lint` sections of a parsed `catalogc.kdl` (`file` is its id in the run's
+    /// sources, for error locations); other sections are left to their readers
+    /// ([`crate::config`] checks that each is known). Every problem is returned at once.
     pub fn from_document(doc: &Document, file: FileId) -> Result<Config, Vec<Diagnostic>> {
-        let mut r = Reader {
-            file,
-            errors: Vec::new(),
-        };
-        let mut config = Config::default();
-        // Where each rule or category got its level, to reject contradictions.
-        let mut level_set_at: BTreeMap<String, &str> = BTreeMap::new();
-        let mut seen_lint = false;
+        let mut r = Reader::new(file, "config");
+        let mut section = LintSection::default();
+        for node in doc.nodes().filter(|n| n.name.value == "lint") {
+            section.read(&mut r, &node);
+        }
+        if r.diags.is_empty() {
+            Ok(section.config)
+        } else {
+            Err(r.diags)
+        }
+    }
+}
+
+/// Reads `lint { … }` sections into one [`Config`]; a second section is reported and read
+/// on, so every problem of the file shows at once.
+#[derive(Default)]
+pub struct LintSection {
+    pub config: Config,
+    /// Where each rule or category got its level, to reject contradictions.
+    level_set_at: BTreeMap<String, String>,
+    seen: bool,
+}
+
+impl LintSection {
+    pub fn read(&mut self, r: &mut Reader, node: &Node) {
+        let config = &mut self.config;
+        let level_set_at = &mut self.level_set_at;
         let rule_ids: Vec<&str> = super::registry().map(|r| r.id).collect();
         let categories = super::CATEGORY_NAMES;
-        for node in doc.nodes() {
-            if !SECTIONS.contains(&node.name.value) {
-                r.unknown("section", &node.name, SECTIONS);
-                continue;
-            }
-            if node.name.value != "lint" {
-                continue;
-            }
-            if seen_lint {
-                r.error(
-                    "config/duplicate",
-                    node.name.span,
-                    "`lint` is given twice".into(),
-                    "merge the two `lint` blocks",
-                );
-            }
-            seen_lint = true;
-            r.shape(&node, true);
-            for e in node.entries().filter(|e| e.name.is_none()) {
-                r.error(
-                    "config/wrong-value",
-                    e.span,
-                    "`lint` takes no arguments".into(),
-                    "put settings inside `lint { … }`",
-                );
-            }
-            let Some(children) = node.children() else {
-                continue;
-            };
-            for child in children.nodes() {
-                let key = child.name.value;
-                match key {
-                    "deny" | "warn" | "info" | "allow" => {
-                        r.shape(&child, false);
-                        let level = match key {
-                            "deny" => Some(Level::Error),
-                            "warn" => Some(Level::Warn),
-                            "info" => Some(Level::Info),
-                            _ => None,
-                        };
-                        for (id, span) in r.strings(&child) {
-                            if !rule_ids.contains(&id) && !categories.contains(&id) {
-                                let candidates = rule_ids.iter().chain(categories.iter()).copied();
-                                let help = match super::did_you_mean(id, candidates) {
+        if self.seen {
+            error(
+                r,
+                "duplicate",
+                node.name.span,
+                "`lint` is given twice".into(),
+                "merge the two `lint` blocks",
+            );
+        }
+        self.seen = true;
+        shape(r, node, true);
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            error(
+                r,
+                "wrong-value",
+                e.span,
+                "`lint` takes no arguments".into(),
+                "put settings inside `lint { … }`",
+            );
+        }
+        let Some(children) = node.children() else {
+            return;
+        };
+        for child in children.nodes() {
+            let key = child.name.value;
+            match key {
+                "deny" | "warn" | "info" | "allow" => {
+                    shape(r, &child, false);
+                    let level = match key {
+                        "deny" => Some(Level::Error),
+                        "warn" => Some(Level::Warn),
+                        "info" => Some(Level::Info),
+                        _ => None,
+                    };
+                    for (id, span) in strings(r, &child) {
+                        if !rule_ids.contains(&id) && !categories.contains(&id) {
+                            let candidates = rule_ids.iter().chain(categories.iter()).copied();
+                            let help = match super::did_you_mean(id, candidates) {
                                     Some(best) => format!("did you mean `{best}`? `catalogc rules` lists every rule ID"),
                                     None => "name a rule ID (`naming/tool-name`) or a category (`naming`); `catalogc rules` lists them".into(),
                                 };
-                                r.error(
-                                    "config/unknown-rule",
-                                    span,
-                                    format!("unknown rule or category `{id}`"),
-                                    help,
-                                );
-                                continue;
-                            }
-                            if let Some(previous) = level_set_at.get(id) {
-                                r.error(
-                                    "config/duplicate",
-                                    span,
-                                    format!("the level of `{id}` is already set by `{previous}`"),
-                                    "name each rule or category in one level list only",
-                                );
-                                continue;
-                            }
-                            level_set_at.insert(id.to_string(), key);
-                            config.levels.insert(id.to_string(), level);
+                            error(
+                                r,
+                                "unknown-rule",
+                                span,
+                                format!("unknown rule or category `{id}`"),
+                                help,
+                            );
+                            continue;
                         }
+                        if let Some(previous) = level_set_at.get(id) {
+                            error(
+                                r,
+                                "duplicate",
+                                span,
+                                format!("the level of `{id}` is already set by `{previous}`"),
+                                "name each rule or category in one level list only",
+                            );
+                            continue;
+                        }
+                        level_set_at.insert(id.to_string(), key.to_string());
+                        config.levels.insert(id.to_string(), level);
                     }
-                    "forbidden-fields" => {
-                        r.shape(&child, false);
-                        for (name, _) in r.strings(&child) {
-                            config.forbidden_fields.push(name.to_string());
-                        }
-                    }
-                    "thresholds" => {
-                        r.shape(&child, true);
-                        if let Some(e) = child.entries().find(|e| e.name.is_none()) {
-                            r.error("config/wrong-value", e.span, "`thresholds` takes no arguments".into(), "write each threshold as a child node: `thresholds { summary-max 200 }`");
-                        }
-                        let mut seen: Vec<&str> = Vec::new();
-                        for t in child.child_nodes() {
-                            read_threshold(&mut r, &t, &mut config.thresholds, &mut seen);
-                        }
-                    }
-                    _ => r.unknown("`lint` setting", &child.name, LINT_KEYS),
                 }
+                "forbidden-fields" => {
+                    shape(r, &child, false);
+                    for (name, _) in strings(r, &child) {
+                        config.forbidden_fields.push(name.to_string());
+                    }
+                }
+                "thresholds" => {
+                    shape(r, &child, true);
+                    if let Some(e) = child.entries().find(|e| e.name.is_none()) {
+                        error(
+                            r,
+                            "wrong-value",
+                            e.span,
+                            "`thresholds` takes no arguments".into(),
+                            "write each threshold as a child node: `thresholds { summary-max 200 }`",
+                        );
+                    }
+                    let mut seen: Vec<&str> = Vec::new();
+                    for t in child.child_nodes() {
+                        read_threshold(r, &t, &mut config.thresholds, &mut seen);
+                    }
+                }
+                _ => unknown(r, "`lint` setting", &child.name, LINT_KEYS),
             }
-        }
-        if r.errors.is_empty() {
-            Ok(config)
-        } else {
-            Err(r.errors)
         }
     }
 }
@@ -327,13 +333,14 @@ fn read_threshold<'d>(
 ) {
     let keys: Vec<&str> = threshold_keys().collect();
     let Some((key, setter)) = THRESHOLDS.iter().find(|(k, _)| *k == node.name.value) else {
-        r.unknown("threshold", &node.name, &keys);
+        unknown(r, "threshold", &node.name, &keys);
         return;
     };
-    r.shape(node, false);
+    shape(r, node, false);
     if seen.contains(key) {
-        r.error(
-            "config/duplicate",
+        error(
+            r,
+            "duplicate",
             node.name.span,
             format!("threshold `{key}` is given twice"),
             "keep one of them",
@@ -343,8 +350,9 @@ fn read_threshold<'d>(
     seen.push(key);
     let args: Vec<_> = node.entries().filter(|e| e.name.is_none()).collect();
     let [arg] = args.as_slice() else {
-        r.error(
-            "config/wrong-value",
+        error(
+            r,
+            "wrong-value",
             node.name.span,
             format!("threshold `{key}` takes exactly one number"),
             format!("e.g. `{key} {}`", example(*setter)),
@@ -358,8 +366,9 @@ fn read_threshold<'d>(
         {
             set(t, *n as usize)
         }
-        (Setter::Count(_), _) => r.error(
-            "config/wrong-value",
+        (Setter::Count(_), _) => error(
+            r,
+            "wrong-value",
             span,
             format!("threshold `{key}` must be a whole number ≥ 0"),
             format!(
@@ -373,8 +382,9 @@ fn read_threshold<'d>(
         (Setter::Ratio(set), Value::Number(Number::Int(n))) if (0..=1).contains(n) => {
             set(t, *n as f64)
         }
-        (Setter::Ratio(_), _) => r.error(
-            "config/wrong-value",
+        (Setter::Ratio(_), _) => error(
+            r,
+            "wrong-value",
             span,
             format!("threshold `{key}` must be a number from 0 to 1"),
             format!(
@@ -392,26 +402,6 @@ fn example(setter: Setter) -> &'static str {
     }
 }
 
-/// The lint configuration of a run from the project file core loaded (`None`: defaults). A
-/// project file with syntax errors is broken as a whole: its syntax diagnostics are moved out
-/// of the run's findings and returned as the error, like the problems of its content.
-pub fn from_project(
-    loaded: &mut crate::project::Loaded,
-    project: &crate::project::Config,
-) -> Result<Config, Vec<Diagnostic>> {
-    let (Some(file), Some(doc)) = (project.file, &project.document) else {
-        return Ok(Config::default());
-    };
-    let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(&mut loaded.diagnostics)
-        .into_iter()
-        .partition(|d| d.file == file);
-    loaded.diagnostics = rest;
-    if !mine.is_empty() {
-        return Err(mine);
-    }
-    Config::from_document(doc, file)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,17 +409,8 @@ mod tests {
     fn read(text: &str) -> Result<Config, Vec<(String, String, String)>> {
         let parsed = crate::syntax::parse(text);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-        Config::from_document(&parsed.document, FileId(0)).map_err(|errs| {
-            errs.into_iter()
-                .map(|d| {
-                    (
-                        d.rule,
-                        text[d.span.start..d.span.end].to_string(),
-                        d.help.unwrap_or_default(),
-                    )
-                })
-                .collect()
-        })
+        Config::from_document(&parsed.document, FileId(0))
+            .map_err(|errs| crate::model::read::rule_text_help(errs, text))
     }
 
     #[test]
@@ -478,11 +459,10 @@ mod tests {
 
     #[test]
     fn rejects_unknown_keys_with_suggestions() {
-        let errs = read("lnt {}\nlint {\n deny \"naming/vage-name\"\n wran \"naming\"\n thresholds {\n  sumary-max 10\n  max-depth \"5\"\n  confusable-similarity 2.0\n }\n}\n")
+        let errs = read("lint {\n deny \"naming/vage-name\"\n wran \"naming\"\n thresholds {\n  sumary-max 10\n  max-depth \"5\"\n  confusable-similarity 2.0\n }\n}\n")
             .err()
             .unwrap_or_default();
         let expect = [
-            ("config/unknown-key", "lnt", "did you mean `lint`?"),
             (
                 "config/unknown-rule",
                 "\"naming/vage-name\"",

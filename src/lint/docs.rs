@@ -1,8 +1,9 @@
 //! Rule documentation for people: `catalogc rules`, `catalogc explain`, `docs/rules.md`, and
-//! the rule metadata of SARIF output. Everything is generated from the registry, so a rule's
+//! the lint rules' metadata for output formats ([`LintRules`]). Everything is generated from the registry, so a rule's
 //! file is the single place its text lives.
 
 use super::{Rule, registry};
+use crate::diag::emit::{RuleMeta, RuleMetadata};
 use serde_json::{Value, json};
 
 /// The body of `docs/rules.md`.
@@ -114,35 +115,6 @@ pub fn unknown_rule_message(id: &str) -> String {
     }
 }
 
-/// A SARIF 2.1.0 `reportingDescriptor` for a rule: ID, short description (the summary), full
-/// description and help (the documentation, as text and Markdown), default level.
-pub fn sarif_descriptor(rule: &Rule) -> Value {
-    let doc = rule.doc();
-    let first_paragraph: String = doc
-        .split("\n\n")
-        .find_map(|p| p.strip_prefix("## What it does\n"))
-        .unwrap_or(rule.summary)
-        .replace('\n', " ");
-    json!({
-        "id": rule.id,
-        "name": rule.id,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": first_paragraph.trim()},
-        "help": {"text": doc, "markdown": doc},
-        "defaultConfiguration": {"level": sarif_level(rule.level)},
-        "properties": {"category": rule.category()},
-    })
-}
-
-/// The SARIF `level` of one of our levels.
-pub fn sarif_level(level: crate::diag::Level) -> &'static str {
-    match level {
-        crate::diag::Level::Error => "error",
-        crate::diag::Level::Warn => "warning",
-        crate::diag::Level::Info => "note",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,47 +142,33 @@ mod tests {
     }
 }
 
-/// The rule metadata the core renderers ask for: every registered lint rule.
+/// The lint registry as rule metadata: ID, default level, summary, the rule's documentation
+/// as help (Markdown) and its "What it does" paragraph as the description.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LintRules;
 
-impl crate::diag::render::RuleMetadata for LintRules {
-    fn rule(&self, id: &str) -> Option<crate::diag::render::RuleMeta> {
-        super::rule(id).map(|r| crate::diag::render::RuleMeta {
-            id: r.id.to_string(),
-            level: r.level,
-            summary: r.summary.to_string(),
-            help: r.doc(),
-        })
+impl RuleMetadata for LintRules {
+    fn rule(&self, id: &str) -> Option<RuleMeta> {
+        let rule = super::rule(id)?;
+        Some(rule_meta(rule))
     }
 }
 
-/// SARIF 2.1.0 for `catalogc lint --format sarif`: the core rendering, with every lint rule's
-/// descriptor carrying its full documentation (`fullDescription`, `help` as text and Markdown).
-pub fn to_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> Value {
-    let mut sarif = crate::diag::render::to_sarif(diags, sources, &LintRules);
-    let rules = sarif
-        .pointer_mut("/runs/0/tool/driver/rules")
-        .and_then(Value::as_array_mut);
-    for descriptor in rules.into_iter().flatten() {
-        let Some(rule) = descriptor
-            .get("id")
-            .and_then(Value::as_str)
-            .and_then(super::rule)
-        else {
-            continue;
-        };
-        if let (Some(target), Value::Object(full)) =
-            (descriptor.as_object_mut(), sarif_descriptor(rule))
-        {
-            target.extend(full);
-        }
+fn rule_meta(rule: &Rule) -> RuleMeta {
+    let doc = rule.doc();
+    let first_paragraph: String = doc
+        .split("\n\n")
+        .find_map(|p| p.strip_prefix("## What it does\n"))
+        .unwrap_or(rule.summary)
+        .replace('\n', " ");
+    RuleMeta {
+        id: rule.id.to_string(),
+        level: Some(rule.level),
+        summary: rule.summary.to_string(),
+        description: Some(first_paragraph.trim().to_string()),
+        help: Some(doc),
+        doc_is_markdown: true,
+        name: Some(rule.id.to_string()),
+        properties: vec![("category", rule.category().to_string())],
     }
-    sarif
-}
-
-pub fn render_sarif(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) -> String {
-    let mut s = serde_json::to_string_pretty(&to_sarif(diags, sources)).unwrap_or_default();
-    s.push('\n');
-    s
 }

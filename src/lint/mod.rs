@@ -9,6 +9,7 @@ pub mod rules;
 pub mod suppress;
 pub mod walk;
 
+use crate::contract::Artifacts;
 pub use crate::diag::suggest::did_you_mean;
 use crate::diag::{Diagnostic, FileId, Level, SourceMap};
 use crate::model::{Catalog, Project, Span, Tool};
@@ -16,7 +17,7 @@ pub use config::Config;
 
 /// A lint rule: metadata, documentation and its check.
 pub struct Rule {
-    /// `category/name`, exactly as rules.md spells it.
+    /// `category/name`, exactly as docs/rules.md spells it.
     pub id: &'static str,
     /// Default level; `catalogc.kdl` may change it.
     pub level: Level,
@@ -60,38 +61,31 @@ pub struct Context<'a> {
     pub project: &'a Project,
     pub sources: &'a SourceMap,
     pub config: &'a Config,
-    /// Rendered model-facing descriptions, `[catalog][tool]`, made once for every rule that
-    /// needs them.
-    descriptions: std::sync::OnceLock<Vec<Vec<String>>>,
+    /// Every tool's published contract, built once by the run from its templates, so the
+    /// descriptions the rules measure are the ones that are hashed, locked and exported.
+    pub artifacts: &'a Artifacts,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(project: &'a Project, sources: &'a SourceMap, config: &'a Config) -> Self {
+    pub fn new(
+        project: &'a Project,
+        sources: &'a SourceMap,
+        config: &'a Config,
+        artifacts: &'a Artifacts,
+    ) -> Self {
         Context {
             project,
             sources,
             config,
-            descriptions: std::sync::OnceLock::new(),
+            artifacts,
         }
     }
 
     /// The rendered description of `project.catalogs[catalog].tools[tool]`.
     pub fn description(&self, catalog: usize, tool: usize) -> &str {
-        let all = self.descriptions.get_or_init(|| {
-            self.project
-                .catalogs
-                .iter()
-                .map(|c| {
-                    c.tools
-                        .iter()
-                        .map(|t| crate::text::description(c, t))
-                        .collect()
-                })
-                .collect()
-        });
-        all.get(catalog)
-            .and_then(|c| c.get(tool))
-            .map_or("", String::as_str)
+        self.artifacts
+            .tool(catalog, tool)
+            .map_or("", |c| c.description.as_str())
     }
 }
 
@@ -170,8 +164,13 @@ pub(crate) use declare_rules;
 
 /// Run every rule that is not turned off, apply the tools' `allow` lines, and return the
 /// findings as diagnostics, sorted by file and position.
-pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagnostic> {
-    let cx = Context::new(project, sources, config);
+pub fn run(
+    project: &Project,
+    sources: &SourceMap,
+    config: &Config,
+    artifacts: &Artifacts,
+) -> Vec<Diagnostic> {
+    let cx = Context::new(project, sources, config, artifacts);
     let mut out = Vec::new();
     for rule in registry() {
         let Some(configured) = config.level_for(rule) else {
@@ -205,7 +204,7 @@ pub fn run(project: &Project, sources: &SourceMap, config: &Config) -> Vec<Diagn
     out
 }
 
-/// The rule categories in the order of rules.md, then the linter's own. Configuration accepts
+/// The rule categories in the order of docs/rules.md, then the linter's own. Configuration accepts
 /// these names even for a category whose rules are not built into this binary.
 pub const CATEGORY_NAMES: &[&str] = &[
     "naming",
@@ -220,10 +219,15 @@ pub const CATEGORY_NAMES: &[&str] = &[
 ];
 
 /// Everything `catalogc lint` reports for a loaded project: the loading's syntax and model
-/// diagnostics, then the lint findings, in render order.
-pub fn check_project(loaded: &crate::project::Loaded, config: &Config) -> Vec<Diagnostic> {
+/// diagnostics, then the lint findings, in render order. `artifacts` are the contracts of
+/// `loaded.project`.
+pub fn check_project(
+    loaded: &crate::project::Loaded,
+    config: &Config,
+    artifacts: &Artifacts,
+) -> Vec<Diagnostic> {
     let mut all = loaded.diagnostics.clone();
-    all.extend(run(&loaded.project, &loaded.sources, config));
+    all.extend(run(&loaded.project, &loaded.sources, config, artifacts));
     crate::project::sort_diagnostics(&mut all);
     all
 }

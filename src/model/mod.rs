@@ -1,4 +1,4 @@
-//! The typed model of a catalog (catalog-format.md), lowered by hand from the syntax tree.
+//! The typed model of a catalog (docs/catalog-format.md), lowered by hand from the syntax tree.
 //!
 //! Every user-written name and value keeps its span in a [`Sp`]; spans never take part in
 //! equality or hashing. Optional children stay `Option` so the linter, not the lowering,
@@ -6,8 +6,13 @@
 //! a resolvable type) is a lowering error.
 
 use crate::diag::FileId;
+pub use read::Keyword;
+use read::keyword_enum;
 
+pub mod codes;
+pub mod inline;
 pub mod lower;
+pub mod read;
 pub use crate::syntax::{Span, Spanned as Sp};
 pub use lower::lower;
 
@@ -33,6 +38,20 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// A catalog built in code (tests, synthetic models): version `1.0.0` unless changed,
+    /// no summary, no types, no tools, every span empty, file 0.
+    pub fn new(name: impl Into<String>) -> Catalog {
+        Catalog {
+            file: FileId(0),
+            name: Sp::new(name.into(), Span::default()),
+            version: Sp::new("1.0.0".to_string(), Span::default()),
+            summary: None,
+            types: Vec::new(),
+            tools: Vec::new(),
+            span: Span::default(),
+        }
+    }
+
     pub fn type_def(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name.value == name)
     }
@@ -128,7 +147,7 @@ impl Tool {
         }
     }
 
-    /// The four MCP annotation hints derived from `effect` (catalog-format.md).
+    /// The four MCP annotation hints derived from `effect` (docs/catalog-format.md).
     pub fn annotations(&self) -> Annotations {
         let e = self.effect.value;
         Annotations {
@@ -143,21 +162,14 @@ impl Tool {
     }
 }
 
-/// Which schema of a tool. Direction matters for compatibility and for how strict a rule is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Written by the model, read by the server.
-    Input,
-    /// Written by the server, read by clients.
-    Output,
-}
-
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Input => "input",
-            Side::Output => "output",
-        }
+keyword_enum! {
+    /// Which schema of a tool. Direction matters for compatibility and for how strict a rule is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Side {
+        /// Written by the model, read by the server.
+        Input = "input",
+        /// Written by the server, read by clients.
+        Output = "output",
     }
 }
 
@@ -169,43 +181,21 @@ pub struct Annotations {
     pub open_world: bool,
 }
 
-/// Side-effect class, ordered from least to most side effect (compat.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub enum Effect {
-    #[default]
-    Read,
-    ExternalRead,
-    Preview,
-    Update,
-    Append,
-    Destructive,
+keyword_enum! {
+    /// Side-effect class, ordered from least to most side effect (docs/compatibility.md).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+    pub enum Effect {
+        #[default]
+        Read = "read",
+        ExternalRead = "external-read",
+        Preview = "preview",
+        Update = "update",
+        Append = "append",
+        Destructive = "destructive",
+    }
 }
 
 impl Effect {
-    pub const ALL: [Effect; 6] = [
-        Effect::Read,
-        Effect::ExternalRead,
-        Effect::Preview,
-        Effect::Update,
-        Effect::Append,
-        Effect::Destructive,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Effect::Read => "read",
-            Effect::ExternalRead => "external-read",
-            Effect::Preview => "preview",
-            Effect::Update => "update",
-            Effect::Append => "append",
-            Effect::Destructive => "destructive",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Effect> {
-        Effect::ALL.into_iter().find(|e| e.as_str() == s)
-    }
-
     /// `read`, `external-read`, `preview`.
     pub fn is_read_class(self) -> bool {
         matches!(self, Effect::Read | Effect::ExternalRead | Effect::Preview)
@@ -246,12 +236,39 @@ pub struct Field {
     pub span: Span,
 }
 
+impl Field {
+    /// An optional field of type `kind` built in code: no default, doc or flags, every span
+    /// empty.
+    pub fn new(name: impl Into<String>, kind: TyKind) -> Field {
+        Field {
+            name: Sp::new(name.into(), Span::default()),
+            ty: Ty::new(kind),
+            required: false,
+            default: None,
+            sensitive: false,
+            deprecated: false,
+            doc: None,
+            span: Span::default(),
+        }
+    }
+}
+
 /// A type with its constraints: the type of a field, or of an array's `items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ty {
     pub kind: TyKind,
     /// The type-name token (`"string"`, `"Invoice"`).
     pub span: Span,
+}
+
+impl Ty {
+    /// A type built in code, with an empty span.
+    pub fn new(kind: TyKind) -> Ty {
+        Ty {
+            kind,
+            span: Span::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -271,20 +288,36 @@ pub enum TyKind {
     Named(Sp<String>),
 }
 
+keyword_enum! {
+    /// The field types built into the format; any other type name is a declared `type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum BuiltinType {
+        String = "string",
+        Integer = "integer",
+        Number = "number",
+        Boolean = "boolean",
+        Cursor = "cursor",
+        Timestamp = "timestamp",
+        Array = "array",
+        Object = "object",
+    }
+}
+
 impl TyKind {
     /// The name a catalog author writes for this type.
     pub fn keyword(&self) -> &str {
-        match self {
-            TyKind::String(_) => "string",
-            TyKind::Integer(_) => "integer",
-            TyKind::Number(_) => "number",
-            TyKind::Boolean => "boolean",
-            TyKind::Cursor(_) => "cursor",
-            TyKind::Timestamp => "timestamp",
-            TyKind::Array(_) => "array",
-            TyKind::Object(_) => "object",
-            TyKind::Named(n) => &n.value,
-        }
+        let builtin = match self {
+            TyKind::String(_) => BuiltinType::String,
+            TyKind::Integer(_) => BuiltinType::Integer,
+            TyKind::Number(_) => BuiltinType::Number,
+            TyKind::Boolean => BuiltinType::Boolean,
+            TyKind::Cursor(_) => BuiltinType::Cursor,
+            TyKind::Timestamp => BuiltinType::Timestamp,
+            TyKind::Array(_) => BuiltinType::Array,
+            TyKind::Object(_) => BuiltinType::Object,
+            TyKind::Named(n) => return &n.value,
+        };
+        builtin.as_str()
     }
 }
 
@@ -309,8 +342,23 @@ pub struct EnumValues {
     pub span: Span,
 }
 
-/// String formats: the runtime's enum, so generated checks and the model name them alike.
-pub use crate::runtime::Format;
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Format {
+        DateTime = "date-time",
+        Date = "date",
+        Email = "email",
+        Uri = "uri",
+        Uuid = "uuid",
+    }
+}
+
+impl Format {
+    /// Formats whose values have a bounded length (`bounds/string-unbounded` accepts them).
+    pub fn is_bounded(self) -> bool {
+        matches!(self, Format::DateTime | Format::Date | Format::Uuid)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NumTy {
@@ -339,42 +387,16 @@ impl Num {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Unit {
-    Minor,
-    Ms,
-    S,
-    Bytes,
-    Count,
-    Percent,
-    BasisPoints,
-}
-
-impl Unit {
-    pub const ALL: [Unit; 7] = [
-        Unit::Minor,
-        Unit::Ms,
-        Unit::S,
-        Unit::Bytes,
-        Unit::Count,
-        Unit::Percent,
-        Unit::BasisPoints,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Unit::Minor => "minor",
-            Unit::Ms => "ms",
-            Unit::S => "s",
-            Unit::Bytes => "bytes",
-            Unit::Count => "count",
-            Unit::Percent => "percent",
-            Unit::BasisPoints => "basis-points",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Unit> {
-        Unit::ALL.into_iter().find(|u| u.as_str() == s)
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Unit {
+        Minor = "minor",
+        Ms = "ms",
+        S = "s",
+        Bytes = "bytes",
+        Count = "count",
+        Percent = "percent",
+        BasisPoints = "basis-points",
     }
 }
 
@@ -418,56 +440,24 @@ impl ErrorDef {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorClass {
-    InvalidArgument,
-    PermissionDenied,
-    NotFound,
-    Conflict,
-    PreconditionFailed,
-    BusinessRejected,
-    RateLimited,
-    Unavailable,
-    Timeout,
-    BudgetExceeded,
-    Internal,
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ErrorClass {
+        InvalidArgument = "invalid-argument",
+        PermissionDenied = "permission-denied",
+        NotFound = "not-found",
+        Conflict = "conflict",
+        PreconditionFailed = "precondition-failed",
+        BusinessRejected = "business-rejected",
+        RateLimited = "rate-limited",
+        Unavailable = "unavailable",
+        Timeout = "timeout",
+        BudgetExceeded = "budget-exceeded",
+        Internal = "internal",
+    }
 }
 
 impl ErrorClass {
-    pub const ALL: [ErrorClass; 11] = [
-        ErrorClass::InvalidArgument,
-        ErrorClass::PermissionDenied,
-        ErrorClass::NotFound,
-        ErrorClass::Conflict,
-        ErrorClass::PreconditionFailed,
-        ErrorClass::BusinessRejected,
-        ErrorClass::RateLimited,
-        ErrorClass::Unavailable,
-        ErrorClass::Timeout,
-        ErrorClass::BudgetExceeded,
-        ErrorClass::Internal,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorClass::InvalidArgument => "invalid-argument",
-            ErrorClass::PermissionDenied => "permission-denied",
-            ErrorClass::NotFound => "not-found",
-            ErrorClass::Conflict => "conflict",
-            ErrorClass::PreconditionFailed => "precondition-failed",
-            ErrorClass::BusinessRejected => "business-rejected",
-            ErrorClass::RateLimited => "rate-limited",
-            ErrorClass::Unavailable => "unavailable",
-            ErrorClass::Timeout => "timeout",
-            ErrorClass::BudgetExceeded => "budget-exceeded",
-            ErrorClass::Internal => "internal",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<ErrorClass> {
-        ErrorClass::ALL.into_iter().find(|c| c.as_str() == s)
-    }
-
     /// The retry policies this class allows; the first is the default.
     pub fn allowed_retries(self) -> &'static [Retry] {
         use Retry::*;
@@ -487,36 +477,14 @@ impl ErrorClass {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Retry {
-    FixArguments,
-    Never,
-    AfterUserAction,
-    Backoff,
-    QueryStatus,
-}
-
-impl Retry {
-    pub const ALL: [Retry; 5] = [
-        Retry::FixArguments,
-        Retry::Never,
-        Retry::AfterUserAction,
-        Retry::Backoff,
-        Retry::QueryStatus,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Retry::FixArguments => "fix-arguments",
-            Retry::Never => "never",
-            Retry::AfterUserAction => "after-user-action",
-            Retry::Backoff => "backoff",
-            Retry::QueryStatus => "query-status",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Retry> {
-        Retry::ALL.into_iter().find(|r| r.as_str() == s)
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Retry {
+        FixArguments = "fix-arguments",
+        Never = "never",
+        AfterUserAction = "after-user-action",
+        Backoff = "backoff",
+        QueryStatus = "query-status",
     }
 }
 
@@ -538,27 +506,11 @@ pub struct Confirm {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ConfirmDigest {
-    Arguments,
-    ArgumentsResourceVersion,
-}
-
-impl ConfirmDigest {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConfirmDigest::Arguments => "arguments",
-            ConfirmDigest::ArgumentsResourceVersion => "arguments+resource-version",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<ConfirmDigest> {
-        [
-            ConfirmDigest::Arguments,
-            ConfirmDigest::ArgumentsResourceVersion,
-        ]
-        .into_iter()
-        .find(|d| d.as_str() == s)
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ConfirmDigest {
+        Arguments = "arguments",
+        ArgumentsResourceVersion = "arguments+resource-version",
     }
 }
 
@@ -570,24 +522,11 @@ pub struct OnTimeout {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeoutStrategy {
-    QueryStatus,
-    RetryWithKey,
-}
-
-impl TimeoutStrategy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TimeoutStrategy::QueryStatus => "query-status",
-            TimeoutStrategy::RetryWithKey => "retry-with-key",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<TimeoutStrategy> {
-        [TimeoutStrategy::QueryStatus, TimeoutStrategy::RetryWithKey]
-            .into_iter()
-            .find(|t| t.as_str() == s)
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum TimeoutStrategy {
+        QueryStatus = "query-status",
+        RetryWithKey = "retry-with-key",
     }
 }
 
@@ -600,33 +539,13 @@ pub struct NeedsInput {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InputKind {
-    Confirmation,
-    Choice,
-    Credential,
-    Text,
-}
-
-impl InputKind {
-    pub const ALL: [InputKind; 4] = [
-        InputKind::Confirmation,
-        InputKind::Choice,
-        InputKind::Credential,
-        InputKind::Text,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            InputKind::Confirmation => "confirmation",
-            InputKind::Choice => "choice",
-            InputKind::Credential => "credential",
-            InputKind::Text => "text",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<InputKind> {
-        InputKind::ALL.into_iter().find(|k| k.as_str() == s)
+keyword_enum! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum InputKind {
+        Confirmation = "confirmation",
+        Choice = "choice",
+        Credential = "credential",
+        Text = "text",
     }
 }
 

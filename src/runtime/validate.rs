@@ -120,7 +120,7 @@ pub struct ArrayRule {
     pub items: Shape,
 }
 
-/// The string formats a catalog may name.
+/// The string formats a catalog may name (the model's `Format`, as generated code names it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     DateTime,
@@ -131,23 +131,6 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [
-        Format::DateTime,
-        Format::Date,
-        Format::Email,
-        Format::Uri,
-        Format::Uuid,
-    ];
-
-    pub fn parse(s: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == s)
-    }
-
-    /// Formats whose values have a bounded length (`bounds/string-unbounded` accepts them).
-    pub fn is_bounded(self) -> bool {
-        matches!(self, Format::DateTime | Format::Date | Format::Uuid)
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Format::DateTime => "date-time",

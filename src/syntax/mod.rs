@@ -37,10 +37,16 @@ mod tree;
 mod value;
 mod view;
 
+pub(crate) use chars::newline_len;
 pub use chars::{is_plain_identifier, quote};
 pub use parser::MAX_DEPTH;
 pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
 pub use view::{Children, Document, Entries, Entry, Node, Nodes, Value};
+
+/// What every `syntax/…` error means, for output formats that describe rules (SARIF).
+pub const ERROR_SUMMARY: &str = "The file is not valid KDL v2.";
+/// How to fix any `syntax/…` error; the message says what exactly.
+pub const ERROR_HELP: &str = "Fix the syntax as the message says.";
 
 /// Largest input the parser reads: offsets are stored as `u32` in the lossless tree.
 pub const MAX_INPUT_LEN: usize = u32::MAX as usize;
@@ -209,6 +215,10 @@ pub enum Number {
     Float(f64),
     /// A decimal float whose magnitude does not fit an `f64` (`1e400`).
     FloatOverflow,
+    /// A decimal float with a non-zero digit whose magnitude is below the smallest normal
+    /// `f64` (`1e-400`): it reads as 0 or as a subnormal holding only part of its digits.
+    /// Carries that nearest `f64`.
+    FloatUnderflow(f64),
     Inf,
     NegInf,
     NaN,

@@ -315,7 +315,7 @@ fn unclosed_multiline_string_is_one_error() {
 /// parse; this pins the part that grows with the view's layout).
 #[test]
 fn typed_view_is_compact() {
-    let src = crate::synth::synthetic_catalog("t", 50);
+    let src = crate::testing::synthetic_catalog("t", 50);
     let p = parse(&src);
     assert!(p.errors.is_empty());
     let ratio = p.document.heap_size() as f64 / src.len() as f64;
@@ -327,7 +327,7 @@ fn parse_tree_has_the_same_tree_and_errors() {
     for src in [
         "a 1 { b \"x\" }\n(t)c k=#true",
         "a true { b r\"x\" }\n}",
-        &crate::synth::synthetic_catalog("t", 7),
+        &crate::testing::synthetic_catalog("t", 7),
     ] {
         let full = parse(src);
         let tree = parse_tree(src);

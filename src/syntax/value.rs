@@ -341,6 +341,13 @@ fn source_line(text: &str, n: usize) -> Option<(usize, usize)> {
     (line == n).then_some((start, text.len()))
 }
 
+/// Whether the digits before the exponent of a decimal literal hold anything but zeros.
+fn nonzero_mantissa(text: &str) -> bool {
+    text.split(['e', 'E'])
+        .next()
+        .is_some_and(|m| m.bytes().any(|c| matches!(c, b'1'..=b'9')))
+}
+
 /// Reads a number token (already checked by the lexer to be well-formed).
 pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Option<Number> {
     let (neg, rest) = match text.as_bytes().first() {
@@ -386,6 +393,9 @@ pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Opti
     };
     if is_float {
         return Some(match clean.parse::<f64>() {
+            Ok(f) if f.is_finite() && f.abs() < f64::MIN_POSITIVE && nonzero_mantissa(&clean) => {
+                Number::FloatUnderflow(f)
+            }
             Ok(f) if f.is_finite() => Number::Float(f),
             Ok(_) => Number::FloatOverflow,
             Err(_) => return None,
@@ -492,6 +502,16 @@ mod tests {
         assert_eq!(num("-0o17"), Some(Number::Int(-15)));
         assert_eq!(num("0b1_01"), Some(Number::Int(5)));
         assert_eq!(num("1e400"), Some(Number::FloatOverflow));
+        // A non-zero literal that would read as 0, or as a subnormal that keeps only part of
+        // its digits, is kept apart so lowering can refuse it; a written zero stays a zero.
+        assert_eq!(num("1e-400"), Some(Number::FloatUnderflow(0.0)));
+        assert_eq!(num("-2.5e-400"), Some(Number::FloatUnderflow(-0.0)));
+        assert!(matches!(num("5e-324"), Some(Number::FloatUnderflow(f)) if f > 0.0));
+        assert_eq!(num("0.000e-400"), Some(Number::Float(0.0)));
+        assert_eq!(
+            num("2.2250738585072014e-308"),
+            Some(Number::Float(f64::MIN_POSITIVE))
+        );
         assert_eq!(num("+1.5e1"), Some(Number::Float(15.0)));
         assert_eq!(
             num("-000123456789012345678901234567890123456789012"),

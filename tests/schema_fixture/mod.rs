@@ -119,7 +119,7 @@ impl Fx {
         }
     }
 
-    /// `type "Invoice"` of catalog-format.md.
+    /// `type "Invoice"` of docs/catalog-format.md.
     pub fn invoice_type(&self) -> TypeDef {
         let mut reference = self.field("invoice_reference", self.string(Some(32)), true);
         if let TyKind::String(s) = &mut reference.ty.kind {
@@ -142,7 +142,7 @@ impl Fx {
         }
     }
 
-    /// `tool "invoice_list"` of catalog-format.md.
+    /// `tool "invoice_list"` of docs/catalog-format.md.
     pub fn invoice_list(&self) -> Tool {
         let mut page_size = self.doc(
             self.field(
@@ -213,7 +213,7 @@ impl Fx {
         t
     }
 
-    /// `tool "payment_transfer_submit"` of catalog-format.md.
+    /// `tool "payment_transfer_submit"` of docs/catalog-format.md.
     pub fn transfer_submit(&self) -> Tool {
         let mut amount = NumTy {
             exclusive_min: Some(self.sp(Num::Int(0))),

@@ -40,3 +40,50 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
     }
     c
 }
+
+/// The vendored official KDL test suite (`tests/kdl-test-suite`, CC BY-SA 4.0): its
+/// `test_cases` folder. Missing files fail loudly rather than letting a test pass on nothing.
+pub fn kdl_suite_cases() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kdl-test-suite/test_cases");
+    assert!(
+        dir.join("input").is_dir(),
+        "the vendored KDL test suite is missing at {}",
+        dir.display()
+    );
+    dir
+}
+
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into `Err(message)` without printing it. Proptest re-runs a
+/// failing case at every shrink step, and the default hook printed each panic (thousands of
+/// lines that buried the cause); this way the cause is reported once, in proptest's final
+/// verdict. The hook is silenced for this thread only, so parallel tests still report theirs.
+pub fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let was = QUIET.with(|q| q.replace(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    r.map_err(|payload| {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "panic with a non-string payload".to_owned())
+    })
+}
+
+/// `quietly` for a property body: a panic becomes the case's failure, reported once.
+pub fn prop_quietly<R>(f: impl FnOnce() -> R) -> Result<R, proptest::test_runner::TestCaseError> {
+    quietly(f).map_err(|m| proptest::test_runner::TestCaseError::fail(format!("panicked: {m}")))
+}

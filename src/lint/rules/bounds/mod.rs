@@ -8,6 +8,7 @@ crate::lint::declare_rules! {
     depth,
     field_count,
     pattern,
+    pattern_backtracking,
     contradiction,
 }
 
@@ -41,7 +42,7 @@ pub(crate) fn string_is_bounded(s: &StringTy) -> bool {
 /// the unit tests must not depend on the parser).
 #[cfg(test)]
 pub(crate) mod testkit {
-    use crate::diag::{FileId, SourceMap};
+    use crate::diag::SourceMap;
     use crate::lint::{Config, Context, Finding, Rule};
     use crate::model::*;
 
@@ -57,16 +58,7 @@ pub(crate) mod testkit {
     }
 
     pub fn field(name: &str, kind: TyKind) -> Field {
-        Field {
-            name: sp(name.to_string()),
-            ty: ty(kind),
-            required: false,
-            default: None,
-            sensitive: false,
-            deprecated: false,
-            doc: None,
-            span: Span::new(0, 0),
-        }
+        Field::new(name, kind)
     }
 
     pub fn string() -> TyKind {
@@ -117,36 +109,17 @@ pub(crate) mod testkit {
         }
     }
 
-    pub fn tool(name: &str, effect: Effect, input: Vec<Field>, output: Option<Vec<Field>>) -> Tool {
-        Tool {
-            input: Object {
-                fields: input,
-                span: Span::new(0, 0),
-            },
-            output: output.map(|fields| Object {
-                fields,
-                span: Span::new(0, 0),
-            }),
-            ..Tool::new(name, "1.0.0", effect)
-        }
-    }
+    pub use crate::testing::tool_with as tool;
 
     pub fn catalog(tools: Vec<Tool>, types: Vec<TypeDef>) -> Catalog {
-        Catalog {
-            file: FileId(0),
-            name: sp("test".to_string()),
-            version: sp("1.0.0".to_string()),
-            summary: None,
-            types,
-            tools,
-            span: Span::new(0, 0),
-        }
+        crate::testing::catalog_with("test", tools, types)
     }
 
     pub fn check_with(rule: &Rule, catalogs: Vec<Catalog>, config: &Config) -> Vec<Finding> {
         let project = Project { catalogs };
         let sources = SourceMap::default();
-        let cx = Context::new(&project, &sources, config);
+        let artifacts = crate::testing::artifacts(&project);
+        let cx = Context::new(&project, &sources, config, &artifacts);
         let mut out = Vec::new();
         (rule.check)(&cx, &mut out);
         out

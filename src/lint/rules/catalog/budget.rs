@@ -57,9 +57,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         // `{"tools":[` … `]}` around the comma-separated definitions.
         let mut catalog_bytes = r#"{"tools":[]}"#.len();
         for (i, tool) in catalog.tools.iter().enumerate() {
-            let definition =
-                crate::schema::tool_definition_with(catalog, tool, cx.description(ci, i));
-            let bytes = serde_json::to_string(&definition).map(|s| s.len()).unwrap_or(0);
+            let bytes = cx
+                .artifacts
+                .tool(ci, i)
+                .and_then(|c| serde_json::to_string(&c.definition).ok())
+                .map_or(0, |s| s.len());
             catalog_bytes += bytes + usize::from(i > 0);
             if bytes > t.budget_tool_bytes {
                 out.push(

@@ -109,7 +109,8 @@ mod tests {
         edge.summary = s(&"é".repeat(200));
         edge.when = s(&"w".repeat(300));
         edge.when_not = s(&"n".repeat(300));
-        let n = crate::text::description(&catalog("test", vec![]), &long)
+        let n = crate::testing::contract(&catalog("test", vec![]), &long)
+            .description
             .chars()
             .count();
         assert!(n > 201 + 301 + 600, "the description holds the three texts: {n}");

@@ -228,7 +228,7 @@ pub(crate) mod test_support {
     //! Hand-built models for the rules' unit tests (fixture catalogs are covered by
     //! tests/lint_rules.rs once the loader exists).
 
-    use crate::diag::{FileId, SourceFile, SourceMap};
+    use crate::diag::{SourceFile, SourceMap};
     use crate::lint::{Config, Context, Finding, Rule};
     use crate::model::*;
 
@@ -252,17 +252,8 @@ pub(crate) mod test_support {
 
     pub fn field(name: &str, kind: TyKind, doc: Option<&str>) -> Field {
         Field {
-            name: sp(name.into()),
-            ty: Ty {
-                kind,
-                span: Span::default(),
-            },
-            required: false,
-            default: None,
-            sensitive: false,
-            deprecated: false,
             doc: doc.map(|d| sp(d.to_string())),
-            span: Span::default(),
+            ..Field::new(name, kind)
         }
     }
 
@@ -278,21 +269,14 @@ pub(crate) mod test_support {
     }
 
     pub fn catalog(name: &str, tools: Vec<Tool>) -> Catalog {
-        Catalog {
-            file: FileId(0),
-            name: sp(name.into()),
-            version: sp("1.0.0".into()),
-            summary: None,
-            types: vec![],
-            tools,
-            span: Span::default(),
-        }
+        crate::testing::catalog_with(name, tools, vec![])
     }
 
     pub fn run_with(rule: &Rule, project: &Project, config: &Config) -> Vec<Finding> {
         let mut sources = SourceMap::default();
         sources.add(SourceFile::new("test.kdl", String::new()));
-        let cx = Context::new(project, &sources, config);
+        let artifacts = crate::testing::artifacts(project);
+        let cx = Context::new(project, &sources, config, &artifacts);
         let mut out = Vec::new();
         (rule.check)(&cx, &mut out);
         out

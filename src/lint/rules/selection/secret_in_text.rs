@@ -393,7 +393,8 @@ tool "entry_list" version="1.0.0" {{
         let loaded = crate::project::load_source("billing.kdl", source.clone());
         assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
         let config = Default::default();
-        let cx = Context::new(&loaded.project, &loaded.sources, &config);
+        let artifacts = crate::testing::artifacts(&loaded.project);
+        let cx = Context::new(&loaded.project, &loaded.sources, &config, &artifacts);
         let mut out = Vec::new();
         check(&cx, &mut out);
         let found: Vec<(&str, Option<&str>)> = out

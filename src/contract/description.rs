@@ -1,0 +1,336 @@
+//! Model-facing text rendered with minijinja: the description of each tool, from the
+//! built-in `templates/description.j2` or a project's own folder (docs/configuration.md).
+//! A run holds one [`Templates`]; nothing renders a description any other way.
+//!
+//! The words for the effect, limits and timeout strategy are computed here and handed to
+//! the template ready-made, so a project's own template can reuse them without
+//! re-deriving the contract. Rendered text is normalised (LF newlines, no trailing
+//! whitespace, at most one blank line in a row, none at either end), so a template's layout
+//! never changes a hash by accident.
+
+use crate::model::{Catalog, Effect, TimeoutStrategy, Tool};
+use minijinja::{AutoEscape, Environment};
+use serde::Serialize;
+use std::fmt;
+use std::path::Path;
+
+/// The template every tool description is rendered from.
+pub const DESCRIPTION_TEMPLATE: &str = "description.j2";
+
+const BUILTIN_DESCRIPTION: &str = include_str!("../../templates/description.j2");
+
+/// A failure to load or render a template, naming the template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError {
+    pub template: String,
+    pub message: String,
+}
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "template {}: {}", self.template, self.message)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// A set of templates: the built-ins, optionally overridden by a project's folder.
+pub struct Templates {
+    env: Environment<'static>,
+    /// The file each project template was read from, so errors name the file, not just the
+    /// template.
+    origins: std::collections::BTreeMap<String, String>,
+}
+
+impl fmt::Debug for Templates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<&str> = self.env.templates().map(|(n, _)| n).collect();
+        names.sort_unstable();
+        f.debug_struct("Templates").field("names", &names).finish()
+    }
+}
+
+impl Templates {
+    /// The built-in templates only.
+    pub fn builtin() -> Templates {
+        let mut env = new_env();
+        // The built-in template is part of the crate and covered by tests; a syntax error
+        // in it would be a bug of catalogc, caught before release.
+        #[allow(clippy::expect_used)]
+        env.add_template(DESCRIPTION_TEMPLATE, BUILTIN_DESCRIPTION)
+            .expect("the built-in description template parses");
+        Templates {
+            env,
+            origins: Default::default(),
+        }
+    }
+
+    /// The built-ins, with every `*.j2` file directly inside `dir` added, replacing the
+    /// built-in of the same name. Files are read in name order so errors are reported
+    /// deterministically.
+    pub fn with_dir(dir: &Path) -> Result<Templates, TemplateError> {
+        let dir_err = |message: String| TemplateError {
+            template: dir.display().to_string(),
+            message,
+        };
+        let mut t = Templates::builtin();
+        let entries = std::fs::read_dir(dir).map_err(|e| dir_err(e.to_string()))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| dir_err(e.to_string()))?;
+            let path = entry.path();
+            let is_file = entry.file_type().map(|ft| ft.is_file()).unwrap_or(false);
+            if is_file && path.extension().is_some_and(|e| e == "j2") {
+                files.push(path);
+            }
+        }
+        files.sort();
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let source = crate::project::read_text(&path, &crate::project::LoadOptions::default())
+                .map_err(|e| TemplateError {
+                    template: path.display().to_string(),
+                    message: e.to_string(),
+                })?;
+            let origin = path.display().to_string();
+            t.add(name.clone(), source).map_err(|e| TemplateError {
+                template: origin.clone(),
+                ..e
+            })?;
+            t.origins.insert(name, origin);
+        }
+        Ok(t)
+    }
+
+    /// Adds (or replaces) one template from source.
+    pub fn add(&mut self, name: String, source: String) -> Result<(), TemplateError> {
+        let template = name.clone();
+        self.env
+            .add_template_owned(name, source)
+            .map_err(|e| TemplateError {
+                template,
+                message: error_message(&e),
+            })
+    }
+
+    /// Renders template `name` with `ctx`, normalised (see the module docs).
+    pub fn render<S: Serialize>(&self, name: &str, ctx: S) -> Result<String, TemplateError> {
+        let err = |e: minijinja::Error| TemplateError {
+            template: self
+                .origins
+                .get(name)
+                .map_or(name, String::as_str)
+                .to_string(),
+            message: error_message(&e),
+        };
+        let tmpl = self.env.get_template(name).map_err(err)?;
+        let raw = tmpl.render(ctx).map_err(err)?;
+        Ok(normalize(&raw))
+    }
+
+    /// The model-facing description of `tool`.
+    pub fn description(&self, cat: &Catalog, tool: &Tool) -> Result<String, TemplateError> {
+        self.render(DESCRIPTION_TEMPLATE, description_context(cat, tool))
+    }
+}
+
+fn new_env() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    // Plain text for a model, never HTML.
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    env
+}
+
+fn error_message(e: &minijinja::Error) -> String {
+    match e.line() {
+        Some(line) => format!("line {line}: {e}"),
+        None => e.to_string(),
+    }
+}
+
+/// What the description template sees.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DescriptionContext {
+    pub catalog: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub summary: Option<String>,
+    pub when: Option<String>,
+    pub when_not: Option<String>,
+    /// The effect keyword, e.g. `destructive`.
+    pub effect: &'static str,
+    /// The effect in words, without a final period.
+    pub effect_words: String,
+    pub limits: Option<LimitsContext>,
+    /// Each limit in words (`at most 50 items`), in a fixed order; empty without limits.
+    pub limits_words: Vec<String>,
+    /// What to do after a timeout, as a sentence; `None` without `on-timeout`.
+    pub timeout_words: Option<String>,
+    pub deprecated: Option<DeprecatedContext>,
+    /// The deprecation as a sentence; `None` unless deprecated.
+    pub deprecation: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LimitsContext {
+    pub max_items: Option<u64>,
+    pub max_result_bytes: Option<u64>,
+    pub timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DeprecatedContext {
+    pub reason: Option<String>,
+    pub replacement: Option<String>,
+}
+
+/// The template context of `tool`'s description.
+pub fn description_context(cat: &Catalog, tool: &Tool) -> DescriptionContext {
+    let s = |o: &Option<crate::model::Sp<String>>| o.as_ref().map(|v| v.value.clone());
+    let limits = tool.limits.as_ref().map(|l| LimitsContext {
+        max_items: l.max_items.as_ref().map(|v| v.value),
+        max_result_bytes: l.max_result_bytes.as_ref().map(|v| v.value),
+        timeout_ms: l.timeout_ms.as_ref().map(|v| v.value),
+    });
+    let mut limits_words = Vec::new();
+    if let Some(l) = &limits {
+        if let Some(n) = l.max_items {
+            limits_words.push(format!("at most {n} {}", plural(n, "item", "items")));
+        }
+        if let Some(n) = l.max_result_bytes {
+            limits_words.push(format!("results up to {n} {}", plural(n, "byte", "bytes")));
+        }
+        if let Some(n) = l.timeout_ms {
+            limits_words.push(format!("times out after {n} ms"));
+        }
+    }
+    let deprecated = tool.deprecated.as_ref().map(|d| DeprecatedContext {
+        reason: s(&d.reason),
+        replacement: s(&d.replacement),
+    });
+    DescriptionContext {
+        catalog: cat.name.value.clone(),
+        name: tool.name.value.clone(),
+        title: s(&tool.title),
+        summary: s(&tool.summary),
+        when: s(&tool.when),
+        when_not: s(&tool.when_not),
+        effect: tool.effect.value.as_str(),
+        effect_words: effect_words(tool),
+        limits,
+        limits_words,
+        timeout_words: timeout_words(tool),
+        deprecation: deprecated.as_ref().map(deprecation_words),
+        deprecated,
+    }
+}
+
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+fn effect_words(tool: &Tool) -> String {
+    let key = tool.idempotency.as_ref().map(|i| i.key.value.as_str());
+    let mut w = match tool.effect.value {
+        Effect::Read => "reads only; changes nothing".to_string(),
+        Effect::ExternalRead => {
+            "reads only, but the read is visible outside this service (third-party call, audit)"
+                .to_string()
+        }
+        Effect::Preview => "computes what a change would do; changes nothing".to_string(),
+        Effect::Update => {
+            "overwrites state; repeating the same call leaves the same end state".to_string()
+        }
+        Effect::Append => match key {
+            Some(k) => format!(
+                "adds new state, never overwrites; a retry with the same {k} does not add it twice"
+            ),
+            None => "adds new state, never overwrites; a retry may add it twice".to_string(),
+        },
+        Effect::Destructive => {
+            let mut w = "irreversible or externally visible".to_string();
+            if tool.confirm.is_some() {
+                w.push_str("; requires confirmation");
+            }
+            if let Some(k) = key {
+                w.push_str(&format!("; a retry with the same {k} is safe"));
+            }
+            w
+        }
+    };
+    if tool.open_world() && tool.effect.value != Effect::ExternalRead {
+        w.push_str("; reaches systems outside this service");
+    }
+    w
+}
+
+fn timeout_words(tool: &Tool) -> Option<String> {
+    let t = tool.on_timeout.as_ref()?;
+    Some(match (t.strategy.value, &t.tool) {
+        (TimeoutStrategy::QueryStatus, Some(other)) => format!(
+            "If it times out, call {} to learn the outcome before retrying.",
+            other.value
+        ),
+        (TimeoutStrategy::QueryStatus, None) => {
+            "If it times out, check the outcome before retrying.".to_string()
+        }
+        (TimeoutStrategy::RetryWithKey, _) => match &tool.idempotency {
+            Some(i) => format!("If it times out, retry with the same {}.", i.key.value),
+            None => "If it times out, retry with the same idempotency key.".to_string(),
+        },
+    })
+}
+
+fn deprecation_words(d: &DeprecatedContext) -> String {
+    let mut w = "Deprecated".to_string();
+    if let Some(r) = &d.reason {
+        w.push_str(": ");
+        w.push_str(r.trim_end_matches('.'));
+    }
+    w.push('.');
+    if let Some(r) = &d.replacement {
+        w.push_str(&format!(" Use {r} instead."));
+    }
+    w
+}
+
+/// LF newlines, no trailing whitespace on any line, at most one blank line in a row, no
+/// blank lines at either end, no final newline.
+pub fn normalize(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut out = String::with_capacity(text.len());
+    let mut blank_run = 0usize;
+    for line in text.split('\n') {
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run += 1;
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+            if blank_run > 0 {
+                out.push('\n');
+            }
+        }
+        blank_run = 0;
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+
+    #[test]
+    fn normalize_collapses_and_trims() {
+        assert_eq!(normalize("\n\na  \r\nb\n\n\n\nc\t\n\n"), "a\nb\n\nc");
+        assert_eq!(normalize(""), "");
+        assert_eq!(normalize("x\ry"), "x\ny");
+    }
+}

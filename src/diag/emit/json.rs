@@ -1,0 +1,53 @@
+//! `--format json`: the object of rules.md ("Machine-readable output"), schema in
+//! docs/lint-output.schema.json.
+
+use super::{Record, Summary};
+use serde_json::{Map, Value, json};
+use std::io::{self, Write};
+
+pub fn to_json(records: &[Record], summary: &Summary) -> Value {
+    let list: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            let mut m = Map::new();
+            m.insert("rule".into(), json!(r.rule));
+            m.insert("level".into(), json!(r.level.as_str()));
+            if let Some(l) = &r.location {
+                m.insert("file".into(), json!(l.file));
+                m.insert("line".into(), json!(l.line));
+                m.insert("column".into(), json!(l.column));
+                m.insert("end_line".into(), json!(l.end_line));
+                m.insert("end_column".into(), json!(l.end_column));
+            }
+            if let Some(c) = &r.catalog {
+                m.insert("catalog".into(), json!(c));
+            }
+            if let Some(t) = &r.tool {
+                m.insert("tool".into(), json!(t));
+            }
+            if let Some(p) = &r.path {
+                m.insert("path".into(), json!(p));
+            }
+            m.insert("message".into(), json!(r.message));
+            if let Some(h) = &r.help {
+                m.insert("help".into(), json!(h));
+            }
+            m.insert("fingerprint".into(), json!(r.fingerprint));
+            Value::Object(m)
+        })
+        .collect();
+    json!({
+        "diagnostics": list,
+        "summary": {
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+            "infos": summary.infos,
+            "tools": summary.tools,
+            "catalogs": summary.catalogs,
+        }
+    })
+}
+
+pub fn write(out: &mut dyn Write, records: &[Record], summary: &Summary) -> io::Result<()> {
+    super::write_json(out, &to_json(records, summary))
+}

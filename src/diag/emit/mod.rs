@@ -1,0 +1,258 @@
+//! The one output stack: every finding catalogc prints — syntax and model errors, lint
+//! findings, compatibility changes — goes through these emitters.
+//!
+//! - [`human`]: rustc-like text with source snippets;
+//! - [`json`]: the `--format json` contract of rules.md (docs/lint-output.schema.json);
+//! - [`sarif`]: SARIF 2.1.0, built here and nowhere else;
+//! - [`github`]: GitHub workflow annotations.
+//!
+//! Producers describe their rules through [`RuleMetadata`] (the lint registry, the model's
+//! error codes, the compatibility change kinds) and resolve what they report into [`Record`]s;
+//! the machine formats are pure functions of those, so two runs print the same bytes.
+//! Every emitter writes to an [`std::io::Write`] as it goes.
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+
+use super::{Diagnostic, Level, SourceFile, SourceMap};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+/// Counts printed at the end of every report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub tools: usize,
+    pub catalogs: usize,
+}
+
+impl Summary {
+    pub fn new(diags: &[Diagnostic], tools: usize, catalogs: usize) -> Self {
+        let count = |l: Level| diags.iter().filter(|d| d.level == l).count();
+        Summary {
+            errors: count(Level::Error),
+            warnings: count(Level::Warn),
+            infos: count(Level::Info),
+            tools,
+            catalogs,
+        }
+    }
+}
+
+/// What a producer knows about one of its rules beyond the ID; SARIF's `reportingDescriptor`
+/// is built from it. Optional parts are left out of the output when absent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RuleMeta {
+    pub id: String,
+    /// Default level; `None` for findings whose level depends on the finding (change kinds).
+    pub level: Option<Level>,
+    /// One line.
+    pub summary: String,
+    /// How to fix it (plain text), or the rule's whole documentation when `doc_is_markdown`.
+    pub help: Option<String>,
+    /// `help` is the rule's Markdown documentation: shown as text and as Markdown.
+    pub doc_is_markdown: bool,
+    /// A display name, when the producer has one.
+    pub name: Option<String>,
+    /// A longer description than the summary.
+    pub description: Option<String>,
+    /// Extra key/value facts (category, compatibility class).
+    pub properties: Vec<(&'static str, String)>,
+}
+
+/// A producer's table of rules.
+pub trait RuleMetadata {
+    fn rule(&self, id: &str) -> Option<RuleMeta>;
+}
+
+/// A finding resolved for output: position in lines and columns, fingerprint computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub rule: String,
+    pub level: Level,
+    pub location: Option<Location>,
+    pub message: String,
+    pub help: Option<String>,
+    pub catalog: Option<String>,
+    pub tool: Option<String>,
+    pub path: Option<String>,
+    pub fingerprint: String,
+    /// The GitHub annotation title; the rule ID when `None`.
+    pub title: Option<String>,
+    /// SARIF result `properties`.
+    pub properties: Option<Value>,
+}
+
+impl Record {
+    /// The message with its help, for formats that have a single text.
+    pub fn text(&self) -> String {
+        match &self.help {
+            Some(h) => format!("{}\nhelp: {h}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+/// 1-based position of a finding; the end column is exclusive. Columns count characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// As shown everywhere: as given, with `/` separators.
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+impl Location {
+    pub fn of(f: &SourceFile, span: crate::syntax::Span) -> Self {
+        let (line, column) = f.line_col(span.start);
+        let (end_line, end_column) = f.line_col(span.end.max(span.start));
+        Location {
+            file: file_path(f),
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+}
+
+/// Diagnostics resolved for output, with the fingerprints of [`fingerprints`].
+pub fn records(diags: &[Diagnostic], sources: &SourceMap) -> Vec<Record> {
+    diags
+        .iter()
+        .zip(fingerprints(diags, sources))
+        .map(|(d, fingerprint)| Record {
+            rule: d.rule.clone(),
+            level: d.level,
+            location: Some(Location::of(sources.get(d.file), d.span)),
+            message: d.message.clone(),
+            help: d.help.clone(),
+            catalog: d.catalog.clone(),
+            tool: d.tool.clone(),
+            path: d.path.clone(),
+            fingerprint,
+            title: None,
+            properties: None,
+        })
+        .collect()
+}
+
+impl Diagnostic {
+    /// A stable identity for baselines and code scanning: sha256 (hex) of rule, catalog,
+    /// tool and path — not line numbers, so moving text around keeps it. Without a tool or
+    /// path, of rule, file path and message.
+    pub fn fingerprint(&self, sources: &SourceMap) -> String {
+        let file = file_path(sources.get(self.file));
+        let parts: Vec<&str> = if self.tool.is_some() || self.path.is_some() {
+            vec![
+                &self.rule,
+                self.catalog.as_deref().unwrap_or(""),
+                self.tool.as_deref().unwrap_or(""),
+                self.path.as_deref().unwrap_or(""),
+            ]
+        } else {
+            vec![&self.rule, &file, &self.message]
+        };
+        hex(&digest(&parts, 0x1f))
+    }
+}
+
+/// Fingerprints of a list; a fingerprint repeated in the list (two findings of one rule on
+/// the same tool) gets its occurrence number mixed in, so every finding is distinct.
+pub fn fingerprints(diags: &[Diagnostic], sources: &SourceMap) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    diags
+        .iter()
+        .map(|d| {
+            let base = d.fingerprint(sources);
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                let mut h = Sha256::new();
+                h.update(base.as_bytes());
+                h.update(format!("#{n}").as_bytes());
+                hex(&h.finalize())
+            }
+        })
+        .collect()
+}
+
+/// sha256 of the parts, each followed by `separator`: the hash every fingerprint is cut from.
+pub fn digest(parts: &[&str], separator: u8) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for part in parts {
+        h.update(part.as_bytes());
+        h.update([separator]);
+    }
+    h.finalize().into()
+}
+
+/// Lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    s
+}
+
+/// The file path as shown everywhere: as given, with `/` separators.
+pub fn file_path(f: &SourceFile) -> String {
+    f.path.to_string_lossy().replace('\\', "/")
+}
+
+/// Pretty JSON with a final newline: the one layout every JSON output uses.
+pub fn write_json(out: &mut dyn Write, v: &Value) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// [`write_json`] into a string.
+pub fn pretty_json(v: &Value) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail, and serde_json emits UTF-8.
+    let _ = write_json(&mut out, v);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Catalog text made safe to show: control characters (C0 but tab and newline, DEL, C1) and
+/// bidirectional formatting characters become visible `\u{1b}` escapes, so a name or doc
+/// cannot move the cursor, retitle the terminal or reorder what is shown.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\t' && c != '\n')
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !s.contains(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

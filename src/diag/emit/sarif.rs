@@ -1,0 +1,170 @@
+//! SARIF 2.1.0 (validated against tests/fixtures/sarif-2.1.0.json): the only place a SARIF
+//! log is built.
+
+use super::{Level, Record, RuleMeta, RuleMetadata};
+use serde_json::{Map, Value, json};
+use std::io::{self, Write};
+
+/// The SARIF `level` of one of our levels.
+pub fn level(l: Level) -> &'static str {
+    match l {
+        Level::Error => "error",
+        Level::Warn => "warning",
+        Level::Info => "note",
+    }
+}
+
+/// The parts of a run that differ between the lint log and the compatibility log. Both shapes
+/// are kept as they were published, so code-scanning history stays comparable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Results carry `ruleIndex`, and the run `columnKind`.
+    pub indexed: bool,
+    /// The driver carries `informationUri`.
+    pub information_uri: bool,
+}
+
+impl Shape {
+    /// `catalogc lint`.
+    pub const DIAGNOSTICS: Shape = Shape {
+        indexed: true,
+        information_uri: false,
+    };
+    /// `catalogc breaking`.
+    pub const COMPAT: Shape = Shape {
+        indexed: false,
+        information_uri: true,
+    };
+}
+
+/// The rules of the records' IDs, sorted by ID: the rule list of a log that lists only the
+/// rules it reports. The first table that knows an ID answers; an ID no table knows gets a
+/// bare descriptor.
+pub fn used_rules(records: &[Record], tables: &[&dyn RuleMetadata]) -> Vec<RuleMeta> {
+    let mut ids: Vec<&str> = records.iter().map(|r| r.rule.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            tables
+                .iter()
+                .find_map(|t| t.rule(id))
+                .unwrap_or_else(|| RuleMeta {
+                    id: id.to_string(),
+                    summary: id.to_string(),
+                    ..RuleMeta::default()
+                })
+        })
+        .collect()
+}
+
+/// A `reportingDescriptor`.
+fn descriptor(m: &RuleMeta) -> Value {
+    let mut r = Map::new();
+    r.insert("id".into(), json!(m.id));
+    r.insert("shortDescription".into(), json!({ "text": m.summary }));
+    if let Some(help) = &m.help {
+        let help = if m.doc_is_markdown {
+            json!({ "text": help, "markdown": help })
+        } else {
+            json!({ "text": help })
+        };
+        r.insert("help".into(), help);
+    }
+    if let Some(l) = m.level {
+        r.insert("defaultConfiguration".into(), json!({ "level": level(l) }));
+    }
+    if let Some(name) = &m.name {
+        r.insert("name".into(), json!(name));
+    }
+    if let Some(d) = &m.description {
+        r.insert("fullDescription".into(), json!({ "text": d }));
+    }
+    if !m.properties.is_empty() {
+        let props: Map<String, Value> = m
+            .properties
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), json!(v)))
+            .collect();
+        r.insert("properties".into(), Value::Object(props));
+    }
+    Value::Object(r)
+}
+
+fn result(r: &Record, rules: &[RuleMeta], shape: Shape) -> Value {
+    let mut m = Map::new();
+    m.insert("ruleId".into(), json!(r.rule));
+    if shape.indexed {
+        let index = rules.iter().position(|m| m.id == r.rule).unwrap_or(0);
+        m.insert("ruleIndex".into(), json!(index));
+    }
+    m.insert("level".into(), json!(level(r.level)));
+    m.insert("message".into(), json!({ "text": r.text() }));
+    let locations: Vec<Value> = r
+        .location
+        .iter()
+        .map(|l| {
+            json!({
+                "physicalLocation": {
+                    "artifactLocation": { "uri": l.file },
+                    "region": {
+                        "startLine": l.line,
+                        "startColumn": l.column,
+                        "endLine": l.end_line,
+                        "endColumn": l.end_column,
+                    }
+                }
+            })
+        })
+        .collect();
+    m.insert("locations".into(), Value::Array(locations));
+    m.insert(
+        "partialFingerprints".into(),
+        json!({ "catalogc/v1": r.fingerprint }),
+    );
+    if let Some(p) = &r.properties {
+        m.insert("properties".into(), p.clone());
+    }
+    Value::Object(m)
+}
+
+/// One run over `records`, listing `rules`.
+pub fn to_sarif(records: &[Record], rules: &[RuleMeta], shape: Shape) -> Value {
+    let mut driver = Map::new();
+    driver.insert("name".into(), json!("catalogc"));
+    if shape.information_uri {
+        driver.insert(
+            "informationUri".into(),
+            json!("https://github.com/catalogc/catalogc"),
+        );
+    }
+    driver.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+    driver.insert(
+        "rules".into(),
+        Value::Array(rules.iter().map(descriptor).collect()),
+    );
+    let mut run = Map::new();
+    run.insert("tool".into(), json!({ "driver": driver }));
+    if shape.indexed {
+        // Columns count characters, as in every other output.
+        run.insert("columnKind".into(), json!("unicodeCodePoints"));
+    }
+    run.insert(
+        "results".into(),
+        Value::Array(records.iter().map(|r| result(r, rules, shape)).collect()),
+    );
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    })
+}
+
+pub fn write(
+    out: &mut dyn Write,
+    records: &[Record],
+    rules: &[RuleMeta],
+    shape: Shape,
+) -> io::Result<()> {
+    super::write_json(out, &to_sarif(records, rules, shape))
+}

@@ -1,0 +1,909 @@
+//! The canonical layout of a catalog file (`catalogc fmt`, docs/fmt.md), printed from the
+//! lossless syntax tree so that every comment and slashdashed part survives.
+//!
+//! [`format`] reads the tree into a small layout tree (blocks of nodes, each with the
+//! comments around it), sorts nodes and entries into the canonical order and prints it.
+//! [`verify`] is the safety net a caller runs before writing: the result must parse, lower to
+//! the same model (spans aside) with the same diagnostics, hold the same comments and
+//! slashdashes, and format to itself. A formatter bug then costs a refusal, never a catalog.
+
+use crate::diag::FileId;
+use crate::syntax::{self, GroupKind, SyntaxError, SyntaxTree, TokenKind as K};
+
+/// Spaces per nesting level.
+const INDENT: usize = 4;
+
+/// Why a text was not formatted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormatError {
+    /// The text does not parse; nothing is formatted (the first error, and how many).
+    Syntax { first: SyntaxError, count: usize },
+    /// The tree has a shape the printer does not know (a formatter bug).
+    Internal(String),
+}
+
+/// The canonical layout of `src`, or why there is none.
+pub fn format(src: &str) -> Result<String, FormatError> {
+    let parsed = syntax::parse_tree(src);
+    if let Some(first) = parsed.errors.first() {
+        return Err(FormatError::Syntax {
+            first: first.clone(),
+            count: parsed.errors.len(),
+        });
+    }
+    let tree = &parsed.tree;
+    let groups = nest(tree);
+    let cx = Cx { src, tree, groups };
+    let bom = matches!(tree.token(0), Some(t) if t.kind == K::Bom);
+    let top = cx.level(0, tree.len(), &cx.groups.roots)?;
+    let mut p = Printer::default();
+    if bom {
+        p.out.push('\u{feff}');
+    }
+    p.block_body(&top, 0, None);
+    Ok(p.out)
+}
+
+/// Checks that `after` (the formatted `before`) says the same as `before`: it parses without
+/// errors, lowers to the same model and diagnostics apart from positions, holds the same
+/// comments and slashdashes, and is already formatted. `Err` says what differs.
+pub fn verify(before: &str, after: &str) -> Result<(), String> {
+    let parsed_after = syntax::parse(after);
+    if let Some(e) = parsed_after.errors.first() {
+        return Err(format!("the result does not parse: {}", e.message));
+    }
+    if model_fingerprint(before) != model_fingerprint(after) {
+        return Err("the result lowers to a different model".into());
+    }
+    if comments(before) != comments(after) {
+        return Err("the result does not hold the same comments".into());
+    }
+    match format(after) {
+        Ok(again) if again == after => Ok(()),
+        Ok(_) => Err("formatting the result again changes it".into()),
+        Err(_) => Err("the result cannot be formatted again".into()),
+    }
+}
+
+/// The lowered model and its diagnostics with every byte offset left out, so moving text
+/// around changes nothing while any change of meaning does.
+fn model_fingerprint(src: &str) -> String {
+    let parsed = syntax::parse(src);
+    let (catalog, diags) = crate::model::lower(&parsed.document, FileId(0));
+    let mut found: Vec<String> = diags
+        .iter()
+        .map(|d| format!("{} {:?} {} {:?}", d.rule, d.level, d.message, d.help))
+        .collect();
+    found.sort();
+    strip_spans(&format!("{catalog:?}\n{found:?}"))
+}
+
+/// Replaces every `Span { start: N, end: N }` of a `Debug` dump with `Span`.
+fn strip_spans(dump: &str) -> String {
+    const OPEN: &str = "Span {";
+    let mut out = String::with_capacity(dump.len());
+    let mut rest = dump;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i + 4]);
+        let after = &rest[i + OPEN.len()..];
+        match after.find('}') {
+            Some(j) if after[..j].contains("start:") => rest = &after[j + 1..],
+            _ => rest = &rest[i + 4..],
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every comment (line comments without trailing blanks) and slashdash, sorted.
+fn comments(src: &str) -> Vec<String> {
+    let parsed = syntax::parse_tree(src);
+    let tree = &parsed.tree;
+    let mut out: Vec<String> = tree
+        .tokens()
+        .filter_map(|t| match t.kind {
+            K::LineComment => Some(tree.text(src, t).trim_end().to_string()),
+            K::BlockComment | K::Slashdash => Some(tree.text(src, t).to_string()),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// The canonical order.
+
+/// Where a child node goes among its siblings, by the parent's name (`None`: top level).
+/// Names not listed go last, in their order; nodes of one name keep theirs.
+fn child_order(parent: Option<&str>) -> &'static [&'static str] {
+    match parent {
+        None => &["catalog", "type", "tool"],
+        Some("catalog") => &["summary"],
+        Some("tool") => &[
+            "title",
+            "summary",
+            "when",
+            "when-not",
+            "effect",
+            "open-world",
+            "limits",
+            "idempotency",
+            "confirm",
+            "on-timeout",
+            "needs-input",
+            "input",
+            "output",
+            "error",
+            "examples",
+            "deprecated",
+            "allow",
+        ],
+        Some("type") => &["doc", "field"],
+        Some("field" | "items") => &["doc", "enum", "items", "field"],
+        Some("error") => &["message", "next-step"],
+        Some("needs-input") => &["doc"],
+        Some("examples") => &["call", "no-call", "confusable"],
+        _ => &[],
+    }
+}
+
+/// A field's type attributes: as docs/catalog-format.md lists them, a lower bound before
+/// the upper one.
+const ATTRIBUTES: [&str; 14] = [
+    "min-length",
+    "max-length",
+    "pattern",
+    "format",
+    "extensible",
+    "min",
+    "exclusive-min",
+    "max",
+    "exclusive-max",
+    "multiple-of",
+    "unit",
+    "min-items",
+    "max-items",
+    "unique",
+];
+
+/// The entry order of a node: `""` stands for its arguments (in their order), other names
+/// for properties. Properties not listed follow, in their order.
+fn entry_order(node: &str) -> Vec<&'static str> {
+    match node {
+        "catalog" | "tool" => vec!["", "version"],
+        "field" => [
+            &["", "required"][..],
+            &ATTRIBUTES,
+            &["default", "sensitive", "deprecated"],
+        ]
+        .concat(),
+        "items" => [&[""][..], &ATTRIBUTES].concat(),
+        "limits" => vec!["", "max-items", "max-result-bytes", "timeout-ms"],
+        "error" => vec!["", "class", "retry"],
+        "idempotency" => vec!["key", "scope", "", "ttl-s"],
+        "confirm" => vec!["", "digest"],
+        "on-timeout" => vec!["", "tool"],
+        "needs-input" => vec!["", "kind"],
+        "deprecated" => vec!["", "replacement"],
+        "allow" => vec!["", "reason"],
+        _ => vec![""],
+    }
+}
+
+/// Groups of tool children separated by a blank line: the header (texts, effect and
+/// behaviour), `input`, `output`, the errors, the examples, then deprecation and allows.
+fn tool_section(name: &str) -> u8 {
+    match name {
+        "input" => 1,
+        "output" => 2,
+        "error" => 3,
+        "examples" => 4,
+        "deprecated" | "allow" => 5,
+        n if child_order(Some("tool")).contains(&n) => 0,
+        _ => 6,
+    }
+}
+
+/// Whether a blank line goes before the child `this` of `parent` after the sibling `prev`.
+fn blank_between(parent: Option<&str>, prev: Option<&str>, this: &str) -> bool {
+    match (parent, prev) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some("tool"), Some(prev)) => tool_section(prev) != tool_section(this),
+        _ => false,
+    }
+}
+
+fn rank(order: &[&str], name: &str) -> usize {
+    order.iter().position(|n| *n == name).unwrap_or(order.len())
+}
+
+// ---------------------------------------------------------------------------------------
+// The layout tree.
+
+#[derive(Debug, Clone, Copy)]
+enum Comment<'s> {
+    Line(&'s str),
+    Block(&'s str),
+}
+
+impl<'s> Comment<'s> {
+    fn text(self) -> &'s str {
+        match self {
+            Comment::Line(s) | Comment::Block(s) => s,
+        }
+    }
+}
+
+/// A node as it will be printed, with the comments inside it.
+#[derive(Debug)]
+struct NodeL<'s> {
+    /// The name as written (bare when it can be), after its type annotation if any.
+    head: String,
+    /// The name, for sorting.
+    name: String,
+    entries: Vec<EntryL<'s>>,
+    blocks: Vec<BlockItem<'s>>,
+    /// Comments after the last entry or block, on the node's last line.
+    trailing: Vec<Comment<'s>>,
+}
+
+#[derive(Debug)]
+struct EntryL<'s> {
+    /// Comments written before the entry (or inside it), printed before it.
+    leads: Vec<Comment<'s>>,
+    slashdash: bool,
+    /// The property name (`None` for an argument), for sorting.
+    key: Option<String>,
+    text: String,
+}
+
+#[derive(Debug)]
+struct BlockItem<'s> {
+    leads: Vec<Comment<'s>>,
+    slashdash: bool,
+    block: BlockL<'s>,
+}
+
+/// A node on its own line: block comments before it on that line, and its `/-`.
+#[derive(Debug)]
+struct Item<'s> {
+    /// A blank line was written before it (kept only where the layout does not decide).
+    blank: bool,
+    prefix: Vec<&'s str>,
+    slashdash: bool,
+    node: NodeL<'s>,
+}
+
+/// What comes before a node and moves with it: comment lines and slashdashed nodes.
+#[derive(Debug)]
+enum Lead<'s> {
+    Comments { blank: bool, list: Vec<&'s str> },
+    Node(Item<'s>),
+}
+
+impl Lead<'_> {
+    /// A blank line was written before it.
+    fn blank(&self) -> bool {
+        match self {
+            Lead::Comments { blank, .. } => *blank,
+            Lead::Node(item) => item.blank,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Child<'s> {
+    leads: Vec<Lead<'s>>,
+    item: Item<'s>,
+}
+
+/// The inside of a `{ }` block, or a whole file.
+#[derive(Debug, Default)]
+struct BlockL<'s> {
+    /// Comments on the line of the `{`.
+    open: Vec<Comment<'s>>,
+    children: Vec<Child<'s>>,
+    /// Comment lines and slashdashed nodes after the last node.
+    dangling: Vec<Lead<'s>>,
+}
+
+/// The parser's groups, nested: each with the indices of the groups directly inside it.
+struct Nested {
+    kinds: Vec<GroupKind>,
+    ranges: Vec<(usize, usize)>,
+    kids: Vec<Vec<usize>>,
+    roots: Vec<usize>,
+}
+
+fn nest(tree: &SyntaxTree) -> Nested {
+    let groups = tree.groups();
+    let mut n = Nested {
+        kinds: groups.iter().map(|g| g.kind).collect(),
+        ranges: groups
+            .iter()
+            .map(|g| (g.first as usize, g.end as usize))
+            .collect(),
+        kids: vec![Vec::new(); groups.len()],
+        roots: Vec::new(),
+    };
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, &(first, end)) in n.ranges.iter().enumerate() {
+        while let Some(&top) = stack.last() {
+            let (tf, te) = n.ranges[top];
+            if tf <= first && end <= te {
+                break;
+            }
+            stack.pop();
+        }
+        match stack.last() {
+            Some(&top) => n.kids[top].push(i),
+            None => n.roots.push(i),
+        }
+        stack.push(i);
+    }
+    n
+}
+
+struct Cx<'s, 't> {
+    src: &'s str,
+    tree: &'t SyntaxTree,
+    groups: Nested,
+}
+
+/// One step through a token range: a group, or a token outside the groups.
+#[derive(Clone, Copy)]
+enum Part {
+    Group(usize),
+    Token(usize),
+}
+
+/// Where the last node of a level is, to give it the comments on its line.
+#[derive(Clone, Copy)]
+enum Last {
+    None,
+    Child,
+    Lead,
+}
+
+impl<'s> Cx<'s, '_> {
+    fn kind(&self, i: usize) -> K {
+        self.tree.token(i).map_or(K::Invalid, |t| t.kind)
+    }
+
+    fn text(&self, i: usize) -> &'s str {
+        match self.tree.token(i) {
+            Some(t) => self.src.get(t.span.start..t.span.end).unwrap_or(""),
+            None => "",
+        }
+    }
+
+    fn comment(&self, i: usize) -> Option<Comment<'s>> {
+        match self.kind(i) {
+            K::LineComment => Some(Comment::Line(self.text(i).trim_end())),
+            K::BlockComment => Some(Comment::Block(self.text(i))),
+            _ => None,
+        }
+    }
+
+    fn unexpected(&self, i: usize, place: &str) -> FormatError {
+        FormatError::Internal(format!(
+            "unexpected {:?} token `{}` {place}",
+            self.kind(i),
+            self.text(i)
+        ))
+    }
+
+    /// The tokens `from..to` in order, each group of `kids` (the groups directly inside
+    /// that range) as one part.
+    fn parts<'a>(
+        &'a self,
+        from: usize,
+        to: usize,
+        kids: &'a [usize],
+    ) -> impl Iterator<Item = Part> + 'a {
+        let mut kids = kids.iter().peekable();
+        let mut i = from;
+        std::iter::from_fn(move || {
+            if i >= to {
+                return None;
+            }
+            if let Some(&&g) = kids.peek()
+                && self.groups.ranges[g].0 == i
+            {
+                kids.next();
+                i = self.groups.ranges[g].1.max(i);
+                return Some(Part::Group(g));
+            }
+            i += 1;
+            Some(Part::Token(i - 1))
+        })
+    }
+
+    /// Tokens `from..to` holding nodes (the whole file, or a block without its braces);
+    /// `kids` are the groups among them.
+    fn level(&self, from: usize, to: usize, kids: &[usize]) -> Result<BlockL<'s>, FormatError> {
+        let mut block = BlockL::default();
+        let mut pending: Vec<Lead<'s>> = Vec::new();
+        // The comment line being read: its blank-line flag and comments.
+        let mut line: Option<(bool, Vec<&'s str>)> = None;
+        // Newlines since the last comment or node (a node's own newline counts).
+        let mut newlines = 1usize;
+        let mut last = Last::None;
+        let mut last_open = false;
+        let mut at_open = from > 0;
+        let mut slashdash = false;
+        for part in self.parts(from, to, kids) {
+            let i = match part {
+                Part::Token(i) => i,
+                Part::Group(g) => {
+                    let (first, end) = self.groups.ranges[g];
+                    let node_group = match self.groups.kinds[g] {
+                        GroupKind::Node => g,
+                        GroupKind::Slashdashed => {
+                            // `/-`, then maybe comments, then the node: the comments go before.
+                            slashdash = true;
+                            let inner = self.groups.kids[g].first().copied();
+                            let Some(node) =
+                                inner.filter(|&n| self.groups.kinds[n] == GroupKind::Node)
+                            else {
+                                return Err(FormatError::Internal(
+                                    "a `/-` without its node".into(),
+                                ));
+                            };
+                            let between = first + 1..self.groups.ranges[node].0;
+                            if between.clone().any(|t| self.comment(t).is_some())
+                                && let Some((blank, list)) = line.take()
+                            {
+                                pending.push(Lead::Comments { blank, list });
+                            }
+                            for t in between {
+                                if let Some(c) = self.comment(t) {
+                                    pending.push(Lead::Comments {
+                                        blank: false,
+                                        list: vec![c.text()],
+                                    });
+                                }
+                            }
+                            node
+                        }
+                        _ => return Err(self.unexpected(first, "among nodes")),
+                    };
+                    let node = self.node(node_group)?;
+                    let prefix = match line.take() {
+                        Some((_, list)) if newlines == 0 => list,
+                        Some((blank, list)) => {
+                            pending.push(Lead::Comments { blank, list });
+                            Vec::new()
+                        }
+                        None => Vec::new(),
+                    };
+                    let item = Item {
+                        blank: newlines >= 2,
+                        prefix,
+                        slashdash: std::mem::take(&mut slashdash),
+                        node,
+                    };
+                    if item.slashdash {
+                        pending.push(Lead::Node(item));
+                        last = Last::Lead;
+                    } else {
+                        block.children.push(Child {
+                            leads: std::mem::take(&mut pending),
+                            item,
+                        });
+                        last = Last::Child;
+                    }
+                    let ends_line = matches!(self.kind(end.saturating_sub(1)), K::Newline);
+                    newlines = usize::from(ends_line);
+                    last_open = !ends_line;
+                    at_open = false;
+                    continue;
+                }
+            };
+            match self.kind(i) {
+                K::Whitespace | K::Bom | K::EscLine | K::Semicolon => {}
+                K::Newline => {
+                    newlines += 1;
+                    if let Some((blank, list)) = line.take() {
+                        pending.push(Lead::Comments { blank, list });
+                    }
+                    last_open = false;
+                    at_open = false;
+                }
+                K::LineComment | K::BlockComment => {
+                    let Some(c) = self.comment(i) else {
+                        return Err(self.unexpected(i, "among nodes"));
+                    };
+                    let text = c.text();
+                    let trailing = match (last_open, last) {
+                        (true, Last::Child) => block.children.last_mut().map(|c| &mut c.item),
+                        (true, Last::Lead) => match pending.last_mut() {
+                            Some(Lead::Node(item)) => Some(item),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let Some(item) = trailing {
+                        item.node.trailing.push(c);
+                    } else if at_open {
+                        block.open.push(c);
+                    } else {
+                        match &mut line {
+                            Some((_, list)) if newlines == 0 => list.push(text),
+                            _ => {
+                                if let Some((blank, list)) = line.take() {
+                                    pending.push(Lead::Comments { blank, list });
+                                }
+                                line = Some((newlines >= 2, vec![text]));
+                            }
+                        }
+                        newlines = 0;
+                    }
+                }
+                _ => return Err(self.unexpected(i, "among nodes")),
+            }
+        }
+        if let Some((blank, list)) = line.take() {
+            pending.push(Lead::Comments { blank, list });
+        }
+        block.dangling = pending;
+        Ok(block)
+    }
+
+    /// One node group: its name, entries, blocks and the comments among them.
+    fn node(&self, g: usize) -> Result<NodeL<'s>, FormatError> {
+        let (first, end) = self.groups.ranges[g];
+        let mut node = NodeL {
+            head: String::new(),
+            name: String::new(),
+            entries: Vec::new(),
+            blocks: Vec::new(),
+            trailing: Vec::new(),
+        };
+        let mut pending: Vec<Comment<'s>> = Vec::new();
+        let mut terminator: Option<Comment<'s>> = None;
+        let mut after_escline = false;
+        let mut named = false;
+        let mut slashdash = false;
+        for part in self.parts(first, end, &self.groups.kids[g]) {
+            let i = match part {
+                Part::Token(i) => i,
+                Part::Group(k) => {
+                    self.node_part(k, &mut node, &mut pending, &mut slashdash)?;
+                    continue;
+                }
+            };
+            match self.kind(i) {
+                K::Whitespace => {}
+                K::EscLine => after_escline = true,
+                K::Newline if after_escline => after_escline = false,
+                K::Newline | K::Semicolon => {}
+                K::BlockComment => pending.extend(self.comment(i)),
+                K::LineComment if after_escline => pending.extend(self.comment(i)),
+                K::LineComment => terminator = self.comment(i),
+                k if k.is_string() && !named => {
+                    named = true;
+                    node.name = plain_name(k, self.text(i));
+                    node.head.push_str(&name_text(k, self.text(i)));
+                }
+                _ => return Err(self.unexpected(i, "in a node")),
+            }
+        }
+        node.trailing = pending;
+        node.trailing.extend(terminator);
+        Ok(node)
+    }
+
+    /// A group directly inside a node: its type, an entry, a block, or a slashdashed one of
+    /// those (`slashdash` carries the `/-` to what it comments out).
+    fn node_part(
+        &self,
+        k: usize,
+        node: &mut NodeL<'s>,
+        pending: &mut Vec<Comment<'s>>,
+        slashdash: &mut bool,
+    ) -> Result<(), FormatError> {
+        let (first, end) = self.groups.ranges[k];
+        match self.groups.kinds[k] {
+            GroupKind::Type => node.head.push_str(&self.type_text(first, end)),
+            GroupKind::Entry => {
+                let (key, text) = self.entry(k, pending)?;
+                node.entries.push(EntryL {
+                    leads: std::mem::take(pending),
+                    slashdash: std::mem::take(slashdash),
+                    key,
+                    text,
+                });
+            }
+            GroupKind::Children => {
+                let block = self.level(first + 1, end.saturating_sub(1), &self.groups.kids[k])?;
+                node.blocks.push(BlockItem {
+                    leads: std::mem::take(pending),
+                    slashdash: std::mem::take(slashdash),
+                    block,
+                });
+            }
+            GroupKind::Slashdashed => {
+                *slashdash = true;
+                for part in self.parts(first + 1, end, &self.groups.kids[k]) {
+                    match part {
+                        Part::Group(g) => self.node_part(g, node, pending, slashdash)?,
+                        Part::Token(i) => pending.extend(self.comment(i)),
+                    }
+                }
+            }
+            GroupKind::Node => return Err(self.unexpected(first, "(a node inside a node)")),
+        }
+        Ok(())
+    }
+
+    /// An entry's property name (for sorting) and canonical text; its comments go to
+    /// `pending`, before it.
+    fn entry(
+        &self,
+        g: usize,
+        pending: &mut Vec<Comment<'s>>,
+    ) -> Result<(Option<String>, String), FormatError> {
+        let (first, end) = self.groups.ranges[g];
+        let mut key = None;
+        let mut text = String::new();
+        for part in self.parts(first, end, &self.groups.kids[g]) {
+            let i = match part {
+                Part::Token(i) => i,
+                Part::Group(k) => {
+                    let (f, e) = self.groups.ranges[k];
+                    text.push_str(&self.type_text(f, e));
+                    continue;
+                }
+            };
+            let kind = self.kind(i);
+            match kind {
+                K::Whitespace | K::EscLine | K::Newline => {}
+                K::LineComment | K::BlockComment => pending.extend(self.comment(i)),
+                K::Equals => text.push('='),
+                k if k.is_string() && text.is_empty() && self.is_key(i, end) => {
+                    key = Some(plain_name(k, self.text(i)));
+                    text.push_str(&name_text(k, self.text(i)));
+                }
+                K::Ident => text.push_str(&syntax::quote(self.text(i))),
+                k if k.is_string() || matches!(k, K::Number | K::Keyword) => {
+                    text.push_str(self.text(i))
+                }
+                _ => return Err(self.unexpected(i, "in an entry")),
+            }
+        }
+        Ok((key, text))
+    }
+
+    /// Whether the string token `i` is a property name: an `=` follows before `end`.
+    fn is_key(&self, i: usize, end: usize) -> bool {
+        (i + 1..end)
+            .map(|t| self.kind(t))
+            .find(|k| !matches!(k, K::Whitespace | K::EscLine | K::Newline) && !k.is_trivia())
+            == Some(K::Equals)
+    }
+
+    /// `(type)` as written, without white space.
+    fn type_text(&self, first: usize, end: usize) -> String {
+        (first..end)
+            .filter(|&t| !matches!(self.kind(t), K::Whitespace | K::EscLine | K::Newline))
+            .map(|t| self.text(t))
+            .collect()
+    }
+}
+
+/// A node name or property key as printed: bare when it is a plain identifier, else as
+/// written.
+fn name_text(kind: K, text: &str) -> String {
+    match kind {
+        K::QuotedString => {
+            let inner = &text[1..text.len().saturating_sub(1).max(1)];
+            if !inner.contains('\\') && syntax::is_plain_identifier(inner) {
+                inner.to_string()
+            } else {
+                text.to_string()
+            }
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// A name as the sort tables spell it (a name with escapes stays as written: unknown).
+fn plain_name(kind: K, text: &str) -> String {
+    match kind {
+        K::Ident => text.to_string(),
+        _ => name_text(kind, text),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Printing.
+
+#[derive(Default)]
+struct Printer {
+    out: String,
+    /// Nothing but indentation written on the current line yet.
+    line_start: bool,
+}
+
+impl Printer {
+    fn indent(&mut self, level: usize) {
+        self.out.extend(std::iter::repeat_n(' ', level * INDENT));
+        self.line_start = true;
+    }
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        self.line_start = true;
+    }
+
+    /// Writes `s` after a space unless the line is empty so far.
+    fn word(&mut self, s: &str) {
+        if !self.line_start {
+            self.out.push(' ');
+        }
+        self.out.push_str(s);
+        self.line_start = false;
+    }
+
+    /// Writes `s` right after what precedes it.
+    fn glue(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.line_start = false;
+    }
+
+    /// Comments inside a node's line, before more of the node: a line comment needs a line
+    /// continuation, the node goes on at `cont` levels.
+    fn inline_comments(&mut self, comments: &[Comment<'_>], cont: usize) {
+        for c in comments {
+            match c {
+                Comment::Block(s) => self.word(s),
+                Comment::Line(s) => {
+                    self.word("\\");
+                    self.word(s);
+                    self.newline();
+                    self.indent(cont);
+                }
+            }
+        }
+    }
+
+    fn block_body(&mut self, block: &BlockL<'_>, level: usize, parent: Option<&str>) {
+        // Comments opening a file and set apart from the first node by a blank line are the
+        // file's header: they stay on top whatever node comes first.
+        let (first_child, header_len) = match block.children.first() {
+            Some(first) if parent.is_none() => {
+                let split = if first.item.blank {
+                    first.leads.len()
+                } else {
+                    first.leads.iter().rposition(Lead::blank).unwrap_or(0)
+                };
+                (Some(first), split)
+            }
+            _ => (None, 0),
+        };
+        if let Some(first) = first_child {
+            self.leads(&first.leads[..header_len], level, false);
+        }
+        let order = child_order(parent);
+        let mut children: Vec<&Child<'_>> = block.children.iter().collect();
+        children.sort_by_key(|c| rank(order, &c.item.node.name));
+        let mut prev: Option<&str> = None;
+        for child in children {
+            let this = child.item.node.name.as_str();
+            let skip = match first_child {
+                Some(first) if std::ptr::eq(first, child) => header_len,
+                _ => 0,
+            };
+            // The layout decides the blank line before what moves with the node; inside
+            // that, the author's blank lines stay.
+            let mut blank = blank_between(parent, prev, this) || (prev.is_none() && header_len > 0);
+            let leads = &child.leads[skip..];
+            if !leads.is_empty() {
+                self.leads(leads, level, blank);
+                blank = child.item.blank;
+            }
+            self.item(&child.item, level, blank);
+            prev = Some(this);
+        }
+        // What follows the last node: at the top level set apart like a node.
+        let first_blank = match prev {
+            Some(_) if parent.is_none() => true,
+            Some(_) => block.dangling.first().is_some_and(Lead::blank),
+            None => false,
+        };
+        self.leads(&block.dangling, level, first_blank);
+    }
+
+    /// Comment lines and slashdashed nodes; `blank` for the first, the author's for the rest.
+    fn leads(&mut self, leads: &[Lead<'_>], level: usize, blank: bool) {
+        for (i, lead) in leads.iter().enumerate() {
+            self.lead(lead, level, if i == 0 { blank } else { lead.blank() });
+        }
+    }
+
+    /// A comment line or slashdashed node before a node.
+    fn lead(&mut self, lead: &Lead<'_>, level: usize, blank: bool) {
+        match lead {
+            Lead::Comments { list, .. } => {
+                if blank {
+                    self.blank_line();
+                }
+                self.indent(level);
+                for c in list {
+                    self.word(c);
+                }
+                self.newline();
+            }
+            Lead::Node(item) => self.item(item, level, blank),
+        }
+    }
+
+    fn blank_line(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    fn item(&mut self, item: &Item<'_>, level: usize, blank: bool) {
+        if blank {
+            self.blank_line();
+        }
+        self.indent(level);
+        for c in &item.prefix {
+            self.word(c);
+        }
+        if item.slashdash {
+            self.word("/-");
+            self.glue(&item.node.head);
+        } else {
+            self.word(&item.node.head);
+        }
+        self.node_rest(&item.node, level);
+    }
+
+    /// Everything after the node's name, through its final newline.
+    fn node_rest(&mut self, node: &NodeL<'_>, level: usize) {
+        let order = entry_order(&node.name);
+        let mut entries: Vec<&EntryL<'_>> = node.entries.iter().collect();
+        entries.sort_by_key(|e| rank(&order, e.key.as_deref().unwrap_or("")));
+        for e in entries {
+            self.inline_comments(&e.leads, level + 1);
+            if e.slashdash {
+                self.word("/-");
+                self.glue(&e.text);
+            } else {
+                self.word(&e.text);
+            }
+        }
+        for b in &node.blocks {
+            self.inline_comments(&b.leads, level + 1);
+            self.word(if b.slashdash { "/-{" } else { "{" });
+            let body = &b.block;
+            if body.open.is_empty() && body.children.is_empty() && body.dangling.is_empty() {
+                self.glue("}");
+                continue;
+            }
+            for c in &body.open {
+                self.word(c.text());
+            }
+            self.newline();
+            self.block_body(body, level + 1, Some(&node.name));
+            self.indent(level);
+            self.glue("}");
+        }
+        let n = node.trailing.len();
+        for (i, c) in node.trailing.iter().enumerate() {
+            match c {
+                Comment::Line(s) if i + 1 == n => self.word(s),
+                _ => self.inline_comments(std::slice::from_ref(c), level + 1),
+            }
+        }
+        self.newline();
+    }
+}
+
+#[cfg(test)]
+mod tests;

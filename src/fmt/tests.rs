@@ -1,0 +1,136 @@
+use super::*;
+
+/// Formats `src`, checking what `fmt` checks before writing.
+fn fmt(src: &str) -> String {
+    match format(src) {
+        Ok(out) => {
+            if let Err(e) = verify(src, &out) {
+                panic!("{e}\n--- in:\n{src}\n--- out:\n{out}");
+            }
+            out
+        }
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn the_canonical_layout_is_left_as_it_is() {
+    let src = "// Orders.\ncatalog \"c\" version=\"1.0.0\" {\n    summary \"Orders.\"\n}\n\ntool \"order_get\" version=\"1.0.0\" {\n    summary \"Get one order.\"\n    effect \"read\"\n    limits max-items=5 timeout-ms=100\n\n    input {\n        field \"id\" \"string\" required=#true max-length=8 pattern=#\"^\\d+$\"# {\n            doc \"The order.\"\n        }\n    }\n\n    examples {\n        call \"Show order 12.\"\n    }\n}\n";
+    assert_eq!(fmt(src), src);
+}
+
+#[test]
+fn tool_children_take_the_table_order_and_their_comments_move_with_them() {
+    let src = "tool \"t\" version=\"1\" {\n  input\n  // Why it reads.\n  effect \"read\" // trailing\n  summary \"S.\"\n}\n";
+    assert_eq!(
+        fmt(src),
+        "tool \"t\" version=\"1\" {\n    summary \"S.\"\n    // Why it reads.\n    effect \"read\" // trailing\n\n    input\n}\n"
+    );
+}
+
+#[test]
+fn values_are_quoted_and_names_bare() {
+    let src =
+        "\"tool\" \"t\" \"version\"=\"1\" {\n    effect read\n    \"when-not\" #\"raw \\n\"#\n}\n";
+    assert_eq!(
+        fmt(src),
+        "tool \"t\" version=\"1\" {\n    when-not #\"raw \\n\"#\n    effect \"read\"\n}\n"
+    );
+    // A name that is not a plain identifier keeps its quotes.
+    assert_eq!(fmt("\"a b\" \"x\"=1\n"), "\"a b\" x=1\n");
+}
+
+#[test]
+fn entries_take_a_fixed_order_per_node() {
+    assert_eq!(
+        fmt("idempotency ttl-s=60 \"operation\" key=\"k\" scope=\"tenant\"\n"),
+        "idempotency key=\"k\" scope=\"tenant\" \"operation\" ttl-s=60\n"
+    );
+    assert_eq!(
+        fmt("field sensitive=#true \"a\" max=3 required=#true \"integer\" min=1 x=2\n"),
+        "field \"a\" \"integer\" required=#true min=1 max=3 sensitive=#true x=2\n"
+    );
+}
+
+#[test]
+fn semicolons_and_short_blocks_become_lines() {
+    assert_eq!(
+        fmt("type \"T\" { doc \"d\"; field \"a\" \"string\" { enum \"x\"; doc \"A.\" } }\n"),
+        "type \"T\" {\n    doc \"d\"\n    field \"a\" \"string\" {\n        doc \"A.\"\n        enum \"x\"\n    }\n}\n"
+    );
+    assert_eq!(fmt("input {}\n"), "input {}\n");
+}
+
+#[test]
+fn line_continuations_are_joined_unless_a_comment_needs_one() {
+    assert_eq!(fmt("a 1 \\\n  2\n"), "a 1 2\n");
+    assert_eq!(fmt("a 1 \\ // why\n  2\n"), "a 1 \\ // why\n    2\n");
+}
+
+#[test]
+fn slashdashed_parts_stay_where_they_were() {
+    assert_eq!(
+        fmt("a /-\"old\" \"new\" /-{ b 1 } {\n  /-c 2\n  d 3\n}\n"),
+        "a /-\"old\" \"new\" /-{\n    b 1\n} {\n    /-c 2\n    d 3\n}\n"
+    );
+    // A slashdashed child goes with the node after it.
+    assert_eq!(
+        fmt("tool \"t\" {\n  effect \"read\"\n  /-summary \"old\"\n  summary \"new\"\n}\n"),
+        "tool \"t\" {\n    /-summary \"old\"\n    summary \"new\"\n    effect \"read\"\n}\n"
+    );
+}
+
+#[test]
+fn comments_keep_their_line() {
+    let src = "a { // opens\n  /* before */ b 1; /* after */\n\n  // last\n}\n";
+    assert_eq!(
+        fmt(src),
+        "a { // opens\n    /* before */ b 1 /* after */\n\n    // last\n}\n"
+    );
+}
+
+#[test]
+fn a_file_header_stays_on_top() {
+    let src = "// Header.\n\n// Tools.\ntool \"t\" version=\"1\"\ncatalog \"c\" version=\"1\"\n";
+    assert_eq!(
+        fmt(src),
+        "// Header.\n\ncatalog \"c\" version=\"1\"\n\n// Tools.\ntool \"t\" version=\"1\"\n"
+    );
+}
+
+#[test]
+fn a_bom_stays_and_an_empty_file_stays_empty() {
+    assert_eq!(fmt("\u{feff}a  1\n"), "\u{feff}a 1\n");
+    assert_eq!(fmt(""), "");
+    assert_eq!(fmt("\n\n"), "");
+}
+
+#[test]
+fn a_syntax_error_is_not_formatted() {
+    match format("a true\nb {\n") {
+        Err(FormatError::Syntax { first, count }) => {
+            assert_eq!(first.code, "syntax/v1-keyword");
+            assert_eq!(count, 2);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn verify_refuses_a_change_of_meaning_or_a_lost_comment() {
+    let src = "catalog \"c\" version=\"1.0.0\"\n\n// note\n";
+    assert_eq!(verify(src, src), Ok(()));
+    assert!(verify(src, "catalog \"c\" version=\"1.0.1\"\n\n// note\n").is_err());
+    assert!(verify(src, "catalog \"c\" version=\"1.0.0\"\n").is_err());
+    assert!(verify(src, "catalog \"c\" version=\"1.0.0\" {\n").is_err());
+    // Not in the canonical layout: formatting it again would change it.
+    assert!(verify(src, "catalog  \"c\" version=\"1.0.0\"\n\n// note\n").is_err());
+}
+
+#[test]
+fn positions_do_not_count_in_the_model_comparison() {
+    assert_eq!(
+        strip_spans("Sp { value: 1, span: Span { start: 3, end: 9 } } Span {x}"),
+        "Sp { value: 1, span: Span } Span {x}"
+    );
+}

@@ -1,0 +1,163 @@
+//! The error codes of the loader (`model/…`, `naming/duplicate`, and `syntax/…` from the
+//! parser) with what output formats say about them (SARIF rule metadata).
+
+use crate::diag::Level;
+use crate::diag::emit::{RuleMeta, RuleMetadata};
+
+/// The loader's error codes: the table every output format asks about them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CoreRules;
+
+/// ID, one-line summary, how to fix it.
+pub const CODES: &[(&str, &str, &str)] = &[
+    (
+        "model/unknown-node",
+        "A node that has no meaning where it is written.",
+        "Use one of the nodes listed in the message; check the spelling.",
+    ),
+    (
+        "model/unknown-property",
+        "A property that does not apply to this node or field type.",
+        "Use one of the properties listed in the message; check the spelling.",
+    ),
+    (
+        "model/wrong-type",
+        "A value of the wrong kind (string, number, boolean).",
+        "Write the value as the message says, e.g. remove quotes around a number.",
+    ),
+    (
+        "model/missing-argument",
+        "A node lacks a required argument.",
+        "Add the argument shown in the message.",
+    ),
+    (
+        "model/unexpected-argument",
+        "A node has more arguments than it takes.",
+        "Remove the extra argument.",
+    ),
+    (
+        "model/missing-property",
+        "A node lacks a required property.",
+        "Add the property shown in the message.",
+    ),
+    (
+        "model/missing-child",
+        "A required child node is missing.",
+        "Add the child node shown in the message.",
+    ),
+    (
+        "model/missing-catalog",
+        "A catalog file without a `catalog` node.",
+        "Start the file with `catalog \"NAME\" version=\"1.0.0\"`.",
+    ),
+    (
+        "model/unexpected-children",
+        "A children block on a node that takes none.",
+        "Remove the `{ ... }` block.",
+    ),
+    (
+        "model/duplicate-property",
+        "The same property twice on one node.",
+        "Keep one of them.",
+    ),
+    (
+        "model/duplicate-node",
+        "A single-valued child (or the `catalog` node) given twice.",
+        "Keep one of them.",
+    ),
+    (
+        "model/out-of-range",
+        "An integer outside the range the model holds.",
+        "Write a value inside the range given in the message.",
+    ),
+    (
+        "model/number-overflow",
+        "A decimal number too large for a 64-bit float (e.g. 1e400).",
+        "Write a number of a sensible magnitude.",
+    ),
+    (
+        "model/number-underflow",
+        "A non-zero decimal number too small for a 64-bit float (e.g. 1e-400): it would read as 0.",
+        "Write 0, or a number of a sensible magnitude.",
+    ),
+    (
+        "model/not-finite",
+        "#nan, #inf or #-inf where a number is needed.",
+        "Write a finite number.",
+    ),
+    (
+        "model/unknown-keyword",
+        "A value outside a fixed set (effect, class, retry, unit, format, kind, digest, strategy).",
+        "Use one of the values listed in the message.",
+    ),
+    (
+        "model/type-annotation",
+        "A KDL type annotation `(type)`; catalogs use none.",
+        "Remove the annotation.",
+    ),
+    (
+        "model/unresolved-type",
+        "A field type that is neither a built-in type nor a `type` declared in the file.",
+        "Use a built-in type or declare the named type.",
+    ),
+    (
+        "model/recursive-type",
+        "A named type that contains itself; schemas inline named types, so it would be infinite.",
+        "Break the cycle, e.g. with a reference string field.",
+    ),
+    (
+        "model/too-deep",
+        "Fields nested deeper than the lowering follows.",
+        "Flatten the structure.",
+    ),
+    (
+        "model/schema-too-large",
+        "A tool whose schema, once named types are inlined, has more fields than the cap (10,000 per side); the tool is left out.",
+        "Flatten the named types or split the tool.",
+    ),
+    (
+        "model/schema-too-deep",
+        "A tool whose schema, once named types are inlined, nests objects deeper than the cap (128); the tool is left out.",
+        "Flatten the chain of named types.",
+    ),
+    (
+        "naming/duplicate",
+        "A duplicate tool, type, field, error code or enum value.",
+        "Rename or remove one of them.",
+    ),
+];
+
+impl RuleMetadata for CoreRules {
+    fn rule(&self, id: &str) -> Option<RuleMeta> {
+        let (summary, help) = match CODES.iter().find(|(r, _, _)| *r == id) {
+            Some((_, summary, help)) => (*summary, *help),
+            None if id.starts_with("syntax/") => {
+                (crate::syntax::ERROR_SUMMARY, crate::syntax::ERROR_HELP)
+            }
+            None => return None,
+        };
+        Some(RuleMeta {
+            id: id.to_string(),
+            level: Some(Level::Error),
+            summary: summary.to_string(),
+            help: Some(help.to_string()),
+            ..RuleMeta::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knows_model_and_syntax_codes_only() {
+        let meta = CoreRules.rule("model/too-deep").map(|m| m.summary);
+        assert_eq!(
+            meta.as_deref(),
+            Some("Fields nested deeper than the lowering follows.")
+        );
+        assert!(CoreRules.rule("syntax/unclosed-string").is_some());
+        assert!(CoreRules.rule("naming/vague-name").is_none());
+    }
+}

@@ -1,0 +1,405 @@
+//! The document, its `catalog` node, named `type`s and `tool`s with their plain parts
+//! (texts, examples, deprecation, allows).
+
+use super::*;
+use crate::model::read::quoted_list;
+use crate::syntax::{Document, Node, Value};
+
+impl Cx {
+    pub(super) fn lower_document(&mut self, doc: &Document) -> Option<Catalog> {
+        let mut catalog: Option<Catalog> = None;
+        let mut catalog_seen = false;
+        // Type names first: fields may use a type declared further down.
+        let mut type_nodes = Vec::new();
+        for (i, node) in doc.nodes().enumerate() {
+            if node.name.value != "type" {
+                continue;
+            }
+            let Some(name) =
+                node.entries()
+                    .find(|e| e.name.is_none())
+                    .and_then(|e| match e.value.value {
+                        Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
+                        _ => None,
+                    })
+            else {
+                type_nodes.push(i);
+                continue;
+            };
+            if self.type_names.contains(&name.value) {
+                self.err(
+                    "naming/duplicate",
+                    name.span,
+                    format!("type `{}` is declared twice in this file", name.value),
+                    Some("rename or remove one; this declaration is ignored".to_string()),
+                );
+                continue;
+            }
+            self.type_names.insert(name.value.clone());
+            type_nodes.push(i);
+        }
+
+        let mut types = Vec::new();
+        let mut tools: Vec<Tool> = Vec::new();
+        let mut tool_names: HashSet<String> = HashSet::new();
+        for (i, node) in doc.nodes().enumerate() {
+            // Diagnostics outside a tool name no tool.
+            self.tool = None;
+            self.path.clear();
+            match node.name.value {
+                "catalog" => {
+                    if catalog_seen {
+                        self.check_annotations(&node);
+                        self.err(
+                            "model/duplicate-node",
+                            node.name.span,
+                            "a file holds exactly one `catalog` node; this is a second one",
+                            Some(
+                                "move the tools of another catalog into a file of their own"
+                                    .to_string(),
+                            ),
+                        );
+                        continue;
+                    }
+                    catalog_seen = true;
+                    catalog = self.lower_catalog(&node);
+                }
+                "type" => {
+                    if type_nodes.contains(&i)
+                        && let Some(t) = self.lower_type(&node)
+                    {
+                        types.push(t);
+                    }
+                }
+                "tool" => {
+                    if let Some(t) = self.lower_tool(&node) {
+                        if tool_names.insert(t.name.value.clone()) {
+                            tools.push(t);
+                        } else {
+                            self.tool = None;
+                            self.err(
+                                "naming/duplicate",
+                                t.name.span,
+                                format!("tool `{}` is declared twice in this file", t.name.value),
+                                Some(
+                                    "rename or remove one; this declaration is ignored".to_string(),
+                                ),
+                            );
+                        }
+                    }
+                }
+                _ => {
+                    self.check_annotations(&node);
+                    self.unknown_node(&node, "at the top level", TOP_LEVEL);
+                }
+            }
+        }
+        if !catalog_seen {
+            let span = doc.nodes().first().map(|n| n.name.span).unwrap_or_default();
+            self.err(
+                "model/missing-catalog",
+                span,
+                "this file has no `catalog` node",
+                Some("start the file with `catalog \"NAME\" version=\"1.0.0\"`".to_string()),
+            );
+        }
+        self.tool = None;
+        self.path.clear();
+        self.break_cycles(&mut types);
+        let mut c = catalog?;
+        c.types = types;
+        c.tools = tools;
+        Some(c)
+    }
+
+    pub(super) fn lower_catalog(&mut self, node: &Node) -> Option<Catalog> {
+        self.check_annotations(node);
+        let usage = "catalog \"NAME\" version=\"1.0.0\" { summary \"...\" }";
+        let props = self.props(node, &["version"], &|_| None);
+        let args = self.args(node, 1, 1, usage);
+        let name = args.first().and_then(|e| self.string(e, "catalog name"));
+        let version = self
+            .required(
+                &props,
+                node,
+                "version",
+                "`catalog` needs a `version`",
+                format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.string(&e, "`version`"));
+        let mut summary = None;
+        let mut seen = HashSet::new();
+        if let Some(ch) = node.children() {
+            for n in ch.nodes() {
+                match n.name.value {
+                    "summary" => {
+                        if self.once(&mut seen, &n, "`catalog`") {
+                            summary = self.text_node(&n);
+                        }
+                    }
+                    _ => {
+                        self.check_annotations(&n);
+                        self.unknown_node(&n, "in `catalog`", CATALOG_CHILDREN);
+                    }
+                }
+            }
+        }
+        Some(Catalog {
+            file: self.file,
+            name: name?,
+            version: version?,
+            summary,
+            types: Vec::new(),
+            tools: Vec::new(),
+            span: node.span,
+        })
+    }
+
+    pub(super) fn lower_type(&mut self, node: &Node) -> Option<TypeDef> {
+        self.check_annotations(node);
+        self.props(node, &[], &|_| None);
+        let args = self.args(node, 1, 1, "type \"Name\" { field ... }");
+        let name = self.string(args.first()?, "type name")?;
+        self.path = vec![name.value.clone()];
+        let mut doc = None;
+        let mut fields = Vec::new();
+        let mut seen = HashSet::new();
+        if let Some(ch) = node.children() {
+            for n in ch.nodes() {
+                match n.name.value {
+                    "doc" => {
+                        if self.once(&mut seen, &n, "`type`") {
+                            doc = self.text_node(&n);
+                        }
+                    }
+                    "field" => self.push_field(&mut fields, &n, 1),
+                    _ => {
+                        self.check_annotations(&n);
+                        self.unknown_node(&n, "in `type`", &["doc", "field"]);
+                    }
+                }
+            }
+        }
+        self.path.clear();
+        Some(TypeDef {
+            name,
+            doc,
+            fields,
+            span: node.span,
+        })
+    }
+
+    // ---- tools ----
+
+    pub(super) fn lower_tool(&mut self, node: &Node) -> Option<Tool> {
+        self.check_annotations(node);
+        self.tool = None;
+        self.path.clear();
+        let usage = "tool \"resource_action\" version=\"1.0.0\" { ... }";
+        let props = self.props(node, &["version"], &|_| None);
+        let args = self.args(node, 1, 1, usage);
+        let name = args.first().and_then(|e| self.string(e, "tool name"));
+        self.tool = name.as_ref().map(|n| n.value.clone());
+        let version = self
+            .required(
+                &props,
+                node,
+                "version",
+                "`tool` needs a `version`",
+                format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.string(&e, "`version`"));
+
+        let mut seen = HashSet::new();
+        let mut title = None;
+        let mut summary = None;
+        let mut when = None;
+        let mut when_not = None;
+        let mut effect = None;
+        let mut effect_seen = false;
+        let mut open_world = None;
+        let mut limits = None;
+        let mut input = None;
+        let mut output = None;
+        let mut errors: Vec<ErrorDef> = Vec::new();
+        let mut idempotency = None;
+        let mut confirm = None;
+        let mut on_timeout = None;
+        let mut needs_input: Vec<NeedsInput> = Vec::new();
+        let mut examples = Examples::default();
+        let mut deprecated = None;
+        let mut allows = Vec::new();
+
+        for n in node.child_nodes() {
+            let kind = n.name.value;
+            let single =
+                !matches!(kind, "error" | "needs-input" | "allow") && TOOL_CHILDREN.contains(&kind);
+            if single && !self.once(&mut seen, &n, "a `tool`") {
+                continue;
+            }
+            match kind {
+                "title" => title = self.text_node(&n),
+                "summary" => summary = self.text_node(&n),
+                "when" => when = self.text_node(&n),
+                "when-not" => when_not = self.text_node(&n),
+                "effect" => {
+                    effect_seen = true;
+                    effect = self.lower_effect(&n);
+                }
+                "open-world" => {
+                    self.check_annotations(&n);
+                    self.props(&n, &[], &|_| None);
+                    self.no_children(&n);
+                    let a = self.args(&n, 1, 1, "open-world #true");
+                    open_world = a.first().and_then(|e| self.boolean(e, "`open-world`"));
+                }
+                "limits" => limits = self.lower_limits(&n),
+                "input" => input = Some(self.lower_object_node(&n)),
+                "output" => output = Some(self.lower_object_node(&n)),
+                "error" => {
+                    if let Some(e) = self.lower_error(&n) {
+                        self.push_unique(
+                            &mut errors,
+                            e,
+                            |e| &e.code,
+                            |code| format!("error code `{code}` is declared twice"),
+                            "remove one; this declaration is ignored",
+                        );
+                    }
+                }
+                "idempotency" => idempotency = self.lower_idempotency(&n),
+                "confirm" => confirm = self.lower_confirm(&n),
+                "on-timeout" => on_timeout = self.lower_on_timeout(&n),
+                "needs-input" => {
+                    if let Some(ni) = self.lower_needs_input(&n) {
+                        self.push_unique(
+                            &mut needs_input,
+                            ni,
+                            |ni| &ni.name,
+                            |name| format!("needs-input `{name}` is declared twice"),
+                            "remove one; this declaration is ignored",
+                        );
+                    }
+                }
+                "examples" => examples = self.lower_examples(&n),
+                "deprecated" => deprecated = self.lower_deprecated(&n),
+                "allow" => {
+                    if let Some(a) = self.lower_allow(&n) {
+                        allows.push(a);
+                    }
+                }
+                _ => {
+                    self.check_annotations(&n);
+                    self.unknown_node(&n, "in a `tool`", TOOL_CHILDREN);
+                }
+            }
+        }
+        if !effect_seen {
+            self.err(
+                "model/missing-child",
+                node.name.span,
+                "this tool has no `effect`",
+                Some(format!(
+                    "add `effect \"read\"` (or one of {})",
+                    quoted_list(Effect::NAMES)
+                )),
+            );
+        }
+        let input = match input {
+            Some(i) => i,
+            None => {
+                self.err(
+                    "model/missing-child",
+                    node.name.span,
+                    "this tool has no `input`",
+                    Some(
+                        "add `input { field ... }`, or a bare `input` when it takes no arguments"
+                            .to_string(),
+                    ),
+                );
+                Object {
+                    fields: Vec::new(),
+                    span: node.name.span,
+                }
+            }
+        };
+        let tool = Tool {
+            name: name?,
+            version: version?,
+            title,
+            summary,
+            when,
+            when_not,
+            effect: effect?,
+            open_world,
+            limits,
+            input,
+            output,
+            errors,
+            idempotency,
+            confirm,
+            on_timeout,
+            needs_input,
+            examples,
+            deprecated,
+            allows,
+            span: node.span,
+        };
+        Some(tool)
+    }
+
+    pub(super) fn lower_examples(&mut self, n: &Node) -> Examples {
+        self.check_annotations(n);
+        self.props(n, &[], &|_| None);
+        self.args(n, 0, 0, "examples { call \"...\" no-call \"...\" }");
+        let mut ex = Examples::default();
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                let target = match c.name.value {
+                    "call" => &mut ex.calls,
+                    "no-call" => &mut ex.no_calls,
+                    "confusable" => &mut ex.confusables,
+                    _ => {
+                        self.check_annotations(&c);
+                        self.unknown_node(&c, "in `examples`", &["call", "no-call", "confusable"]);
+                        continue;
+                    }
+                };
+                if let Some(t) = self.text_node(&c) {
+                    target.push(t);
+                }
+            }
+        }
+        ex
+    }
+
+    pub(super) fn lower_deprecated(&mut self, n: &Node) -> Option<Deprecated> {
+        self.check_annotations(n);
+        let props = self.props(n, &["replacement"], &|_| None);
+        self.no_children(n);
+        let a = self.args(n, 0, 1, "deprecated \"reason\" replacement=\"OTHER_TOOL\"");
+        let reason = a.first().and_then(|e| self.string(e, "deprecation reason"));
+        let replacement = props
+            .get("replacement")
+            .and_then(|e| self.string(e, "`replacement`"));
+        Some(Deprecated {
+            reason,
+            replacement,
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_allow(&mut self, n: &Node) -> Option<Allow> {
+        self.check_annotations(n);
+        let props = self.props(n, &["reason"], &|_| None);
+        self.no_children(n);
+        let a = self.args(n, 1, 1, "allow \"category/rule\" reason=\"...\"");
+        let rule = a.first().and_then(|e| self.string(e, "allowed rule ID"));
+        let reason = props.get("reason").and_then(|e| self.string(e, "`reason`"));
+        Some(Allow {
+            rule: rule?,
+            reason,
+            span: n.span,
+        })
+    }
+}

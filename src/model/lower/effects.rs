@@ -1,0 +1,229 @@
+//! What a tool does and how it fails: `effect`, `limits`, `error`, and the parts that make
+//! writes safe (`idempotency`, `confirm`, `on-timeout`, `needs-input`).
+
+use super::*;
+use crate::syntax::Node;
+
+impl Cx {
+    pub(super) fn lower_effect(&mut self, n: &Node) -> Option<Sp<Effect>> {
+        self.check_annotations(n);
+        self.props(n, &[], &|_| None);
+        self.no_children(n);
+        let a = self.args(n, 1, 1, "effect \"read\"");
+        self.keyword::<Effect>(a.first()?, "`effect`")
+    }
+
+    pub(super) fn lower_limits(&mut self, n: &Node) -> Option<Limits> {
+        self.check_annotations(n);
+        let props = self.props(n, &["max-items", "max-result-bytes", "timeout-ms"], &|_| {
+            None
+        });
+        self.no_children(n);
+        self.args(
+            n,
+            0,
+            0,
+            "limits max-items=50 max-result-bytes=65536 timeout-ms=5000",
+        );
+        let mut get = |k: &str| {
+            props
+                .get(k)
+                .and_then(|e| self.uint(e, &format!("`limits {k}`")))
+        };
+        Some(Limits {
+            max_items: get("max-items"),
+            max_result_bytes: get("max-result-bytes"),
+            timeout_ms: get("timeout-ms"),
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_error(&mut self, n: &Node) -> Option<ErrorDef> {
+        self.check_annotations(n);
+        let usage = "error \"CODE\" class=\"invalid-argument\" retry=\"never\" { message \"...\" next-step \"...\" }";
+        let props = self.props(n, &["class", "retry"], &|_| None);
+        let a = self.args(n, 1, 1, usage);
+        let code = a.first().and_then(|e| self.string(e, "error code"));
+        let class = self
+            .required(
+                &props,
+                n,
+                "class",
+                "`error` needs a `class`",
+                format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.keyword::<ErrorClass>(&e, "error `class`"));
+        let retry = props
+            .get("retry")
+            .and_then(|e| self.keyword::<Retry>(e, "error `retry`"));
+        let mut message = None;
+        let mut next_step = None;
+        let mut seen = HashSet::new();
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                match c.name.value {
+                    "message" => {
+                        if self.once(&mut seen, &c, "`error`") {
+                            message = self.text_node(&c);
+                        }
+                    }
+                    "next-step" => {
+                        if self.once(&mut seen, &c, "`error`") {
+                            next_step = self.text_node(&c);
+                        }
+                    }
+                    _ => {
+                        self.check_annotations(&c);
+                        self.unknown_node(&c, "in `error`", &["message", "next-step"]);
+                    }
+                }
+            }
+        }
+        Some(ErrorDef {
+            code: code?,
+            class: class?,
+            retry,
+            message,
+            next_step,
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_idempotency(&mut self, n: &Node) -> Option<Idempotency> {
+        self.check_annotations(n);
+        let usage =
+            "idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\" ttl-s=86400";
+        let props = self.props(n, &["key", "scope", "ttl-s"], &|_| None);
+        self.no_children(n);
+        let args = self.args(n, 0, usize::MAX, usage);
+        let key = self
+            .required(
+                &props,
+                n,
+                "key",
+                "`idempotency` needs a `key` naming the input field that carries the key",
+                format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.string(&e, "idempotency `key`"));
+        let mut scope = Vec::new();
+        if let Some(e) = props.get("scope")
+            && let Some(s) = self.string(e, "idempotency `scope`")
+        {
+            scope.push(s);
+        }
+        for e in args {
+            if let Some(s) = self.string(&e, "idempotency scope") {
+                scope.push(s);
+            }
+        }
+        let ttl_s = props
+            .get("ttl-s")
+            .and_then(|e| self.uint(e, "idempotency `ttl-s`"));
+        Some(Idempotency {
+            key: key?,
+            scope,
+            ttl_s,
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_confirm(&mut self, n: &Node) -> Option<Confirm> {
+        self.check_annotations(n);
+        let usage = "confirm digest=\"arguments\"";
+        let props = self.props(n, &["digest"], &|_| None);
+        self.no_children(n);
+        self.args(n, 0, 0, usage);
+        let digest = self
+            .required(
+                &props,
+                n,
+                "digest",
+                "`confirm` needs a `digest`",
+                format!("write `{usage}` or `confirm digest=\"arguments+resource-version\"`"),
+            )
+            .and_then(|e| self.keyword::<ConfirmDigest>(&e, "confirm `digest`"));
+        Some(Confirm {
+            digest: digest?,
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_on_timeout(&mut self, n: &Node) -> Option<OnTimeout> {
+        self.check_annotations(n);
+        let usage = "on-timeout \"query-status\" tool=\"STATUS_TOOL\"";
+        let props = self.props(n, &["tool"], &|_| None);
+        self.no_children(n);
+        let a = self.args(n, 1, 1, usage);
+        let strategy = a
+            .first()
+            .and_then(|e| self.keyword::<TimeoutStrategy>(e, "`on-timeout` strategy"))?;
+        let tool = props
+            .get("tool")
+            .and_then(|e| self.string(e, "on-timeout `tool`"));
+        match strategy.value {
+            TimeoutStrategy::QueryStatus if tool.is_none() && props.get("tool").is_none() => {
+                self.err(
+                    "model/missing-property",
+                    n.name.span,
+                    "`on-timeout \"query-status\"` needs `tool=` naming the status tool",
+                    Some(format!("write it as `{usage}`")),
+                );
+                return None;
+            }
+            TimeoutStrategy::RetryWithKey => {
+                if let Some(t) = &tool {
+                    self.err(
+                        "model/unknown-property",
+                        t.span,
+                        "`tool=` applies only to `on-timeout \"query-status\"`",
+                        Some("remove `tool=`, or use the query-status strategy".to_string()),
+                    );
+                }
+            }
+            _ => {}
+        }
+        let query = strategy.value == TimeoutStrategy::QueryStatus;
+        Some(OnTimeout {
+            strategy,
+            tool: if query { tool } else { None },
+            span: n.span,
+        })
+    }
+
+    pub(super) fn lower_needs_input(&mut self, n: &Node) -> Option<NeedsInput> {
+        self.check_annotations(n);
+        let usage = "needs-input \"NAME\" kind=\"confirmation\" { doc \"...\" }";
+        let props = self.props(n, &["kind"], &|_| None);
+        let a = self.args(n, 1, 1, usage);
+        let name = a.first().and_then(|e| self.string(e, "needs-input name"));
+        let kind = self
+            .required(
+                &props,
+                n,
+                "kind",
+                "`needs-input` needs a `kind`",
+                format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.keyword::<InputKind>(&e, "needs-input `kind`"));
+        let mut doc = None;
+        let mut seen = HashSet::new();
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                if c.name.value == "doc" {
+                    if self.once(&mut seen, &c, "`needs-input`") {
+                        doc = self.text_node(&c);
+                    }
+                } else {
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, "in `needs-input`", &["doc"]);
+                }
+            }
+        }
+        Some(NeedsInput {
+            name: name?,
+            kind: kind?,
+            doc,
+            span: n.span,
+        })
+    }
+}

@@ -1,0 +1,489 @@
+//! Fields and their types: `input`/`output` blocks, `field`, `items`, `enum`, constraints,
+//! bounds (`num`) and `default` values, with the nesting-depth check.
+
+use super::*;
+use crate::diag::suggest::did_you_mean;
+use crate::model::read::{Props, Reader, number_text, quoted_list};
+use crate::syntax::{Entry, Node, Number, Value};
+
+impl Cx {
+    /// A bound: an integer that fits an `i64` or, unless `integer_only`, a finite float.
+    pub(super) fn num(&mut self, e: &Entry, what: &str, integer_only: bool) -> Option<Sp<Num>> {
+        let span = e.value.span;
+        if let Some(int) = self.int64(e, what) {
+            return int.map(|i| Sp::new(Num::Int(i.value), span));
+        }
+        match e.value.value {
+            Value::Number(Number::Float(f)) if !integer_only => Some(Sp::new(Num::Float(*f), span)),
+            Value::Number(n @ Number::Float(_)) => {
+                self.wrong_type(
+                    e,
+                    what,
+                    "an integer (the field is an `integer`)",
+                    format!(
+                        "write a whole number, or make the field a `number` (found {})",
+                        number_text(n)
+                    ),
+                );
+                None
+            }
+            Value::Number(n) => {
+                self.number_problem(e, n, what);
+                None
+            }
+            v => {
+                let expected = if integer_only {
+                    "an integer"
+                } else {
+                    "a number"
+                };
+                self.wrong_type(e, what, expected, Reader::not_a_number_help(&v));
+                None
+            }
+        }
+    }
+
+    // ---- fields ----
+
+    /// `input` / `output`: a block of `field` nodes (may be absent or empty).
+    pub(super) fn lower_object_node(&mut self, n: &Node) -> Object {
+        self.check_annotations(n);
+        let name = n.name.value;
+        self.props(n, &[], &|_| None);
+        self.args(n, 0, 0, &format!("{name} {{ field ... }}"));
+        self.path = vec![name.to_string()];
+        let mut fields = Vec::new();
+        if let Some(ch) = n.children() {
+            for c in ch.nodes() {
+                if c.name.value == "field" {
+                    self.push_field(&mut fields, &c, 1);
+                } else {
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, &format!("in `{name}`"), &["field"]);
+                }
+            }
+        }
+        self.path.clear();
+        Object {
+            fields,
+            span: n.span,
+        }
+    }
+
+    /// Lowers a `field` node and appends it, reporting a duplicate name.
+    pub(super) fn push_field(&mut self, fields: &mut Vec<Field>, node: &Node, depth: usize) {
+        let Some(f) = self.lower_field(node, depth) else {
+            return;
+        };
+        if fields.iter().any(|x| x.name.value == f.name.value) {
+            self.path.push(f.name.value.clone());
+            self.err(
+                "naming/duplicate",
+                f.name.span,
+                format!("field `{}` is declared twice in this object", f.name.value),
+                Some("rename or remove one; this declaration is ignored".to_string()),
+            );
+            self.path.pop();
+            return;
+        }
+        fields.push(f);
+    }
+
+    pub(super) fn lower_field(&mut self, node: &Node, depth: usize) -> Option<Field> {
+        self.check_annotations(node);
+        let usage = "field \"name\" \"string\" required=#true max-length=64 { doc \"...\" }";
+        let args = self.args(node, 2, 2, usage);
+        let name = args.first().and_then(|e| self.string(e, "field name"))?;
+        self.path.push(name.value.clone());
+        let result = self.lower_field_inner(node, name, args.get(1), depth);
+        self.path.pop();
+        result
+    }
+
+    pub(super) fn lower_field_inner(
+        &mut self,
+        node: &Node,
+        name: Sp<String>,
+        ty_entry: Option<&Entry>,
+        depth: usize,
+    ) -> Option<Field> {
+        let ty_name = self.type_name(ty_entry?)?;
+        let keyword = ty_name.value.clone();
+        let kind_label = if TYPE_KEYWORDS.contains(&keyword.as_str()) {
+            let article = if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} `{keyword}` field")
+        } else {
+            format!("a field of type `{keyword}`")
+        };
+        let mut allowed: Vec<&str> = COMMON_FIELD_PROPS.to_vec();
+        allowed.extend_from_slice(type_props(&keyword));
+        let label = kind_label.clone();
+        let props = self.props(node, &allowed, &|p| {
+            let owners = types_with_prop(p);
+            Some(if owners.is_empty() {
+                format!("unknown property `{p}` on {label}")
+            } else {
+                format!(
+                    "`{p}` does not apply to {label} (it applies to {})",
+                    quoted_list(&owners)
+                )
+            })
+        });
+        let required = props
+            .get("required")
+            .and_then(|e| self.boolean(e, "`required`"))
+            .is_some_and(|b| b.value);
+        let sensitive = props
+            .get("sensitive")
+            .and_then(|e| self.boolean(e, "`sensitive`"))
+            .is_some_and(|b| b.value);
+        let deprecated = props
+            .get("deprecated")
+            .and_then(|e| self.boolean(e, "`deprecated`"))
+            .is_some_and(|b| b.value);
+
+        let mut doc = None;
+        let mut seen = HashSet::new();
+        let mut rest: Vec<Node> = Vec::new();
+        if let Some(ch) = node.children() {
+            for c in ch.nodes() {
+                if c.name.value == "doc" {
+                    if self.once(&mut seen, &c, "a `field`") {
+                        doc = self.text_node(&c);
+                    }
+                } else {
+                    rest.push(c);
+                }
+            }
+        }
+        let ty = self.lower_ty(&ty_name, &props, &rest, depth, &["doc"], &kind_label)?;
+        let default = props
+            .get("default")
+            .and_then(|e| self.default_value(e, &ty.kind, &kind_label));
+        Some(Field {
+            name,
+            ty,
+            required,
+            default,
+            sensitive,
+            deprecated,
+            doc,
+            span: node.span,
+        })
+    }
+
+    /// The TYPE argument of a field or `items`: a keyword or a declared type name.
+    pub(super) fn type_name(&mut self, e: &Entry) -> Option<Sp<String>> {
+        let t = self.string(e, "field type")?;
+        if TYPE_KEYWORDS.contains(&t.value.as_str()) || self.type_names.contains(&t.value) {
+            return Some(t);
+        }
+        let mut candidates: Vec<&str> = TYPE_KEYWORDS.to_vec();
+        let mut declared: Vec<&str> = self.type_names.iter().map(String::as_str).collect();
+        declared.sort_unstable();
+        candidates.extend(declared.iter().copied());
+        let list = if declared.is_empty() {
+            format!(
+                "use one of {} or declare `type \"{}\" {{ ... }}` in this file",
+                quoted_list(TYPE_KEYWORDS),
+                t.value
+            )
+        } else {
+            format!(
+                "use one of {}, or a type declared in this file: {}",
+                quoted_list(TYPE_KEYWORDS),
+                quoted_list(&declared)
+            )
+        };
+        let help = match did_you_mean(&t.value, candidates.iter().copied()) {
+            Some(m) => format!("did you mean `{m}`? {list}"),
+            None => list,
+        };
+        self.err(
+            "model/unresolved-type",
+            t.span,
+            format!(
+                "`{}` is neither a field type nor a type declared in this file",
+                t.value
+            ),
+            Some(help),
+        );
+        None
+    }
+
+    /// The type with its constraints from `props` and children (`enum`, `items`, `field`).
+    /// `extra_children` were consumed by the caller and are only listed in messages.
+    pub(super) fn lower_ty(
+        &mut self,
+        ty_name: &Sp<String>,
+        props: &Props<'_>,
+        children: &[Node],
+        depth: usize,
+        extra_children: &[&str],
+        label: &str,
+    ) -> Option<Ty> {
+        if depth > MAX_FIELD_DEPTH {
+            self.err(
+                "model/too-deep",
+                ty_name.span,
+                format!("fields are nested more than {MAX_FIELD_DEPTH} levels deep"),
+                Some("flatten the structure".to_string()),
+            );
+            return None;
+        }
+        let keyword = ty_name.value.as_str();
+        let own_children: &[&str] = match keyword {
+            "string" => &["enum"],
+            "array" => &["items"],
+            "object" => &["field"],
+            _ => &[],
+        };
+        let mut allowed_children = extra_children.to_vec();
+        allowed_children.extend_from_slice(own_children);
+        let mut enum_node = None;
+        let mut items_node = None;
+        let mut fields = Vec::new();
+        let mut seen = HashSet::new();
+        for c in children {
+            match (c.name.value, keyword) {
+                ("enum", "string") => {
+                    if self.once(&mut seen, c, label) {
+                        enum_node = Some(*c);
+                    }
+                }
+                ("items", "array") => {
+                    if self.once(&mut seen, c, label) {
+                        items_node = Some(*c);
+                    }
+                }
+                ("field", "object") => self.push_field(&mut fields, c, depth + 1),
+                (other, _) => {
+                    self.check_annotations(c);
+                    if ["enum", "items", "field", "doc"].contains(&other) {
+                        self.err(
+                            "model/unknown-node",
+                            c.name.span,
+                            format!("`{other}` does not apply to {label}"),
+                            Some(if allowed_children.is_empty() {
+                                format!("{label} takes no children")
+                            } else {
+                                format!("allowed here: {}", quoted_list(&allowed_children))
+                            }),
+                        );
+                    } else {
+                        self.unknown_node(c, &format!("in {label}"), &allowed_children);
+                    }
+                }
+            }
+        }
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, &format!("`{k}`")));
+        let kind = match keyword {
+            "string" | "cursor" => {
+                let mut st = StringTy {
+                    min_length: u(self, "min-length"),
+                    max_length: u(self, "max-length"),
+                    ..StringTy::default()
+                };
+                if keyword == "string" {
+                    st.pattern = props
+                        .get("pattern")
+                        .and_then(|e| self.string(e, "`pattern`"));
+                    st.format = props
+                        .get("format")
+                        .and_then(|e| self.keyword::<Format>(e, "`format`"));
+                    let extensible = props
+                        .get("extensible")
+                        .and_then(|e| self.boolean(e, "`extensible`"));
+                    if let Some(en) = enum_node {
+                        st.enum_values = Some(
+                            self.lower_enum(&en, extensible.as_ref().is_some_and(|b| b.value)),
+                        );
+                    } else if let Some(x) = extensible {
+                        self.err(
+                            "model/missing-child",
+                            x.span,
+                            "`extensible` needs an `enum` child on the same field",
+                            Some("add `{ enum \"a\" \"b\" }` or remove `extensible`".to_string()),
+                        );
+                    }
+                    TyKind::String(st)
+                } else {
+                    TyKind::Cursor(st)
+                }
+            }
+            "integer" | "number" => {
+                let int = keyword == "integer";
+                let mut n = |k: &str| {
+                    props
+                        .get(k)
+                        .and_then(|e| self.num(e, &format!("`{k}`"), int))
+                };
+                let mut nt = NumTy {
+                    min: n("min"),
+                    max: n("max"),
+                    exclusive_min: n("exclusive-min"),
+                    exclusive_max: n("exclusive-max"),
+                    multiple_of: n("multiple-of"),
+                    unit: None,
+                };
+                if let Some(m) = &nt.multiple_of
+                    && m.value.as_f64() <= 0.0
+                {
+                    self.err(
+                        "model/out-of-range",
+                        m.span,
+                        "`multiple-of` must be greater than 0",
+                        Some("write a positive number".to_string()),
+                    );
+                    nt.multiple_of = None;
+                }
+                nt.unit = props
+                    .get("unit")
+                    .and_then(|e| self.keyword::<Unit>(e, "`unit`"));
+                if int {
+                    TyKind::Integer(nt)
+                } else {
+                    TyKind::Number(nt)
+                }
+            }
+            "boolean" => TyKind::Boolean,
+            "timestamp" => TyKind::Timestamp,
+            "array" => {
+                let min_items = u(self, "min-items");
+                let max_items = u(self, "max-items");
+                let unique = props
+                    .get("unique")
+                    .and_then(|e| self.boolean(e, "`unique`"))
+                    .is_some_and(|b| b.value);
+                let Some(items) = items_node else {
+                    self.err(
+                        "model/missing-child",
+                        ty_name.span,
+                        "an `array` needs an `items` child naming the element type",
+                        Some("add `{ items \"string\" max-length=64 }`".to_string()),
+                    );
+                    return None;
+                };
+                let items = self.lower_items(&items, depth)?;
+                TyKind::Array(ArrayTy {
+                    min_items,
+                    max_items,
+                    unique,
+                    items: Box::new(items),
+                })
+            }
+            "object" => TyKind::Object(Object {
+                fields,
+                span: ty_name.span,
+            }),
+            _ => TyKind::Named(ty_name.clone()),
+        };
+        Some(Ty {
+            kind,
+            span: ty_name.span,
+        })
+    }
+
+    /// `items TYPE [attributes] { ... }`: the element type of an array.
+    pub(super) fn lower_items(&mut self, node: &Node, depth: usize) -> Option<Ty> {
+        self.check_annotations(node);
+        let args = self.args(node, 1, 1, "items \"string\" max-length=64");
+        let ty_name = self.type_name(args.first()?)?;
+        let keyword = ty_name.value.clone();
+        let label = if TYPE_KEYWORDS.contains(&keyword.as_str()) {
+            format!("`{keyword}` items")
+        } else {
+            format!("items of type `{keyword}`")
+        };
+        let label2 = label.clone();
+        let props = self.props(node, type_props(&keyword), &|p| {
+            if COMMON_FIELD_PROPS.contains(&p) {
+                return Some(format!(
+                    "`{p}` belongs on the array field, not on its `items`"
+                ));
+            }
+            let owners = types_with_prop(p);
+            (!owners.is_empty()).then(|| {
+                format!(
+                    "`{p}` does not apply to {label2} (it applies to {})",
+                    quoted_list(&owners)
+                )
+            })
+        });
+        let children: Vec<Node> = node.child_nodes().collect();
+        self.path.push("[]".to_string());
+        let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], &label);
+        self.path.pop();
+        ty
+    }
+
+    pub(super) fn lower_enum(&mut self, node: &Node, extensible: bool) -> EnumValues {
+        self.check_annotations(node);
+        self.props(node, &[], &|p| {
+            (p == "extensible").then(|| "`extensible` goes on the field, not on `enum`".to_string())
+        });
+        self.no_children(node);
+        let mut values: Vec<Sp<String>> = Vec::new();
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            let Some(v) = self.string(&e, "enum value") else {
+                continue;
+            };
+            self.push_unique(
+                &mut values,
+                v,
+                |v| v,
+                |v| format!("enum value \"{v}\" is listed twice"),
+                "remove the repeated value",
+            );
+        }
+        EnumValues {
+            values,
+            extensible,
+            span: node.span,
+        }
+    }
+
+    pub(super) fn default_value(
+        &mut self,
+        e: &Entry,
+        kind: &TyKind,
+        label: &str,
+    ) -> Option<Sp<Literal>> {
+        let span = e.value.span;
+        let what = "`default`";
+        match kind {
+            TyKind::String(_) | TyKind::Cursor(_) | TyKind::Timestamp => self
+                .string(e, what)
+                .map(|s| Sp::new(Literal::String(s.value), span)),
+            TyKind::Integer(_) | TyKind::Number(_) => {
+                let int = matches!(kind, TyKind::Integer(_));
+                self.num(e, what, int).map(|n| {
+                    Sp::new(
+                        match n.value {
+                            Num::Int(i) => Literal::Int(i),
+                            Num::Float(f) => Literal::Float(f),
+                        },
+                        span,
+                    )
+                })
+            }
+            TyKind::Boolean => self
+                .boolean(e, what)
+                .map(|b| Sp::new(Literal::Bool(b.value), span)),
+            TyKind::Array(_) | TyKind::Object(_) | TyKind::Named(_) => {
+                let name_span = e.name.as_ref().map(|n| n.span).unwrap_or(e.span);
+                self.err(
+                    "model/unknown-property",
+                    name_span,
+                    format!("`default` does not apply to {label}"),
+                    Some("defaults exist for strings, numbers and booleans; remove it".to_string()),
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Lowering: the typed KDL view ([`crate::syntax::Document`]) of one file into a [`Catalog`].
+//!
+//! Written by hand so every message can say what to write instead, and so lowering goes on
+//! after every mistake: one run reports every problem of a file. A part that cannot be
+//! lowered is left out of the model (a tool without an `effect`, a field whose type does not
+//! resolve) so consumers never see a half-built value; its diagnostics explain why.
+//!
+//! By what it lowers: [`catalog`] the document, catalog, tools and their plain parts;
+//! [`fields`] types, fields and their constraints; [`effects`] effects, errors, limits and
+//! the write-safety parts (idempotency, confirm, on-timeout, needs-input); [`cycles`] the
+//! named-type cycle check. Node reading itself is [`crate::model::read`].
+
+use super::*;
+use crate::diag::{Diagnostic, FileId};
+use crate::model::read::Reader;
+use crate::syntax::Document;
+use std::collections::HashSet;
+
+mod catalog;
+mod cycles;
+mod effects;
+mod fields;
+#[cfg(test)]
+mod tests;
+
+/// Nesting of fields (objects and array items) deeper than this is refused rather than
+/// followed, so a hostile file cannot exhaust the stack.
+pub const MAX_FIELD_DEPTH: usize = 64;
+
+/// Lowers one parsed file. The catalog is `None` when the file has no usable `catalog` node;
+/// the diagnostics then say why, together with every other problem of the file.
+pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
+    let mut cx = Cx {
+        r: Reader::new(file, "model"),
+        type_names: HashSet::new(),
+    };
+    let catalog = cx.lower_document(doc);
+    if let Some(c) = &catalog {
+        for d in &mut cx.r.diags {
+            d.catalog = Some(c.name.value.clone());
+        }
+    }
+    (catalog, cx.r.diags)
+}
+
+pub(super) const TOP_LEVEL: &[&str] = &["catalog", "type", "tool"];
+pub(super) const CATALOG_CHILDREN: &[&str] = &["summary"];
+pub(super) const TOOL_CHILDREN: &[&str] = &[
+    "title",
+    "summary",
+    "when",
+    "when-not",
+    "effect",
+    "open-world",
+    "limits",
+    "input",
+    "output",
+    "error",
+    "idempotency",
+    "confirm",
+    "on-timeout",
+    "needs-input",
+    "examples",
+    "deprecated",
+    "allow",
+];
+pub(super) const TYPE_KEYWORDS: &[&str] = BuiltinType::NAMES;
+pub(super) const COMMON_FIELD_PROPS: &[&str] = &["required", "default", "sensitive", "deprecated"];
+pub(super) const STRING_PROPS: &[&str] = &[
+    "min-length",
+    "max-length",
+    "pattern",
+    "format",
+    "extensible",
+];
+pub(super) const CURSOR_PROPS: &[&str] = &["min-length", "max-length"];
+pub(super) const NUM_PROPS: &[&str] = &[
+    "min",
+    "max",
+    "exclusive-min",
+    "exclusive-max",
+    "multiple-of",
+    "unit",
+];
+pub(super) const ARRAY_PROPS: &[&str] = &["min-items", "max-items", "unique"];
+/// The type-specific properties of a field type keyword.
+pub(super) fn type_props(keyword: &str) -> &'static [&'static str] {
+    match keyword {
+        "string" => STRING_PROPS,
+        "cursor" => CURSOR_PROPS,
+        "integer" | "number" => NUM_PROPS,
+        "array" => ARRAY_PROPS,
+        _ => &[],
+    }
+}
+
+/// Which field types a property belongs to, for "does not apply" messages.
+pub(super) fn types_with_prop(prop: &str) -> Vec<&'static str> {
+    TYPE_KEYWORDS
+        .iter()
+        .copied()
+        .filter(|k| type_props(k).contains(&prop))
+        .collect()
+}
+
+/// The lowering of one file: the shared node reader (which keeps the tool and field path
+/// findings are about) and the named types the file declares.
+pub(super) struct Cx {
+    r: Reader,
+    /// Named types declared in this file (first declaration of each name).
+    type_names: HashSet<String>,
+}
+
+// Lowering is reading nodes with catalog vocabulary: the reader's methods are the
+// lowering's own, so they are reached through `self` like the rest.
+impl std::ops::Deref for Cx {
+    type Target = Reader;
+    fn deref(&self) -> &Reader {
+        &self.r
+    }
+}
+
+impl std::ops::DerefMut for Cx {
+    fn deref_mut(&mut self) -> &mut Reader {
+        &mut self.r
+    }
+}

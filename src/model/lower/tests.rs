@@ -1,0 +1,243 @@
+//! Lowering tests: whole files in, model and diagnostics out.
+
+use super::*;
+use crate::diag::suggest::did_you_mean;
+use crate::syntax::parse;
+
+fn lower_text(src: &str) -> (Option<Catalog>, Vec<Diagnostic>) {
+    let parsed = parse(src);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    lower(&parsed.document, FileId(0))
+}
+
+const SPEC_SUBMIT: &str = r#"
+catalog "payments" version="2.0.0"
+tool "payment_transfer_submit" version="2.0.0" {
+summary "Transfer money between two accounts of the authenticated tenant."
+effect "destructive"
+idempotency key="idempotency_key" scope="tenant" "operation" ttl-s=86400
+confirm digest="arguments+resource-version"
+on-timeout "query-status" tool="payment_transfer_status"
+needs-input "approval" kind="confirmation" { doc "The user approves the exact transfer." }
+input {
+    field "amount_minor" "integer" required=#true exclusive-min=0 max=1000000 unit="minor"
+    field "currency" "string" required=#true { enum "USD" "EUR" }
+    field "page_size" "integer" min=1 max=50 default=20
+    field "tags" "array" max-items=3 unique=#true { items "string" max-length=8 }
+    field "cursor" "cursor" { doc "Opaque." }
+}
+error "LEDGER_UNAVAILABLE" class="unavailable" retry="backoff"
+examples {
+    call "Send 20 EUR."
+    no-call "What is my balance?"
+    confusable "payment_transfer_preview"
+}
+deprecated "use v3" replacement="payment_transfer_submit_v3"
+allow "errors/undeclared" reason="kept short"
+}
+"#;
+
+#[test]
+fn lowers_the_spec_write_tool() {
+    let (cat, diags) = lower_text(SPEC_SUBMIT);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    assert_eq!(cat.name.value, "payments");
+    assert_eq!(
+        &SPEC_SUBMIT[cat.name.span.start..cat.name.span.end],
+        "\"payments\""
+    );
+    let t = &cat.tools[0];
+    assert_eq!(t.effect.value, Effect::Destructive);
+    let idem = t.idempotency.as_ref().expect("idempotency");
+    assert_eq!(idem.key.value, "idempotency_key");
+    let scope: Vec<&str> = idem.scope.iter().map(|s| s.value.as_str()).collect();
+    assert_eq!(scope, ["tenant", "operation"]);
+    assert_eq!(idem.ttl_s.as_ref().map(|t| t.value), Some(86400));
+    assert_eq!(
+        t.confirm.as_ref().map(|c| c.digest.value),
+        Some(ConfirmDigest::ArgumentsResourceVersion)
+    );
+    let ot = t.on_timeout.as_ref().expect("on-timeout");
+    assert_eq!(ot.strategy.value, TimeoutStrategy::QueryStatus);
+    assert_eq!(
+        ot.tool.as_ref().map(|s| s.value.as_str()),
+        Some("payment_transfer_status")
+    );
+    assert_eq!(t.needs_input[0].kind.value, InputKind::Confirmation);
+    assert!(t.needs_input[0].doc.is_some());
+
+    let f = &t.input.fields;
+    assert_eq!(f.len(), 5);
+    assert!(f[0].required);
+    let TyKind::Integer(n) = &f[0].ty.kind else {
+        panic!("integer expected")
+    };
+    assert_eq!(n.exclusive_min.as_ref().map(|v| v.value), Some(Num::Int(0)));
+    assert_eq!(n.max.as_ref().map(|v| v.value), Some(Num::Int(1_000_000)));
+    assert_eq!(n.unit.as_ref().map(|u| u.value), Some(Unit::Minor));
+    let TyKind::String(s) = &f[1].ty.kind else {
+        panic!("string expected")
+    };
+    let values: Vec<&str> = s
+        .enum_values
+        .as_ref()
+        .map(|e| e.values.iter().map(|v| v.value.as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(values, ["USD", "EUR"]);
+    assert_eq!(
+        f[2].default.as_ref().map(|d| d.value.clone()),
+        Some(Literal::Int(20))
+    );
+    assert!(!f[2].required);
+    let TyKind::Array(a) = &f[3].ty.kind else {
+        panic!("array expected")
+    };
+    assert!(a.unique);
+    assert_eq!(a.max_items.as_ref().map(|m| m.value), Some(3));
+    assert!(
+        matches!(&a.items.kind, TyKind::String(s) if s.max_length.as_ref().map(|m| m.value) == Some(8))
+    );
+    assert!(matches!(&f[4].ty.kind, TyKind::Cursor(_)));
+
+    assert_eq!(t.errors[0].class.value, ErrorClass::Unavailable);
+    assert_eq!(t.errors[0].retry(), Retry::Backoff);
+    assert_eq!(t.examples.calls.len(), 1);
+    assert_eq!(t.examples.no_calls.len(), 1);
+    assert_eq!(t.examples.confusables[0].value, "payment_transfer_preview");
+    let dep = t.deprecated.as_ref().expect("deprecated");
+    assert_eq!(
+        dep.reason.as_ref().map(|r| r.value.as_str()),
+        Some("use v3")
+    );
+    assert_eq!(t.allows[0].rule.value, "errors/undeclared");
+    assert!(t.allows[0].reason.is_some());
+    assert!(t.annotations().idempotent);
+}
+
+#[test]
+fn named_types_resolve_in_any_order_and_inline_nothing() {
+    let src = r#"
+tool "invoice_list" version="1.0.0" {
+effect "read"
+input
+output { field "items" "array" max-items=5 { items "Invoice" } }
+}
+type "Invoice" { field "invoice_reference" "string" max-length=32 }
+catalog "billing" version="1.0.0"
+"#;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    assert_eq!(cat.types.len(), 1);
+    let out = cat.tools[0].output.as_ref().expect("output");
+    let TyKind::Array(a) = &out.fields[0].ty.kind else {
+        panic!("array expected")
+    };
+    assert!(matches!(&a.items.kind, TyKind::Named(n) if n.value == "Invoice"));
+}
+
+#[test]
+fn a_tool_missing_its_effect_is_left_out_but_others_stay() {
+    let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { input }\ntool \"c_d\" version=\"1\" { effect \"read\"; input }\n";
+    let (cat, diags) = lower_text(src);
+    let cat = cat.expect("catalog");
+    assert_eq!(cat.tools.len(), 1);
+    assert_eq!(cat.tools[0].name.value, "c_d");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].rule, "model/missing-child");
+    assert_eq!(diags[0].tool.as_deref(), Some("a_b"));
+    assert_eq!(diags[0].catalog.as_deref(), Some("c"));
+}
+
+#[test]
+fn recursive_fields_are_pruned_after_the_report() {
+    let src = "catalog \"c\" version=\"1.0.0\"\ntype \"Node\" { field \"label\" \"string\" max-length=4; field \"next\" \"Node\" }\n";
+    let (cat, diags) = lower_text(src);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].rule, "model/recursive-type");
+    assert_eq!(diags[0].path.as_deref(), Some("Node.next"));
+    let cat = cat.expect("catalog");
+    assert_eq!(cat.types[0].fields.len(), 1);
+}
+
+#[test]
+fn paths_name_the_field_inside_the_tool() {
+    let src = r#"catalog "c" version="1.0.0"
+tool "a_b" version="1.0.0" {
+effect "read"
+input { field "items" "array" max-items=2 { items "object" { field "amount_minor" "integer" unit="cent" } } }
+}"#;
+    let (_, diags) = lower_text(src);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].path.as_deref(), Some("input.items[].amount_minor"));
+    assert_eq!(diags[0].tool.as_deref(), Some("a_b"));
+}
+
+#[test]
+fn findings_after_a_tool_do_not_name_it() {
+    let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input }\ntype \"T\" { field \"x\" \"strin\" }\nbogus\n";
+    let (_, diags) = lower_text(src);
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    assert!(diags.iter().all(|d| d.tool.is_none()), "{diags:?}");
+    assert_eq!(diags[0].path.as_deref(), Some("T.x"));
+    assert_eq!(diags[1].path, None);
+}
+
+#[test]
+fn a_bound_that_underflows_is_refused_not_read_as_zero() {
+    // Issue 13: `min=1e-400` silently became `min=0`.
+    for lit in ["1e-400", "-3e-999", "5e-324"] {
+        let src = format!(
+            "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" {{ effect \"read\"; input {{ field \"x\" \"number\" min={lit} }} }}\n"
+        );
+        let (cat, diags) = lower_text(&src);
+        assert_eq!(diags.len(), 1, "{lit}: {diags:?}");
+        assert_eq!(diags[0].rule, "model/number-underflow");
+        assert!(diags[0].help.is_some());
+        let fields = &cat.expect("catalog").tools[0].input.fields;
+        let TyKind::Number(n) = &fields[0].ty.kind else {
+            panic!("number expected")
+        };
+        assert_eq!(n.min, None, "{lit}");
+    }
+    let (_, diags) = lower_text(
+        "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input { field \"x\" \"number\" min=0.0e-400 } }\n",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn did_you_mean_needs_a_close_match() {
+    assert_eq!(
+        did_you_mean("reed", Effect::NAMES.iter().copied()),
+        Some("read")
+    );
+    assert_eq!(
+        did_you_mean("max-lenght", STRING_PROPS.iter().copied()),
+        Some("max-length")
+    );
+    assert_eq!(did_you_mean("colour", TOOL_CHILDREN.iter().copied()), None);
+}
+
+#[test]
+fn deep_nesting_is_refused_not_followed() {
+    let mut src = String::from(
+        "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input {",
+    );
+    for _ in 0..80 {
+        src.push_str(" field \"x\" \"object\" {");
+    }
+    for _ in 0..80 {
+        src.push('}');
+    }
+    src.push_str("} }\n");
+    let parsed = parse(&src);
+    let (_, diags) = lower(&parsed.document, FileId(0));
+    assert!(
+        diags.iter().any(|d| d.rule == "model/too-deep")
+            || parsed.errors.iter().any(|e| e.code.contains("deep")),
+        "{diags:?} {:?}",
+        parsed.errors
+    );
+}
