@@ -96,10 +96,13 @@ fn header(source: &str) -> String {
 }
 
 fn print(tokens: proc_macro2::TokenStream) -> String {
-    match syn::parse2::<syn::File>(tokens.clone()) {
+    match syn::parse2::<syn::File>(tokens) {
         Ok(file) => prettyplease::unparse(&file),
-        // Unreachable for tokens `emit` builds; keep the code rather than lose it.
-        Err(_) => tokens.to_string(),
+        // Unreachable for tokens `emit` builds; if it happens, the build says why.
+        Err(e) => {
+            let why = format!("catalogc: {e}");
+            format!("::core::compile_error!({why:?});\n")
+        }
     }
 }
 
