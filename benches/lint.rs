@@ -1,6 +1,7 @@
 //! `cargo bench --bench lint`: lint a synthetic 1,000-tool catalog (and 100 and 5,000 for the
 //! trend) and print the time per run. Loading (parse + lowering) is measured apart from the
-//! rules, so the figure for the rules is the linter's own cost.
+//! rules, so the figure for the rules is the linter's own cost. The `nested` shape chains named
+//! types below each record, so a rule that resolves named types walks them once per use.
 
 use catalogc::lint::{self, Config};
 use catalogc::project;
@@ -20,15 +21,24 @@ fn median(runs: usize, mut f: impl FnMut()) -> Duration {
     times[times.len() / 2]
 }
 
+/// Named types chained below each record in the nested shape.
+const NESTED_LEVELS: usize = 3;
+
 fn main() {
     let config = Config::default();
     println!(
-        "{:>6} {:>10} {:>12} {:>12} {:>10}",
-        "tools", "bytes", "load ms", "lint ms", "findings"
+        "{:>7} {:>6} {:>10} {:>12} {:>12} {:>10}",
+        "shape", "tools", "bytes", "load ms", "lint ms", "findings"
     );
     let mut per_rule = Vec::new();
-    for tools in [100, 1_000, 5_000] {
-        let text = catalogc::testing::synthetic_catalog("synthetic", tools);
+    let cases = [
+        ("plain", 100, 0),
+        ("plain", 1_000, 0),
+        ("plain", 5_000, 0),
+        ("nested", 1_000, NESTED_LEVELS),
+    ];
+    for (shape, tools, levels) in cases {
+        let text = catalogc::testing::synthetic_catalog_nested("synthetic", tools, levels);
         let loaded = project::load_source("synthetic.kdl", text.clone());
         let runs = if tools > 1_000 { 5 } else { 15 };
         let load = median(runs, || {
@@ -47,20 +57,19 @@ fn main() {
             findings = diags.len();
             black_box(diags);
         });
-        if tools >= 1_000 {
+        if tools >= 1_000 && levels == 0 {
             per_rule.extend(lint::registry().map(|rule| {
                 let t = median(runs, || {
                     let cx =
                         lint::Context::new(&loaded.project, &loaded.sources, &config, &artifacts);
-                    let mut out = Vec::new();
-                    (rule.check)(&cx, &mut out);
-                    black_box(out);
+                    black_box(lint::findings(&cx, &[rule]));
                 });
                 (t, tools, rule.id)
             }));
         }
         println!(
-            "{:>6} {:>10} {:>12.2} {:>12.2} {:>10}",
+            "{:>7} {:>6} {:>10} {:>12.2} {:>12.2} {:>10}",
+            shape,
             loaded.tool_count(),
             text.len(),
             load.as_secs_f64() * 1e3,

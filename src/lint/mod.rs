@@ -15,7 +15,51 @@ use crate::diag::{Diagnostic, FileId, Level, SourceMap};
 use crate::model::{Catalog, Project, Span, Tool};
 pub use config::Config;
 
-/// A lint rule: metadata, documentation and its check.
+/// A check of one site of the walk (see [`walk::Site`]).
+pub type SiteHook = fn(&Context, &walk::Site<'_, '_>, &mut Vec<Finding>);
+
+/// What a rule inspects. The linter walks the project once and calls every enabled rule's
+/// hooks, so a rule about fields does not walk every tool itself.
+#[derive(Clone, Copy)]
+pub struct Hooks {
+    /// Once per project: whatever the rule does not reach through a site (tools, texts,
+    /// whole-catalog checks).
+    pub project: Option<fn(&Context, &mut Vec<Finding>)>,
+    /// Once per type site as written: each tool's input and output fields (tool by tool,
+    /// input first), then each named type's own fields. Named types are not entered.
+    pub declaration: Option<SiteHook>,
+    /// Once per type site per use on a tool side: named types are entered wherever they are
+    /// used, with the tool's path and the depth there.
+    pub use_site: Option<SiteHook>,
+}
+
+impl Hooks {
+    pub const fn project(f: fn(&Context, &mut Vec<Finding>)) -> Self {
+        Hooks {
+            project: Some(f),
+            declaration: None,
+            use_site: None,
+        }
+    }
+
+    pub const fn declaration(f: SiteHook) -> Self {
+        Hooks {
+            project: None,
+            declaration: Some(f),
+            use_site: None,
+        }
+    }
+
+    pub const fn use_site(f: SiteHook) -> Self {
+        Hooks {
+            project: None,
+            declaration: None,
+            use_site: Some(f),
+        }
+    }
+}
+
+/// A lint rule: metadata, documentation and its hooks.
 pub struct Rule {
     /// `category/name`, exactly as docs/rules.md spells it.
     pub id: &'static str,
@@ -23,7 +67,7 @@ pub struct Rule {
     pub level: Level,
     /// One line for `catalogc rules`.
     pub summary: &'static str,
-    pub check: fn(&Context, &mut Vec<Finding>),
+    pub hooks: Hooks,
     /// The rule file's own source; its leading `//!` lines are the documentation.
     pub source: &'static str,
 }
@@ -171,13 +215,13 @@ pub fn run(
     artifacts: &Artifacts,
 ) -> Vec<Diagnostic> {
     let cx = Context::new(project, sources, config, artifacts);
+    let enabled: Vec<(&Rule, Level)> = registry()
+        .filter_map(|rule| Some((rule, config.level_for(rule)?)))
+        .collect();
+    let rules: Vec<&Rule> = enabled.iter().map(|(rule, _)| *rule).collect();
     let mut out = Vec::new();
-    for rule in registry() {
-        let Some(configured) = config.level_for(rule) else {
-            continue;
-        };
-        let mut findings = Vec::new();
-        (rule.check)(&cx, &mut findings);
+    for ((rule, configured), findings) in enabled.iter().zip(findings(&cx, &rules)) {
+        let (rule, configured) = (*rule, *configured);
         for f in findings {
             let level = if config.level_is_set(rule) {
                 configured
@@ -201,6 +245,44 @@ pub fn run(
     out.sort_by(|a, b| {
         (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
     });
+    out
+}
+
+/// The findings of `rules`, one list per rule in the same order: the project hooks, then one
+/// walk over every catalog's sites calling the site hooks. Each rule's findings come in the
+/// order it would report them walking the project alone.
+pub fn findings(cx: &Context, rules: &[&Rule]) -> Vec<Vec<Finding>> {
+    let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
+    for (rule, out) in rules.iter().zip(&mut out) {
+        if let Some(project) = rule.hooks.project {
+            project(cx, out);
+        }
+    }
+    let hooks = |pick: fn(&Hooks) -> Option<SiteHook>| -> Vec<(usize, SiteHook)> {
+        let each = rules.iter().enumerate();
+        each.filter_map(|(i, r)| Some((i, pick(&r.hooks)?)))
+            .collect()
+    };
+    let declaration = hooks(|h| h.declaration);
+    let use_site = hooks(|h| h.use_site);
+    if declaration.is_empty() && use_site.is_empty() {
+        return out;
+    }
+    for catalog in &cx.project.catalogs {
+        let types = walk::Types::new(catalog);
+        walk::catalog_sites(&types, !use_site.is_empty(), &mut |site| {
+            if site.declared {
+                for (i, hook) in &declaration {
+                    hook(cx, site, &mut out[*i]);
+                }
+            }
+            if site.tool.is_some() {
+                for (i, hook) in &use_site {
+                    hook(cx, site, &mut out[*i]);
+                }
+            }
+        });
+    }
     out
 }
 

@@ -1,9 +1,21 @@
 //! Walking the fields of a tool or a catalog, with the dotted path rules report
 //! (`input.items[].amount_minor`).
+//!
+//! The walker is iterative (a chain of thousands of nested named types cannot overflow the
+//! stack) and keeps the path in one reused buffer: a site's path is a slice of it, and only a
+//! rule that reports a finding copies it. Where named types are resolved, each tool side visits
+//! at most [`MAX_USE_SITES`] sites, so a catalog whose types form a DAG (each level using the
+//! next twice) cannot make the walk exponential; `bounds/expansion` reports such a tool.
 
-use crate::model::{Catalog, Field, Object, Tool, Ty, TyKind, TypeDef};
+use crate::model::{Catalog, Field, Tool, Ty, TyKind, TypeDef};
+use std::collections::HashMap;
 
 pub use crate::model::Side;
+
+/// The most type sites one side of one tool may expand to through named types before the
+/// walker stops entering named types (`bounds/expansion` reports the tool). Far above any
+/// readable tool (a few hundred sites), far below an exponential blow-up.
+pub const MAX_USE_SITES: usize = 10_000;
 
 /// One place a type occurs: a field's type, or an array's `items` type (`field` is `None`).
 #[derive(Debug, Clone, Copy)]
@@ -17,134 +29,304 @@ pub struct Site<'a, 'p> {
     pub path: &'p str,
     pub field: Option<&'a Field>,
     pub ty: &'a Ty,
+    /// The definition `ty` names, when it is a named type the catalog declares.
+    pub def: Option<&'a TypeDef>,
     /// The fields declared beside `field` (itself included), for sibling checks such as a
     /// currency next to an amount; for `items` sites, the siblings of the array field.
     pub siblings: &'a [Field],
     /// Object nesting depth of the site: fields of `input` are at depth 1.
     pub depth: usize,
+    /// The site is written where it is visited (in the tool, or in the type definition being
+    /// walked), not reached by entering a named type.
+    pub declared: bool,
+}
+
+/// The named types of a catalog by name, for lookups in constant time.
+pub struct Types<'a> {
+    by_name: HashMap<&'a str, usize>,
+    catalog: &'a Catalog,
+}
+
+impl<'a> Types<'a> {
+    pub fn new(catalog: &'a Catalog) -> Self {
+        let mut by_name = HashMap::with_capacity(catalog.types.len());
+        for (i, ty) in catalog.types.iter().enumerate() {
+            // The first declaration wins, as `Catalog::type_def` finds it.
+            by_name.entry(ty.name.value.as_str()).or_insert(i);
+        }
+        Types { by_name, catalog }
+    }
+
+    fn index(&self, ty: &Ty) -> Option<usize> {
+        match &ty.kind {
+            TyKind::Named(name) => self.by_name.get(name.value.as_str()).copied(),
+            _ => None,
+        }
+    }
+
+    fn def(&self, ty: &Ty) -> Option<&'a TypeDef> {
+        self.index(ty).and_then(|i| self.catalog.types.get(i))
+    }
 }
 
 /// Visit every type site of one side of a tool, resolving named types (so a field of a named
 /// type is visited once per use, with the tool's path). Named types already on the current
-/// path are not entered again.
+/// path are not entered again. Returns `false` when the side expands to more than
+/// [`MAX_USE_SITES`] sites and the walk stopped entering named types.
 pub fn tool_side<'a>(
-    catalog: &'a Catalog,
+    types: &Types<'a>,
     tool: &'a Tool,
     side: Side,
     f: &mut dyn FnMut(&Site<'a, '_>),
-) {
+) -> bool {
     let Some(object) = tool.object(side) else {
-        return;
+        return true;
     };
-    let mut w = Walker {
-        catalog,
-        tool: Some(tool),
-        side: Some(side),
-        resolve: true,
-        stack: Vec::new(),
-        f,
-    };
-    w.object(object, side.as_str(), 1);
-}
-
-/// Both sides of a tool, input first.
-pub fn tool_fields<'a>(catalog: &'a Catalog, tool: &'a Tool, f: &mut dyn FnMut(&Site<'a, '_>)) {
-    tool_side(catalog, tool, Side::Input, f);
-    tool_side(catalog, tool, Side::Output, f);
+    let mut w = Walker::new(types, Some(tool), Some(side), true);
+    w.walk(&object.fields, side.as_str(), f);
+    !w.truncated
 }
 
 /// Visit every type site *as written* in a catalog, each once: the fields of every tool's
 /// input and output and of every named type, without entering named types where they are
 /// used. For rules about a declaration itself (naming, docs, patterns).
 pub fn declarations<'a>(catalog: &'a Catalog, f: &mut dyn FnMut(&Site<'a, '_>)) {
+    catalog_sites(&Types::new(catalog), false, f);
+}
+
+/// Every tool side (input, then output, tool by tool), then every named type's own fields.
+/// With `resolve`, tool sides enter the named types they use (the sites reached so have
+/// `declared == false`); either way every declaration is visited once with `declared`.
+pub fn catalog_sites<'a>(types: &Types<'a>, resolve: bool, f: &mut dyn FnMut(&Site<'a, '_>)) {
+    let catalog = types.catalog;
     for tool in &catalog.tools {
-        let mut w = Walker {
-            catalog,
-            tool: Some(tool),
-            side: Some(Side::Input),
-            resolve: false,
-            stack: Vec::new(),
-            f,
-        };
-        w.object(&tool.input, "input", 1);
-        if let Some(output) = &tool.output {
-            w.side = Some(Side::Output);
-            w.object(output, "output", 1);
+        for side in [Side::Input, Side::Output] {
+            if let Some(object) = tool.object(side) {
+                Walker::new(types, Some(tool), Some(side), resolve).walk(
+                    &object.fields,
+                    side.as_str(),
+                    f,
+                );
+            }
         }
     }
     for ty in &catalog.types {
-        type_def(catalog, ty, f);
+        Walker::new(types, None, None, false).walk(&ty.fields, &ty.name.value, f);
     }
 }
 
-fn type_def<'a>(catalog: &'a Catalog, ty: &'a TypeDef, f: &mut dyn FnMut(&Site<'a, '_>)) {
-    let mut w = Walker {
-        catalog,
-        tool: None,
-        side: None,
-        resolve: false,
-        stack: Vec::new(),
-        f,
-    };
-    w.fields(&ty.fields, &ty.name.value, 1);
+/// Fields still to visit at one object level.
+struct Frame<'a> {
+    fields: &'a [Field],
+    next: usize,
+    /// Length of the path buffer at the level's parent.
+    path_len: usize,
+    depth: usize,
+    /// The named type entered for this level, left again when the level is done.
+    entered: Option<usize>,
 }
 
-struct Walker<'a, 'f> {
-    catalog: &'a Catalog,
+struct Walker<'t, 'a> {
+    types: &'t Types<'a>,
     tool: Option<&'a Tool>,
     side: Option<Side>,
     resolve: bool,
-    stack: Vec<&'a str>,
-    f: &'f mut dyn FnMut(&Site<'a, '_>),
+    /// Named types on the current path, by index: not entered again (a recursive type).
+    active: Vec<bool>,
+    /// How many named types the current path is inside.
+    inside: usize,
+    visited: usize,
+    truncated: bool,
 }
 
-impl<'a> Walker<'a, '_> {
-    fn object(&mut self, object: &'a Object, path: &str, depth: usize) {
-        self.fields(&object.fields, path, depth);
-    }
-
-    fn fields(&mut self, fields: &'a [Field], parent_path: &str, depth: usize) {
-        for field in fields {
-            let path = format!("{parent_path}.{}", field.name.value);
-            self.ty(&field.ty, Some(field), &path, depth, fields);
+impl<'t, 'a> Walker<'t, 'a> {
+    fn new(
+        types: &'t Types<'a>,
+        tool: Option<&'a Tool>,
+        side: Option<Side>,
+        resolve: bool,
+    ) -> Self {
+        Walker {
+            types,
+            tool,
+            side,
+            resolve,
+            active: if resolve {
+                vec![false; types.catalog.types.len()]
+            } else {
+                Vec::new()
+            },
+            inside: 0,
+            visited: 0,
+            truncated: false,
         }
     }
 
-    fn ty(
-        &mut self,
-        ty: &'a Ty,
-        field: Option<&'a Field>,
-        path: &str,
-        depth: usize,
-        siblings: &'a [Field],
-    ) {
-        (self.f)(&Site {
-            catalog: self.catalog,
-            tool: self.tool,
-            side: self.side,
-            path,
-            field,
-            ty,
-            siblings,
-            depth,
+    fn walk(&mut self, fields: &'a [Field], root: &str, f: &mut dyn FnMut(&Site<'a, '_>)) {
+        let mut path = String::with_capacity(64);
+        path.push_str(root);
+        let mut stack = vec![Frame {
+            fields,
+            next: 0,
+            path_len: path.len(),
+            depth: 1,
+            entered: None,
+        }];
+        while let Some(frame) = stack.last_mut() {
+            let Some(field) = frame.fields.get(frame.next) else {
+                if let Some(i) = frame.entered {
+                    self.active[i] = false;
+                    self.inside -= 1;
+                }
+                stack.pop();
+                continue;
+            };
+            frame.next += 1;
+            let (siblings, depth) = (frame.fields, frame.depth);
+            path.truncate(frame.path_len);
+            path.push('.');
+            path.push_str(&field.name.value);
+            let mut ty = &field.ty;
+            let mut site_field = Some(field);
+            // A field's type, then its array's items (and theirs), at the same depth.
+            loop {
+                self.visited += 1;
+                let def = self.types.def(ty);
+                f(&Site {
+                    catalog: self.types.catalog,
+                    tool: self.tool,
+                    side: self.side,
+                    path: &path,
+                    field: site_field,
+                    ty,
+                    def,
+                    siblings,
+                    depth,
+                    declared: self.inside == 0,
+                });
+                match &ty.kind {
+                    TyKind::Array(a) => {
+                        path.push_str("[]");
+                        ty = &a.items;
+                        site_field = None;
+                    }
+                    TyKind::Object(o) => {
+                        stack.push(Frame {
+                            fields: &o.fields,
+                            next: 0,
+                            path_len: path.len(),
+                            depth: depth + 1,
+                            entered: None,
+                        });
+                        break;
+                    }
+                    TyKind::Named(_) if self.resolve => {
+                        if let (Some(i), Some(def)) = (self.types.index(ty), def) {
+                            if self.visited >= MAX_USE_SITES {
+                                self.truncated = true;
+                            } else if !self.active[i] {
+                                self.active[i] = true;
+                                self.inside += 1;
+                                stack.push(Frame {
+                                    fields: &def.fields,
+                                    next: 0,
+                                    path_len: path.len(),
+                                    depth: depth + 1,
+                                    entered: Some(i),
+                                });
+                            }
+                        }
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::rules::bounds::testkit::*;
+    use crate::model::Effect;
+
+    fn use_paths(catalog: &Catalog, tool: &Tool) -> (Vec<String>, bool) {
+        let types = Types::new(catalog);
+        let mut paths = Vec::new();
+        let complete = tool_side(&types, tool, Side::Input, &mut |s| {
+            paths.push(format!(
+                "{}@{}{}",
+                s.path,
+                s.depth,
+                if s.declared { "" } else { "*" }
+            ))
         });
-        match &ty.kind {
-            TyKind::Object(o) => self.object(o, path, depth + 1),
-            TyKind::Array(a) => {
-                let items = format!("{path}[]");
-                self.ty(&a.items, None, &items, depth, siblings);
-            }
-            TyKind::Named(name) if self.resolve => {
-                if self.stack.contains(&name.value.as_str()) {
-                    return;
-                }
-                if let Some(def) = self.catalog.type_def(&name.value) {
-                    self.stack.push(&def.name.value);
-                    self.fields(&def.fields, path, depth + 1);
-                    self.stack.pop();
-                }
-            }
-            _ => {}
-        }
+        (paths, complete)
+    }
+
+    #[test]
+    fn resolves_named_types_per_use_and_skips_recursion() {
+        let node = type_def(
+            "Node",
+            vec![
+                field("label", bounded_string(3)),
+                field("children", array(named("Node"), Some(2))),
+            ],
+        );
+        let t = tool(
+            "a_b",
+            Effect::Read,
+            vec![field("root", named("Node"))],
+            None,
+        );
+        let c = catalog(vec![t], vec![node]);
+        let (paths, complete) = use_paths(&c, &c.tools[0]);
+        assert!(complete);
+        assert_eq!(
+            paths,
+            [
+                "input.root@1",
+                "input.root.label@2*",
+                "input.root.children@2*",
+                "input.root.children[]@2*"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chain_of_ten_thousand_named_types_walks_without_recursion() {
+        let n = 10_000;
+        let types: Vec<TypeDef> = (0..n)
+            .map(|i| {
+                let next = if i + 1 < n {
+                    vec![field("next", named(&format!("T{}", i + 1)))]
+                } else {
+                    vec![field("end", bounded_string(1))]
+                };
+                type_def(&format!("T{i}"), next)
+            })
+            .collect();
+        let t = tool("a_b", Effect::Read, vec![field("head", named("T0"))], None);
+        let c = catalog(vec![t], types);
+        let (paths, complete) = use_paths(&c, &c.tools[0]);
+        // The walk stops at the cap instead of visiting all 10,001 sites.
+        assert!(!complete);
+        assert_eq!(paths.len(), MAX_USE_SITES);
+        let mut declared = 0;
+        declarations(&c, &mut |_| declared += 1);
+        assert_eq!(declared, n + 1);
+    }
+
+    #[test]
+    fn a_dag_of_types_stops_at_the_cap() {
+        let levels = 30;
+        let types = dag(levels);
+        let t = tool("a_b", Effect::Read, vec![field("top", named("L0"))], None);
+        let c = catalog(vec![t], types);
+        let (paths, complete) = use_paths(&c, &c.tools[0]);
+        assert!(!complete);
+        // The levels already entered finish their other field.
+        assert!(paths.len() <= MAX_USE_SITES + 2 * levels, "{}", paths.len());
     }
 }

@@ -15,7 +15,7 @@ use crate::syntax::{Entry, Node, Number, Span, Spanned as Sp, Value};
 use std::collections::HashSet;
 
 /// A closed set of keywords a value may take (an effect, an error class, a unit...).
-/// Implemented by [`keyword_enum!`], which writes each keyword once.
+/// Implemented by `keyword_enum!`, which writes each keyword once.
 pub trait Keyword: Sized + Copy + 'static {
     /// Every keyword, in declaration order.
     const NAMES: &'static [&'static str];

@@ -9,7 +9,7 @@
 
 mod synth;
 
-pub use synth::{chain_catalog, dag_catalog, synthetic_catalog};
+pub use synth::{chain_catalog, dag_catalog, synthetic_catalog, synthetic_catalog_nested};
 
 use crate::contract::{Artifacts, Templates, ToolContract, ToolHashes};
 use crate::diag::Level;

@@ -82,6 +82,17 @@ fn mix(a: usize, b: usize) -> usize {
 /// A realistic catalog named `name` with `tools` tools (rounded as needed: every resource
 /// has up to five tools — list, get, create, update, delete — and the last one is cut short).
 pub fn synthetic_catalog(name: &str, tools: usize) -> String {
+    synthetic(name, tools, 0)
+}
+
+/// Like [`synthetic_catalog`], but each resource's record type holds a chain of `levels`
+/// named types (`Res{r}Part0` → `Res{r}Part1` → …), so a rule that resolves named types
+/// walks their fields once per use: the shape the lint benchmark measures.
+pub fn synthetic_catalog_nested(name: &str, tools: usize, levels: usize) -> String {
+    synthetic(name, tools, levels)
+}
+
+fn synthetic(name: &str, tools: usize, levels: usize) -> String {
     let mut out = String::with_capacity(tools * 2600 + 512);
     let _ = writeln!(
         out,
@@ -102,7 +113,10 @@ pub fn synthetic_catalog(name: &str, tools: usize) -> String {
         if count == 0 {
             break;
         }
-        write_type(&mut out, &ty, noun, &what);
+        write_type(&mut out, &ty, noun, &what, levels);
+        for level in 0..levels {
+            write_part(&mut out, r, level, levels, noun);
+        }
         let list = format!("{res}_list");
         let get = format!("{res}_get");
         // Only the last resource can be cut to a lone list tool, which must then not name
@@ -122,7 +136,15 @@ pub fn synthetic_catalog(name: &str, tools: usize) -> String {
     out
 }
 
-fn write_type(out: &mut String, ty: &str, noun: &str, what: &str) {
+fn write_type(out: &mut String, ty: &str, noun: &str, what: &str, levels: usize) {
+    let detail = if levels == 0 {
+        String::new()
+    } else {
+        format!(
+            "    field \"detail\" \"{}\" {{\n        doc \"Details of the {noun}.\"\n    }}\n",
+            ty.replace("Record", "Part0")
+        )
+    };
     let _ = write!(
         out,
         r#"type "{ty}" {{
@@ -147,7 +169,37 @@ fn write_type(out: &mut String, ty: &str, noun: &str, what: &str) {
         doc "Free-form labels attached to the {noun}."
         items "string" max-length=40
     }}
-}}
+{detail}}}
+
+"#
+    );
+}
+
+/// Level `level` of a resource's chain of nested named types; all but the last hold the next.
+fn write_part(out: &mut String, r: usize, level: usize, levels: usize, noun: &str) {
+    let next = if level + 1 < levels {
+        format!(
+            "    field \"part\" \"Res{r}Part{}\" {{\n        doc \"The next level of detail.\"\n    }}\n",
+            level + 1
+        )
+    } else {
+        String::new()
+    };
+    let _ = write!(
+        out,
+        r#"type "Res{r}Part{level}" {{
+    doc "Level {level} of the details of a {noun}."
+    field "note" "string" max-length=200 {{
+        doc "A note about this level of the {noun}."
+    }}
+    field "weight" "integer" min=0 max=1000 unit="count" {{
+        doc "How many parts this level of the {noun} counts."
+    }}
+    field "tags" "array" max-items=10 {{
+        doc "Tags on this level of the {noun}."
+        items "string" max-length=40
+    }}
+{next}}}
 
 "#
     );

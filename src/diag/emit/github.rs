@@ -56,7 +56,7 @@ pub fn write(out: &mut dyn Write, records: &[Record], with_end: bool) -> io::Res
     Ok(())
 }
 
-/// [`write`] into a string.
+/// [`write()`] into a string.
 pub fn render(records: &[Record], with_end: bool) -> String {
     let mut out = Vec::new();
     let _ = write(&mut out, records, with_end);

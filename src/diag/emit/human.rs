@@ -146,7 +146,7 @@ pub fn write(
     writeln!(out, "{head}: {line}")
 }
 
-/// [`write`] into a string.
+/// [`write()`] into a string.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap, summary: &Summary, color: bool) -> String {
     let mut out = Vec::new();
     let _ = write(&mut out, diags, sources, summary, color);

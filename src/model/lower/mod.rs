@@ -5,9 +5,9 @@
 //! lowered is left out of the model (a tool without an `effect`, a field whose type does not
 //! resolve) so consumers never see a half-built value; its diagnostics explain why.
 //!
-//! By what it lowers: [`catalog`] the document, catalog, tools and their plain parts;
-//! [`fields`] types, fields and their constraints; [`effects`] effects, errors, limits and
-//! the write-safety parts (idempotency, confirm, on-timeout, needs-input); [`cycles`] the
+//! By what it lowers: `catalog` the document, catalog, tools and their plain parts;
+//! `fields` types, fields and their constraints; `effects` effects, errors, limits and
+//! the write-safety parts (idempotency, confirm, on-timeout, needs-input); `cycles` the
 //! named-type cycle check. Node reading itself is [`crate::model::read`].
 
 use super::*;

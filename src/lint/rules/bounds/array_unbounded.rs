@@ -23,7 +23,7 @@
 
 use super::{site_finding, site_span};
 use crate::diag::Level;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -31,26 +31,22 @@ pub static RULE: Rule = Rule {
     id: "bounds/array-unbounded",
     level: Level::Error,
     summary: "arrays have `max-items`",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("array_unbounded.rs"),
 };
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        // Once per declaration: the bound is missing wherever the type is used.
-        walk::declarations(catalog, &mut |site| {
-            let TyKind::Array(a) = &site.ty.kind else {
-                return;
-            };
-            if a.max_items.is_some() {
-                return;
-            }
-            out.push(
-                site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
-                    .help("add `max-items=N`: the most elements a call may send or a result may hold"),
-            );
-        });
+// Once per declaration: the bound is missing wherever the type is used.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let TyKind::Array(a) = &site.ty.kind else {
+        return;
+    };
+    if a.max_items.is_some() {
+        return;
     }
+    out.push(
+        site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
+            .help("add `max-items=N`: the most elements a call may send or a result may hold"),
+    );
 }
 
 #[cfg(test)]

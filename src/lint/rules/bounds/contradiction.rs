@@ -26,7 +26,7 @@
 
 use super::site_finding;
 use crate::diag::Level;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Literal, Num, NumTy, Sp, Span, StringTy, TyKind};
 
@@ -34,7 +34,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/contradiction",
     level: Level::Error,
     summary: "constraints leave a valid value, and the default is one",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("contradiction.rs"),
 };
 
@@ -200,18 +200,14 @@ fn problems(kind: &TyKind, default: Option<&Sp<Literal>>) -> Vec<(Span, String)>
     out
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            // A field's default belongs to the field's own type, not to its array items.
-            let default = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty)).and_then(|f| f.default.as_ref());
-            for (span, message) in problems(&site.ty.kind, default) {
-                out.push(
-                    site_finding(site, span, format!("`{}`: {message}", site.path))
-                        .help("make the constraints agree: a range, lengths and an enum that admit at least one value, and a default inside them"),
-                );
-            }
-        });
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    // A field's default belongs to the field's own type, not to its array items.
+    let default = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty)).and_then(|f| f.default.as_ref());
+    for (span, message) in problems(&site.ty.kind, default) {
+        out.push(
+            site_finding(site, span, format!("`{}`: {message}", site.path))
+                .help("make the constraints agree: a range, lengths and an enum that admit at least one value, and a default inside them"),
+        );
     }
 }
 

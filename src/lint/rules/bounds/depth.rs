@@ -4,6 +4,11 @@
 //! fields of an object field of `input` at depth 2, and so on. Reported once, at the object
 //! whose fields would be too deep.
 //!
+//! Also reports a tool side that expands to more than 10,000 type sites through named types
+//! (types that use other types several times each, level after level, multiply): the linter
+//! stops entering named types there, so the rules that check fields per use see only part of
+//! that side.
+//!
 //! ## Why is this bad?
 //! Models fill deep structures badly: they drop required inner fields, put values at the
 //! wrong level, and spend many tokens on nesting. Some clients also flatten or reject deep
@@ -23,7 +28,7 @@
 
 use super::{site_finding, site_span};
 use crate::diag::Level;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{self, Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -31,26 +36,56 @@ pub static RULE: Rule = Rule {
     id: "bounds/depth",
     level: Level::Error,
     summary: "objects nest at most 5 levels deep (configurable)",
-    check,
+    hooks: crate::lint::Hooks {
+        project: Some(expansion),
+        ..crate::lint::Hooks::use_site(check)
+    },
     source: include_str!("depth.rs"),
 };
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
+/// Tool sides whose named types expand past what the walker visits.
+fn expansion(cx: &Context, out: &mut Vec<Finding>) {
+    for catalog in &cx.project.catalogs {
+        let types = walk::Types::new(catalog);
+        for tool in &catalog.tools {
+            for side in [Side::Input, Side::Output] {
+                if walk::tool_side(&types, tool, side, &mut |_| {}) {
+                    continue;
+                }
+                let span = tool.object(side).map_or(tool.name.span, |o| o.span);
+                out.push(
+                    Finding::in_tool(
+                        catalog,
+                        tool,
+                        span,
+                        format!(
+                            "`{}` expands to more than {} fields through its named types; the fields past that are not checked",
+                            side.as_str(),
+                            walk::MAX_USE_SITES
+                        ),
+                    )
+                    .path(side.as_str())
+                    .help("use each named type once per level, or flatten the types: a type that uses another several times, level after level, multiplies"),
+                );
+            }
+        }
+    }
+}
+
+// Per use: a named type adds its depth to wherever it is used.
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     // A limit below 1 would flag the input itself; treat it as 1.
     let max = cx.config.thresholds.max_depth.max(1);
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            // Per use: a named type adds its depth to wherever it is used.
-            for side in [Side::Input, Side::Output] {
-                walk::tool_side(catalog, tool, side, &mut |site| {
+    {
+        {
+            {
+                {
                     if site.depth != max {
                         return;
                     }
                     let has_fields = match &site.ty.kind {
                         TyKind::Object(o) => !o.fields.is_empty(),
-                        TyKind::Named(n) => catalog
-                            .type_def(&n.value)
-                            .is_some_and(|t| !t.fields.is_empty()),
+                        TyKind::Named(_) => site.def.is_some_and(|t| !t.fields.is_empty()),
                         _ => false,
                     };
                     if !has_fields {
@@ -68,7 +103,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         )
                         .help("flatten the structure: lift inner fields up, or split the tool"),
                     );
-                });
+                }
             }
         }
     }
@@ -87,6 +122,18 @@ mod tests {
             f = field(&format!("l{i}"), object(vec![f]));
         }
         f
+    }
+
+    #[test]
+    fn a_dag_of_named_types_is_reported_not_walked_exponentially() {
+        let levels = 24;
+        let types = dag(levels);
+        let t = tool("a_b", Effect::Read, vec![], Some(vec![field("top", named("L0"))]));
+        let mut config = Config::default();
+        config.thresholds.max_depth = 100;
+        let f = check_with(&RULE, vec![catalog(vec![t], types)], &config);
+        assert_eq!(paths(&f), ["output"]);
+        assert!(f[0].message.contains("more than 10000 fields"), "{}", f[0].message);
     }
 
     #[test]

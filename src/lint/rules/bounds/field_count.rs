@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/field-count",
     level: Level::Warn,
     summary: "objects have at most 30 fields (configurable)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("field_count.rs"),
 };
 

@@ -20,7 +20,7 @@
 
 use super::{site_finding, site_span};
 use crate::diag::Level;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{NumTy, TyKind};
 
@@ -28,7 +28,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/number-unbounded",
     level: Level::Error,
     summary: "input integers and numbers have a lower and an upper bound",
-    check,
+    hooks: crate::lint::Hooks::use_site(check),
     source: include_str!("number_unbounded.rs"),
 };
 
@@ -44,26 +44,23 @@ fn missing(n: &NumTy) -> Option<&'static str> {
     }
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            walk::tool_side(catalog, tool, Side::Input, &mut |site| {
-                let n = match &site.ty.kind {
-                    TyKind::Integer(n) | TyKind::Number(n) => n,
-                    _ => return,
-                };
-                let Some(what) = missing(n) else { return };
-                out.push(
-                    site_finding(
-                        site,
-                        site_span(site),
-                        format!("input {} `{}` has {what}", site.ty.kind.keyword(), site.path),
-                    )
-                    .help("add `min=`/`max=` (or `exclusive-min=`/`exclusive-max=`) with the range a sane call uses"),
-                );
-            });
-        }
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    if site.side != Some(Side::Input) {
+        return;
     }
+    let n = match &site.ty.kind {
+        TyKind::Integer(n) | TyKind::Number(n) => n,
+        _ => return,
+    };
+    let Some(what) = missing(n) else { return };
+    out.push(
+        site_finding(
+            site,
+            site_span(site),
+            format!("input {} `{}` has {what}", site.ty.kind.keyword(), site.path),
+        )
+        .help("add `min=`/`max=` (or `exclusive-min=`/`exclusive-max=`) with the range a sane call uses"),
+    );
 }
 
 #[cfg(test)]

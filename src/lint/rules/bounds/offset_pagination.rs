@@ -25,14 +25,14 @@
 use super::site_finding;
 use crate::diag::Level;
 use crate::names::words;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {
     id: "bounds/offset-pagination",
     level: Level::Warn,
     summary: "input fields `offset`, `page`, `skip`: paginate with a `cursor`",
-    check,
+    hooks: crate::lint::Hooks::use_site(check),
     source: include_str!("offset_pagination.rs"),
 };
 
@@ -42,25 +42,22 @@ fn is_offset_name(name: &str) -> bool {
     matches!(w.as_slice(), ["offset"] | ["page"] | ["skip"] | ["page", "number"])
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            walk::tool_side(catalog, tool, Side::Input, &mut |site| {
-                let Some(field) = site.field else { return };
-                if !is_offset_name(&field.name.value) {
-                    return;
-                }
-                out.push(
-                    site_finding(
-                        site,
-                        field.name.span,
-                        format!("input field `{}` paginates by offset", field.name.value),
-                    )
-                    .help("take a `cursor` field (type \"cursor\") and return `next_cursor` in the output"),
-                );
-            });
-        }
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    if site.side != Some(Side::Input) {
+        return;
     }
+    let Some(field) = site.field else { return };
+    if !is_offset_name(&field.name.value) {
+        return;
+    }
+    out.push(
+        site_finding(
+            site,
+            field.name.span,
+            format!("input field `{}` paginates by offset", field.name.value),
+        )
+        .help("take a `cursor` field (type \"cursor\") and return `next_cursor` in the output"),
+    );
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/pattern",
     level: Level::Error,
     summary: "patterns compile as ECMA-262 and are anchored `^…$` (error / warn)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("pattern.rs"),
 };
 

@@ -43,7 +43,7 @@ pub static RULE: Rule = Rule {
     id: "bounds/pattern-backtracking",
     level: Level::Error,
     summary: "a pattern with nested or overlapping unbounded quantifiers backtracks exponentially",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("pattern_backtracking.rs"),
 };
 

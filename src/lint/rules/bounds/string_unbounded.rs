@@ -26,7 +26,7 @@
 
 use super::{site_span, string_is_bounded};
 use crate::diag::Level;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -34,45 +34,39 @@ pub static RULE: Rule = Rule {
     id: "bounds/string-unbounded",
     level: Level::Error,
     summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
-    check,
+    hooks: crate::lint::Hooks::use_site(check),
     source: include_str!("string_unbounded.rs"),
 };
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            // Per use: the level depends on the side a named type is used on.
-            for side in [Side::Input, Side::Output] {
-                walk::tool_side(catalog, tool, side, &mut |site| {
-                    let TyKind::String(s) = &site.ty.kind else {
-                        return;
-                    };
-                    if string_is_bounded(s) {
-                        return;
-                    }
-                    let what = match site.field {
-                        Some(_) => "string field",
-                        None => "string items",
-                    };
-                    let level = match side {
-                        Side::Input => Level::Error,
-                        Side::Output => Level::Warn,
-                    };
-                    out.push(
-                        Finding::in_tool(
-                            catalog,
-                            tool,
-                            site_span(site),
-                            format!("{} `{}` has no `max-length`, `enum` or bounded `format`", what, site.path),
-                        )
-                        .path(site.path)
-                        .level(level)
-                        .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
-                    );
-                });
-            }
-        }
+// Per use: the level depends on the side a named type is used on.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let catalog = site.catalog;
+    let (Some(tool), Some(side)) = (site.tool, site.side) else { return };
+    let TyKind::String(s) = &site.ty.kind else {
+        return;
+    };
+    if string_is_bounded(s) {
+        return;
     }
+    let what = match site.field {
+        Some(_) => "string field",
+        None => "string items",
+    };
+    let level = match side {
+        Side::Input => Level::Error,
+        Side::Output => Level::Warn,
+    };
+    out.push(
+        Finding::in_tool(
+            catalog,
+            tool,
+            site_span(site),
+            format!("{} `{}` has no `max-length`, `enum` or bounded `format`", what, site.path),
+        )
+        .path(site.path)
+        .level(level)
+        .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
+    );
 }
 
 #[cfg(test)]

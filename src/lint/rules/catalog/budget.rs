@@ -42,7 +42,7 @@ pub static RULE: Rule = Rule {
     id: "catalog/budget",
     level: Level::Warn,
     summary: "rendered tools/list JSON stays within the byte budget per tool and per catalog",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("budget.rs"),
 };
 

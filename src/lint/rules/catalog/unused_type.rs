@@ -30,7 +30,7 @@ pub static RULE: Rule = Rule {
     id: "catalog/unused-type",
     level: Level::Warn,
     summary: "every named type is used by a tool",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unused_type.rs"),
 };
 

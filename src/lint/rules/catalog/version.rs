@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
     id: "catalog/version",
     level: Level::Error,
     summary: "catalog and tool versions are semver (`MAJOR.MINOR.PATCH`)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("version.rs"),
 };
 

@@ -25,7 +25,7 @@ pub static RULE: Rule = Rule {
     id: "effect/destructive-confirm",
     level: Level::Error,
     summary: "`destructive` tools declare `confirm`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("destructive_confirm.rs"),
 };
 

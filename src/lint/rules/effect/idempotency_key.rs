@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule {
     id: "effect/idempotency-key",
     level: Level::Error,
     summary: "`idempotency key=` names a required, bounded string input field",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("idempotency_key.rs"),
 };
 

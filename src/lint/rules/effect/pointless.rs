@@ -26,7 +26,7 @@ pub static RULE: Rule = Rule {
     id: "effect/pointless",
     level: Level::Warn,
     summary: "no `idempotency`, `confirm` or `on-timeout` on read-class tools",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("pointless.rs"),
 };
 

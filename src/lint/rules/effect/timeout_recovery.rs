@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule {
     id: "effect/timeout-recovery",
     level: Level::Error,
     summary: "`destructive`/`append` tools declare `on-timeout`, recovering through a read tool",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("timeout_recovery.rs"),
 };
 

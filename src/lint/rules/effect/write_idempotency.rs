@@ -26,7 +26,7 @@ pub static RULE: Rule = Rule {
     id: "effect/write-idempotency",
     level: Level::Error,
     summary: "`append` and `destructive` tools declare `idempotency`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("write_idempotency.rs"),
 };
 

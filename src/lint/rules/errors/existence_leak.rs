@@ -34,7 +34,7 @@ pub static RULE: Rule = Rule {
     id: "errors/existence-leak",
     level: Level::Warn,
     summary: "no tool declares both `not-found` and `permission-denied`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("existence_leak.rs"),
 };
 

@@ -44,7 +44,7 @@ pub static RULE: Rule = Rule {
     id: "errors/message-leak",
     level: Level::Error,
     summary: "error messages show no internals (stack traces, SQL, paths, hosts, IP addresses)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("message_leak.rs"),
 };
 

@@ -29,7 +29,7 @@ pub static RULE: Rule = Rule {
     id: "errors/missing-next-step",
     level: Level::Info,
     summary: "an error that is never retried says what to do next (`next-step`)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("missing_next_step.rs"),
 };
 

@@ -38,7 +38,7 @@ pub static RULE: Rule = Rule {
     id: "errors/retry-policy",
     level: Level::Error,
     summary: "an error's `retry` is one its class allows",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("retry_policy.rs"),
 };
 

@@ -32,7 +32,7 @@ pub static RULE: Rule = Rule {
     id: "errors/undeclared",
     level: Level::Info,
     summary: "every tool declares the errors it can return",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("undeclared.rs"),
 };
 

@@ -41,7 +41,7 @@ pub static RULE: Rule = Rule {
     id: "errors/unsafe-retry",
     level: Level::Error,
     summary: "`retry=\"backoff\"` (written or by class default) only on a tool safe to retry",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unsafe_retry.rs"),
 };
 

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
     id: "lint/allow-without-reason",
     level: Level::Error,
     summary: "every `allow` in a tool says why, with `reason=\"…\"`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("allow_without_reason.rs"),
 };
 

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
     id: "lint/unknown-rule",
     level: Level::Error,
     summary: "every `allow` in a tool names an existing rule ID",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unknown_rule.rs"),
 };
 

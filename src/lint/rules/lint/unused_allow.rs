@@ -30,7 +30,7 @@ pub static RULE: Rule = Rule {
     id: "lint/unused-allow",
     level: Level::Warn,
     summary: "every `allow` in a tool suppresses a finding",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unused_allow.rs"),
 };
 

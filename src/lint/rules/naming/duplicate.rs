@@ -40,7 +40,7 @@ pub static RULE: Rule = Rule {
     id: "naming/duplicate",
     level: Level::Error,
     summary: "tools, fields, error codes, enum values and types have unique names",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("duplicate.rs"),
 };
 

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
     id: "naming/error-code",
     level: Level::Error,
     summary: "error codes are UPPER_SNAKE_CASE",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("error_code.rs"),
 };
 

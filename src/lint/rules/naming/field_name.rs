@@ -20,13 +20,14 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule, walk};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {
     id: "naming/field-name",
     level: Level::Error,
     summary: "field names are snake_case, at most 64 characters",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("field_name.rs"),
 };
 
@@ -40,29 +41,26 @@ fn is_snake_case(name: &str) -> bool {
             .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            let Some(field) = site.field else { return };
-            let name = &field.name.value;
-            let problem = if !is_snake_case(name) {
-                format!("field name `{name}` is not snake_case")
-            } else if name.len() > MAX_LEN {
-                format!("field name `{name}` is {} characters long, over {MAX_LEN}", name.len())
-            } else {
-                return;
-            };
-            let finding = match site.tool {
-                Some(tool) => Finding::in_tool(catalog, tool, field.name.span, problem),
-                None => Finding::in_catalog(catalog, field.name.span, problem),
-            };
-            out.push(
-                finding
-                    .path(site.path)
-                    .help(format!("write it as lowercase words joined by `_`, at most {MAX_LEN} characters, e.g. `{}`", crate::names::snake_case(name))),
-            );
-        });
-    }
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let catalog = site.catalog;
+    let Some(field) = site.field else { return };
+    let name = &field.name.value;
+    let problem = if !is_snake_case(name) {
+        format!("field name `{name}` is not snake_case")
+    } else if name.len() > MAX_LEN {
+        format!("field name `{name}` is {} characters long, over {MAX_LEN}", name.len())
+    } else {
+        return;
+    };
+    let finding = match site.tool {
+        Some(tool) => Finding::in_tool(catalog, tool, field.name.span, problem),
+        None => Finding::in_catalog(catalog, field.name.span, problem),
+    };
+    out.push(
+        finding
+            .path(site.path)
+            .help(format!("write it as lowercase words joined by `_`, at most {MAX_LEN} characters, e.g. `{}`", crate::names::snake_case(name))),
+    );
 }
 
 #[cfg(test)]

@@ -19,13 +19,14 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule, walk};
+use crate::lint::walk::Site;
+use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {
     id: "naming/opaque-field",
     level: Level::Warn,
     summary: "field names are words, not one or two letters or bare abbreviations",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("opaque_field.rs"),
 };
 
@@ -55,26 +56,23 @@ fn is_opaque(name: &str) -> bool {
             .all(|w| ABBREVIATIONS.contains(&w.as_str()) || (w.len() <= 2 && !READABLE_SHORT.contains(&w.as_str())))
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            let Some(field) = site.field else { return };
-            let name = &field.name.value;
-            if !is_opaque(name) {
-                return;
-            }
-            let message = format!("field name `{name}` does not say what the field holds");
-            let finding = match site.tool {
-                Some(tool) => Finding::in_tool(catalog, tool, field.name.span, message),
-                None => Finding::in_catalog(catalog, field.name.span, message),
-            };
-            out.push(
-                finding
-                    .path(site.path)
-                    .help("spell the name out in words the model can read, e.g. `search_text` instead of `q`, `item_count` instead of `cnt`"),
-            );
-        });
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let catalog = site.catalog;
+    let Some(field) = site.field else { return };
+    let name = &field.name.value;
+    if !is_opaque(name) {
+        return;
     }
+    let message = format!("field name `{name}` does not say what the field holds");
+    let finding = match site.tool {
+        Some(tool) => Finding::in_tool(catalog, tool, field.name.span, message),
+        None => Finding::in_catalog(catalog, field.name.span, message),
+    };
+    out.push(
+        finding
+            .path(site.path)
+            .help("spell the name out in words the model can read, e.g. `search_text` instead of `q`, `item_count` instead of `cnt`"),
+    );
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ pub static RULE: Rule = Rule {
     id: "naming/tool-name",
     level: Level::Error,
     summary: "tool names are snake_case `resource_action`, 3–64 characters",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("tool_name.rs"),
 };
 

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
     id: "naming/type-name",
     level: Level::Error,
     summary: "type names are PascalCase",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("type_name.rs"),
 };
 

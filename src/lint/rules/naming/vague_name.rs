@@ -30,7 +30,7 @@ pub static RULE: Rule = Rule {
     id: "naming/vague-name",
     level: Level::Error,
     summary: "tool names name a resource, not only generic words or infrastructure",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("vague_name.rs"),
 };
 

@@ -30,7 +30,7 @@ pub static RULE: Rule = Rule {
     id: "output/missing-schema",
     level: Level::Warn,
     summary: "tools declare an `output` (structured result contract)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("missing_schema.rs"),
 };
 

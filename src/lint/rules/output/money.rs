@@ -37,7 +37,7 @@
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
 use crate::names::words;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Field, TyKind, Unit};
 
@@ -45,7 +45,7 @@ pub static RULE: Rule = Rule {
     id: "output/money",
     level: Level::Error,
     summary: "money is an integer with `unit=\"minor\"` next to a currency field",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("money.rs"),
 };
 
@@ -87,33 +87,29 @@ fn has_currency(siblings: &[Field]) -> bool {
     siblings.iter().any(|f| words(&f.name.value).iter().any(|w| w == "currency"))
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        // Once per declaration: a named type's money field is wrong wherever it is used.
-        walk::declarations(catalog, &mut |site| {
-            // Array items have no name of their own; the array field is not a scalar.
-            let Some(field) = site.field else { return };
-            if !is_money(&field.name.value, &site.ty.kind) {
-                return;
-            }
-            let minor_integer = matches!(&site.ty.kind, TyKind::Integer(n) if n.unit.as_ref().is_some_and(|u| u.value == Unit::Minor));
-            if !minor_integer {
-                let what = match &site.ty.kind {
-                    TyKind::Integer(_) => "an integer without `unit=\"minor\"`".to_string(),
-                    k => format!("a {}", k.keyword()), // only `string` and `number` get here (`is_money`)
-                };
-                out.push(
-                    site_finding(site, site.ty.span, format!("money field `{}` is {what}", site.path))
-                        .help("make it `\"integer\"` with `unit=\"minor\"` (cents), e.g. `field \"amount_minor\" \"integer\" unit=\"minor\"`"),
-                );
-            }
-            if !has_currency(site.siblings) {
-                out.push(
-                    site_finding(site, field.name.span, format!("money field `{}` has no currency field beside it", site.path))
-                        .help("add a sibling `field \"currency\" \"string\" required=#true { enum \"USD\" \"EUR\" }`"),
-                );
-            }
-        });
+// Once per declaration: a named type's money field is wrong wherever it is used.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    // Array items have no name of their own; the array field is not a scalar.
+    let Some(field) = site.field else { return };
+    if !is_money(&field.name.value, &site.ty.kind) {
+        return;
+    }
+    let minor_integer = matches!(&site.ty.kind, TyKind::Integer(n) if n.unit.as_ref().is_some_and(|u| u.value == Unit::Minor));
+    if !minor_integer {
+        let what = match &site.ty.kind {
+            TyKind::Integer(_) => "an integer without `unit=\"minor\"`".to_string(),
+            k => format!("a {}", k.keyword()), // only `string` and `number` get here (`is_money`)
+        };
+        out.push(
+            site_finding(site, site.ty.span, format!("money field `{}` is {what}", site.path))
+                .help("make it `\"integer\"` with `unit=\"minor\"` (cents), e.g. `field \"amount_minor\" \"integer\" unit=\"minor\"`"),
+        );
+    }
+    if !has_currency(site.siblings) {
+        out.push(
+            site_finding(site, field.name.span, format!("money field `{}` has no currency field beside it", site.path))
+                .help("add a sibling `field \"currency\" \"string\" required=#true { enum \"USD\" \"EUR\" }`"),
+        );
     }
 }
 

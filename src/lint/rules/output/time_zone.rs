@@ -29,7 +29,7 @@
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
 use crate::names::words;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{TyKind, Unit};
 
@@ -37,7 +37,7 @@ pub static RULE: Rule = Rule {
     id: "output/time-zone",
     level: Level::Error,
     summary: "time fields are `timestamp`; durations state `unit=\"ms\"`/`\"s\"`",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("time_zone.rs"),
 };
 
@@ -71,24 +71,20 @@ fn problem(name: &str, kind: &TyKind) -> Option<Problem> {
     None
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        // Once per declaration: the type of a field does not depend on where it is used.
-        walk::declarations(catalog, &mut |site| {
-            let Some(field) = site.field else { return };
-            let Some(p) = problem(&field.name.value, &site.ty.kind) else { return };
-            let path = site.path;
-            let kw = site.ty.kind.keyword();
-            out.push(match p {
-                Problem::NotTimestamp => site_finding(site, site.ty.span, format!("time field `{path}` is {} {kw}, not a `timestamp`", if kw.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }))
-                    .help("make it `\"timestamp\"` (RFC 3339 with an offset, e.g. 2025-01-31T09:00:00Z)"),
-                Problem::NoUnit => site_finding(site, field.name.span, format!("duration `{path}` states no unit"))
-                    .help("add `unit=\"ms\"` or `unit=\"s\"` (or name it `…_ms` / `…_s`)"),
-                Problem::NotTimeUnit(u) => site_finding(site, field.name.span, format!("duration `{path}` has `unit=\"{}\"`, not a time unit", u.as_str()))
-                    .help("use `unit=\"ms\"` or `unit=\"s\"`"),
-            });
-        });
-    }
+// Once per declaration: the type of a field does not depend on where it is used.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let Some(field) = site.field else { return };
+    let Some(p) = problem(&field.name.value, &site.ty.kind) else { return };
+    let path = site.path;
+    let kw = site.ty.kind.keyword();
+    out.push(match p {
+        Problem::NotTimestamp => site_finding(site, site.ty.span, format!("time field `{path}` is {} {kw}, not a `timestamp`", if kw.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }))
+            .help("make it `\"timestamp\"` (RFC 3339 with an offset, e.g. 2025-01-31T09:00:00Z)"),
+        Problem::NoUnit => site_finding(site, field.name.span, format!("duration `{path}` states no unit"))
+            .help("add `unit=\"ms\"` or `unit=\"s\"` (or name it `…_ms` / `…_s`)"),
+        Problem::NotTimeUnit(u) => site_finding(site, field.name.span, format!("duration `{path}` has `unit=\"{}\"`, not a time unit", u.as_str()))
+            .help("use `unit=\"ms\"` or `unit=\"s\"`"),
+    });
 }
 
 #[cfg(test)]

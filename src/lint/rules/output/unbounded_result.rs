@@ -23,7 +23,7 @@ pub static RULE: Rule = Rule {
     id: "output/unbounded-result",
     level: Level::Warn,
     summary: "tools state `limits max-result-bytes`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unbounded_result.rs"),
 };
 

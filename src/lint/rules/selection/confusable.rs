@@ -1,8 +1,10 @@
 //! ## What it does
 //! Compares every pair of tools of all the catalogs loaded together by the text the model
-//! chooses with, their `summary` and `when`, and reports two tools whose texts are
+//! chooses with, their `summary` and `when`, and reports tools whose texts are
 //! near-duplicates when neither names the other in its `when-not` or in
-//! `examples { confusable "…" }`.
+//! `examples { confusable "…" }`. Such pairs join tools into clusters (a reads like b, b like
+//! c: one cluster), and each cluster is reported once, at its second tool's summary, naming
+//! the others (the first five, then how many more).
 //!
 //! The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
 //! (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
@@ -14,8 +16,8 @@
 //! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
 //! `catalogc.kdl` (the default).
 //!
-//! Terms are indexed once: only tools sharing a term are compared, so a catalog of thousands
-//! of tools is checked in milliseconds.
+//! Terms are indexed once: only tools sharing a term are compared, and tools with the same
+//! text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
 //!
 //! ## Why is this bad?
 //! When two tools describe themselves in the same words, the model cannot tell which one a
@@ -65,7 +67,7 @@ pub static RULE: Rule = Rule {
     id: "selection/confusable",
     level: Level::Warn,
     summary: "no two tools with near-duplicate summary + when texts that do not name each other",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("confusable.rs"),
 };
 
@@ -167,8 +169,16 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
 /// rarest shared term is in both. So candidates come from the postings of indexed terms only,
 /// where the common words that every tool says rarely go, and each candidate pair is then
 /// scored exactly.
-fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
-    let docs = vectors(texts);
+///
+/// The weights count every text, but the search runs over `groups` (texts that are equal,
+/// each group listed once): the pairs are of group indices.
+fn similar_pairs(texts: &[String], threshold: f64, groups: &[Vec<usize>]) -> Vec<(usize, usize, f64)> {
+    let all = vectors(texts);
+    let mut slots: Vec<Option<Vector>> = all.into_iter().map(Some).collect();
+    let docs: Vec<Vector> = groups
+        .iter()
+        .filter_map(|g| g.first().and_then(|&i| slots.get_mut(i)?.take()))
+        .collect();
     let terms = docs
         .iter()
         .flat_map(|d| d.weights.iter().map(|&(id, _)| id + 1))
@@ -201,9 +211,15 @@ fn similar_pairs(texts: &[String], threshold: f64) -> Vec<(usize, usize, f64)> {
         })
         .collect();
     let mut postings: Vec<Vec<usize>> = vec![Vec::new(); terms];
-    let mut seen = vec![usize::MAX; texts.len()];
+    let mut seen = vec![usize::MAX; docs.len()];
     let mut candidates: Vec<usize> = Vec::new();
-    let mut pairs = Vec::new();
+    // Equal texts are similar to each other (cosine 1) when they say anything at all.
+    let mut pairs: Vec<(usize, usize, f64)> = units
+        .iter()
+        .enumerate()
+        .filter(|(g, unit)| groups[*g].len() > 1 && !unit.is_empty() && 1.0 + 1e-9 >= threshold)
+        .map(|(g, _)| (g, g, 1.0))
+        .collect();
     for (j, unit) in units.iter().enumerate() {
         // The unindexed prefix: its norm stays below the threshold, with a margin so rounding
         // never drops a term that is needed.
@@ -270,6 +286,31 @@ fn names(tool: &Tool, other: &str) -> bool {
         })
 }
 
+/// Union-find over tool indices: the clusters of confusable tools.
+struct Clusters {
+    parent: Vec<usize>,
+}
+
+impl Clusters {
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    /// Joins the clusters of `a` and `b`; the smaller index stays the root, so a cluster's
+    /// root is its first tool.
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        self.parent[a.max(b)] = a.min(b);
+    }
+}
+
+/// Tools named in a finding before the rest is summed up as "and N more".
+const NAMED_AT_MOST: usize = 5;
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let tools: Vec<(&Catalog, &Tool)> = cx
         .project
@@ -279,32 +320,107 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         .collect();
     let texts: Vec<String> = tools.iter().map(|(_, t)| tool_text(t)).collect();
     let threshold = cx.config.thresholds.confusable_similarity;
-    for (i, j, sim) in similar_pairs(&texts, threshold) {
-        let ((ca, a), (cb, b)) = (tools[i], tools[j]);
-        let (an, bn) = (&a.name.value, &b.name.value);
-        if an == bn || names(a, bn) || names(b, an) {
-            continue;
+    // Tools whose texts are identical are searched as one: the index compares distinct
+    // texts, so a thousand copies of one text cost one comparison, not half a million.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    for (i, text) in texts.iter().enumerate() {
+        let next = groups.len();
+        let g = *group_of.entry(text.as_str()).or_insert(next);
+        if g == next {
+            groups.push(Vec::new());
         }
-        let other = if ca.name.value == cb.name.value {
-            format!("`{an}`")
-        } else {
-            format!("`{an}` (catalog `{}`)", ca.name.value)
+        groups[g].push(i);
+    }
+    let similar: Vec<(usize, usize, f64)> = similar_pairs(&texts, threshold, &groups);
+    // Two tools are joined when their texts are similar and neither names the other; each
+    // joined pair is tried only while the two are still apart, so the work stays close to
+    // the number of tools.
+    let mut clusters = Clusters {
+        parent: (0..tools.len()).collect(),
+    };
+    let mut best = vec![0.0f64; tools.len()];
+    let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
+        let (a, b) = (tools[i].1, tools[j].1);
+        let (an, bn) = (&a.name.value, &b.name.value);
+        if clusters.find(i) == clusters.find(j) || an == bn || names(a, bn) || names(b, an) {
+            return;
+        }
+        let merged = best[clusters.find(i)].max(best[clusters.find(j)]).max(sim);
+        clusters.union(i, j);
+        best[clusters.find(i)] = merged;
+    };
+    for (gi, gj, sim) in similar {
+        for &j in &groups[gj] {
+            for &i in groups[gi].iter().take_while(|&&i| gi != gj || i < j) {
+                join(&mut clusters, i, j, sim);
+            }
+        }
+    }
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); tools.len()];
+    for i in 0..tools.len() {
+        let root = clusters.find(i);
+        members[root].push(i);
+    }
+    // Reported on each cluster's second tool, in the order of those tools (for a pair: the
+    // later tool, as the pair is found).
+    let mut reported: Vec<(usize, &[usize])> = members
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.len() > 1)
+        .map(|(root, c)| (root, c.as_slice()))
+        .collect();
+    reported.sort_by_key(|(_, c)| c[1]);
+    for (root, cluster) in reported {
+        let [first, second, rest @ ..] = cluster else {
+            continue;
         };
+        let (cb, b) = tools[*second];
+        let others: Vec<usize> = std::iter::once(*first).chain(rest.iter().copied()).collect();
+        let named: Vec<String> = others
+            .iter()
+            .take(NAMED_AT_MOST)
+            .map(|&i| {
+                let (ca, a) = tools[i];
+                if ca.name.value == cb.name.value {
+                    format!("`{}`", a.name.value)
+                } else {
+                    format!("`{}` (catalog `{}`)", a.name.value, ca.name.value)
+                }
+            })
+            .collect();
+        let mut list = match named.as_slice() {
+            [one] => one.clone(),
+            [init @ .., last] if others.len() <= NAMED_AT_MOST => format!("{} and {last}", init.join(", ")),
+            all => format!("{} and {} more", all.join(", "), others.len() - all.len()),
+        };
+        let sim = best[root];
+        let message = if rest.is_empty() {
+            format!(
+                "tool `{}` reads like {list}: their summary and when texts are {:.0}% similar (threshold {:.0}%)",
+                b.name.value,
+                sim * 100.0,
+                threshold * 100.0
+            )
+        } else {
+            list = format!("{list}: these {} tools' summary and when texts", cluster.len());
+            format!(
+                "tool `{}` reads like {list} are up to {:.0}% similar (threshold {:.0}%)",
+                b.name.value,
+                sim * 100.0,
+                threshold * 100.0
+            )
+        };
+        let an = &tools[*first].1.name.value;
         let span = b.summary.as_ref().map_or(b.name.span, |s| s.span);
         out.push(
-            Finding::in_tool(
-                cb,
-                b,
-                span,
+            Finding::in_tool(cb, b, span, message).help(if rest.is_empty() {
                 format!(
-                    "tool `{bn}` reads like {other}: their summary and when texts are {:.0}% similar (threshold {:.0}%)",
-                    sim * 100.0,
-                    threshold * 100.0
-                ),
-            )
-            .help(format!(
-                "say what differs, and name the other tool in `when-not` (\"…; use {an} to …\") or in `examples {{ confusable \"{an}\" }}`"
-            )),
+                    "say what differs, and name the other tool in `when-not` (\"…; use {an} to …\") or in `examples {{ confusable \"{an}\" }}`"
+                )
+            } else {
+                "say what differs, and have each tool name the others in `when-not` (\"…; use … to …\") or in `examples { confusable \"…\" }`".to_string()
+            }),
         );
     }
 }
@@ -313,6 +429,10 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::lint::rules::selection::test_support::*;
+
+    fn singletons(n: usize) -> Vec<Vec<usize>> {
+        (0..n).map(|i| vec![i]).collect()
+    }
 
     /// The similarity of two texts loaded alone together.
     fn similarity(a: &str, b: &str) -> f64 {
@@ -352,10 +472,10 @@ mod tests {
             "Add a new record to the regional shipment records of the open project.",
             "Add a new record to the regional ticket records of the open project.",
         ];
-        let alone = similar_pairs(&pair.map(String::from), 0.0);
+        let alone = similar_pairs(&pair.map(String::from), 0.0, &singletons(2));
         let mut many: Vec<String> = pair.map(String::from).to_vec();
         many.extend((0..50).map(|i| format!("Add a new record to the w{i} records of the open project.")));
-        let among_many = similar_pairs(&many, 0.0);
+        let among_many = similar_pairs(&many, 0.0, &singletons(many.len()));
         let sim = |pairs: &[(usize, usize, f64)]| {
             pairs.iter().find(|p| (p.0, p.1) == (0, 1)).map(|p| p.2).unwrap_or(0.0)
         };
@@ -382,6 +502,35 @@ mod tests {
         assert_eq!(
             messages,
             ["tool `invoice_search` reads like `invoice_list`: their summary and when texts are 100% similar (threshold 80%)"]
+        );
+    }
+
+    #[test]
+    fn a_thousand_identical_tools_are_one_finding_naming_the_others() {
+        let tools: Vec<_> = (0..1000)
+            .map(|i| with_text(&format!("record{i}_read"), "Read one record of the ledger.", "Use to read a record."))
+            .collect();
+        let found = run(&RULE, tools);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].tool.as_deref(), Some("record1_read"));
+        assert_eq!(
+            found[0].message,
+            "tool `record1_read` reads like `record0_read`, `record2_read`, `record3_read`, `record4_read`, `record5_read` and 994 more: these 1000 tools' summary and when texts are up to 100% similar (threshold 80%)"
+        );
+    }
+
+    #[test]
+    fn a_cluster_joins_through_similar_pairs_and_skips_named_pairs() {
+        let a = with_text("invoice_list", "List the invoices of the tenant.", "Use to find invoices.");
+        let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
+        let c = with_text("invoice_find", "List invoices of the tenant.", "Use to find invoices.");
+        let mut d = with_text("invoice_show", "List invoices of the tenant.", "Use to find invoices.");
+        d.when_not = s("Not for lists; use invoice_list, invoice_search or invoice_find.");
+        let found = run(&RULE, vec![a, b, c, d]);
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["tool `invoice_search` reads like `invoice_list` and `invoice_find`: these 3 tools' summary and when texts are up to 100% similar (threshold 80%)"]
         );
     }
 
@@ -429,7 +578,7 @@ mod tests {
                         }
                     }
                 }
-                let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold)
+                let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold, &singletons(texts.len()))
                     .into_iter()
                     .map(|(i, j, _)| (i, j))
                     .collect();

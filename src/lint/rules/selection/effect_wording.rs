@@ -38,7 +38,7 @@ pub static RULE: Rule = Rule {
     id: "selection/effect-wording",
     level: Level::Warn,
     summary: "a summary's leading verb agrees with the effect (no write verb on a read tool, and back)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("effect_wording.rs"),
 };
 

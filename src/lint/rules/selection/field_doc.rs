@@ -26,35 +26,32 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {
     id: "selection/field-doc",
     level: Level::Warn,
     summary: "every field (input and output, any depth) has a `doc`",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("field_doc.rs"),
 };
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        walk::declarations(catalog, &mut |site| {
-            let Some(field) = site.field else { return };
-            if field.doc.as_ref().is_some_and(|d| !d.value.trim().is_empty()) {
-                return;
-            }
-            let message = format!("field `{}` has no doc", site.path);
-            let f = match site.tool {
-                Some(tool) => Finding::in_tool(catalog, tool, field.name.span, message),
-                None => Finding::in_catalog(catalog, field.name.span, message),
-            };
-            out.push(
-                f.path(site.path)
-                    .help(format!("add `doc \"…\"` to field `{}`: what it holds, its unit, and where its value comes from", field.name.value)),
-            );
-        });
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let catalog = site.catalog;
+    let Some(field) = site.field else { return };
+    if field.doc.as_ref().is_some_and(|d| !d.value.trim().is_empty()) {
+        return;
     }
+    let message = format!("field `{}` has no doc", site.path);
+    let f = match site.tool {
+        Some(tool) => Finding::in_tool(catalog, tool, field.name.span, message),
+        None => Finding::in_catalog(catalog, field.name.span, message),
+    };
+    out.push(
+        f.path(site.path)
+            .help(format!("add `doc \"…\"` to field `{}`: what it holds, its unit, and where its value comes from", field.name.value)),
+    );
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub static RULE: Rule = Rule {
     id: "selection/injection-phrase",
     level: Level::Warn,
     summary: "no text instructs the model beyond when to use the tool (prompt injection)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("injection_phrase.rs"),
 };
 

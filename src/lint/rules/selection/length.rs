@@ -39,7 +39,7 @@ pub static RULE: Rule = Rule {
     id: "selection/length",
     level: Level::Warn,
     summary: "summary ≤ 200, when / when-not ≤ 300, description ≤ 1024 characters",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("length.rs"),
 };
 

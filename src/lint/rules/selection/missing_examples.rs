@@ -34,7 +34,7 @@ pub static RULE: Rule = Rule {
     id: "selection/missing-examples",
     level: Level::Info,
     summary: "every tool has a `call` and a `no-call` example",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("missing_examples.rs"),
 };
 

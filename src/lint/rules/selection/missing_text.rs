@@ -36,7 +36,7 @@ pub static RULE: Rule = Rule {
     id: "selection/missing-text",
     level: Level::Error,
     summary: "every tool has a non-blank `summary`, `when` and `when-not`",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("missing_text.rs"),
 };
 

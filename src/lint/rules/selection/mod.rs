@@ -277,9 +277,10 @@ pub(crate) mod test_support {
         sources.add(SourceFile::new("test.kdl", String::new()));
         let artifacts = crate::testing::artifacts(project);
         let cx = Context::new(project, &sources, config, &artifacts);
-        let mut out = Vec::new();
-        (rule.check)(&cx, &mut out);
-        out
+        crate::lint::findings(&cx, &[rule])
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     pub fn run(rule: &Rule, tools: Vec<Tool>) -> Vec<Finding> {

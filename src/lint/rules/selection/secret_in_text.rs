@@ -53,7 +53,7 @@ pub static RULE: Rule = Rule {
     id: "selection/secret-in-text",
     level: Level::Error,
     summary: "no credential (API key, token, private key, password, URL user info) in any text",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("secret_in_text.rs"),
 };
 

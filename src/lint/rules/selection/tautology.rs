@@ -34,7 +34,7 @@ pub static RULE: Rule = Rule {
     id: "selection/tautology",
     level: Level::Warn,
     summary: "a summary says more than the tool name (not only its words and stop words)",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("tautology.rs"),
 };
 

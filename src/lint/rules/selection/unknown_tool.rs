@@ -36,7 +36,7 @@ pub static RULE: Rule = Rule {
     id: "selection/unknown-tool",
     level: Level::Error,
     summary: "a tool named in `confusable`, `on-timeout tool=` or `replacement=` exists",
-    check,
+    hooks: crate::lint::Hooks::project(check),
     source: include_str!("unknown_tool.rs"),
 };
 

@@ -44,14 +44,14 @@ use super::is_credential_token;
 use crate::names::{word_refs, words};
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
 pub static RULE: Rule = Rule {
     id: "trust/forbidden-field",
     level: Level::Error,
     summary: "input fields never carry identity, authorization, policy or credentials",
-    check,
+    hooks: crate::lint::Hooks::use_site(check),
     source: include_str!("forbidden_field.rs"),
 };
 
@@ -88,22 +88,27 @@ fn built_in(w: &[&str]) -> Option<&'static str> {
     None
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    let extra: Vec<Vec<String>> = cx.config.forbidden_fields.iter().map(|n| words(n)).filter(|w| !w.is_empty()).collect();
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            walk::tool_side(catalog, tool, Side::Input, &mut |site| {
-                let Some(field) = site.field else { return };
-                let w = words(&field.name.value);
-                let what = built_in(&word_refs(&w)).or_else(|| extra.contains(&w).then_some("what the project forbids"));
-                let Some(what) = what else { return };
-                out.push(
-                    site_finding(site, field.name.span, format!("input field `{}` carries {what}", site.path))
-                        .help("remove it from the input: take it from the authenticated context of the call on the server"),
-                );
-            });
-        }
+/// Whether the project's `forbidden-fields` list names these words. Most projects list none,
+/// so the list is split per field only when there is one.
+fn forbidden_by_config(cx: &Context, words_of_field: &[String]) -> bool {
+    cx.config.forbidden_fields.iter().any(|n| {
+        let w = words(n);
+        !w.is_empty() && w == words_of_field
+    })
+}
+
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
+    if site.side != Some(Side::Input) {
+        return;
     }
+    let Some(field) = site.field else { return };
+    let w = words(&field.name.value);
+    let what = built_in(&word_refs(&w)).or_else(|| forbidden_by_config(cx, &w).then_some("what the project forbids"));
+    let Some(what) = what else { return };
+    out.push(
+        site_finding(site, field.name.span, format!("input field `{}` carries {what}", site.path))
+            .help("remove it from the input: take it from the authenticated context of the call on the server"),
+    );
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 use crate::names::words;
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
-use crate::lint::walk::{self, Side};
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -29,7 +29,7 @@ pub static RULE: Rule = Rule {
     id: "trust/internal-key",
     level: Level::Warn,
     summary: "input `id` / `*_id` fields are not integer database keys",
-    check,
+    hooks: crate::lint::Hooks::use_site(check),
     source: include_str!("internal_key.rs"),
 };
 
@@ -42,21 +42,18 @@ fn is_integer_key(name: &str, kind: &TyKind) -> bool {
     }
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        for tool in &catalog.tools {
-            walk::tool_side(catalog, tool, Side::Input, &mut |site| {
-                let Some(field) = site.field else { return };
-                if !is_integer_key(&field.name.value, &site.ty.kind) {
-                    return;
-                }
-                out.push(
-                    site_finding(site, field.name.span, format!("input field `{}` takes an integer key", site.path))
-                        .help("take a reference the user knows (`order_reference`) or an opaque string id another tool returned"),
-                );
-            });
-        }
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    if site.side != Some(Side::Input) {
+        return;
     }
+    let Some(field) = site.field else { return };
+    if !is_integer_key(&field.name.value, &site.ty.kind) {
+        return;
+    }
+    out.push(
+        site_finding(site, field.name.span, format!("input field `{}` takes an integer key", site.path))
+            .help("take a reference the user knows (`order_reference`) or an opaque string id another tool returned"),
+    );
 }
 
 #[cfg(test)]

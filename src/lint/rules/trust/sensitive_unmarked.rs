@@ -35,7 +35,7 @@ use super::is_credential_token;
 use crate::names::{word_refs, words};
 use crate::diag::Level;
 use crate::lint::rules::bounds::site_finding;
-use crate::lint::walk;
+use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -43,7 +43,7 @@ pub static RULE: Rule = Rule {
     id: "trust/sensitive-unmarked",
     level: Level::Warn,
     summary: "fields named like personal data or secrets have `sensitive=#true`",
-    check,
+    hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("sensitive_unmarked.rs"),
 };
 
@@ -85,29 +85,25 @@ fn is_sensitive_name(name: &str) -> bool {
         || is_credential_token(&w)
 }
 
-fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for catalog in &cx.project.catalogs {
-        // Once per declaration: the marking belongs to the field wherever it is used.
-        walk::declarations(catalog, &mut |site| {
-            let Some(field) = site.field else { return };
-            let stringy = match &site.ty.kind {
-                TyKind::String(_) => true,
-                TyKind::Array(a) => matches!(a.items.kind, TyKind::String(_)),
-                _ => false,
-            };
-            if field.sensitive || !stringy || !is_sensitive_name(&field.name.value) {
-                return;
-            }
-            out.push(
-                site_finding(
-                    site,
-                    field.name.span,
-                    format!("field `{}` looks like personal data or a secret but is not marked sensitive", site.path),
-                )
-                .help("add `sensitive=#true` so the value is redacted from logs and traces"),
-            );
-        });
+// Once per declaration: the marking belongs to the field wherever it is used.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let Some(field) = site.field else { return };
+    let stringy = match &site.ty.kind {
+        TyKind::String(_) => true,
+        TyKind::Array(a) => matches!(a.items.kind, TyKind::String(_)),
+        _ => false,
+    };
+    if field.sensitive || !stringy || !is_sensitive_name(&field.name.value) {
+        return;
     }
+    out.push(
+        site_finding(
+            site,
+            field.name.span,
+            format!("field `{}` looks like personal data or a secret but is not marked sensitive", site.path),
+        )
+        .help("add `sensitive=#true` so the value is redacted from logs and traces"),
+    );
 }
 
 #[cfg(test)]
