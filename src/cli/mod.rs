@@ -14,6 +14,7 @@ pub mod docs;
 pub mod explain;
 pub mod export;
 pub mod fmt;
+pub mod r#gen;
 pub mod hash;
 pub mod lint;
 pub mod lock;
@@ -49,6 +50,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
+    /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
+    Gen(r#gen::GenArgs),
     /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
     /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
@@ -116,6 +119,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
+        Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
         Command::Docs(args) => docs::run(&args, &global),
     };
