@@ -1,7 +1,7 @@
 //! catalogc: a compiler for declarative LLM tool catalogs.
 //!
 //! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
-//! description, schemas and hashes) → (lint | compat | lock | export | codegen) → [`cli`].
+//! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`]) → [`cli`].
 
 pub mod runtime;
 
@@ -17,6 +17,8 @@ pub mod config;
 pub mod contract;
 #[cfg(feature = "compiler")]
 pub mod diag;
+#[cfg(feature = "compiler")]
+pub mod docs;
 #[cfg(feature = "compiler")]
 pub mod eval;
 #[cfg(feature = "compiler")]

@@ -10,6 +10,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 pub mod breaking;
+pub mod docs;
 pub mod explain;
 pub mod export;
 pub mod fmt;
@@ -57,6 +58,9 @@ pub enum Command {
     /// Rewrite catalogs in the canonical layout, keeping every comment (`--check`: exit 1
     /// naming each file that would change).
     Fmt(fmt::FmtArgs),
+    /// Write each catalog's Markdown documentation, `NAME.md`, into a folder (default
+    /// `generated/`), or print it (`--out -`).
+    Docs(docs::DocsArgs),
 }
 
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
@@ -117,6 +121,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(&args, &global),
         Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
+        Command::Docs(args) => docs::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -17,7 +17,17 @@ use std::path::Path;
 /// The template every tool description is rendered from.
 pub const DESCRIPTION_TEMPLATE: &str = "description.j2";
 
-const BUILTIN_DESCRIPTION: &str = include_str!("../../templates/description.j2");
+/// The template a catalog's Markdown documentation is rendered from (`crate::docs`).
+pub const DOCS_TEMPLATE: &str = "docs.md.j2";
+
+/// The templates shipped in the crate's `templates/` folder, by name.
+const BUILTINS: &[(&str, &str)] = &[
+    (
+        DESCRIPTION_TEMPLATE,
+        include_str!("../../templates/description.j2"),
+    ),
+    (DOCS_TEMPLATE, include_str!("../../templates/docs.md.j2")),
+];
 
 /// A failure to load or render a template, naming the template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,11 +64,13 @@ impl Templates {
     /// The built-in templates only.
     pub fn builtin() -> Templates {
         let mut env = new_env();
-        // The built-in template is part of the crate and covered by tests; a syntax error
-        // in it would be a bug of catalogc, caught before release.
-        #[allow(clippy::expect_used)]
-        env.add_template(DESCRIPTION_TEMPLATE, BUILTIN_DESCRIPTION)
-            .expect("the built-in description template parses");
+        for (name, source) in BUILTINS {
+            // The built-in templates are part of the crate and covered by tests; a syntax
+            // error in one would be a bug of catalogc, caught before release.
+            #[allow(clippy::expect_used)]
+            env.add_template(name, source)
+                .expect("the built-in templates parse");
+        }
         Templates {
             env,
             origins: Default::default(),
@@ -118,13 +130,17 @@ impl Templates {
 
     /// Renders template `name` with `ctx`, normalised (see the module docs).
     pub fn render<S: Serialize>(&self, name: &str, ctx: S) -> Result<String, TemplateError> {
-        let err = |e: minijinja::Error| TemplateError {
-            template: self
-                .origins
-                .get(name)
-                .map_or(name, String::as_str)
-                .to_string(),
-            message: error_message(&e),
+        let err = |e: minijinja::Error| {
+            // An error inside an included or imported template names that one.
+            let failing = e.name().unwrap_or(name);
+            TemplateError {
+                template: self
+                    .origins
+                    .get(failing)
+                    .map_or(failing, String::as_str)
+                    .to_string(),
+                message: error_message(&e),
+            }
         };
         let tmpl = self.env.get_template(name).map_err(err)?;
         let raw = tmpl.render(ctx).map_err(err)?;
@@ -141,8 +157,9 @@ fn new_env() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
-    // Plain text for a model, never HTML.
+    // Plain text for a model, never HTML; Markdown templates escape with the filters.
     env.set_auto_escape_callback(|_| AutoEscape::None);
+    super::markdown::add_filters(&mut env);
     env
 }
 

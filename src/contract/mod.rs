@@ -8,6 +8,7 @@
 
 pub mod description;
 pub mod hash;
+pub mod markdown;
 pub mod schema;
 
 pub use description::{TemplateError, Templates};
@@ -100,14 +101,7 @@ impl Artifacts {
     /// then tools in declaration order. Sorting by name keeps the payload independent of the
     /// order files were found in.
     pub fn tools_list(&self, project: &Project) -> Value {
-        let mut order: Vec<usize> = (0..project.catalogs.len()).collect();
-        order.sort_by(|&a, &b| {
-            project.catalogs[a]
-                .name
-                .value
-                .cmp(&project.catalogs[b].name.value)
-        });
-        let tools: Vec<Value> = order
+        let tools: Vec<Value> = catalogs_by_name(project)
             .into_iter()
             .filter_map(|c| self.catalogs.get(c))
             .flat_map(|c| c.tools.iter().map(|t| t.definition.clone()))
@@ -124,6 +118,20 @@ impl Artifacts {
             .unwrap_or_default();
         json!({ "tools": tools })
     }
+}
+
+/// The indexes of `project.catalogs` sorted by catalog name (a stable sort, so the loader's
+/// order breaks ties): the order of every output that spans catalogs, so it does not depend
+/// on the order files were found in.
+pub fn catalogs_by_name(project: &Project) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..project.catalogs.len()).collect();
+    order.sort_by(|&a, &b| {
+        project.catalogs[a]
+            .name
+            .value
+            .cmp(&project.catalogs[b].name.value)
+    });
+    order
 }
 
 #[cfg(test)]
