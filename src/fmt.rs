@@ -1,7 +1,7 @@
 //! The canonical layout of a catalog file (`catalogc fmt`, docs/fmt.md), printed from the
 //! lossless syntax tree so that every comment and slashdashed part survives.
 //!
-//! [`format`] reads the tree into a small layout tree (blocks of nodes, each with the
+//! [`format()`] reads the tree into a small layout tree (blocks of nodes, each with the
 //! comments around it), sorts nodes and entries into the canonical order and prints it.
 //! [`verify`] is the safety net a caller runs before writing: the result must parse, lower to
 //! the same model (spans aside) with the same diagnostics, hold the same comments and
@@ -17,7 +17,12 @@ const INDENT: usize = 4;
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormatError {
     /// The text does not parse; nothing is formatted (the first error, and how many).
-    Syntax { first: SyntaxError, count: usize },
+    Syntax {
+        /// The first syntax error.
+        first: SyntaxError,
+        /// How many syntax errors the text has.
+        count: usize,
+    },
     /// The tree has a shape the printer does not know (a formatter bug).
     Internal(String),
 }

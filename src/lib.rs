@@ -3,6 +3,8 @@
 //! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
 //! description, schemas and hashes) → (lint | compat | lock | export | codegen) → [`cli`].
 
+#![warn(missing_docs)]
+
 pub mod runtime;
 
 #[cfg(feature = "compiler")]

@@ -32,6 +32,8 @@ use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 use std::collections::HashMap;
 
+/// The `bounds/pattern` rule: patterns compile as ECMA-262 and are anchored `^…$` (error / warn);
+/// the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/pattern",
     level: Level::Error,
