@@ -8,6 +8,10 @@
 pub mod runtime;
 
 #[cfg(feature = "compiler")]
+pub mod build;
+#[cfg(feature = "compiler")]
+pub mod codegen;
+#[cfg(feature = "compiler")]
 pub mod compat;
 #[cfg(feature = "compiler")]
 pub mod config;
@@ -41,3 +45,16 @@ pub mod testing;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+
+#[cfg(feature = "compiler")]
+pub use build::Builder;
+
+/// Includes the code generated for catalog `NAME` by [`Builder`] in a build script:
+/// `pub mod billing { catalogc::include_catalog!("billing"); }`. `NAME` is the catalog name
+/// in snake case (the generated file's stem).
+#[macro_export]
+macro_rules! include_catalog {
+    ($name:literal) => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/", $name, ".rs"));
+    };
+}

@@ -122,6 +122,10 @@ pub fn rust_ident(name: &str, case: Case) -> String {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
+    if case == Case::Pascal && s.contains('_') {
+        // `Über` → `_ber` → `Ber`: an underscore in a type name is a rustc warning.
+        s = pascal_case(&s);
+    }
     if s.trim_matches('_').is_empty() {
         s = match case {
             Case::Snake => "x".to_string(),
@@ -164,13 +168,33 @@ impl Unique {
         }
     }
 
+    /// Whether `ident` is still free in this scope.
+    pub fn is_free(&self, ident: &str) -> bool {
+        !self.taken.contains(bare(ident))
+    }
+
+    /// The first of `candidates` still free, else the last numbered (`claim`).
+    pub fn claim_first(&mut self, candidates: &[String], case: Case) -> String {
+        let free = candidates.iter().find(|c| self.is_free(c));
+        let pick = free.or(candidates.last()).cloned().unwrap_or_default();
+        self.claim(pick, case)
+    }
+
     /// `ident` if still free in this scope, else `ident_2`, `ident_3`, … (`Ident2` in
     /// Pascal case), which is then taken.
     pub fn claim(&mut self, ident: String, case: Case) -> String {
         if self.taken.insert(bare(&ident).to_string()) {
             return ident;
         }
-        let base = bare(&ident).to_string();
+        // `Self_` and `self_` (keyword escapes) number as `Self2` and `self_2`.
+        let bare_ident = bare(&ident);
+        let trimmed = bare_ident.trim_end_matches('_');
+        let base = if trimmed.is_empty() {
+            bare_ident
+        } else {
+            trimmed
+        }
+        .to_string();
         let mut n = 2u32;
         loop {
             let candidate = match case {
@@ -239,6 +263,9 @@ mod tests {
         assert_eq!(rust_ident("", Case::Snake), "x");
         assert_eq!(rust_ident("--", Case::Pascal), "X");
         assert_eq!(rust_ident("café_total", Case::Snake), "caf__total");
+        assert_eq!(rust_ident("über_item", Case::Pascal), "BerItem");
+        assert_eq!(rust_ident("ß", Case::Pascal), "SS");
+        assert_eq!(rust_ident("ßü", Case::Pascal), "Ss");
         assert_eq!(rust_ident("invoice-id", Case::ScreamingSnake), "INVOICE_ID");
         for name in [
             "type", "2fa", "", "self", "match", "über", "a b", "_", "async",
@@ -264,5 +291,14 @@ mod tests {
         assert_eq!(u.claim("invoice_id".into(), Case::Snake), "invoice_id_2");
         assert_eq!(u.claim("r#type".into(), Case::Snake), "r#type");
         assert_eq!(u.claim("type".into(), Case::Snake), "type_2");
+        assert_eq!(u.claim("Self_".into(), Case::Pascal), "Self_");
+        assert_eq!(u.claim("Self_".into(), Case::Pascal), "Self2");
+        assert_eq!(u.claim("self_".into(), Case::Snake), "self_");
+        assert_eq!(u.claim("self_".into(), Case::Snake), "self_2");
+        let pick =
+            |u: &mut Unique| u.claim_first(&["Status".into(), "OutputStatus".into()], Case::Pascal);
+        assert_eq!(pick(&mut u), "Status");
+        assert_eq!(pick(&mut u), "OutputStatus");
+        assert_eq!(pick(&mut u), "OutputStatus2");
     }
 }

@@ -13,6 +13,7 @@ pub mod breaking;
 pub mod explain;
 pub mod export;
 pub mod fmt;
+pub mod r#gen;
 pub mod hash;
 pub mod lint;
 pub mod lock;
@@ -51,6 +52,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
+    /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
+    Gen(r#gen::GenArgs),
     /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
     /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
@@ -119,6 +122,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
+        Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
     };
     match result {

@@ -1,7 +1,23 @@
-//! The small module generated code links against: tool definitions, validation violations,
-//! tool-error encoding, call results and the canonical-JSON digest.
+//! The small module generated code links against: contract checks, tool-error encoding,
+//! call results, the [`Catalog`] trait and the canonical-JSON digests.
 //!
-//! It depends only on `serde`, `serde_json` and `sha2`, so a crate that serves generated
-//! catalogs does not compile the compiler.
+//! It depends only on `serde`, `serde_json`, `sha2` and `regress` (and `schemars` with the
+//! `schemars` feature), and re-exports them:
+//! generated code names only `::catalogc`, so a crate that serves generated catalogs adds
+//! one dependency and does not compile the compiler.
 
+pub mod call;
 pub mod canonical;
+pub mod validate;
+
+pub use call::{
+    CallError, CallResult, Catalog, InputRequest, Reply, ToolError, ToolInfo, approval_digest,
+};
+pub use validate::{
+    ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule, Validate, Violation,
+    Violations, some,
+};
+pub use {regress, serde, serde_json, sha2};
+
+#[cfg(feature = "schemars")]
+pub use schemars;

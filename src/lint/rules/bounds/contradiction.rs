@@ -146,8 +146,8 @@ fn string_default_violation(v: &str, s: &StringTy) -> Option<String> {
         return Some("not one of its `enum` values".to_string());
     }
     if let Some(p) = &s.pattern
-        && let Ok(re) = regex::Regex::new(&p.value)
-        && !re.is_match(v)
+        && let Ok(re) = crate::runtime::validate::compile_pattern(&p.value)
+        && re.find(v).is_none()
     {
         return Some(format!("not matched by its `pattern` `{}`", p.value));
     }

@@ -1,0 +1,712 @@
+//! Tokens for a planned catalog. Every string from the catalog enters the tokens through
+//! `quote!`'s string literals (`#text`), never as source text, so no doc, enum value or
+//! description can close a literal or a comment.
+
+use super::Options;
+use super::plan::{CatalogPlan, EnumPlan, FieldPlan, Item, RTy, StructPlan, ToolPlan};
+use crate::contract::ToolContract;
+use crate::model::{
+    CURSOR_DEFAULT_MAX_LENGTH, ConfirmDigest, Literal, Num, NumTy, StringTy, Ty, TyKind,
+};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+/// An identifier from the plan (`r#type` for a raw one).
+fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+/// `#[doc]` lines for catalog text, one attribute per line so rustdoc reads it as written.
+fn doc(text: Option<&str>) -> TokenStream {
+    let Some(text) = text else {
+        return TokenStream::new();
+    };
+    let lines = text.lines().map(|l| format!(" {}", l.trim_end()));
+    quote! { #( #[doc = #lines] )* }
+}
+
+/// Where the tokens of a type are emitted: named types are `super::X` inside a tool module.
+#[derive(Clone, Copy)]
+enum At {
+    Root,
+    Tool,
+}
+
+fn rust_type(ty: &RTy, at: At) -> TokenStream {
+    match ty {
+        RTy::String => quote!(::std::string::String),
+        RTy::I64 => quote!(i64),
+        RTy::F64 => quote!(f64),
+        RTy::Bool => quote!(bool),
+        RTy::Vec(inner) => {
+            let inner = rust_type(inner, at);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        RTy::Local(name) => {
+            let id = ident(name);
+            quote!(#id)
+        }
+        RTy::Root(name) => {
+            let id = ident(name);
+            match at {
+                At::Root => quote!(#id),
+                At::Tool => quote!(super::#id),
+            }
+        }
+    }
+}
+
+/// The catalog's whole file (without the header).
+pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Options) -> TokenStream {
+    let cat = plan.cat;
+    let name = &cat.name.value;
+    let version = &cat.version.value;
+    let cat_doc = doc(cat.summary.as_ref().map(|s| s.value.as_str()));
+    let types = plan.types.iter().map(|i| item(i, At::Root, opts));
+    let tools = plan
+        .tools
+        .iter()
+        .zip(contracts)
+        .map(|(t, c)| tool_module(t, c, opts));
+    let trait_ident = ident(&plan.trait_ident);
+    let methods = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        let d = doc(t.tool.summary.as_ref().map(|s| s.value.as_str()));
+        let ok = if t.needs.is_empty() {
+            quote!(#m::Output)
+        } else {
+            quote!(#m::Reply)
+        };
+        quote! {
+            #d
+            fn #m(&self, ctx: &Self::Context, input: #m::Input)
+                -> impl ::core::future::Future<Output = ::core::result::Result<#ok, #m::Error>>
+                + ::core::marker::Send;
+        }
+    });
+    let infos = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        quote!(#m::INFO)
+    });
+    let arms = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        let run = if t.needs.is_empty() {
+            quote!(run)
+        } else {
+            quote!(run_reply)
+        };
+        quote! {
+            #m::NAME => ::core::result::Result::Ok(
+                ::catalogc::runtime::call::#run(arguments, |input| handler.#m(ctx, input)).await
+            ),
+        }
+    });
+    let dispatch = if plan.tools.is_empty() {
+        quote! {
+            let _ = (handler, ctx, arguments);
+            ::core::result::Result::Err(::catalogc::runtime::CallError::UnknownTool(name.into()))
+        }
+    } else {
+        quote! {
+            match name {
+                #(#arms)*
+                _ => ::core::result::Result::Err(
+                    ::catalogc::runtime::CallError::UnknownTool(name.into())
+                ),
+            }
+        }
+    };
+    quote! {
+        /// The catalog name.
+        pub const NAME: &str = #name;
+        /// The catalog version.
+        pub const VERSION: &str = #version;
+
+        #(#types)*
+        #(#tools)*
+
+        #cat_doc
+        ///
+        /// One method per tool. The context carries what the server trusts about the request
+        /// (identity, tenant, policy); it never comes from tool arguments.
+        pub trait #trait_ident: ::core::marker::Send + ::core::marker::Sync {
+            /// Identity, tenant and policy from the authenticated request — never from arguments.
+            type Context: ::core::marker::Send + ::core::marker::Sync;
+            #(#methods)*
+        }
+
+        /// The catalog as served: tool definitions in declaration order and `call`.
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct Catalog;
+
+        impl<H: #trait_ident> ::catalogc::runtime::Catalog<H> for Catalog {
+            type Context = H::Context;
+            const NAME: &'static str = NAME;
+            const VERSION: &'static str = VERSION;
+            const TOOLS: &'static [::catalogc::runtime::ToolInfo] = &[#(#infos),*];
+
+            async fn call(
+                handler: &H,
+                ctx: &H::Context,
+                name: &str,
+                arguments: ::catalogc::runtime::serde_json::Value,
+            ) -> ::core::result::Result<
+                ::catalogc::runtime::CallResult,
+                ::catalogc::runtime::CallError,
+            > {
+                #dispatch
+            }
+        }
+    }
+}
+
+fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStream {
+    let tool = t.tool;
+    let m = ident(&t.module);
+    let name = &tool.name.value;
+    let version = &tool.version.value;
+    let description = &c.description;
+    let (ih, oh, ch) = (&c.hashes.input, &c.hashes.output, &c.hashes.contract);
+    let definition = serde_json::to_string(&c.definition).unwrap_or_default();
+    let mdoc = doc(tool.summary.as_ref().map(|s| s.value.as_str()));
+    let items = t.items.iter().map(|i| item(i, At::Tool, opts));
+    let input_impl = input_methods(t);
+    let error = error_enum(t);
+    let needs = needs_input(t);
+    quote! {
+        #mdoc
+        pub mod #m {
+            /// The tool name.
+            pub const NAME: &str = #name;
+            /// The tool version.
+            pub const VERSION: &str = #version;
+            /// The model-facing description (the MCP `description`).
+            pub const DESCRIPTION: &str = #description;
+            /// `sha256:` of the canonical input schema.
+            pub const INPUT_HASH: &str = #ih;
+            /// `sha256:` of the canonical output schema.
+            pub const OUTPUT_HASH: &str = #oh;
+            /// `sha256:` of the tool's contract (as `catalogc hash` and the lock file).
+            pub const CONTRACT_HASH: &str = #ch;
+            /// The MCP tool definition (an entry of `tools/list`), as JSON.
+            pub const DEFINITION: &str = #definition;
+            /// Everything above, for the catalog's tool list.
+            pub const INFO: ::catalogc::runtime::ToolInfo = ::catalogc::runtime::ToolInfo {
+                name: NAME,
+                version: VERSION,
+                definition: DEFINITION,
+                input_hash: INPUT_HASH,
+                output_hash: OUTPUT_HASH,
+                contract_hash: CONTRACT_HASH,
+            };
+
+            #(#items)*
+            #input_impl
+            #error
+            #needs
+        }
+    }
+}
+
+fn item(i: &Item<'_>, at: At, opts: &Options) -> TokenStream {
+    match i {
+        Item::Struct(s) => structure(s, at, opts),
+        Item::Enum(e) => enumeration(e, opts),
+    }
+}
+
+/// The `JsonSchema` derive and container attribute, when asked for.
+fn schemars_parts(opts: &Options) -> (TokenStream, TokenStream) {
+    if opts.json_schema_derive {
+        (super::schemars::derive(), super::schemars::container())
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    }
+}
+
+fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
+    let id = ident(&s.ident);
+    let d = doc(s.doc);
+    let redact = s.fields.iter().any(|f| f.field.sensitive);
+    let debug = if redact {
+        TokenStream::new()
+    } else {
+        quote!(::core::fmt::Debug,)
+    };
+    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let fields = s.fields.iter().map(|f| field(&s.ident, f, at, opts));
+    let defaults = s.fields.iter().filter_map(|f| default_fn(f, at));
+    let defaults: Vec<TokenStream> = defaults.collect();
+    let default_impl = if defaults.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! { impl #id { #(#defaults)* } }
+    };
+    let debug_impl = if redact {
+        let name = &s.ident;
+        let entries = s.fields.iter().map(|f| {
+            let fid = ident(&f.ident);
+            let label = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
+            if f.field.sensitive {
+                quote!(.field(#label, &"<redacted>"))
+            } else {
+                quote!(.field(#label, &self.#fid))
+            }
+        });
+        quote! {
+            impl ::core::fmt::Debug for #id {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(#name) #(#entries)* .finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let patterns = s
+        .fields
+        .iter()
+        .flat_map(|f| patterns_of(&f.field.ty))
+        .enumerate()
+        .map(|(i, p)| {
+            let pid = pattern_ident(i);
+            quote!(static #pid: __rt::Pattern = __rt::Pattern::new(#p);)
+        });
+    let mut counter = 0usize;
+    let rules: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let name = &f.field.name.value;
+            let required = f.field.required;
+            let shape = shape(&f.field.ty, &f.ty, at, &mut counter);
+            quote!(__rt::FieldRule { name: #name, required: #required, shape: #shape })
+        })
+        .collect();
+    quote! {
+        #d
+        #[derive(#debug ::core::clone::Clone, ::core::cmp::PartialEq,
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            #schemars_derive)]
+        #[serde(crate = "::catalogc::runtime::serde", deny_unknown_fields)]
+        #schemars_attr
+        pub struct #id {
+            #(#fields)*
+        }
+        #debug_impl
+        #default_impl
+        impl ::catalogc::runtime::Validate for #id {
+            fn shape() -> &'static ::catalogc::runtime::Shape {
+                use ::catalogc::runtime as __rt;
+                #(#patterns)*
+                static SHAPE: __rt::Shape = __rt::Shape::Object(&[#(#rules),*]);
+                &SHAPE
+            }
+        }
+    }
+}
+
+fn pattern_ident(i: usize) -> Ident {
+    Ident::new(&format!("PATTERN_{i}"), Span::call_site())
+}
+
+/// The patterns of a field's type, in the order [`shape`] numbers them.
+fn patterns_of(ty: &Ty) -> Vec<&str> {
+    match &ty.kind {
+        TyKind::String(s) | TyKind::Cursor(s) => {
+            s.pattern.iter().map(|p| p.value.as_str()).collect()
+        }
+        TyKind::Array(a) => patterns_of(&a.items),
+        _ => Vec::new(),
+    }
+}
+
+fn default_fn_ident(f: &FieldPlan<'_>) -> Ident {
+    let bare = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
+    Ident::new(&format!("default_{bare}"), Span::call_site())
+}
+
+/// The value of a field's `default=`, when it fits the field's Rust type.
+fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
+    let lit = &f.field.default.as_ref()?.value;
+    match (&f.ty, lit) {
+        (RTy::String, Literal::String(s)) => Some(quote!(::std::string::String::from(#s))),
+        (RTy::I64, Literal::Int(i)) => Some(quote!(#i)),
+        (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
+        (RTy::F64, Literal::Int(i)) => {
+            let x = *i as f64;
+            Some(quote!(#x))
+        }
+        (RTy::Bool, Literal::Bool(b)) => Some(quote!(#b)),
+        (RTy::Local(e), Literal::String(_)) => {
+            let e = ident(e);
+            let v = ident(f.default_variant.as_deref()?);
+            Some(quote!(#e::#v))
+        }
+        _ => None,
+    }
+}
+
+fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
+    if f.field.required {
+        return None;
+    }
+    let value = default_value(f)?;
+    let fname = default_fn_ident(f);
+    let ty = rust_type(&f.ty, at);
+    Some(quote! {
+        fn #fname() -> #ty { #value }
+    })
+}
+
+fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream {
+    let id = ident(&f.ident);
+    let json = &f.field.name.value;
+    let bare = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
+    let rename = if bare != json {
+        quote!(#[serde(rename = #json)])
+    } else {
+        TokenStream::new()
+    };
+    let d = doc(f.field.doc.as_ref().map(|d| d.value.as_str()));
+    let ty = rust_type(&f.ty, at);
+    let deprecated = if f.field.deprecated {
+        quote!(#[doc = ""] #[doc = " Deprecated in the catalog."])
+    } else {
+        TokenStream::new()
+    };
+    let plain = f.field.required || default_value(f).is_some();
+    let schemars = if opts.json_schema_derive {
+        super::schemars::field_attrs(f, (!plain).then_some(&ty))
+    } else {
+        TokenStream::new()
+    };
+    if f.field.required {
+        return quote! { #d #deprecated #rename #schemars pub #id: #ty, };
+    }
+    if default_value(f).is_some() {
+        let path = format!("{owner}::{}", default_fn_ident(f));
+        return quote! {
+            #d #deprecated #rename #[serde(default = #path)] #schemars pub #id: #ty,
+        };
+    }
+    quote! {
+        #d #deprecated #rename
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none",
+            deserialize_with = "::catalogc::runtime::some")]
+        #schemars
+        pub #id: ::core::option::Option<#ty>,
+    }
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `name: Some(value)` for each set key, then `..BASE`: rules state only their bounds.
+fn rule_fields(fields: Vec<(&str, Option<TokenStream>)>, base: TokenStream) -> TokenStream {
+    let set = fields.into_iter().filter_map(|(k, v)| {
+        let k = ident(k);
+        v.map(|v| quote!(#k: Some(#v),))
+    });
+    quote!({ #(#set)* ..#base })
+}
+
+fn bound(n: &Option<crate::model::Sp<Num>>) -> Option<TokenStream> {
+    n.as_ref().map(|n| match n.value {
+        Num::Int(i) => quote!(__rt::Bound::Int(#i)),
+        Num::Float(f) => quote!(__rt::Bound::Float(#f)),
+    })
+}
+
+fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
+    match (&ty.kind, rty) {
+        (TyKind::String(s), _) => string_rule(s, None, counter),
+        (TyKind::Cursor(s), _) => string_rule(s, Some(CURSOR_DEFAULT_MAX_LENGTH), counter),
+        (TyKind::Timestamp, _) => {
+            let r = rule_fields(
+                vec![("format", Some(quote!(__rt::Format::DateTime)))],
+                quote!(__rt::StrRule::ANY),
+            );
+            quote!(__rt::Shape::String(&__rt::StrRule #r))
+        }
+        (TyKind::Integer(n), _) => {
+            let r = num_rule(n);
+            quote!(__rt::Shape::Integer(&__rt::NumRule #r))
+        }
+        (TyKind::Number(n), _) => {
+            let r = num_rule(n);
+            quote!(__rt::Shape::Number(&__rt::NumRule #r))
+        }
+        (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
+        (TyKind::Array(a), RTy::Vec(inner)) => {
+            let items = shape(&a.items, inner, at, counter);
+            let min = opt_u64(a.min_items.as_ref().map(|v| v.value));
+            let max = opt_u64(a.max_items.as_ref().map(|v| v.value));
+            let unique = a.unique;
+            quote!(__rt::Shape::Array(&__rt::ArrayRule {
+                min_items: #min, max_items: #max, unique: #unique, items: #items,
+            }))
+        }
+        (TyKind::Object(_), rty) | (TyKind::Named(_), rty @ RTy::Root(_)) => {
+            let t = rust_type(rty, at);
+            quote!(__rt::Shape::Named(<#t as __rt::Validate>::shape))
+        }
+        // A plan/model mismatch cannot come out of `plan`; fail closed as free text.
+        _ => quote!(__rt::Shape::String(&__rt::StrRule::ANY)),
+    }
+}
+
+fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> TokenStream {
+    let len = |v: Option<u64>| v.map(|v| quote!(#v));
+    let pattern = s.pattern.as_ref().map(|_| {
+        let pid = pattern_ident(*counter);
+        *counter += 1;
+        quote!(&#pid)
+    });
+    let format = s.format.as_ref().map(|f| {
+        let v = ident(match f.value {
+            crate::model::Format::DateTime => "DateTime",
+            crate::model::Format::Date => "Date",
+            crate::model::Format::Email => "Email",
+            crate::model::Format::Uri => "Uri",
+            crate::model::Format::Uuid => "Uuid",
+        });
+        quote!(__rt::Format::#v)
+    });
+    let values = s.enum_values.as_ref().map(|e| {
+        let vs = e.values.iter().map(|v| v.value.as_str());
+        quote!(&[#(#vs),*])
+    });
+    let r = rule_fields(
+        vec![
+            ("min_length", len(s.min_length.as_ref().map(|v| v.value))),
+            (
+                "max_length",
+                len(s.max_length.as_ref().map(|v| v.value).or(default_max)),
+            ),
+            ("pattern", pattern),
+            ("format", format),
+            ("values", values),
+        ],
+        quote!(__rt::StrRule::ANY),
+    );
+    quote!(__rt::Shape::String(&__rt::StrRule #r))
+}
+
+fn num_rule(n: &NumTy) -> TokenStream {
+    rule_fields(
+        vec![
+            ("min", bound(&n.min)),
+            ("max", bound(&n.max)),
+            ("exclusive_min", bound(&n.exclusive_min)),
+            ("exclusive_max", bound(&n.exclusive_max)),
+            ("multiple_of", bound(&n.multiple_of)),
+        ],
+        quote!(__rt::NumRule::ANY),
+    )
+}
+
+fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
+    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let id = ident(&e.ident);
+    let d = doc(e.doc);
+    let variants = e.variants.iter().map(|(v, value)| {
+        let vid = ident(v);
+        quote!(#[serde(rename = #value)] #vid,)
+    });
+    let arms = e.variants.iter().map(|(v, value)| {
+        let vid = ident(v);
+        quote!(#id::#vid => #value,)
+    });
+    quote! {
+        #d
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
+            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash,
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            #schemars_derive)]
+        #[serde(crate = "::catalogc::runtime::serde")]
+        #schemars_attr
+        pub enum #id {
+            #(#variants)*
+        }
+        impl #id {
+            /// The value as it appears in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self { #(#arms)* }
+            }
+        }
+    }
+}
+
+/// `idempotency_key()` and `approval_digest()` on `Input`, when the tool declares them.
+fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
+    let tool = t.tool;
+    let mut methods = Vec::new();
+    let input = t.items.iter().find_map(|i| match i {
+        Item::Struct(s) if s.ident == "Input" => Some(s),
+        _ => None,
+    });
+    if let (Some(idem), Some(input)) = (&tool.idempotency, input) {
+        let key = input.fields.iter().find(|f| {
+            f.field.name.value == idem.key.value && f.field.required && f.ty == RTy::String
+        });
+        if let Some(key) = key {
+            let fid = ident(&key.ident);
+            let scope = idem.scope.iter().map(|s| s.value.as_str());
+            let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
+            methods.push(quote! {
+                /// What an idempotency key is unique within (`idempotency scope=…`).
+                pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
+                /// How long a key is remembered, in seconds.
+                pub const IDEMPOTENCY_TTL_S: ::core::option::Option<u64> = #ttl;
+                /// The idempotency key: a retry with the same key must not repeat the effect.
+                pub fn idempotency_key(&self) -> &str {
+                    &self.#fid
+                }
+            });
+        }
+    }
+    if let Some(confirm) = &tool.confirm {
+        methods.push(match confirm.digest.value {
+            ConfirmDigest::Arguments => quote! {
+                /// The approval digest: `sha256:` over the RFC 8785 canonical arguments. The
+                /// user approves this digest; the call proceeds only when it matches.
+                pub fn approval_digest(&self) -> ::std::string::String {
+                    ::catalogc::runtime::approval_digest(self, ::core::option::Option::None)
+                }
+            },
+            ConfirmDigest::ArgumentsResourceVersion => quote! {
+                /// The approval digest: `sha256:` over the RFC 8785 canonical arguments and
+                /// the current `resource_version` of what the call changes.
+                pub fn approval_digest(&self, resource_version: &str) -> ::std::string::String {
+                    ::catalogc::runtime::approval_digest(
+                        self,
+                        ::core::option::Option::Some(resource_version),
+                    )
+                }
+            },
+        });
+    }
+    if methods.is_empty() {
+        return TokenStream::new();
+    }
+    quote! { impl Input { #(#methods)* } }
+}
+
+fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
+    let variants = t.errors.iter().map(|(v, e)| {
+        let vid = ident(v);
+        let d = doc(e.message.as_ref().map(|m| m.value.as_str()));
+        quote!(#d #vid,)
+    });
+    let arm = |f: &dyn Fn(&crate::model::ErrorDef) -> TokenStream| -> Vec<TokenStream> {
+        t.errors
+            .iter()
+            .map(|(v, e)| {
+                let vid = ident(v);
+                let value = f(e);
+                quote!(Error::#vid => #value,)
+            })
+            .collect()
+    };
+    let codes = arm(&|e| {
+        let c = &e.code.value;
+        quote!(#c)
+    });
+    let classes = arm(&|e| {
+        let c = e.class.value.as_str();
+        quote!(#c)
+    });
+    let retries = arm(&|e| {
+        let r = e.retry().as_str();
+        quote!(#r)
+    });
+    let next = arm(&|e| match &e.next_step {
+        Some(n) => {
+            let n = &n.value;
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    });
+    let messages = arm(&|e| {
+        let m = e.message.as_ref().map_or(&e.code.value, |m| &m.value);
+        quote!(#m)
+    });
+    let body = |arms: Vec<TokenStream>| {
+        if arms.is_empty() {
+            quote!(match *self {})
+        } else {
+            quote!(match self { #(#arms)* })
+        }
+    };
+    let (codes, classes, retries, next, messages) = (
+        body(codes),
+        body(classes),
+        body(retries),
+        body(next),
+        body(messages),
+    );
+    quote! {
+        /// The errors the catalog declares for this tool; nothing else reaches the client.
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
+            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        pub enum Error {
+            #(#variants)*
+        }
+        impl ::catalogc::runtime::ToolError for Error {
+            fn code(&self) -> &'static str { #codes }
+            fn class(&self) -> &'static str { #classes }
+            fn retry(&self) -> &'static str { #retries }
+            fn next_step(&self) -> ::core::option::Option<&'static str> { #next }
+            fn message(&self) -> &'static str { #messages }
+        }
+        impl ::core::fmt::Display for Error {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(::catalogc::runtime::ToolError::message(self))
+            }
+        }
+        impl ::std::error::Error for Error {}
+    }
+}
+
+fn needs_input(t: &ToolPlan<'_>) -> TokenStream {
+    if t.needs.is_empty() {
+        return TokenStream::new();
+    }
+    let variants = t.needs.iter().map(|(v, n)| {
+        let vid = ident(v);
+        let d = doc(n.doc.as_ref().map(|d| d.value.as_str()));
+        quote!(#d #vid,)
+    });
+    let names = t.needs.iter().map(|(v, n)| {
+        let vid = ident(v);
+        let name = &n.name.value;
+        quote!(NeedsInput::#vid => #name,)
+    });
+    let kinds = t.needs.iter().map(|(v, n)| {
+        let vid = ident(v);
+        let kind = n.kind.value.as_str();
+        quote!(NeedsInput::#vid => #kind,)
+    });
+    quote! {
+        /// What this tool may ask the user for before it completes (`needs-input`).
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
+            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        pub enum NeedsInput {
+            #(#variants)*
+        }
+        impl ::catalogc::runtime::InputRequest for NeedsInput {
+            fn name(&self) -> &'static str { match self { #(#names)* } }
+            fn kind(&self) -> &'static str { match self { #(#kinds)* } }
+        }
+        /// The handler's answer: more input from the user, or the output.
+        pub type Reply = ::catalogc::runtime::Reply<Output, NeedsInput>;
+    }
+}

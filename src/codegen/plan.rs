@@ -1,0 +1,351 @@
+//! The naming step: every Rust name of a catalog's generated code, resolved before any
+//! token is built, so emission never invents a name and two catalog names never meet as one
+//! Rust name.
+//!
+//! Scopes and rules (all deterministic, in declaration order):
+//! - catalog root: the handler trait (the catalog name in Pascal case) and `Catalog` are
+//!   reserved; each named `type` gets its Pascal name once; enums and objects nested in a
+//!   named type are `{Type}{Field}`;
+//! - tool modules: one per tool (the tool name in snake case), distinct within the catalog;
+//! - in a tool module `Input`, `Output`, `Error`, `NeedsInput` and `Reply` are reserved; an
+//!   enum or object of a top-level field is `{Field}`, else `{Owner}{Field}`; array items
+//!   are named after the array field with `Item`;
+//! - fields are snake case, enum variants and error codes Pascal case, each distinct within
+//!   its type; keywords become raw (`r#type`) or take a `_` suffix (`self_`), a leading digit
+//!   a prefix (`_2fa`, `V2fa`).
+
+use crate::model::{Catalog, ErrorDef, Field, NeedsInput, Tool, Ty, TyKind};
+use crate::names::{Case, Unique, pascal_case, rust_ident};
+use std::collections::HashMap;
+
+/// The Rust type of a field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RTy {
+    String,
+    I64,
+    F64,
+    Bool,
+    Vec(Box<RTy>),
+    /// An enum or struct generated in the same scope.
+    Local(String),
+    /// A named `type` at the catalog root.
+    Root(String),
+}
+
+#[derive(Debug)]
+pub struct FieldPlan<'a> {
+    pub field: &'a Field,
+    pub ident: String,
+    pub ty: RTy,
+    /// The variant of a `default=` on an enum field.
+    pub default_variant: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct StructPlan<'a> {
+    pub ident: String,
+    pub doc: Option<&'a str>,
+    pub fields: Vec<FieldPlan<'a>>,
+}
+
+#[derive(Debug)]
+pub struct EnumPlan<'a> {
+    pub ident: String,
+    pub doc: Option<&'a str>,
+    /// Variant identifier and the JSON value it stands for.
+    pub variants: Vec<(String, &'a str)>,
+}
+
+#[derive(Debug)]
+pub enum Item<'a> {
+    Struct(StructPlan<'a>),
+    Enum(EnumPlan<'a>),
+}
+
+#[derive(Debug)]
+pub struct ToolPlan<'a> {
+    pub tool: &'a Tool,
+    /// Module and handler method name.
+    pub module: String,
+    /// `Input`, `Output` and their nested types, in that order.
+    pub items: Vec<Item<'a>>,
+    pub errors: Vec<(String, &'a ErrorDef)>,
+    pub needs: Vec<(String, &'a NeedsInput)>,
+}
+
+#[derive(Debug)]
+pub struct CatalogPlan<'a> {
+    pub cat: &'a Catalog,
+    pub trait_ident: String,
+    /// Named types and their nested types.
+    pub types: Vec<Item<'a>>,
+    pub tools: Vec<ToolPlan<'a>>,
+}
+
+/// Resolves every name of `cat`'s generated code.
+pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
+    let trait_ident = rust_ident(&cat.name.value, Case::Pascal);
+    let mut root = Unique::with_reserved([trait_ident.as_str(), "Catalog"]);
+    // Named types first, so a use before the declaration finds the name.
+    let named: HashMap<&str, String> = cat
+        .types
+        .iter()
+        .map(|t| {
+            let ident = root.claim(rust_ident(&t.name.value, Case::Pascal), Case::Pascal);
+            (t.name.value.as_str(), ident)
+        })
+        .collect();
+    let mut types = Vec::new();
+    for t in &cat.types {
+        let ident = named
+            .get(t.name.value.as_str())
+            .cloned()
+            .unwrap_or_default();
+        let mut s = Scope {
+            unique: &mut root,
+            named: &named,
+            items: &mut types,
+            top_level: false,
+        };
+        s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
+    }
+    let mut modules = Unique::new();
+    let tools = cat
+        .tools
+        .iter()
+        .map(|tool| {
+            let module = modules.claim(rust_ident(&tool.name.value, Case::Snake), Case::Snake);
+            let mut unique =
+                Unique::with_reserved(["Input", "Output", "Error", "NeedsInput", "Reply"]);
+            let mut items = Vec::new();
+            let mut s = Scope {
+                unique: &mut unique,
+                named: &named,
+                items: &mut items,
+                top_level: true,
+            };
+            s.structure("Input".into(), None, &tool.input.fields);
+            let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
+            s.structure("Output".into(), None, output);
+            let errors = pascal_names(&tool.errors, |e| &e.code.value);
+            let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
+            ToolPlan {
+                tool,
+                module,
+                items,
+                errors,
+                needs,
+            }
+        })
+        .collect();
+    CatalogPlan {
+        cat,
+        trait_ident,
+        types,
+        tools,
+    }
+}
+
+/// Distinct Pascal-case identifiers for `items`, named by `name`.
+fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
+    let mut unique = Unique::new();
+    items
+        .iter()
+        .map(|i| {
+            (
+                unique.claim(rust_ident(name(i), Case::Pascal), Case::Pascal),
+                i,
+            )
+        })
+        .collect()
+}
+
+struct Scope<'s, 'a> {
+    unique: &'s mut Unique,
+    named: &'s HashMap<&'a str, String>,
+    items: &'s mut Vec<Item<'a>>,
+    /// In a tool module: a nested type of `Input`/`Output` may take the bare field name.
+    top_level: bool,
+}
+
+impl<'a> Scope<'_, 'a> {
+    /// Plans struct `ident` (already claimed) and everything nested in it.
+    fn structure(&mut self, ident: String, doc: Option<&'a str>, fields: &'a [Field]) {
+        let at = self.items.len();
+        self.items.push(Item::Struct(StructPlan {
+            ident: ident.clone(),
+            doc,
+            fields: Vec::new(),
+        }));
+        let mut field_names = Unique::new();
+        let mut planned = Vec::with_capacity(fields.len());
+        for f in fields {
+            let fident = field_names.claim(rust_ident(&f.name.value, Case::Snake), Case::Snake);
+            let base = pascal_case(&f.name.value);
+            let ty = self.ty(
+                &ident,
+                &base,
+                &f.ty,
+                f.doc.as_ref().map(|d| d.value.as_str()),
+            );
+            let default_variant = match (&ty, f.default.as_ref().map(|d| &d.value)) {
+                (RTy::Local(e), Some(crate::model::Literal::String(v))) => {
+                    self.items.iter().find_map(|i| match i {
+                        Item::Enum(en) if &en.ident == e => en
+                            .variants
+                            .iter()
+                            .find(|(_, value)| value == v)
+                            .map(|(id, _)| id.clone()),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            };
+            planned.push(FieldPlan {
+                field: f,
+                ident: fident,
+                ty,
+                default_variant,
+            });
+        }
+        if let Some(Item::Struct(s)) = self.items.get_mut(at) {
+            s.fields = planned;
+        }
+    }
+
+    /// A nested type's name: `{Base}` when allowed and free, else `{Owner}{Base}`.
+    fn claim(&mut self, owner: &str, base: &str) -> String {
+        let base = rust_ident(base, Case::Pascal);
+        // `Self_` (an escaped keyword) needs no escape after a prefix: `TypeSelf`.
+        let tail = base
+            .strip_prefix("r#")
+            .unwrap_or(&base)
+            .trim_end_matches('_');
+        let owned = format!("{owner}{tail}");
+        let candidates = if self.top_level && matches!(owner, "Input" | "Output") {
+            vec![base, owned]
+        } else {
+            vec![owned]
+        };
+        self.unique.claim_first(&candidates, Case::Pascal)
+    }
+
+    fn ty(&mut self, owner: &str, base: &str, ty: &'a Ty, doc: Option<&'a str>) -> RTy {
+        match &ty.kind {
+            TyKind::String(s) | TyKind::Cursor(s) => match &s.enum_values {
+                Some(values) => {
+                    let ident = self.claim(owner, base);
+                    let mut variants = Unique::new();
+                    let variants = values
+                        .values
+                        .iter()
+                        .map(|v| {
+                            let id =
+                                variants.claim(rust_ident(&v.value, Case::Pascal), Case::Pascal);
+                            (id, v.value.as_str())
+                        })
+                        .collect();
+                    self.items.push(Item::Enum(EnumPlan {
+                        ident: ident.clone(),
+                        doc,
+                        variants,
+                    }));
+                    RTy::Local(ident)
+                }
+                None => RTy::String,
+            },
+            TyKind::Timestamp => RTy::String,
+            TyKind::Integer(_) => RTy::I64,
+            TyKind::Number(_) => RTy::F64,
+            TyKind::Boolean => RTy::Bool,
+            TyKind::Array(a) => {
+                let item_base = format!("{base}Item");
+                RTy::Vec(Box::new(self.ty(owner, &item_base, &a.items, None)))
+            }
+            TyKind::Object(o) => {
+                let ident = self.claim(owner, base);
+                let was = std::mem::replace(&mut self.top_level, false);
+                self.structure(ident.clone(), doc, &o.fields);
+                self.top_level = was;
+                RTy::Local(ident)
+            }
+            TyKind::Named(n) => match self.named.get(n.value.as_str()) {
+                Some(ident) => RTy::Root(ident.clone()),
+                // Lowering resolves every named type; a hand-built model that does not is
+                // generated as free-form text rather than a dangling name.
+                None => RTy::String,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::load_source;
+
+    #[test]
+    fn names_are_resolved_once_and_distinct() {
+        let text = r#"
+catalog "my-catalog" version="1.0.0"
+type "match" {
+    field "type" "string" { enum "a" "A" "2x" "" }
+    field "Type" "integer"
+}
+tool "self" version="1.0.0" {
+    summary "s"
+    effect "read"
+    input {
+        field "status" "string" { enum "open" }
+        field "items" "array" { items "object" { field "x" "boolean" } }
+    }
+    output {
+        field "status" "string" { enum "done" }
+        field "m" "match"
+    }
+    error "NOT_FOUND" class="not-found"
+    error "not-found" class="not-found"
+}
+tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
+"#;
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        assert_eq!(p.trait_ident, "MyCatalog");
+        let idents: Vec<&str> = p
+            .types
+            .iter()
+            .map(|i| match i {
+                Item::Struct(s) => s.ident.as_str(),
+                Item::Enum(e) => e.ident.as_str(),
+            })
+            .collect();
+        assert_eq!(idents, ["Match", "MatchType"]);
+        let Item::Struct(m) = &p.types[0] else {
+            panic!("struct first")
+        };
+        let fields: Vec<&str> = m.fields.iter().map(|f| f.ident.as_str()).collect();
+        assert_eq!(fields, ["r#type", "type_2"]);
+        let Item::Enum(e) = &p.types[1] else {
+            panic!("enum second")
+        };
+        let variants: Vec<&str> = e.variants.iter().map(|v| v.0.as_str()).collect();
+        assert_eq!(variants, ["A", "A2", "V2x", "X"]);
+        let modules: Vec<&str> = p.tools.iter().map(|t| t.module.as_str()).collect();
+        assert_eq!(modules, ["self_", "self_2"]);
+        let t = &p.tools[0];
+        let items: Vec<&str> = t
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Struct(s) => s.ident.as_str(),
+                Item::Enum(e) => e.ident.as_str(),
+            })
+            .collect();
+        assert_eq!(
+            items,
+            ["Input", "Status", "ItemsItem", "Output", "OutputStatus"]
+        );
+        let errors: Vec<&str> = t.errors.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(errors, ["NotFound", "NotFound2"]);
+    }
+}

@@ -1,0 +1,307 @@
+//! Serving a generated catalog: the [`Catalog`] trait every generated catalog implements,
+//! and how each outcome of a call becomes an MCP `tools/call` result.
+//!
+//! What leaves the server is decided here, once for every catalog: arguments are checked
+//! against the contract before the handler runs; a handler error is reduced to what the
+//! catalog declared about it (code, class, retry policy, next step, message), never its
+//! internals; an output that breaks its own schema is withheld.
+
+use super::validate::{Validate, Violation, check};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use std::fmt;
+use std::future::Future;
+
+/// The error a tool's handler returns: one of the errors its catalog declares.
+pub trait ToolError {
+    /// The catalog's error code, e.g. `INVOICE_NOT_FOUND`.
+    fn code(&self) -> &'static str;
+    /// The error class (`not-found`, `unavailable`, …).
+    fn class(&self) -> &'static str;
+    /// The retry policy (`never`, `backoff`, …), as declared or the class's default.
+    fn retry(&self) -> &'static str;
+    /// Whether calling again with the same arguments may succeed (policy `backoff`).
+    fn retryable(&self) -> bool {
+        self.retry() == "backoff"
+    }
+    /// What the model should do next, when the catalog says.
+    fn next_step(&self) -> Option<&'static str>;
+    /// The catalog's message, else the code.
+    fn message(&self) -> &'static str;
+}
+
+/// A `needs-input` request a tool may answer with instead of completing.
+pub trait InputRequest {
+    /// The `needs-input` name, e.g. `approval`.
+    fn name(&self) -> &'static str;
+    /// `confirmation`, `choice`, `credential` or `text`.
+    fn kind(&self) -> &'static str;
+}
+
+/// What a tool with `needs-input` returns: more input from the user, or its output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply<O, N> {
+    /// The tool needs `needs` from the user before it can go on; `prompt` says what exactly.
+    InputRequired {
+        needs: N,
+        prompt: String,
+    },
+    Complete(O),
+}
+
+/// The result of `tools/call` that reached a tool (MCP `CallToolResult`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallResult {
+    /// `structuredContent`.
+    pub structured_content: Option<Value>,
+    /// The one text block of `content`.
+    pub text: String,
+    /// `isError`: the tool failed (a tool error, not a protocol error).
+    pub is_error: bool,
+}
+
+impl CallResult {
+    /// The result as MCP JSON: `content`, `structuredContent`, `isError`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "content".into(),
+            json!([{ "type": "text", "text": self.text }]),
+        );
+        if let Some(sc) = &self.structured_content {
+            m.insert("structuredContent".into(), sc.clone());
+        }
+        m.insert("isError".into(), json!(self.is_error));
+        Value::Object(m)
+    }
+
+    /// The error code of a tool error (`structuredContent.code`).
+    pub fn error_code(&self) -> Option<&str> {
+        if !self.is_error {
+            return None;
+        }
+        self.structured_content.as_ref()?.get("code")?.as_str()
+    }
+
+    fn structured(value: Value, is_error: bool) -> CallResult {
+        let text = value.to_string();
+        CallResult {
+            structured_content: Some(value),
+            text,
+            is_error,
+        }
+    }
+
+    fn error(fields: Value) -> CallResult {
+        CallResult::structured(fields, true)
+    }
+}
+
+/// A call that never reached a tool: a protocol error, not a tool result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// No tool of this name in the catalog.
+    UnknownTool(String),
+}
+
+impl CallError {
+    /// The JSON-RPC error code when served over MCP (−32602, invalid params).
+    pub fn code(&self) -> i64 {
+        match self {
+            CallError::UnknownTool(_) => -32602,
+        }
+    }
+
+    /// The JSON-RPC `error` object.
+    pub fn to_json(&self) -> Value {
+        json!({ "code": self.code(), "message": self.to_string() })
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool(name) => write!(f, "unknown tool: {name:?}"),
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// The published contract of one tool, as generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolInfo {
+    pub name: &'static str,
+    pub version: &'static str,
+    /// The MCP tool definition (an entry of `tools/list`) as JSON text.
+    pub definition: &'static str,
+    pub input_hash: &'static str,
+    pub output_hash: &'static str,
+    pub contract_hash: &'static str,
+}
+
+impl ToolInfo {
+    /// The tool definition as JSON (`Value::Null` only if the generated text were corrupt).
+    pub fn definition(&self) -> Value {
+        serde_json::from_str(self.definition).unwrap_or(Value::Null)
+    }
+}
+
+/// A generated catalog, served by handler `H` (the catalog's handler trait).
+pub trait Catalog<H: ?Sized> {
+    /// The trusted per-request context the handler receives (identity, tenant, policy).
+    type Context: ?Sized;
+    /// The catalog name.
+    const NAME: &'static str;
+    /// The catalog version.
+    const VERSION: &'static str;
+    /// Every tool, in declaration order.
+    const TOOLS: &'static [ToolInfo];
+
+    /// The `tools/list` payload: `{"tools":[...]}` in declaration order.
+    fn tools_list() -> Value {
+        json!({ "tools": Self::TOOLS.iter().map(ToolInfo::definition).collect::<Vec<_>>() })
+    }
+
+    /// Calls tool `name` with `arguments`: checks them, runs the handler, checks its output
+    /// and encodes the outcome. Only an unknown tool is a protocol error.
+    fn call(
+        handler: &H,
+        ctx: &Self::Context,
+        name: &str,
+        arguments: Value,
+    ) -> impl Future<Output = Result<CallResult, CallError>> + Send;
+}
+
+/// Runs one tool whose handler returns its output.
+pub async fn run<I, O, E, F, Fut>(arguments: Value, handler: F) -> CallResult
+where
+    I: Validate + DeserializeOwned,
+    O: Validate,
+    E: ToolError,
+    F: FnOnce(I) -> Fut,
+    Fut: Future<Output = Result<O, E>>,
+{
+    match parse::<I>(arguments) {
+        Ok(input) => match handler(input).await {
+            Ok(output) => complete(&output),
+            Err(e) => tool_error(&e),
+        },
+        Err(result) => result,
+    }
+}
+
+/// Runs one tool with `needs-input`, whose handler returns a [`Reply`].
+pub async fn run_reply<I, O, N, E, F, Fut>(arguments: Value, handler: F) -> CallResult
+where
+    I: Validate + DeserializeOwned,
+    O: Validate,
+    N: InputRequest,
+    E: ToolError,
+    F: FnOnce(I) -> Fut,
+    Fut: Future<Output = Result<Reply<O, N>, E>>,
+{
+    match parse::<I>(arguments) {
+        Ok(input) => match handler(input).await {
+            Ok(Reply::Complete(output)) => complete(&output),
+            Ok(Reply::InputRequired { needs, prompt }) => input_required(&needs, &prompt),
+            Err(e) => tool_error(&e),
+        },
+        Err(result) => result,
+    }
+}
+
+/// The arguments as the typed input, or the `INVALID_ARGUMENTS` result listing every
+/// violation.
+fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResult> {
+    let violations = check(I::shape(), &arguments);
+    if !violations.is_empty() {
+        return Err(invalid_arguments(violations));
+    }
+    // The shape admits what JSON Schema admits; serde is stricter only where a JSON number
+    // does not fit the Rust type (an integer beyond i64, or written as `1.0`).
+    serde_json::from_value(arguments).map_err(|e| {
+        invalid_arguments(vec![Violation {
+            path: String::new(),
+            reason: e.to_string(),
+        }])
+    })
+}
+
+/// The tool error for arguments that break the contract.
+pub fn invalid_arguments(violations: Vec<Violation>) -> CallResult {
+    CallResult::error(json!({
+        "code": "INVALID_ARGUMENTS",
+        "class": "invalid-argument",
+        "retryable": false,
+        "retry": "fix-arguments",
+        "next_step": "Fix the arguments named in violations and call again.",
+        "message": "the arguments break the tool's input schema",
+        "violations": violations,
+    }))
+}
+
+/// A successful result, or `INVALID_TOOL_OUTPUT` (with nothing of the output) when the
+/// output breaks its own schema.
+pub fn complete<O: Validate>(output: &O) -> CallResult {
+    match output.validate() {
+        Ok(()) => match serde_json::to_value(output) {
+            Ok(v) => CallResult::structured(v, false),
+            Err(_) => invalid_output(),
+        },
+        Err(_) => invalid_output(),
+    }
+}
+
+fn invalid_output() -> CallResult {
+    CallResult::error(json!({
+        "code": "INVALID_TOOL_OUTPUT",
+        "class": "internal",
+        "retryable": false,
+        "retry": "never",
+        "message": "the tool produced an output that breaks its contract; it was withheld",
+    }))
+}
+
+/// The tool error for a declared error returned by the handler.
+pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
+    let mut m = Map::new();
+    m.insert("code".into(), json!(e.code()));
+    m.insert("class".into(), json!(e.class()));
+    m.insert("retryable".into(), json!(e.retryable()));
+    m.insert("retry".into(), json!(e.retry()));
+    if let Some(next) = e.next_step() {
+        m.insert("next_step".into(), json!(next));
+    }
+    m.insert("message".into(), json!(e.message()));
+    CallResult::error(Value::Object(m))
+}
+
+/// The result for a tool that needs more input from the user. It is an `isError` result:
+/// its content is not the tool's output, and a client checks `structuredContent` of a
+/// successful result against the `outputSchema`.
+pub fn input_required<N: InputRequest + ?Sized>(needs: &N, prompt: &str) -> CallResult {
+    CallResult::error(json!({
+        "code": "INPUT_REQUIRED",
+        "class": "precondition-failed",
+        "retryable": false,
+        "retry": "after-user-action",
+        "next_step": prompt,
+        "message": prompt,
+        "input_required": { "name": needs.name(), "kind": needs.kind(), "prompt": prompt },
+    }))
+}
+
+/// The approval digest of a `confirm` tool: `sha256:` over the RFC 8785 canonical
+/// arguments, or over `{"arguments":…, "resource_version":…}` when the catalog asks for the
+/// resource version too.
+pub fn approval_digest<T: serde::Serialize + ?Sized>(
+    arguments: &T,
+    resource_version: Option<&str>,
+) -> String {
+    let args = serde_json::to_value(arguments).unwrap_or(Value::Null);
+    match resource_version {
+        None => super::canonical::digest(&args),
+        Some(rv) => super::canonical::digest(&json!({ "arguments": args, "resource_version": rv })),
+    }
+}

@@ -1,0 +1,697 @@
+//! Contract checks for generated types: each type states its schema as a static [`Shape`]
+//! (bounds as literals, patterns compiled once), and [`check`] walks a JSON value against it,
+//! reporting every violation with its JSON Pointer.
+//!
+//! One checker serves both directions: `call` checks the arguments as received, before
+//! serde sees them, so a model gets every problem at once (serde stops at the first); and
+//! [`Validate::validate`] checks a typed value (an output before it is sent) through its
+//! JSON form, which is what the client will read. The semantics are JSON Schema 2020-12's:
+//! lengths in Unicode scalar values, `integer` as any number with no fraction, numbers
+//! compared by value, `pattern` as an unanchored ECMA-262 search (`regress`, `u` flag).
+
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// One broken rule: where (a JSON Pointer into the checked value, `""` for the root) and why.
+/// Reasons name the rule, never the offending value, so they are safe to show and log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    pub path: String,
+    pub reason: String,
+}
+
+/// Every violation of one value, in document order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(transparent)]
+pub struct Violations(pub Vec<Violation>);
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            let path = if v.path.is_empty() { "/" } else { &v.path };
+            write!(f, "{path}: {}", v.reason)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Violations {}
+
+/// The schema of a value, as generated code states it.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    String(&'static StrRule),
+    Integer(&'static NumRule),
+    Number(&'static NumRule),
+    Boolean,
+    Array(&'static ArrayRule),
+    /// A closed object: unknown fields are violations.
+    Object(&'static [FieldRule]),
+    /// A named type's shape, shared by every use of it.
+    Named(fn() -> &'static Shape),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct FieldRule {
+    pub name: &'static str,
+    pub required: bool,
+    pub shape: Shape,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct StrRule {
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<&'static Pattern>,
+    pub format: Option<Format>,
+    /// The enum values, when the string is an enum.
+    pub values: Option<&'static [&'static str]>,
+}
+
+impl StrRule {
+    /// No constraint: the base for `..StrRule::ANY` in generated rules.
+    pub const ANY: StrRule = StrRule {
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        values: None,
+    };
+}
+
+/// A numeric bound as the catalog wrote it: integers stay exact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct NumRule {
+    pub min: Option<Bound>,
+    pub max: Option<Bound>,
+    pub exclusive_min: Option<Bound>,
+    pub exclusive_max: Option<Bound>,
+    pub multiple_of: Option<Bound>,
+}
+
+impl NumRule {
+    /// No constraint: the base for `..NumRule::ANY` in generated rules.
+    pub const ANY: NumRule = NumRule {
+        min: None,
+        max: None,
+        exclusive_min: None,
+        exclusive_max: None,
+        multiple_of: None,
+    };
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayRule {
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique: bool,
+    pub items: Shape,
+}
+
+/// The string formats a catalog may name (the model's `Format`, as generated code names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    DateTime,
+    Date,
+    Email,
+    Uri,
+    Uuid,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::DateTime => "date-time",
+            Format::Date => "date",
+            Format::Email => "email",
+            Format::Uri => "uri",
+            Format::Uuid => "uuid",
+        }
+    }
+
+    /// Whether `s` is in this format (RFC 3339 for dates, RFC 4122 text for UUIDs; an
+    /// e-mail address is `local@domain` without spaces, a URI has a scheme).
+    pub fn matches(self, s: &str) -> bool {
+        match self {
+            Format::Date => is_date(s),
+            Format::DateTime => is_date_time(s),
+            Format::Uuid => is_uuid(s),
+            Format::Email => is_email(s),
+            Format::Uri => is_uri(s),
+        }
+    }
+}
+
+/// An ECMA-262 pattern, compiled on first use and then shared.
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Result<regress::Regex, String>>,
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Pattern").field(&self.source).finish()
+    }
+}
+
+impl Pattern {
+    pub const fn new(source: &'static str) -> Pattern {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The compiled expression, or why it does not compile (the linter rejects such
+    /// catalogs, so generated code only meets this through a hand-built model).
+    pub fn regex(&self) -> Result<&regress::Regex, &str> {
+        self.compiled
+            .get_or_init(|| compile_pattern(self.source))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// Whether the pattern matches somewhere in `s`. A pattern that does not compile
+    /// matches nothing: fail closed.
+    pub fn is_match(&self, s: &str) -> bool {
+        self.regex().is_ok_and(|r| r.find(s).is_some())
+    }
+}
+
+/// Compiles a JSON Schema `pattern` as ECMA-262 with the `u` flag (what 2020-12 asks for).
+pub fn compile_pattern(source: &str) -> Result<regress::Regex, String> {
+    regress::Regex::with_flags(source, "u").map_err(|e| e.to_string())
+}
+
+/// A generated type that knows its contract.
+pub trait Validate: Serialize {
+    /// The schema of this type.
+    fn shape() -> &'static Shape;
+
+    /// Every violation of the contract by this value, as a client would read it.
+    fn validate(&self) -> Result<(), Violations> {
+        let value = serde_json::to_value(self).map_err(|e| {
+            Violations(vec![Violation {
+                path: String::new(),
+                reason: format!("cannot be serialised: {e}"),
+            }])
+        })?;
+        let found = check(Self::shape(), &value);
+        if found.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(found))
+        }
+    }
+}
+
+/// Every violation of `shape` by `value`.
+pub fn check(shape: &Shape, value: &Value) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut path = String::new();
+    walk(shape, value, &mut path, &mut out);
+    out
+}
+
+fn push(out: &mut Vec<Violation>, path: &str, reason: impl Into<String>) {
+    out.push(Violation {
+        path: path.to_string(),
+        reason: reason.into(),
+    });
+}
+
+/// Appends `/token` to a JSON Pointer (RFC 6901: `~` → `~0`, `/` → `~1`).
+fn push_token(path: &mut String, token: &str) {
+    path.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation>) {
+    match (shape, value) {
+        (Shape::Named(f), v) => walk(f(), v, path, out),
+        (Shape::String(rule), Value::String(s)) => string(rule, s, path, out),
+        (Shape::Integer(rule), Value::Number(n)) if is_integer(n) => number(rule, n, path, out),
+        (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
+        (Shape::Boolean, Value::Bool(_)) => {}
+        (Shape::Array(rule), Value::Array(items)) => array(rule, items, path, out),
+        (Shape::Object(fields), Value::Object(map)) => object(fields, map, path, out),
+        (shape, v) => {
+            let want = match shape {
+                Shape::String(_) => "a string",
+                Shape::Integer(_) => "an integer",
+                Shape::Number(_) => "a number",
+                Shape::Boolean => "a boolean",
+                Shape::Array(_) => "an array",
+                Shape::Object(_) | Shape::Named(_) => "an object",
+            };
+            push(out, path, format!("expected {want}, found {}", kind_of(v)));
+        }
+    }
+}
+
+fn string(rule: &StrRule, s: &str, path: &str, out: &mut Vec<Violation>) {
+    if let Some(values) = rule.values
+        && !values.contains(&s)
+    {
+        let list: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+        push(out, path, format!("must be one of {}", list.join(", ")));
+    }
+    // JSON Schema counts characters as Unicode code points; a Rust `char` is a scalar value,
+    // and JSON text in a `String` holds no lone surrogates.
+    let len = s.chars().count() as u64;
+    if let Some(min) = rule.min_length
+        && len < min
+    {
+        push(out, path, format!("shorter than {min} characters"));
+    }
+    if let Some(max) = rule.max_length
+        && len > max
+    {
+        push(out, path, format!("longer than {max} characters"));
+    }
+    if let Some(p) = rule.pattern
+        && !p.is_match(s)
+    {
+        push(
+            out,
+            path,
+            format!("does not match the pattern {:?}", p.source()),
+        );
+    }
+    if let Some(f) = rule.format
+        && !f.matches(s)
+    {
+        push(out, path, format!("not a valid {}", f.as_str()));
+    }
+}
+
+fn is_integer(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// `n` compared with `b` by numeric value (exact when both are integers).
+fn compare(n: &Number, b: Bound) -> Ordering {
+    match (n.as_i64(), n.as_u64(), b) {
+        (Some(i), _, Bound::Int(j)) => i.cmp(&j),
+        (None, Some(_), Bound::Int(_)) => Ordering::Greater,
+        _ => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            let g = match b {
+                Bound::Int(j) => j as f64,
+                Bound::Float(g) => g,
+            };
+            f.partial_cmp(&g).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+fn show(b: Bound) -> String {
+    match b {
+        Bound::Int(i) => i.to_string(),
+        Bound::Float(f) => f.to_string(),
+    }
+}
+
+fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Vec<Violation>) {
+    if let Some(b) = rule.min
+        && compare(n, b) == Ordering::Less
+    {
+        push(out, path, format!("less than the minimum {}", show(b)));
+    }
+    if let Some(b) = rule.max
+        && compare(n, b) == Ordering::Greater
+    {
+        push(out, path, format!("greater than the maximum {}", show(b)));
+    }
+    if let Some(b) = rule.exclusive_min
+        && compare(n, b) != Ordering::Greater
+    {
+        push(out, path, format!("must be greater than {}", show(b)));
+    }
+    if let Some(b) = rule.exclusive_max
+        && compare(n, b) != Ordering::Less
+    {
+        push(out, path, format!("must be less than {}", show(b)));
+    }
+    if let Some(b) = rule.multiple_of
+        && !is_multiple(n, b)
+    {
+        push(out, path, format!("not a multiple of {}", show(b)));
+    }
+}
+
+fn is_multiple(n: &Number, b: Bound) -> bool {
+    match (n.as_i64(), b) {
+        (Some(i), Bound::Int(m)) if m != 0 => i % m == 0,
+        _ => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            let m = match b {
+                Bound::Int(m) => m as f64,
+                Bound::Float(m) => m,
+            };
+            let q = f / m;
+            q.is_finite() && q.fract() == 0.0
+        }
+    }
+}
+
+fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Vec<Violation>) {
+    let n = items.len() as u64;
+    if let Some(min) = rule.min_items
+        && n < min
+    {
+        push(out, path, format!("fewer than {min} items"));
+    }
+    if let Some(max) = rule.max_items
+        && n > max
+    {
+        push(out, path, format!("more than {max} items"));
+    }
+    if rule.unique {
+        let dup = items
+            .iter()
+            .enumerate()
+            .any(|(i, a)| items[..i].iter().any(|b| json_equal(a, b)));
+        if dup {
+            push(out, path, "items are not unique");
+        }
+    }
+    let len = path.len();
+    for (i, item) in items.iter().enumerate() {
+        push_token(path, &i.to_string());
+        walk(&rule.items, item, path, out);
+        path.truncate(len);
+    }
+}
+
+/// JSON Schema equality: numbers by value (`1` equals `1.0`), objects regardless of order.
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(i), Some(j)) => i == j,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(i), Some(j)) => i == j,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn object(
+    fields: &[FieldRule],
+    map: &Map<String, Value>,
+    path: &mut String,
+    out: &mut Vec<Violation>,
+) {
+    let len = path.len();
+    for f in fields {
+        push_token(path, f.name);
+        match map.get(f.name) {
+            Some(v) => walk(&f.shape, v, path, out),
+            None if f.required => push(out, path, "required field is missing"),
+            None => {}
+        }
+        path.truncate(len);
+    }
+    for key in map.keys() {
+        if !fields.iter().any(|f| f.name == key) {
+            push_token(path, key);
+            push(out, path, "unknown field");
+            path.truncate(len);
+        }
+    }
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn num(s: &str) -> u32 {
+    s.parse().unwrap_or(u32::MAX)
+}
+
+/// RFC 3339 `full-date`.
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let (y, m, d) = (&s[0..4], &s[5..7], &s[8..10]);
+    if !(digits(y) && digits(m) && digits(d)) {
+        return false;
+    }
+    let (y, m, d) = (num(y), num(m), num(d));
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}
+
+/// RFC 3339 `date-time`: `full-date "T" partial-time time-offset`.
+fn is_date_time(s: &str) -> bool {
+    if !s.is_char_boundary(10) || s.len() < 20 {
+        return false;
+    }
+    let (date, rest) = s.split_at(10);
+    let Some(time) = rest.strip_prefix(['T', 't']) else {
+        return false;
+    };
+    if !is_date(date) {
+        return false;
+    }
+    let (time, offset) = if let Some(t) = time.strip_suffix(['Z', 'z']) {
+        (t, None)
+    } else if time.len() > 6 && time.is_char_boundary(time.len() - 6) {
+        let (t, o) = time.split_at(time.len() - 6);
+        (t, Some(o))
+    } else {
+        return false;
+    };
+    if let Some(o) = offset {
+        let b = o.as_bytes();
+        if !(matches!(b[0], b'+' | b'-') && b[3] == b':' && digits(&o[1..3]) && digits(&o[4..6]))
+            || num(&o[1..3]) > 23
+            || num(&o[4..6]) > 59
+        {
+            return false;
+        }
+    }
+    let (hms, frac) = match time.split_once('.') {
+        Some((hms, frac)) => (hms, Some(frac)),
+        None => (time, None),
+    };
+    if frac.is_some_and(|f| !digits(f)) {
+        return false;
+    }
+    let b = hms.as_bytes();
+    b.len() == 8
+        && b[2] == b':'
+        && b[5] == b':'
+        && digits(&hms[0..2])
+        && digits(&hms[3..5])
+        && digits(&hms[6..8])
+        && num(&hms[0..2]) <= 23
+        && num(&hms[3..5]) <= 59
+        && num(&hms[6..8]) <= 60
+}
+
+fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+fn is_email(s: &str) -> bool {
+    match s.rsplit_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.is_empty()
+                && !domain.contains('@')
+                && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+        }
+        None => false,
+    }
+}
+
+fn is_uri(s: &str) -> bool {
+    let Some((scheme, _)) = s.split_once(':') else {
+        return false;
+    };
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// For optional fields: `null` is not a value of the field's type (the schema says so),
+/// so only a present, typed value deserialises, as `Some`.
+pub fn some<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static P: Pattern = Pattern::new("^INV-[0-9]+$");
+    static ITEM: Shape = Shape::Object(&[
+        FieldRule {
+            name: "reference",
+            required: true,
+            shape: Shape::String(&StrRule {
+                max_length: Some(8),
+                pattern: Some(&P),
+                ..StrRule::ANY
+            }),
+        },
+        FieldRule {
+            name: "n",
+            required: false,
+            shape: Shape::Integer(&NumRule {
+                exclusive_min: Some(Bound::Int(0)),
+                multiple_of: Some(Bound::Int(5)),
+                ..NumRule::ANY
+            }),
+        },
+    ]);
+    static LIST: Shape = Shape::Array(&ArrayRule {
+        min_items: Some(1),
+        max_items: Some(2),
+        unique: true,
+        items: Shape::Named(|| &ITEM),
+    });
+
+    #[test]
+    fn reports_every_violation_with_its_pointer() {
+        let v = json!([{"reference": "INV-1234567", "n": 0, "x/y": 1}, {"n": 1.5}, {}]);
+        let got: Vec<(String, String)> = check(&LIST, &v)
+            .into_iter()
+            .map(|v| (v.path, v.reason))
+            .collect();
+        let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "",
+                "/0/reference",
+                "/0/n",
+                "/0/x~1y",
+                "/1/reference",
+                "/1/n",
+                "/2/reference"
+            ],
+            "{got:?}"
+        );
+        assert!(check(&LIST, &json!([{"reference": "INV-1", "n": 10.0}])).is_empty());
+    }
+
+    #[test]
+    fn lengths_count_scalar_values_and_patterns_are_ecma() {
+        static S: StrRule = StrRule {
+            max_length: Some(2),
+            ..StrRule::ANY
+        };
+        assert!(check(&Shape::String(&S), &json!("😀😀")).is_empty());
+        assert_eq!(check(&Shape::String(&S), &json!("😀😀😀")).len(), 1);
+        // `\d` and `\p{L}` are ECMA-262 with the `u` flag.
+        static U: Pattern = Pattern::new(r"^\p{L}+\d$");
+        assert!(U.is_match("été1"));
+        assert!(!U.is_match("été"));
+        static BAD: Pattern = Pattern::new("(");
+        assert!(!BAD.is_match("("));
+    }
+
+    #[test]
+    fn formats() {
+        assert!(Format::Date.matches("2024-02-29"));
+        assert!(!Format::Date.matches("2023-02-29"));
+        assert!(Format::DateTime.matches("2024-01-01T10:00:00.5+01:00"));
+        assert!(Format::DateTime.matches("2024-01-01T10:00:00Z"));
+        assert!(!Format::DateTime.matches("2024-01-01 10:00:00Z"));
+        assert!(!Format::DateTime.matches("2024-01-01T24:00:00Z"));
+        assert!(Format::Uuid.matches("123e4567-e89b-12d3-a456-426614174000"));
+        assert!(!Format::Uuid.matches("123e4567e89b12d3a456426614174000"));
+        assert!(Format::Email.matches("a@b.example"));
+        assert!(!Format::Email.matches("a b@c"));
+        assert!(Format::Uri.matches("https://example.com/x"));
+        assert!(!Format::Uri.matches("/relative"));
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        let r = NumRule {
+            max: Some(Bound::Int(i64::MAX)),
+            ..NumRule::ANY
+        };
+        assert!(number_ok(&r, json!(i64::MAX)));
+        assert!(!number_ok(&r, json!(u64::MAX)));
+        assert!(json_equal(&json!([1, {"a": 2}]), &json!([1.0, {"a": 2.0}])));
+    }
+
+    fn number_ok(r: &NumRule, v: Value) -> bool {
+        let mut out = Vec::new();
+        if let Value::Number(n) = v {
+            number(r, &n, "", &mut out);
+        }
+        out.is_empty()
+    }
+}

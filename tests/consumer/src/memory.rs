@@ -1,0 +1,134 @@
+//! The billing catalog over in-memory data: what a server author writes by hand. Each
+//! method receives input that already passed the contract, and returns typed output or one
+//! of the catalog's errors.
+
+use crate::billing::{self, Invoice, InvoiceCurrency, InvoiceStatus};
+use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
+use std::sync::Mutex;
+
+/// What the server trusts about a request: from the authenticated session, never from
+/// tool arguments.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub tenant: String,
+    /// Approval digests the user confirmed in the host's approval dialog.
+    pub approved: Vec<String>,
+}
+
+/// Invoices per tenant; `lie` makes `invoice_get` return an invoice that breaks the
+/// output contract (to prove it is withheld).
+#[derive(Debug, Default)]
+pub struct Memory {
+    pub invoices: Vec<(String, Invoice)>,
+    pub reminders: Mutex<Vec<String>>,
+    pub lie: bool,
+}
+
+impl Memory {
+    /// Two invoices of tenant `acme`, one of tenant `other`.
+    pub fn sample() -> Memory {
+        let invoice = |n: u32, status: InvoiceStatus| Invoice {
+            invoice_reference: format!("INV-{n}"),
+            customer_display_name: format!("Customer {n}"),
+            status,
+            currency: InvoiceCurrency::Eur,
+            amount_due_minor: 1000 * i64::from(n),
+            due_date: "2026-01-31".into(),
+            issued_at: "2026-01-01T09:00:00Z".into(),
+        };
+        Memory {
+            invoices: vec![
+                ("acme".into(), invoice(1, InvoiceStatus::Overdue)),
+                ("acme".into(), invoice(2, InvoiceStatus::Open)),
+                ("other".into(), invoice(3, InvoiceStatus::Overdue)),
+            ],
+            ..Memory::default()
+        }
+    }
+
+    fn find(&self, tenant: &str, reference: &str) -> Option<&Invoice> {
+        self.invoices
+            .iter()
+            .find(|(t, i)| t == tenant && i.invoice_reference == reference)
+            .map(|(_, i)| i)
+    }
+}
+
+impl billing::Billing for Memory {
+    type Context = Session;
+
+    async fn invoice_list(
+        &self,
+        ctx: &Session,
+        input: invoice_list::Input,
+    ) -> Result<invoice_list::Output, invoice_list::Error> {
+        let wanted = match input.status {
+            invoice_list::Status::Open => InvoiceStatus::Open,
+            invoice_list::Status::Overdue => InvoiceStatus::Overdue,
+        };
+        if input.cursor.is_some() {
+            return Err(invoice_list::Error::InvalidCursor);
+        }
+        let size = usize::try_from(input.page_size).unwrap_or(0);
+        let items = self
+            .invoices
+            .iter()
+            .filter(|(t, i)| *t == ctx.tenant && i.status == wanted)
+            .map(|(_, i)| i.clone())
+            .take(size)
+            .collect();
+        Ok(invoice_list::Output {
+            items,
+            next_cursor: None,
+        })
+    }
+
+    async fn invoice_get(
+        &self,
+        ctx: &Session,
+        input: invoice_get::Input,
+    ) -> Result<invoice_get::Output, invoice_get::Error> {
+        let mut invoice = self
+            .find(&ctx.tenant, &input.invoice_reference)
+            .cloned()
+            .ok_or(invoice_get::Error::InvoiceNotFound)?;
+        if self.lie {
+            invoice.invoice_reference = "not an invoice number".into();
+        }
+        let reminders = self.reminders.lock().map(|r| r.len()).unwrap_or(0);
+        Ok(invoice_get::Output {
+            invoice,
+            reminder_count: i64::try_from(reminders).unwrap_or(i64::MAX),
+            last_reminder_at: None,
+        })
+    }
+
+    async fn invoice_send_reminder(
+        &self,
+        ctx: &Session,
+        input: invoice_send_reminder::Input,
+    ) -> Result<invoice_send_reminder::Reply, invoice_send_reminder::Error> {
+        use invoice_send_reminder::{Error, NeedsInput, Output, Reply};
+        let invoice = self
+            .find(&ctx.tenant, &input.invoice_reference)
+            .ok_or(Error::InvoiceNotFound)?;
+        if invoice.status != InvoiceStatus::Overdue {
+            return Err(Error::InvoiceNotOverdue);
+        }
+        if !ctx.approved.contains(&input.approval_digest()) {
+            return Ok(Reply::InputRequired {
+                needs: NeedsInput::Approval,
+                prompt: format!(
+                    "Send a payment reminder for {} to the customer?",
+                    input.invoice_reference
+                ),
+            });
+        }
+        let mut sent = self.reminders.lock().map_err(|_| Error::MailUnavailable)?;
+        sent.push(input.idempotency_key().to_string());
+        Ok(Reply::Complete(Output {
+            reminder_reference: format!("REM-{}", sent.len()),
+            sent_at: "2026-02-01T10:00:00Z".into(),
+        }))
+    }
+}

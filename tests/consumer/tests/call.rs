@@ -1,0 +1,280 @@
+//! Drives the generated billing catalog through `call` the way an MCP server does: valid
+//! calls, every kind of invalid argument, a failing handler, a lying handler, `needs-input`
+//! and an unknown tool.
+
+use catalogc::runtime::serde_json::{self, Value, json};
+use catalogc::runtime::{CallResult, Catalog, ToolError, Validate};
+use catalogc_consumer::billing::{self, invoice_list, invoice_send_reminder};
+use catalogc_consumer::block_on;
+use catalogc_consumer::memory::{Memory, Session};
+
+type Billing = billing::Catalog;
+
+fn acme() -> Session {
+    Session {
+        tenant: "acme".into(),
+        approved: Vec::new(),
+    }
+}
+
+fn call(memory: &Memory, ctx: &Session, tool: &str, args: Value) -> CallResult {
+    block_on(<Billing as Catalog<Memory>>::call(memory, ctx, tool, args))
+        .unwrap_or_else(|e| panic!("protocol error: {e}"))
+}
+
+fn structured(r: &CallResult) -> &Value {
+    r.structured_content
+        .as_ref()
+        .unwrap_or_else(|| panic!("no structuredContent: {r:?}"))
+}
+
+/// The violations of an `INVALID_ARGUMENTS` result, as (path, reason).
+fn violations(r: &CallResult) -> Vec<(String, String)> {
+    assert_eq!(r.error_code(), Some("INVALID_ARGUMENTS"), "{r:?}");
+    let list = structured(r)["violations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    list.iter()
+        .map(|v| {
+            let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+            (s("path"), s("reason"))
+        })
+        .collect()
+}
+
+#[test]
+fn success_carries_structured_content_and_the_same_json_as_text() {
+    let m = Memory::sample();
+    let r = call(&m, &acme(), "invoice_list", json!({"status": "overdue"}));
+    assert!(!r.is_error, "{r:?}");
+    let sc = structured(&r);
+    let refs: Vec<&str> = sc["items"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|i| i["invoice_reference"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    // Only the caller's tenant, from the trusted context.
+    assert_eq!(refs, ["INV-1"]);
+    let text: Value = serde_json::from_str(&r.text).unwrap_or(Value::Null);
+    assert_eq!(&text, sc);
+    let mcp = r.to_json();
+    assert_eq!(mcp["isError"], json!(false));
+    assert_eq!(mcp["content"][0]["type"], json!("text"));
+}
+
+#[test]
+fn defaults_apply_when_a_field_is_left_out() {
+    let input: invoice_list::Input =
+        serde_json::from_value(json!({"status": "open"})).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(input.page_size, 20);
+    assert_eq!(input.cursor, None);
+    assert!(input.validate().is_ok());
+}
+
+#[test]
+fn every_violation_is_reported_with_its_pointer() {
+    let m = Memory::sample();
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_list",
+        json!({"status": "closed", "page_size": 51, "cursor": 5, "tenant_id": "other"}),
+    );
+    assert!(r.is_error);
+    let v = violations(&r);
+    let paths: Vec<&str> = v.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["/status", "/page_size", "/cursor", "/tenant_id"],
+        "{v:?}"
+    );
+    assert!(v[0].1.contains("\"open\", \"overdue\""), "{v:?}");
+    assert!(v[1].1.contains("maximum 50"), "{v:?}");
+    assert!(v[2].1.contains("expected a string"), "{v:?}");
+    assert_eq!(v[3].1, "unknown field");
+
+    // Missing required field, and a value that is not an object at all.
+    let v = violations(&call(&m, &acme(), "invoice_list", json!({})));
+    assert_eq!(v, [("/status".into(), "required field is missing".into())]);
+    let v = violations(&call(&m, &acme(), "invoice_list", json!([])));
+    assert_eq!(
+        v,
+        [("".into(), "expected an object, found an array".into())]
+    );
+
+    // A pattern (ECMA-262) and a length counted in Unicode scalar values: 32 emoji are 32
+    // characters (64 UTF-16 units, 128 bytes), 33 are one too many.
+    let get = |reference: String| {
+        violations(&call(
+            &m,
+            &acme(),
+            "invoice_get",
+            json!({ "invoice_reference": reference }),
+        ))
+    };
+    let v = get("INV-x".into());
+    assert_eq!(v.len(), 1);
+    assert!(v[0].1.contains("pattern"), "{v:?}");
+    let v = get("😀".repeat(33));
+    let reasons: Vec<&str> = v.iter().map(|(_, r)| r.as_str()).collect();
+    assert!(reasons.contains(&"longer than 32 characters"), "{v:?}");
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_get",
+        json!({ "invoice_reference": "😀".repeat(32) }),
+    );
+    assert_eq!(violations(&r).len(), 1, "only the pattern fails at 32");
+
+    // `null` is not a value of an optional string field.
+    let v = violations(&call(
+        &m,
+        &acme(),
+        "invoice_list",
+        json!({"status": "open", "cursor": null}),
+    ));
+    assert_eq!(v[0].0, "/cursor");
+}
+
+#[test]
+fn a_declared_error_carries_only_what_the_catalog_says() {
+    let m = Memory::sample();
+    // INV-3 exists, but for another tenant: not found for this one.
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_get",
+        json!({"invoice_reference": "INV-3"}),
+    );
+    assert!(r.is_error);
+    assert_eq!(
+        structured(&r),
+        &json!({
+            "code": "INVOICE_NOT_FOUND",
+            "class": "not-found",
+            "retryable": false,
+            "retry": "never",
+            "next_step": "Check the invoice number with the user, or find it with invoice_list.",
+            "message": "no invoice with this number is visible to you",
+        })
+    );
+    let e = billing::invoice_get::Error::BillingUnavailable;
+    assert_eq!(
+        (e.code(), e.class(), e.retryable()),
+        ("BILLING_UNAVAILABLE", "unavailable", true)
+    );
+    assert_eq!(e.next_step(), None);
+    assert_eq!(e.to_string(), "billing is temporarily unavailable");
+}
+
+#[test]
+fn an_output_that_breaks_its_schema_is_withheld() {
+    let m = Memory {
+        lie: true,
+        ..Memory::sample()
+    };
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_get",
+        json!({"invoice_reference": "INV-1"}),
+    );
+    assert_eq!(r.error_code(), Some("INVALID_TOOL_OUTPUT"));
+    assert!(!r.text.contains("not an invoice number"), "{}", r.text);
+    assert!(!r.text.contains("Customer"), "{}", r.text);
+}
+
+#[test]
+fn needs_input_asks_until_the_exact_arguments_are_approved() {
+    let m = Memory::sample();
+    let args = json!({"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef"});
+    let r = call(&m, &acme(), "invoice_send_reminder", args.clone());
+    assert_eq!(r.error_code(), Some("INPUT_REQUIRED"), "{r:?}");
+    let asked = &structured(&r)["input_required"];
+    assert_eq!(asked["name"], json!("approval"));
+    assert_eq!(asked["kind"], json!("confirmation"));
+
+    // The host shows the user the call and records the digest of what they approved.
+    let input: invoice_send_reminder::Input =
+        serde_json::from_value(args.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let digest = input.approval_digest();
+    assert_eq!(digest, catalogc::runtime::canonical::digest(&args));
+    assert_eq!(input.idempotency_key(), "k-0123456789abcdef");
+    let approved = Session {
+        approved: vec![digest],
+        ..acme()
+    };
+    let r = call(&m, &approved, "invoice_send_reminder", args);
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(structured(&r)["reminder_reference"], json!("REM-1"));
+    // Approving one call approves nothing else.
+    let other = json!({"invoice_reference": "INV-1", "idempotency_key": "k-fedcba9876543210"});
+    let r = call(&m, &approved, "invoice_send_reminder", other);
+    assert_eq!(r.error_code(), Some("INPUT_REQUIRED"));
+}
+
+#[test]
+fn an_unknown_tool_is_a_protocol_error() {
+    let m = Memory::sample();
+    let e = block_on(<Billing as Catalog<Memory>>::call(
+        &m,
+        &acme(),
+        "invoice_delete",
+        json!({}),
+    ));
+    let e = e.err().unwrap_or_else(|| panic!("not a protocol error"));
+    assert_eq!(e.code(), -32602);
+    assert_eq!(e.to_json()["code"], json!(-32602));
+}
+
+#[test]
+fn definitions_and_hashes_are_the_published_ones() {
+    let published: Value =
+        serde_json::from_str(include_str!("../../../generated/billing.tools.json"))
+            .unwrap_or(Value::Null);
+    assert_eq!(<Billing as Catalog<Memory>>::tools_list(), published);
+    let names: Vec<&str> = <Billing as Catalog<Memory>>::TOOLS
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(
+        names,
+        ["invoice_list", "invoice_get", "invoice_send_reminder"]
+    );
+    // The lock file pins the same hashes.
+    let lock = include_str!("../../../catalogs/billing.lock");
+    for h in [
+        billing::invoice_list::INPUT_HASH,
+        billing::invoice_list::OUTPUT_HASH,
+        billing::invoice_list::CONTRACT_HASH,
+        billing::invoice_get::CONTRACT_HASH,
+        billing::invoice_send_reminder::CONTRACT_HASH,
+    ] {
+        assert!(lock.contains(h), "{h} is not in billing.lock");
+    }
+}
+
+#[test]
+fn the_build_script_output_is_the_committed_golden_output() {
+    assert_eq!(
+        include_str!(concat!(env!("OUT_DIR"), "/billing.rs")),
+        include_str!("../../../generated/billing.rs")
+    );
+    assert_eq!(
+        include_str!(concat!(env!("OUT_DIR"), "/payments.rs")),
+        include_str!("../../../generated/payments.rs")
+    );
+}
+
+#[test]
+fn sensitive_fields_are_redacted_in_debug() {
+    let m = Memory::sample();
+    let shown = format!("{:?}", m.invoices[0].1);
+    assert!(shown.contains("<redacted>"), "{shown}");
+    assert!(!shown.contains("Customer 1"), "{shown}");
+    assert!(shown.contains("INV-1"), "{shown}");
+}
