@@ -57,16 +57,20 @@ pub struct Inputs {
     pub config: Option<PathBuf>,
     /// A folder of templates overriding the built-ins.
     pub templates: Option<PathBuf>,
+    /// How catalog files are read (size limit).
     pub load: LoadOptions,
+    /// Code generation options.
     pub options: codegen::Options,
 }
 
 /// What [`generate_project`] produced.
 #[derive(Debug)]
 pub struct Generated {
+    /// The files read, the lowered catalogs and their load diagnostics.
     pub loaded: Loaded,
     /// Every lint finding (warnings and below; errors stop generation).
     pub diagnostics: Vec<Diagnostic>,
+    /// The generated files, ready to write.
     pub files: Vec<File>,
     /// Every file the output depends on: catalogs, the project file, templates.
     pub inputs: Vec<PathBuf>,
@@ -155,6 +159,7 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder with every default: `catalogs/`, `catalogc.kdl` when present, `OUT_DIR`.
     pub fn new() -> Builder {
         Builder::default()
     }

@@ -23,6 +23,7 @@ pub const SECTIONS: &[&str] = &["lint", "templates"];
 pub struct ProjectConfig {
     /// The file read, as named on the command line or found; `None` when there is none.
     pub file: Option<PathBuf>,
+    /// The `lint` section: rule levels and thresholds.
     pub lint: lint::Config,
     /// `templates "DIR"`: a folder of templates that override the built-in ones, resolved
     /// against the configuration file's folder.

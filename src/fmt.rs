@@ -17,7 +17,12 @@ const INDENT: usize = 4;
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormatError {
     /// The text does not parse; nothing is formatted (the first error, and how many).
-    Syntax { first: SyntaxError, count: usize },
+    Syntax {
+        /// The first syntax error.
+        first: SyntaxError,
+        /// How many syntax errors the text has.
+        count: usize,
+    },
     /// The tree has a shape the printer does not know (a formatter bug).
     Internal(String),
 }

@@ -21,6 +21,7 @@ pub enum WriteOutcome {
 }
 
 impl WriteOutcome {
+    /// The file's bytes were replaced (it was [`WriteOutcome::Written`]).
     pub fn wrote(self) -> bool {
         self == WriteOutcome::Written
     }

@@ -12,13 +12,33 @@ pub enum GitError {
     NoGit(String),
     /// git does not take the folder as a work tree; `reason` is git's own line (not a
     /// repository, dubious ownership, a broken config…).
-    NotARepository { dir: PathBuf, reason: String },
+    NotARepository {
+        /// The folder git was run in.
+        dir: PathBuf,
+        /// git's own explanation (one line).
+        reason: String,
+    },
     /// No commit by that name; `shallow` when the clone is shallow, so it may exist upstream.
-    UnknownRevision { rev: String, shallow: bool },
+    UnknownRevision {
+        /// The revision as given.
+        rev: String,
+        /// The clone is shallow, so the revision may exist upstream.
+        shallow: bool,
+    },
     /// A file at the revision is not UTF-8 text.
-    NotUtf8 { rev: String, path: PathBuf },
+    NotUtf8 {
+        /// The revision read.
+        rev: String,
+        /// The file's path inside the repository.
+        path: PathBuf,
+    },
     /// git ran and failed.
-    Failed { command: String, stderr: String },
+    Failed {
+        /// The git command line that ran.
+        command: String,
+        /// What git printed on stderr, trimmed.
+        stderr: String,
+    },
 }
 
 impl fmt::Display for GitError {

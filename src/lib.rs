@@ -3,11 +3,17 @@
 //! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
 //! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`]) → [`cli`].
 
+#![warn(missing_docs)]
+
+// Not yet documented item by item (issue 15 stays open for it).
+#[allow(missing_docs)]
 pub mod runtime;
 
 #[cfg(feature = "compiler")]
 pub mod build;
 #[cfg(feature = "compiler")]
+// Not yet documented item by item (issue 15 stays open for it).
+#[allow(missing_docs)]
 pub mod codegen;
 #[cfg(feature = "compiler")]
 pub mod compat;

@@ -21,17 +21,24 @@ use std::path::{Path, PathBuf};
 pub const LOCK_FORMAT: i64 = 1;
 
 #[derive(Debug, Clone, PartialEq)]
+/// The contents of one `NAME.lock`: the catalog's version and each tool's hashes.
 pub struct Lock {
+    /// The catalog's name.
     pub catalog: String,
+    /// The catalog's version label, as written.
     pub version: String,
     /// Sorted by name, so reordering tools does not touch the lock.
     pub tools: Vec<LockedTool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One tool's line in a lock.
 pub struct LockedTool {
+    /// The tool's name.
     pub name: String,
+    /// The tool's version label, as written.
     pub version: String,
+    /// The tool's four published hashes.
     pub hashes: ToolHashes,
 }
 
@@ -56,10 +63,12 @@ impl Lock {
         }
     }
 
+    /// The locked tool of that name.
     pub fn tool(&self, name: &str) -> Option<&LockedTool> {
         self.tools.iter().find(|t| t.name == name)
     }
 
+    /// The lock file's text (KDL, with a header comment); [`Lock::parse`] reads it back.
     pub fn render(&self) -> String {
         let mut s = String::from(
             "// Written by `catalogc lock`; `catalogc lock --check` verifies it. Commit it.\n",
@@ -264,22 +273,31 @@ pub fn lock_path(cat: &Catalog, file: &Path) -> PathBuf {
 pub enum Mismatch {
     /// The point of the lock: the contract changed, the version did not.
     HashChangedVersionSame {
+        /// The tool's name.
         tool: String,
+        /// Its version, the same in the lock and the catalog.
         version: String,
         /// Which of `input`, `output`, `description`, `contract` differ.
         hashes: Vec<&'static str>,
     },
+    /// A tool in the catalog that the lock does not list.
     ToolAdded(String),
+    /// A tool the lock lists that the catalog no longer has.
     ToolRemoved(String),
     /// A version was bumped (with or without a hash change) and the lock not rewritten.
     VersionChanged {
         /// `None` for the catalog's own version.
         tool: Option<String>,
+        /// The version in the lock.
         locked: String,
+        /// The version in the catalog.
         current: String,
     },
+    /// The catalog's name differs from the one locked.
     CatalogRenamed {
+        /// The name in the lock.
         locked: String,
+        /// The name in the catalog.
         current: String,
     },
 }
@@ -290,6 +308,7 @@ impl Mismatch {
         matches!(self, Mismatch::HashChangedVersionSame { .. })
     }
 
+    /// One line for `lock --check`, saying what to run to fix it.
     pub fn message(&self) -> String {
         match self {
             Mismatch::HashChangedVersionSame {

@@ -19,6 +19,7 @@ pub const DEFAULT_CATALOG_DIR: &str = "catalogs";
 pub const PROJECT_FILE: &str = "catalogc.kdl";
 
 #[derive(Debug, Clone)]
+/// How catalog files are read.
 pub struct LoadOptions {
     /// Files larger than this are refused.
     pub max_file_bytes: u64,
@@ -35,7 +36,10 @@ impl Default for LoadOptions {
 /// Everything one run works on.
 #[derive(Debug, Clone, Default)]
 pub struct Loaded {
+    /// Every file read (catalogs, and the project file when there is one).
     pub sources: SourceMap,
+    /// The lowered catalogs; those that failed to lower are missing or partial, see
+    /// `diagnostics`.
     pub project: Project,
     /// Syntax and model diagnostics, in file order then source order.
     pub diagnostics: Vec<Diagnostic>,
@@ -51,21 +55,33 @@ impl Loaded {
 /// Why a project could not be loaded. `Display` is one line.
 #[derive(Debug)]
 pub enum LoadError {
+    /// A PATH that does not exist.
     NotFound(PathBuf),
+    /// A folder with no `*.kdl` catalog below it.
     NoCatalogs(PathBuf),
+    /// A file that could not be read, with the I/O error.
     Unreadable(PathBuf, std::io::Error),
+    /// A file that is not UTF-8 text.
     NotUtf8 {
+        /// The file.
         path: PathBuf,
+        /// Byte offset of the first invalid byte.
         offset: usize,
     },
+    /// A file larger than [`LoadOptions::max_file_bytes`].
     TooLarge {
+        /// The file.
         path: PathBuf,
+        /// Its size in bytes.
         size: u64,
+        /// The limit in bytes.
         limit: u64,
     },
     /// A FIFO, device, socket or folder where a file is read.
     NotRegular {
+        /// The path.
         path: PathBuf,
+        /// What it is instead (`FIFO`, `folder`, …).
         kind: &'static str,
     },
 }

@@ -10,21 +10,29 @@ use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Output format of `catalogc breaking`.
 pub enum Format {
+    /// Text for a terminal, colored when allowed.
     Human,
+    /// One JSON document: every catalog, tool, change and verdict.
     Json,
+    /// SARIF 2.1.0, for code-scanning uploads.
     Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`), one per problem.
     Github,
+    /// A Markdown summary, e.g. for a pull-request comment.
     Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// `--policy`: a stricter rule than "the version is high enough".
 pub enum PolicyArg {
     /// Any major change fails, whatever the versions say.
     NoMajor,
 }
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc breaking`.
 pub struct BreakingArgs {
     /// The old side: a git revision (`main`, `origin/main`, `HEAD~1`, a commit), or a catalog
     /// folder or file. An existing file or folder of that name wins over a revision.
@@ -33,8 +41,10 @@ pub struct BreakingArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// How the report is printed.
     pub format: Format,
     #[arg(long, value_enum)]
+    /// A stricter check than "every declared version is high enough".
     pub policy: Option<PolicyArg>,
 }
 
@@ -87,6 +97,10 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
     })))
 }
 
+/// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
+///
+/// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
+/// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     let mut new = project::load(&args.paths, &global.load)?;
     let old = load_old(&args.against, &args.paths, global)?;

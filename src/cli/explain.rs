@@ -6,12 +6,15 @@ use crate::compat::kinds::{Kind, Mirror};
 use crate::compat::version::VERSION_RULES;
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc explain`.
 pub struct ExplainArgs {
     /// A rule ID as `catalogc rules` lists it (`naming/tool-name`), or a change kind that
     /// `catalogc breaking` reports (`compat/input-field-required-added`).
     pub rule: String,
 }
 
+/// Runs `catalogc explain`: prints the documentation of a lint rule or change kind; an
+/// unknown ID is an error that suggests the closest one.
 pub fn run(args: &ExplainArgs) -> Result<Status, CliError> {
     let text = match compat_doc(&args.rule) {
         Some(text) => text,

@@ -4,6 +4,7 @@ use super::{CliError, Global, Status};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// What `catalogc export` prints.
 pub enum What {
     /// The MCP `tools/list` payload: `{"tools":[...]}`.
     ToolsJson,
@@ -13,13 +14,16 @@ pub enum What {
 }
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc export`.
 pub struct ExportArgs {
     #[arg(value_enum)]
+    /// The view to print.
     pub what: What,
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
 }
 
+/// Runs `catalogc export`: loads the catalogs and prints the chosen view on stdout.
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = super::load_valid(&args.paths, global)?;
     match args.what {

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc fmt`.
 pub struct FmtArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
@@ -17,6 +18,8 @@ pub struct FmtArgs {
     pub check: bool,
 }
 
+/// Runs `catalogc fmt`: rewrites each catalog in place, or with `--check` only names the
+/// files that would change ([`Status::Findings`] when any would).
 pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
     let default = [PathBuf::from(project::DEFAULT_CATALOG_DIR)];
     let paths = if args.paths.is_empty() {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc gen`.
 pub struct GenArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
@@ -24,6 +25,8 @@ pub struct GenArgs {
     pub templates: Option<PathBuf>,
 }
 
+/// Runs `catalogc gen`: generates every catalog's files and writes those that changed, or
+/// with `--check` names each missing or stale file ([`Status::Findings`]).
 pub fn run(args: &GenArgs, global: &Global) -> Result<Status, CliError> {
     let inputs = Inputs {
         paths: args.paths.clone(),

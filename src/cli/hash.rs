@@ -8,16 +8,21 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Output format of `catalogc hash`.
 pub enum Format {
+    /// One line per tool, grouped by catalog.
     Human,
+    /// One JSON document: catalogs by name, each tool with its four hashes.
     Json,
 }
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc hash`.
 pub struct HashArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// How the hashes are printed.
     pub format: Format,
 }
 
@@ -36,6 +41,7 @@ fn sorted<'a>(
     cats
 }
 
+/// Runs `catalogc hash`: loads the catalogs, builds every contract and prints its hashes.
 pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = super::load_valid(&args.paths, global)?;
     let artifacts = super::artifacts(

@@ -10,24 +10,32 @@ use crate::project;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Output format of `catalogc lint`.
 pub enum Format {
+    /// Text for a terminal, with source excerpts, colored when allowed.
     Human,
+    /// One JSON document: every finding and a summary.
     Json,
+    /// SARIF 2.1.0, for code-scanning uploads.
     Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`), one per finding.
     Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// `--deny`: finding levels that fail the run besides errors.
 pub enum Deny {
     /// Warnings fail the run too.
     Warnings,
 }
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc lint`.
 pub struct LintArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// How the findings are printed.
     pub format: Format,
     /// `--deny warnings`: exit 1 on warnings as well as errors.
     #[arg(long, value_enum)]
@@ -43,6 +51,8 @@ pub struct LintArgs {
     pub write_baseline: Option<PathBuf>,
 }
 
+/// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
+/// baseline; [`Status::Findings`] when one is at error level (or warning with `--deny warnings`).
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
     let project_config =

@@ -10,6 +10,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
+/// Arguments of `catalogc lock`.
 pub struct LockArgs {
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
@@ -19,6 +20,8 @@ pub struct LockArgs {
     pub check: bool,
 }
 
+/// Runs `catalogc lock`: writes `NAME.lock` beside each catalog, or with `--check` reports
+/// each lock file that is missing or stale ([`Status::Findings`]).
 pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = project::load(&args.paths, &global.load)?;
     if let Some(d) = loaded.diagnostics.iter().find(|d| d.level == Level::Error) {

@@ -27,8 +27,10 @@ pub mod rules;
     about = "A compiler for declarative LLM tool catalogs (MCP)",
     propagate_version = true
 )]
+/// The command line of `catalogc`.
 pub struct Cli {
     #[command(subcommand)]
+    /// The subcommand to run.
     pub command: Command,
     /// Refuse catalog files larger than this many bytes.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
@@ -36,6 +38,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+/// The subcommands of `catalogc`, each with its arguments.
 pub enum Command {
     /// Parse and check catalogs; exit 1 when a finding is at error level.
     Lint(lint::LintArgs),
@@ -66,7 +69,10 @@ pub enum Command {
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// Exit 0: the command succeeded and found nothing to fail on.
     Ok,
+    /// Exit 1: the check found what it looks for (an error finding, a too-low version, a
+    /// file that would change, a stale lock).
     Findings,
 }
 
@@ -83,6 +89,7 @@ impl<E: std::error::Error> From<E> for CliError {
 /// Options every command shares.
 #[derive(Debug, Clone)]
 pub struct Global {
+    /// How catalog files are loaded (size limit).
     pub load: crate::project::LoadOptions,
     /// Human output may use ANSI colors.
     pub color: bool,

@@ -17,6 +17,7 @@ pub enum Class {
 }
 
 impl Class {
+    /// The lowercase name used in reports: `patch`, `minor` or `major`.
     pub fn as_str(self) -> &'static str {
         match self {
             Class::Patch => "patch",
@@ -50,9 +51,10 @@ macro_rules! kinds {
         mirror: $mirror:expr, reverse: [$($rev:ident),*]; )*) => {
         /// One change kind (a row of docs/compatibility.md, for one side where sides matter).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Kind { $($variant),* }
+        pub enum Kind { $(#[doc = $title] $variant),* }
 
         impl Kind {
+            /// Every kind, in declaration (documentation) order.
             pub const ALL: &'static [Kind] = &[$(Kind::$variant),*];
 
             /// The stable ID, `compat/…`.
@@ -60,6 +62,7 @@ macro_rules! kinds {
                 match self { $(Kind::$variant => $id),* }
             }
 
+            /// The semver bump this kind of change requires.
             pub fn class(self) -> Class {
                 match self { $(Kind::$variant => Class::$class),* }
             }
@@ -74,6 +77,7 @@ macro_rules! kinds {
                 match self { $(Kind::$variant => $doc),* }
             }
 
+            /// The kind the same edit is on the other side (input/output), or why there is none.
             pub fn mirror(self) -> Mirror {
                 #[allow(unused_imports)]
                 use Kind::*;
@@ -404,6 +408,7 @@ kinds! {
 }
 
 impl Kind {
+    /// The kind with this stable ID (`compat/…`); `None` for an unknown ID.
     pub fn from_id(id: &str) -> Option<Kind> {
         Kind::ALL.iter().copied().find(|k| k.id() == id)
     }

@@ -47,17 +47,21 @@ use std::collections::HashMap;
 /// A place in one side's sources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Loc {
+    /// The file, in that side's [`SourceMap`](crate::diag::SourceMap).
     pub file: FileId,
+    /// Byte range in that file.
     pub span: Span,
 }
 
 /// One classified change of one tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
+    /// What kind of change, which decides its class.
     pub kind: Kind,
     /// Dotted location inside the tool (`input.items[].amount_minor.max`); empty for a whole
     /// tool added or removed.
     pub path: String,
+    /// One sentence for a human, naming the old and new values.
     pub message: String,
     /// Where it is in the old sources, when it exists there.
     pub old: Option<Loc>,
@@ -66,6 +70,7 @@ pub struct Change {
 }
 
 impl Change {
+    /// The semver bump this change requires (that of its kind).
     pub fn class(&self) -> Class {
         self.kind.class()
     }
@@ -98,14 +103,20 @@ pub fn compare_tools(old_cat: &Catalog, old: &Tool, new_cat: &Catalog, new: &Too
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What happened to a tool between the two sides.
 pub enum Status {
+    /// Only on the new side.
     Added,
+    /// Only on the old side.
     Removed,
+    /// On both sides, with at least one change or a different contract hash.
     Changed,
+    /// On both sides, with the same contract.
     Unchanged,
 }
 
 impl Status {
+    /// The lowercase name used in reports (`added`, `removed`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Added => "added",
@@ -119,26 +130,41 @@ impl Status {
 /// A version label with where it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Versioned {
+    /// The version label as written (not necessarily semver).
     pub value: String,
+    /// Where it is written.
     pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The comparison of one tool between the two sides.
 pub struct ToolReport {
+    /// The tool's name (the key the sides are matched by).
     pub name: String,
+    /// Added, removed, changed or unchanged.
     pub status: Status,
+    /// Its version on the old side; `None` when added.
     pub old_version: Option<Versioned>,
+    /// Its version on the new side; `None` when removed.
     pub new_version: Option<Versioned>,
+    /// Every classified change, in the order of [`compare_tools`].
     pub changes: Vec<Change>,
+    /// Whether the new version is high enough for `changes`.
     pub verdict: version::Verdict,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The comparison of one catalog between the two sides.
 pub struct CatalogReport {
+    /// The catalog's name (the key the sides are matched by).
     pub name: String,
+    /// Its version on the old side; `None` when the catalog is new.
     pub old_version: Option<Versioned>,
+    /// Its version on the new side; `None` when the catalog was deleted.
     pub new_version: Option<Versioned>,
+    /// Its tools, by name.
     pub tools: Vec<ToolReport>,
+    /// Whether the catalog's version is high enough for its tools' largest change.
     pub verdict: version::Verdict,
 }
 
@@ -146,18 +172,21 @@ pub struct CatalogReport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Policy {
     #[default]
+    /// The default: only a declared version too low for its changes fails.
     Semver,
     /// Any major change fails: ship a new tool side by side instead.
     NoMajor,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The comparison of two sets of catalogs: what `catalogc breaking` prints.
 pub struct Report {
     /// By name.
     pub catalogs: Vec<CatalogReport>,
 }
 
 impl Report {
+    /// Every change of every tool, with its catalog and tool, in report order.
     pub fn changes(&self) -> impl Iterator<Item = (&CatalogReport, &ToolReport, &Change)> {
         self.catalogs.iter().flat_map(|c| {
             c.tools
@@ -173,6 +202,7 @@ impl Report {
             .all(|c| c.verdict.ok() && c.tools.iter().all(|t| t.verdict.ok()))
     }
 
+    /// Some change is major (what `--policy no-major` refuses).
     pub fn has_major(&self) -> bool {
         self.changes().any(|(_, _, ch)| ch.class() == Class::Major)
     }

@@ -14,7 +14,9 @@ use std::io::{self, Write};
 /// The sources of both sides: locations of the old side point into `old`.
 #[derive(Clone, Copy)]
 pub struct Sources<'a> {
+    /// The old side's files.
     pub old: &'a SourceMap,
+    /// The new side's files.
     pub new: &'a SourceMap,
 }
 
@@ -250,6 +252,7 @@ pub fn to_json(report: &Report, sources: Sources<'_>) -> Value {
     json!({ "catalogs": report.catalogs.iter().map(|c| catalog_json(c, sources)).collect::<Vec<_>>() })
 }
 
+/// Writes the report as one pretty-printed JSON document (see [`to_json`]), newline-terminated.
 pub fn write_json(out: &mut dyn Write, report: &Report, sources: Sources<'_>) -> io::Result<()> {
     emit::write_json(out, &to_json(report, sources))
 }

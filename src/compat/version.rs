@@ -41,6 +41,7 @@ pub struct Verdict {
 pub struct Problem {
     /// `compat/version-…` or [`CATALOG_REMOVED`], see [`VERSION_RULES`].
     pub rule: &'static str,
+    /// One sentence for a human: the versions and what is expected.
     pub message: String,
 }
 
@@ -73,6 +74,7 @@ pub const VERSION_RULES: &[(&str, &str)] = &[
 ];
 
 impl Verdict {
+    /// The declared version is acceptable (no problems).
     pub fn ok(&self) -> bool {
         self.problems.is_empty()
     }

@@ -32,7 +32,9 @@ const BUILTINS: &[(&str, &str)] = &[
 /// A failure to load or render a template, naming the template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateError {
+    /// The template's name (`description.j2`), or its path when overridden.
     pub template: String,
+    /// What went wrong, with the line when the template engine knows it.
     pub message: String,
 }
 
@@ -173,36 +175,51 @@ fn error_message(e: &minijinja::Error) -> String {
 /// What the description template sees.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct DescriptionContext {
+    /// The catalog's name.
     pub catalog: String,
+    /// The tool's name.
     pub name: String,
+    /// `title`, when written.
     pub title: Option<String>,
+    /// `summary`, when written.
     pub summary: Option<String>,
+    /// `when`: when the model should call the tool.
     pub when: Option<String>,
+    /// `when-not`: when it should not.
     pub when_not: Option<String>,
     /// The effect keyword, e.g. `destructive`.
     pub effect: &'static str,
     /// The effect in words, without a final period.
     pub effect_words: String,
+    /// The tool's `limits`, when declared.
     pub limits: Option<LimitsContext>,
     /// Each limit in words (`at most 50 items`), in a fixed order; empty without limits.
     pub limits_words: Vec<String>,
     /// What to do after a timeout, as a sentence; `None` without `on-timeout`.
     pub timeout_words: Option<String>,
+    /// The tool's `deprecated` node, when present.
     pub deprecated: Option<DeprecatedContext>,
     /// The deprecation as a sentence; `None` unless deprecated.
     pub deprecation: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+/// A tool's `limits` as the template sees them; absent limits are `None`.
 pub struct LimitsContext {
+    /// Most items a result returns.
     pub max_items: Option<u64>,
+    /// Largest result, in bytes.
     pub max_result_bytes: Option<u64>,
+    /// Time the call may take, in milliseconds.
     pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+/// A tool's deprecation as the template sees it.
 pub struct DeprecatedContext {
+    /// Why the tool is deprecated, when written.
     pub reason: Option<String>,
+    /// The tool to call instead, when named.
     pub replacement: Option<String>,
 }
 

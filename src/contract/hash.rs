@@ -19,9 +19,14 @@ use serde_json::{Map, Value, json};
 /// The hashes of one tool, each `sha256:<64 hex>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct ToolHashes {
+    /// The canonical input JSON Schema's hash.
     pub input: String,
+    /// The canonical output JSON Schema's hash (of `{}` when the tool declares no output).
     pub output: String,
+    /// The rendered description's hash: changes with any wording or template change.
     pub description: String,
+    /// The hash of what callers depend on: both schema hashes, annotations, errors, limits,
+    /// idempotency and confirmation, but not the prose.
     pub contract: String,
 }
 
@@ -46,10 +51,12 @@ pub fn hashes_of(
     }
 }
 
+/// The input hash of `tool` of `cat`, without rendering its description.
 pub fn input_hash(cat: &Catalog, tool: &Tool) -> String {
     digest(&schema::input_schema(cat, tool))
 }
 
+/// The output hash of `tool` of `cat` (of `{}` when it declares no output).
 pub fn output_hash(cat: &Catalog, tool: &Tool) -> String {
     digest(&schema::output_schema(cat, tool).unwrap_or_else(|| json!({})))
 }

@@ -62,12 +62,14 @@ impl ToolContract {
 /// The contracts of every tool of one catalog, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CatalogContracts {
+    /// One contract per tool, parallel to the catalog's `tools`.
     pub tools: Vec<ToolContract>,
 }
 
 /// The contracts of every tool of a project, parallel to `project.catalogs[c].tools[t]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Artifacts {
+    /// One entry per catalog, parallel to `project.catalogs`.
     pub catalogs: Vec<CatalogContracts>,
 }
 

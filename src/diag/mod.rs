@@ -9,9 +9,13 @@ use crate::syntax::Span;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// How serious a finding is. Ordered: `Info < Warn < Error`.
 pub enum Level {
+    /// Worth knowing; never fails a run.
     Info,
+    /// Fails a run only with `--deny warnings`.
     Warn,
+    /// Fails the run (exit 1).
     Error,
 }
 
@@ -35,8 +39,11 @@ pub struct FileId(pub usize);
 pub struct Diagnostic {
     /// Rule or error ID: `syntax/…`, `model/…`, a lint rule ID, `compat/…`.
     pub rule: String,
+    /// Severity after configuration.
     pub level: Level,
+    /// The file the finding is in.
     pub file: FileId,
+    /// Byte range in that file.
     pub span: Span,
     /// What is wrong.
     pub message: String,
@@ -51,6 +58,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A finding without help, catalog, tool or path; set those afterwards.
     pub fn new(
         rule: impl Into<String>,
         level: Level,
@@ -71,6 +79,7 @@ impl Diagnostic {
         }
     }
 
+    /// Adds how to fix it.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
@@ -82,6 +91,7 @@ impl Diagnostic {
 pub struct SourceFile {
     /// As given by the user (relative paths stay relative), used in every output.
     pub path: PathBuf,
+    /// The whole file, as read (valid UTF-8).
     pub text: String,
     /// Byte offset of the start of each line. Lines end at every KDL newline (`\n`, `\r\n`,
     /// a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
@@ -89,6 +99,7 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// Indexes the lines of `text`; `path` is kept as given for display.
     pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
         let mut line_starts = vec![0];
         let bytes = text.as_bytes();
@@ -161,15 +172,22 @@ impl SourceFile {
 /// Every file of one run, addressed by [`FileId`].
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
+    /// The files, indexed by [`FileId`].
     pub files: Vec<SourceFile>,
 }
 
 impl SourceMap {
+    /// Adds `file` and returns its ID.
     pub fn add(&mut self, file: SourceFile) -> FileId {
         self.files.push(file);
         FileId(self.files.len() - 1)
     }
 
+    /// The file `id` names.
+    ///
+    /// # Panics
+    ///
+    /// When `id` comes from another map (IDs are only valid in the map that gave them).
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0]
     }

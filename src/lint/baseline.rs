@@ -14,19 +14,28 @@ use std::collections::HashMap;
 pub const VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A baseline file: the findings to stop reporting (`--baseline`).
 pub struct Baseline {
+    /// The format version; only [`VERSION`] is read.
     pub version: u32,
+    /// The recorded findings, sorted by catalog, tool, rule, path.
     pub findings: Vec<Entry>,
 }
 
 /// One recorded finding. Only `fingerprint` is compared; the rest makes the file reviewable.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Entry {
+    /// The catalog's name (empty for findings outside a catalog).
     pub catalog: String,
+    /// The tool's name, for tool-level and field-level findings.
     pub tool: Option<String>,
+    /// The rule ID.
     pub rule: String,
+    /// Dotted location inside the tool.
     pub path: Option<String>,
+    /// The finding's fingerprint: the only part compared.
     pub fingerprint: String,
+    /// The message when recorded, for a reviewer.
     pub message: String,
 }
 
@@ -58,6 +67,8 @@ impl Baseline {
         crate::diag::emit::pretty_json(&serde_json::to_value(self).unwrap_or_default())
     }
 
+    /// Reads a baseline file; an error (one line) when it is not JSON of this shape or has
+    /// another format version.
     pub fn from_json(text: &str) -> Result<Baseline, String> {
         let b: Baseline =
             serde_json::from_str(text).map_err(|e| format!("not a catalogc baseline: {e}"))?;

@@ -6,20 +6,25 @@ use crate::diag::Level;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// What `catalogc.kdl`'s `lint` section sets: levels, forbidden fields and thresholds.
 pub struct Config {
     /// Level set by rule ID or by category; `None` turns the rule off (`allow`). A rule ID wins
     /// over its category.
     pub levels: BTreeMap<String, Option<Level>>,
     /// Extra input field names `trust/forbidden-field` rejects, beyond the built-in list.
     pub forbidden_fields: Vec<String>,
+    /// Limits of the rules that measure something.
     pub thresholds: Thresholds,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The numeric limits rules check against; `Default` is docs/rules.md's values.
 pub struct Thresholds {
     /// `selection/length`: characters.
     pub summary_max: usize,
+    /// `selection/length`: characters of `when` (and of `when-not`).
     pub when_max: usize,
+    /// `selection/length`: characters of the rendered description.
     pub description_max: usize,
     /// `bounds/depth`: deepest allowed object nesting.
     pub max_depth: usize,
@@ -27,6 +32,7 @@ pub struct Thresholds {
     pub max_fields: usize,
     /// `catalog/budget`: bytes of rendered tools/list JSON.
     pub budget_catalog_bytes: usize,
+    /// `catalog/budget`: bytes of one tool's rendered tools/list JSON.
     pub budget_tool_bytes: usize,
     /// `selection/confusable`: similarity in 0..=1 at which two tools are near-duplicates.
     pub confusable_similarity: f64,
@@ -221,6 +227,7 @@ impl Config {
 /// on, so every problem of the file shows at once.
 #[derive(Default)]
 pub struct LintSection {
+    /// What the sections read so far configure.
     pub config: Config,
     /// Where each rule or category got its level, to reject contradictions.
     level_set_at: BTreeMap<String, String>,
@@ -228,6 +235,8 @@ pub struct LintSection {
 }
 
 impl LintSection {
+    /// Reads one `lint` node into [`LintSection::config`]; problems go to `r` as
+    /// diagnostics and the rest of the node is still read.
     pub fn read(&mut self, r: &mut Reader, node: &Node) {
         let config = &mut self.config;
         let level_set_at = &mut self.level_set_at;

@@ -148,12 +148,14 @@ pub struct Rule {
     pub level: Level,
     /// One line for `catalogc rules`.
     pub summary: &'static str,
+    /// What the linter calls for this rule.
     pub hooks: Hooks,
     /// The rule file's own source; its leading `//!` lines are the documentation.
     pub source: &'static str,
 }
 
 impl Rule {
+    /// The category: the part of the ID before `/` (`naming` for `naming/tool-name`).
     pub fn category(&self) -> &'static str {
         self.id.split('/').next().unwrap_or(self.id)
     }
@@ -183,8 +185,11 @@ impl std::fmt::Debug for Rule {
 
 /// What a rule sees.
 pub struct Context<'a> {
+    /// The catalogs being linted.
     pub project: &'a Project,
+    /// Their files, for positions and source text.
     pub sources: &'a SourceMap,
+    /// The lint configuration (thresholds, forbidden fields).
     pub config: &'a Config,
     /// Every tool's published contract, built once by the run from its templates, so the
     /// descriptions the rules measure are the ones that are hashed, locked and exported.
@@ -192,6 +197,7 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// A context over the given project, its sources, configuration and contracts.
     pub fn new(
         project: &'a Project,
         sources: &'a SourceMap,
@@ -217,12 +223,19 @@ impl<'a> Context<'a> {
 /// One finding of one rule, before levels and suppression are applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// The file the finding is in.
     pub file: FileId,
+    /// Byte range in that file.
     pub span: Span,
+    /// What is wrong.
     pub message: String,
+    /// How to fix it.
     pub help: Option<String>,
+    /// Name of the catalog.
     pub catalog: String,
+    /// Name of the tool, for tool-level and field-level findings.
     pub tool: Option<String>,
+    /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
     pub path: Option<String>,
     /// Overrides the rule's default level for this finding (e.g. `bounds/string-unbounded` is
     /// an error in input and a warning in output). A level set in `catalogc.kdl` wins.
@@ -252,16 +265,19 @@ impl Finding {
         }
     }
 
+    /// Adds how to fix it.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
+    /// Sets the dotted location inside the tool.
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.path = Some(path.into());
         self
     }
 
+    /// Sets this finding's level, overriding the rule's default (configuration still wins).
     pub fn level(mut self, level: Level) -> Self {
         self.level = Some(level);
         self
@@ -273,6 +289,7 @@ pub fn registry() -> impl Iterator<Item = &'static Rule> {
     rules::CATEGORIES.iter().flat_map(|c| c.iter().copied())
 }
 
+/// The registered rule with this ID; `None` for an unknown ID.
 pub fn rule(id: &str) -> Option<&'static Rule> {
     registry().find(|r| r.id == id)
 }
@@ -290,6 +307,7 @@ pub fn string_is_bounded(s: &crate::model::StringTy) -> bool {
 macro_rules! declare_rules {
     ($($name:ident),* $(,)?) => {
         $(pub mod $name;)*
+        /// The category's rules, in declaration order.
         pub static RULES: &[&crate::lint::Rule] = &[$(&$name::RULE),*];
     };
 }

@@ -21,14 +21,18 @@ pub const MAX_USE_SITES: usize = 10_000;
 /// One place a type occurs: a field's type, or an array's `items` type (`field` is `None`).
 #[derive(Debug, Clone, Copy)]
 pub struct Site<'a, 'p> {
+    /// The catalog being walked.
     pub catalog: &'a Catalog,
     /// `None` when walking a named type's definition on its own.
     pub tool: Option<&'a Tool>,
+    /// Input or output; `None` inside a named type's own definition.
     pub side: Option<Side>,
     /// Dotted path: `input.items[].amount_minor`, or `Invoice.amount_minor` inside a type
     /// definition.
     pub path: &'p str,
+    /// The field whose type this is; `None` for an array's `items` type.
     pub field: Option<&'a Field>,
+    /// The type at this site.
     pub ty: &'a Ty,
     /// The definition `ty` names, when it is a named type the catalog declares.
     pub def: Option<&'a TypeDef>,
@@ -49,6 +53,7 @@ pub struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
+    /// Indexes `catalog`'s named types; with duplicates, the first declaration wins.
     pub fn new(catalog: &'a Catalog) -> Self {
         let mut by_name = HashMap::with_capacity(catalog.types.len());
         for (i, ty) in catalog.types.iter().enumerate() {

@@ -37,9 +37,13 @@ struct Measure {
 /// Why a tool's schema is not built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Oversized {
+    /// The rule ID reported (`bounds/…`).
     pub rule: &'static str,
+    /// Where the tool (or the offending use) is written.
     pub span: Span,
+    /// What is too large, with the measured size and the limit.
     pub message: String,
+    /// How to make it smaller.
     pub help: String,
 }
 
@@ -51,6 +55,7 @@ pub struct Sizes<'a> {
 }
 
 impl<'a> Sizes<'a> {
+    /// Measures the named types of `cat`; with duplicate names, the first declaration wins.
     pub fn of(cat: &'a Catalog) -> Self {
         let mut index = HashMap::with_capacity(cat.types.len());
         for (i, t) in cat.types.iter().enumerate() {

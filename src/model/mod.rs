@@ -19,15 +19,20 @@ pub use lower::lower;
 /// Every catalog loaded in one run.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Project {
+    /// The catalogs, in the order their files were loaded.
     pub catalogs: Vec<Catalog>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One lowered catalog file: its named types and tools.
 pub struct Catalog {
+    /// The file it was read from.
     pub file: FileId,
+    /// The catalog's name (the `catalog` node's argument).
     pub name: Sp<String>,
     /// As written; `catalog/version` checks it is semver.
     pub version: Sp<String>,
+    /// One line about the catalog as a whole.
     pub summary: Option<Sp<String>>,
     /// Named object types, in declaration order.
     pub types: Vec<TypeDef>,
@@ -52,44 +57,71 @@ impl Catalog {
         }
     }
 
+    /// The named type `name`; with duplicates, the first declaration.
     pub fn type_def(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name.value == name)
     }
 
+    /// The tool `name`; with duplicates, the first declaration.
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.tools.iter().find(|t| t.name.value == name)
     }
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A named object type (`type "NAME" { field … }`), inlined wherever it is used.
 pub struct TypeDef {
+    /// The type's name as fields refer to it.
     pub name: Sp<String>,
+    /// Its `doc` text, which becomes the schema `description`.
     pub doc: Option<Sp<String>>,
+    /// Its fields, in declaration order.
     pub fields: Vec<Field>,
+    /// The `type` node.
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One tool: what the model sees (texts, schemas) and what the server promises (effect,
+/// errors, limits, idempotency).
 pub struct Tool {
+    /// The MCP tool name; unique across the project.
     pub name: Sp<String>,
+    /// The tool's own version label, as written; `breaking` checks its bumps.
     pub version: Sp<String>,
+    /// A human display title (MCP `title`).
     pub title: Option<Sp<String>>,
+    /// One line: what the tool does.
     pub summary: Option<Sp<String>>,
+    /// When the model should call the tool.
     pub when: Option<Sp<String>>,
+    /// When it should not, and what to call instead.
     pub when_not: Option<Sp<String>>,
+    /// The side-effect class; decides the MCP annotations.
     pub effect: Sp<Effect>,
     /// As written; see [`Tool::open_world`] for the effective value.
     pub open_world: Option<Sp<bool>>,
+    /// Result size and time bounds, when declared.
     pub limits: Option<Limits>,
+    /// The arguments; empty when the tool takes none.
     pub input: Object,
+    /// The structured result, when declared.
     pub output: Option<Object>,
+    /// The errors the tool may return, in declaration order.
     pub errors: Vec<ErrorDef>,
+    /// How a repeated call is recognised, for write tools.
     pub idempotency: Option<Idempotency>,
+    /// The confirmation a destructive call needs.
     pub confirm: Option<Confirm>,
+    /// What the model should do after a timeout.
     pub on_timeout: Option<OnTimeout>,
+    /// Input the tool may ask the user for during the call.
     pub needs_input: Vec<NeedsInput>,
+    /// Example requests, for the description and the evaluation export.
     pub examples: Examples,
+    /// Set when the tool should no longer be used.
     pub deprecated: Option<Deprecated>,
+    /// Lint rules suppressed for this tool.
     pub allows: Vec<Allow>,
     /// The `tool` node.
     pub span: Span,
@@ -174,10 +206,15 @@ keyword_enum! {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The MCP tool annotation hints (`readOnlyHint`, …), derived from the effect.
 pub struct Annotations {
+    /// The tool changes nothing (`readOnlyHint`).
     pub read_only: bool,
+    /// A change may destroy or overwrite data (`destructiveHint`).
     pub destructive: bool,
+    /// Repeating a call with the same arguments has no further effect (`idempotentHint`).
     pub idempotent: bool,
+    /// The tool reaches outside the server's own data (`openWorldHint`).
     pub open_world: bool,
 }
 
@@ -208,29 +245,43 @@ impl Effect {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A tool's `limits` node; each bound is absent unless written.
 pub struct Limits {
+    /// Most items one result returns.
     pub max_items: Option<Sp<u64>>,
+    /// Largest result, in bytes.
     pub max_result_bytes: Option<Sp<u64>>,
+    /// Longest a call may take, in milliseconds.
     pub timeout_ms: Option<Sp<u64>>,
+    /// The `limits` node.
     pub span: Span,
 }
 
 /// The fields of an `input`, `output`, object field or named type.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
+    /// The fields, in declaration order.
     pub fields: Vec<Field>,
     /// The `input` / `output` node (or the owning field).
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One `field` of an object.
 pub struct Field {
+    /// The property name in the JSON object.
     pub name: Sp<String>,
+    /// Its type and constraints.
     pub ty: Ty,
+    /// The field must be present (`required=#true`).
     pub required: bool,
+    /// `default=`: the value a reader assumes when the field is absent.
     pub default: Option<Sp<Literal>>,
+    /// `sensitive=#true`: the value is a secret or personal data; kept out of logs.
     pub sensitive: bool,
+    /// `deprecated=#true`: still accepted, no longer to be used.
     pub deprecated: bool,
+    /// Its `doc` text, which becomes the schema `description`.
     pub doc: Option<Sp<String>>,
     /// The `field` node.
     pub span: Span,
@@ -256,6 +307,7 @@ impl Field {
 /// A type with its constraints: the type of a field, or of an array's `items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ty {
+    /// The type itself.
     pub kind: TyKind,
     /// The type-name token (`"string"`, `"Invoice"`).
     pub span: Span,
@@ -272,16 +324,23 @@ impl Ty {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The types a field can have, each with its own constraints.
 pub enum TyKind {
+    /// `string`.
     String(StringTy),
+    /// `integer`: a number without a fractional part.
     Integer(NumTy),
+    /// `number`: any finite number.
     Number(NumTy),
+    /// `boolean`.
     Boolean,
     /// Opaque pagination cursor: a string, `maxLength` 512 unless `max_length` is given.
     Cursor(StringTy),
     /// RFC 3339 date-time with offset.
     Timestamp,
+    /// `array`, with its `items` type.
     Array(ArrayTy),
+    /// `object`, with its fields written inline.
     Object(Object),
     /// A named `type` of the same catalog, inlined in schemas. Resolved at lowering: a
     /// missing or recursive type is an error, so consumers may rely on it existing.
@@ -325,16 +384,24 @@ impl TyKind {
 pub const CURSOR_DEFAULT_MAX_LENGTH: u64 = 512;
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The constraints of a `string` (or `cursor`) type; each absent unless written.
 pub struct StringTy {
+    /// `min-length`, in characters.
     pub min_length: Option<Sp<u64>>,
+    /// `max-length`, in characters.
     pub max_length: Option<Sp<u64>>,
+    /// `pattern`: an ECMA-262 regular expression the whole value matches.
     pub pattern: Option<Sp<String>>,
+    /// `format`: a well-known string format.
     pub format: Option<Sp<Format>>,
+    /// `enum`: the only values allowed.
     pub enum_values: Option<EnumValues>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A string type's `enum` child: the closed (or extensible) set of values.
 pub struct EnumValues {
+    /// The values, in declaration order.
     pub values: Vec<Sp<String>>,
     /// `extensible=#true` on the field: clients must accept values added later.
     pub extensible: bool,
@@ -343,6 +410,7 @@ pub struct EnumValues {
 }
 
 keyword_enum! {
+    /// A `format` of a string type.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum Format {
         DateTime = "date-time",
@@ -361,24 +429,33 @@ impl Format {
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The constraints of an `integer` or `number` type; each absent unless written.
 pub struct NumTy {
+    /// `min`: smallest allowed value (inclusive).
     pub min: Option<Sp<Num>>,
+    /// `max`: largest allowed value (inclusive).
     pub max: Option<Sp<Num>>,
+    /// `exclusive-min`: the value must be greater.
     pub exclusive_min: Option<Sp<Num>>,
+    /// `exclusive-max`: the value must be smaller.
     pub exclusive_max: Option<Sp<Num>>,
+    /// `multiple-of`: the value is a multiple of it (positive).
     pub multiple_of: Option<Sp<Num>>,
+    /// `unit`: what the number counts (minor currency units, milliseconds, …).
     pub unit: Option<Sp<Unit>>,
 }
 
 /// A number as written in a bound: integers stay exact.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
+    /// Written without a fraction or exponent.
     Int(i64),
     /// Finite.
     Float(f64),
 }
 
 impl Num {
+    /// The value as a float (integers beyond 2^53 are rounded).
     pub fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
@@ -388,6 +465,7 @@ impl Num {
 }
 
 keyword_enum! {
+    /// What a number counts, written `unit="…"`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum Unit {
         Minor = "minor",
@@ -401,9 +479,13 @@ keyword_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The constraints of an `array` type.
 pub struct ArrayTy {
+    /// `min-items`.
     pub min_items: Option<Sp<u64>>,
+    /// `max-items`.
     pub max_items: Option<Sp<u64>>,
+    /// `unique=#true`: no two items are equal.
     pub unique: bool,
     /// The `items` child; required, so always present after lowering.
     pub items: Box<Ty>,
@@ -412,21 +494,30 @@ pub struct ArrayTy {
 /// A `default=` value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
+    /// A string value.
     String(String),
+    /// An integer value.
     Int(i64),
     /// Finite.
     Float(f64),
+    /// `#true` or `#false`.
     Bool(bool),
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One `error` a tool declares it may return.
 pub struct ErrorDef {
+    /// The machine-readable code (`invoice_not_found`); unique within the tool.
     pub code: Sp<String>,
+    /// What kind of failure, which decides the allowed retry policies.
     pub class: Sp<ErrorClass>,
     /// As written; see [`ErrorDef::retry`].
     pub retry: Option<Sp<Retry>>,
+    /// The message the model sees, when written.
     pub message: Option<Sp<String>>,
+    /// What the model should do next, when written.
     pub next_step: Option<Sp<String>>,
+    /// The `error` node.
     pub span: Span,
 }
 
@@ -441,6 +532,7 @@ impl ErrorDef {
 }
 
 keyword_enum! {
+    /// The kind of failure an error is; decides its allowed retry policies.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum ErrorClass {
         InvalidArgument = "invalid-argument",
@@ -478,6 +570,7 @@ impl ErrorClass {
 }
 
 keyword_enum! {
+    /// What the model may do after an error.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum Retry {
         FixArguments = "fix-arguments",
@@ -496,17 +589,23 @@ pub struct Idempotency {
     /// What a key is unique within: the `scope=` value followed by the node's arguments
     /// (`["tenant", "operation"]`).
     pub scope: Vec<Sp<String>>,
+    /// `ttl-s`: how long the server remembers a key, in seconds.
     pub ttl_s: Option<Sp<u64>>,
+    /// The `idempotency` node.
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// `confirm digest=…`: a destructive call must carry a confirmation of what it does.
 pub struct Confirm {
+    /// What the confirmation digest covers.
     pub digest: Sp<ConfirmDigest>,
+    /// The `confirm` node.
     pub span: Span,
 }
 
 keyword_enum! {
+    /// What a confirmation digest covers.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum ConfirmDigest {
         Arguments = "arguments",
@@ -515,14 +614,18 @@ keyword_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// `on-timeout`: how the model recovers when a call times out.
 pub struct OnTimeout {
+    /// The recovery strategy.
     pub strategy: Sp<TimeoutStrategy>,
     /// With `query-status`: the read tool that tells the outcome.
     pub tool: Option<Sp<String>>,
+    /// The `on-timeout` node.
     pub span: Span,
 }
 
 keyword_enum! {
+    /// How the model recovers from a timeout.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum TimeoutStrategy {
         QueryStatus = "query-status",
@@ -533,13 +636,18 @@ keyword_enum! {
 /// `needs-input "NAME" kind="confirmation" { doc "..." }`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NeedsInput {
+    /// The name the input is asked for by.
     pub name: Sp<String>,
+    /// What kind of input.
     pub kind: Sp<InputKind>,
+    /// What to tell the user, when written.
     pub doc: Option<Sp<String>>,
+    /// The `needs-input` node.
     pub span: Span,
 }
 
 keyword_enum! {
+    /// What kind of input a tool may ask the user for.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum InputKind {
         Confirmation = "confirmation",
@@ -550,23 +658,34 @@ keyword_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// A tool's `examples`: requests that should and should not select it.
 pub struct Examples {
+    /// `call`: requests for which the model should call this tool.
     pub calls: Vec<Sp<String>>,
+    /// `no-call`: requests for which it should not call any tool like it.
     pub no_calls: Vec<Sp<String>>,
+    /// `confusable`: requests that belong to a similar tool, not this one.
     pub confusables: Vec<Sp<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A tool's `deprecated` node.
 pub struct Deprecated {
+    /// Why, when written.
     pub reason: Option<Sp<String>>,
+    /// The tool to call instead, when named.
     pub replacement: Option<Sp<String>>,
+    /// The `deprecated` node.
     pub span: Span,
 }
 
 /// `allow "RULE-ID" reason="..."`: suppresses one lint rule for the tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Allow {
+    /// The rule ID to suppress.
     pub rule: Sp<String>,
+    /// Why (`allow/without-reason` asks for one).
     pub reason: Option<Sp<String>>,
+    /// The `allow` node.
     pub span: Span,
 }

@@ -19,7 +19,9 @@ use std::collections::HashSet;
 pub trait Keyword: Sized + Copy + 'static {
     /// Every keyword, in declaration order.
     const NAMES: &'static [&'static str];
+    /// The keyword as written.
     fn as_str(self) -> &'static str;
+    /// The value spelled `s`; `None` for any other text.
     fn parse(s: &str) -> Option<Self>;
 }
 
@@ -34,7 +36,7 @@ macro_rules! keyword_enum {
     ) => {
         $(#[$meta])*
         $vis enum $name {
-            $( $(#[$vmeta])* $variant ),+
+            $( $(#[$vmeta])* #[doc = concat!("Written `", $text, "`.")] $variant ),+
         }
 
         impl $name {
@@ -50,6 +52,7 @@ macro_rules! keyword_enum {
                 }
             }
 
+            /// The value spelled `s`; `None` for any other text.
             pub fn parse(s: &str) -> Option<$name> {
                 match s {
                     $($text => Some($name::$variant),)+
@@ -109,6 +112,8 @@ pub fn describe(v: &Value) -> String {
     }
 }
 
+/// A number as a message shows it: as written for integers, `#inf`/`#nan` for the
+/// specials, and words for floats out of range.
 pub fn number_text(n: &Number) -> String {
     match n {
         Number::Int(i) => i.to_string(),
@@ -129,6 +134,7 @@ pub struct Props<'a> {
 }
 
 impl<'a> Props<'a> {
+    /// The property `name`, when the node has it.
     pub fn get(&self, name: &str) -> Option<&Entry<'a>> {
         self.map.iter().find(|(n, _)| *n == name).map(|(_, e)| e)
     }
@@ -136,9 +142,11 @@ impl<'a> Props<'a> {
 
 /// Reads nodes of one file, collecting every problem as a [`Diagnostic`] (all errors).
 pub struct Reader {
+    /// The file being read; every diagnostic points into it.
     pub file: FileId,
     /// `model`, `config`, `lock`: the first part of every code the reader itself reports.
     prefix: &'static str,
+    /// Every problem found so far, in reading order.
     pub diags: Vec<Diagnostic>,
     /// The tool the nodes being read belong to, if any.
     pub tool: Option<String>,
@@ -147,6 +155,7 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// A reader of `file` whose own codes start with `prefix` (`model`, `config`, `lock`).
     pub fn new(file: FileId, prefix: &'static str) -> Reader {
         Reader {
             file,
@@ -400,6 +409,8 @@ impl Reader {
 
     // ---- values ----
 
+    /// Reports `<prefix>/wrong-type`: `what` (e.g. ``the `name` property``) is not
+    /// `expected`; `help` says how to fix it.
     pub fn wrong_type(&mut self, e: &Entry, what: &str, expected: &str, help: String) {
         self.fail(
             "wrong-type",
@@ -412,6 +423,8 @@ impl Reader {
         );
     }
 
+    /// The string value of `e`; reports a wrong type (with quoting help for numbers) and
+    /// returns `None` otherwise.
     pub fn string(&mut self, e: &Entry, what: &str) -> Option<Sp<String>> {
         match e.value.value {
             Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
@@ -432,6 +445,8 @@ impl Reader {
         }
     }
 
+    /// The boolean value of `e` (`#true`/`#false`); reports a wrong type (with help for the
+    /// strings `"true"`/`"false"`) and returns `None` otherwise.
     pub fn boolean(&mut self, e: &Entry, what: &str) -> Option<Sp<bool>> {
         match e.value.value {
             Value::Bool(b) => Some(Sp::new(b, e.value.span)),
@@ -495,6 +510,7 @@ impl Reader {
         }
     }
 
+    /// Help for a value where a number was expected: quoting advice for numeric strings.
     pub fn not_a_number_help(v: &Value) -> String {
         match v {
             Value::String(s) if s.trim().parse::<f64>().is_ok() => {

@@ -56,14 +56,18 @@ pub const MAX_INPUT_LEN: usize = u32::MAX as usize;
 /// errors.
 #[derive(Debug, Clone, Default)]
 pub struct Parsed {
+    /// The typed view of the nodes that could be read.
     pub document: Document,
+    /// Every syntax error, in source order.
     pub errors: Vec<SyntaxError>,
 }
 
 /// The result of [`parse_tree`]: the lossless tree and the same errors as [`parse`].
 #[derive(Debug, Clone, Default)]
 pub struct ParsedTree {
+    /// The lossless tree: every byte of the text in one token.
     pub tree: SyntaxTree,
+    /// Every syntax error, in source order.
     pub errors: Vec<SyntaxError>,
 }
 
@@ -153,11 +157,14 @@ fn parse_with(src: &str, typed: bool) -> (Document, SyntaxTree, Vec<SyntaxError>
 /// A half-open byte range `start..end` into one source file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
+    /// First byte.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The span `start..end`; callers keep `start <= end`.
     pub const fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
@@ -172,11 +179,14 @@ impl Span {
 /// only: moving text around a file never changes what a catalog means.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Spanned<T> {
+    /// The value.
     pub value: T,
+    /// Where it was written; empty for values built in code.
     pub span: Span,
 }
 
 impl<T> Spanned<T> {
+    /// `value` located at `span`.
     pub const fn new(value: T, span: Span) -> Self {
         Spanned { value, span }
     }
@@ -207,6 +217,7 @@ impl<T> std::ops::Deref for Spanned<T> {
 /// lowering, so an overflow is reported rather than wrapped.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Number {
+    /// An integer that fits `i128`.
     Int(i128),
     /// An integer too large for `i128`: its value in decimal digits, with a leading `-` if
     /// negative.
@@ -219,8 +230,11 @@ pub enum Number {
     /// `f64` (`1e-400`): it reads as 0 or as a subnormal holding only part of its digits.
     /// Carries that nearest `f64`.
     FloatUnderflow(f64),
+    /// `#inf`.
     Inf,
+    /// `#-inf`.
     NegInf,
+    /// `#nan`.
     NaN,
 }
 
@@ -229,6 +243,7 @@ pub enum Number {
 pub struct SyntaxError {
     /// Stable ID, `syntax/<kind>` (e.g. `syntax/v1-keyword`, `syntax/unclosed-block`).
     pub code: &'static str,
+    /// Where the error is.
     pub span: Span,
     /// What is wrong.
     pub message: String,

@@ -24,11 +24,17 @@ pub enum TokenKind {
     Slashdash,
     /// The `\` of a line continuation.
     EscLine,
+    /// `{`.
     LBrace,
+    /// `}`.
     RBrace,
+    /// `(`.
     LParen,
+    /// `)`.
     RParen,
+    /// `;`, a node terminator.
     Semicolon,
+    /// `=` between a property key and its value.
     Equals,
     /// A bare identifier string.
     Ident,
@@ -40,6 +46,7 @@ pub enum TokenKind {
     MultiLineString,
     /// `#"""` + newline ... `"""#`.
     RawMultiLineString,
+    /// A decimal, hexadecimal, octal or binary number.
     Number,
     /// `#true`, `#false`, `#null`, `#inf`, `#-inf`, `#nan`.
     Keyword,
@@ -81,7 +88,9 @@ impl TokenKind {
 /// One token, as returned by [`SyntaxTree::tokens`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {
+    /// What the token is.
     pub kind: TokenKind,
+    /// Its bytes in the source text.
     pub span: Span,
 }
 
@@ -104,8 +113,11 @@ pub enum GroupKind {
 /// (a parent before its descendants), so nesting follows from the ranges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Group {
+    /// What the tokens form.
     pub kind: GroupKind,
+    /// Index of the first token.
     pub first: u32,
+    /// Index one past the last token.
     pub end: u32,
 }
 
@@ -124,6 +136,7 @@ impl SyntaxTree {
         self.kinds.len()
     }
 
+    /// The text had no tokens (it was empty).
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }

@@ -208,6 +208,7 @@ impl fmt::Debug for Document {
 pub struct Node<'a> {
     /// `(type)` annotation before the name.
     pub ty: Option<Spanned<&'a str>>,
+    /// The node's name.
     pub name: Spanned<&'a str>,
     /// From the type annotation (or name) to the end of the node, terminator excluded.
     pub span: Span,
@@ -273,6 +274,7 @@ pub struct Children<'a> {
 }
 
 impl<'a> Children<'a> {
+    /// The child nodes, in source order.
     pub fn nodes(&self) -> Nodes<'a> {
         Nodes {
             doc: self.doc,
@@ -298,6 +300,7 @@ pub struct Nodes<'a> {
 }
 
 impl<'a> Nodes<'a> {
+    /// The `i`-th node, counting from 0.
     pub fn get(&self, i: usize) -> Option<Node<'a>> {
         let i = u32::try_from(i).ok()?;
         if i >= self.range.end - self.range.start {
@@ -306,10 +309,12 @@ impl<'a> Nodes<'a> {
         self.doc.node(self.range.start + i)
     }
 
+    /// The first node, if any.
     pub fn first(&self) -> Option<Node<'a>> {
         self.get(0)
     }
 
+    /// No nodes.
     pub fn is_empty(&self) -> bool {
         self.range.is_empty()
     }
@@ -349,6 +354,7 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
+    /// The `i`-th entry, counting from 0.
     pub fn get(&self, i: usize) -> Option<Entry<'a>> {
         let i = u32::try_from(i).ok()?;
         if i >= self.range.end - self.range.start {
@@ -357,6 +363,7 @@ impl<'a> Entries<'a> {
         self.doc.entry(self.range.start + i)
     }
 
+    /// No entries.
     pub fn is_empty(&self) -> bool {
         self.range.is_empty()
     }
@@ -393,16 +400,23 @@ impl fmt::Debug for Entries<'_> {
 pub struct Entry<'a> {
     /// Property key; `None` for an argument.
     pub name: Option<Spanned<&'a str>>,
+    /// `(type)` annotation before the value.
     pub ty: Option<Spanned<&'a str>>,
+    /// The value, borrowed from the document.
     pub value: Spanned<Value<'a>>,
     /// The whole entry, `key=(type)value`.
     pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
+/// A KDL value.
 pub enum Value<'a> {
+    /// A string of any kind (identifier, quoted, raw, multi-line), escapes resolved.
     String(&'a str),
+    /// A number, as the parser read it.
     Number(&'a Number),
+    /// `#true` or `#false`.
     Bool(bool),
+    /// `#null`.
     Null,
 }

@@ -5,6 +5,7 @@ use super::{Record, Summary};
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
 
+/// The `--format json` object: every record, then the summary counts.
 pub fn to_json(records: &[Record], summary: &Summary) -> Value {
     let list: Vec<Value> = records
         .iter()
@@ -48,6 +49,7 @@ pub fn to_json(records: &[Record], summary: &Summary) -> Value {
     })
 }
 
+/// Writes [`to_json`]'s object, pretty-printed and newline-terminated.
 pub fn write(out: &mut dyn Write, records: &[Record], summary: &Summary) -> io::Result<()> {
     super::write_json(out, &to_json(records, summary))
 }

@@ -25,14 +25,20 @@ use std::io::{self, Write};
 /// Counts printed at the end of every report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
+    /// Findings at error level.
     pub errors: usize,
+    /// Findings at warning level.
     pub warnings: usize,
+    /// Findings at info level.
     pub infos: usize,
+    /// Tools checked.
     pub tools: usize,
+    /// Catalogs checked.
     pub catalogs: usize,
 }
 
 impl Summary {
+    /// Counts `diags` by level; `tools` and `catalogs` are what the run checked.
     pub fn new(diags: &[Diagnostic], tools: usize, catalogs: usize) -> Self {
         let count = |l: Level| diags.iter().filter(|d| d.level == l).count();
         Summary {
@@ -49,6 +55,7 @@ impl Summary {
 /// is built from it. Optional parts are left out of the output when absent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RuleMeta {
+    /// The rule ID, as in [`Record::rule`].
     pub id: String,
     /// Default level; `None` for findings whose level depends on the finding (change kinds).
     pub level: Option<Level>,
@@ -68,20 +75,30 @@ pub struct RuleMeta {
 
 /// A producer's table of rules.
 pub trait RuleMetadata {
+    /// What is known about rule `id`; `None` when the producer has no such rule.
     fn rule(&self, id: &str) -> Option<RuleMeta>;
 }
 
 /// A finding resolved for output: position in lines and columns, fingerprint computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
+    /// Rule or error ID (`naming/tool-name`, `syntax/…`, `compat/…`).
     pub rule: String,
+    /// Severity after configuration.
     pub level: Level,
+    /// Where it is; `None` for findings about no particular place.
     pub location: Option<Location>,
+    /// What is wrong.
     pub message: String,
+    /// How to fix it.
     pub help: Option<String>,
+    /// Name of the catalog, when known.
     pub catalog: Option<String>,
+    /// Name of the tool, for tool-level and field-level findings.
     pub tool: Option<String>,
+    /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
     pub path: Option<String>,
+    /// Stable identity for baselines: does not change when unrelated lines move.
     pub fingerprint: String,
     /// The GitHub annotation title; the rule ID when `None`.
     pub title: Option<String>,
@@ -104,13 +121,18 @@ impl Record {
 pub struct Location {
     /// As shown everywhere: as given, with `/` separators.
     pub file: String,
+    /// Line of the start, 1-based.
     pub line: usize,
+    /// Column of the start, 1-based, in characters.
     pub column: usize,
+    /// Line of the end, 1-based.
     pub end_line: usize,
+    /// Column just past the end, 1-based, in characters.
     pub end_column: usize,
 }
 
 impl Location {
+    /// The position of `span` (byte offsets) in `f`; an inverted span is read as empty.
     pub fn of(f: &SourceFile, span: crate::syntax::Span) -> Self {
         let (line, column) = f.line_col(span.start);
         let (end_line, end_column) = f.line_col(span.end.max(span.start));

@@ -160,6 +160,8 @@ pub fn to_sarif(records: &[Record], rules: &[RuleMeta], shape: Shape) -> Value {
     })
 }
 
+/// Writes the SARIF 2.1.0 log of `records`, with `rules` as the tool's rule descriptors,
+/// pretty-printed and newline-terminated.
 pub fn write(
     out: &mut dyn Write,
     records: &[Record],

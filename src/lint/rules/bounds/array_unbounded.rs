@@ -27,6 +27,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
+/// The `bounds/array-unbounded` rule: arrays have `max-items`; the module documentation explains
+/// it.
 pub static RULE: Rule = Rule {
     id: "bounds/array-unbounded",
     level: Level::Error,

@@ -30,6 +30,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Literal, Num, NumTy, Sp, Span, StringTy, TyKind};
 
+/// The `bounds/contradiction` rule: constraints leave a valid value, and the default is one; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/contradiction",
     level: Level::Error,

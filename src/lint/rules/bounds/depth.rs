@@ -32,6 +32,8 @@ use crate::lint::walk::{self, Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
+/// The `bounds/depth` rule: objects nest at most 5 levels deep (configurable); the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/depth",
     level: Level::Error,

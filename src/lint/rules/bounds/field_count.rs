@@ -29,6 +29,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Hooks, Rule};
 use crate::model::{Catalog, Object, TyKind};
 
+/// The `bounds/field-count` rule: objects have at most 30 fields (configurable); the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/field-count",
     level: Level::Warn,

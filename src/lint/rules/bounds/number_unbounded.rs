@@ -24,6 +24,8 @@ use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{NumTy, TyKind};
 
+/// The `bounds/number-unbounded` rule: input integers and numbers have a lower and an upper bound;
+/// the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/number-unbounded",
     level: Level::Error,

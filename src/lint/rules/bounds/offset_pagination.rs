@@ -28,6 +28,8 @@ use crate::names::words;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
+/// The `bounds/offset-pagination` rule: input fields `offset`, `page`, `skip`: paginate with a
+/// `cursor`; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/offset-pagination",
     level: Level::Warn,

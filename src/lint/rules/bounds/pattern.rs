@@ -29,6 +29,8 @@ use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::TyKind;
 use std::collections::HashMap;
 
+/// The `bounds/pattern` rule: patterns compile as ECMA-262 and are anchored `^…$` (error / warn);
+/// the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/pattern",
     level: Level::Error,

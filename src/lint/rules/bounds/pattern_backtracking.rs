@@ -39,6 +39,8 @@ use regex_syntax::ast::{self, Ast, RepetitionKind, RepetitionRange};
 use regex_syntax::hir::{Class, Hir, HirKind};
 use std::collections::HashMap;
 
+/// The `bounds/pattern-backtracking` rule: a pattern with nested or overlapping unbounded
+/// quantifiers backtracks exponentially; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/pattern-backtracking",
     level: Level::Error,

@@ -31,6 +31,8 @@ use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
+/// The `bounds/string-unbounded` rule: strings have `max-length`, an `enum` or a bounded `format`
+/// (error in input, warn in output); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "bounds/string-unbounded",
     level: Level::Error,

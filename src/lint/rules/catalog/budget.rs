@@ -38,6 +38,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `catalog/budget` rule: rendered tools/list JSON stays within the byte budget per tool and
+/// per catalog; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "catalog/budget",
     level: Level::Warn,

@@ -27,6 +27,8 @@ use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::{Catalog, TyKind};
 use std::collections::{HashMap, HashSet};
 
+/// The `catalog/unused-type` rule: every named type is used by a tool; the module documentation
+/// explains it.
 pub static RULE: Rule = Rule {
     id: "catalog/unused-type",
     level: Level::Warn,

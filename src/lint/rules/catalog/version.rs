@@ -20,6 +20,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `catalog/version` rule: catalog and tool versions are semver (`MAJOR.MINOR.PATCH`); the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "catalog/version",
     level: Level::Error,

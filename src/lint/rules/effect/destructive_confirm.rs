@@ -21,6 +21,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Effect;
 
+/// The `effect/destructive-confirm` rule: `destructive` tools declare `confirm`; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "effect/destructive-confirm",
     level: Level::Error,

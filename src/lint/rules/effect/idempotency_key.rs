@@ -29,6 +29,8 @@ use crate::lint::string_is_bounded;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Field, TyKind};
 
+/// The `effect/idempotency-key` rule: `idempotency key=` names a required, bounded string input
+/// field; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "effect/idempotency-key",
     level: Level::Error,

@@ -22,6 +22,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Span;
 
+/// The `effect/pointless` rule: no `idempotency`, `confirm` or `on-timeout` on read-class tools;
+/// the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "effect/pointless",
     level: Level::Warn,

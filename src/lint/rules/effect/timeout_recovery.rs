@@ -29,6 +29,8 @@ use crate::lint::{Context, Finding, Rule};
 use crate::model::{Effect, TimeoutStrategy};
 use std::collections::HashMap;
 
+/// The `effect/timeout-recovery` rule: `destructive`/`append` tools declare `on-timeout`,
+/// recovering through a read tool; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "effect/timeout-recovery",
     level: Level::Error,

@@ -22,6 +22,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Effect;
 
+/// The `effect/write-idempotency` rule: `append` and `destructive` tools declare `idempotency`; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "effect/write-idempotency",
     level: Level::Error,

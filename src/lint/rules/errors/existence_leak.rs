@@ -30,6 +30,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::ErrorClass;
 
+/// The `errors/existence-leak` rule: no tool declares both `not-found` and `permission-denied`; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/existence-leak",
     level: Level::Warn,

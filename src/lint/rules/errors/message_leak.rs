@@ -40,6 +40,8 @@ use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+/// The `errors/message-leak` rule: error messages show no internals (stack traces, SQL, paths,
+/// hosts, IP addresses); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/message-leak",
     level: Level::Error,

@@ -25,6 +25,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Retry;
 
+/// The `errors/missing-next-step` rule: an error that is never retried says what to do next
+/// (`next-step`); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/missing-next-step",
     level: Level::Info,

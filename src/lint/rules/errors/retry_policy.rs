@@ -34,6 +34,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `errors/retry-policy` rule: an error's `retry` is one its class allows; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/retry-policy",
     level: Level::Error,

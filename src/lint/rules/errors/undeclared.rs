@@ -28,6 +28,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `errors/undeclared` rule: every tool declares the errors it can return; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/undeclared",
     level: Level::Info,

@@ -37,6 +37,8 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Retry;
 
+/// The `errors/unsafe-retry` rule: `retry="backoff"` (written or by class default) only on a tool
+/// safe to retry; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "errors/unsafe-retry",
     level: Level::Error,

@@ -20,6 +20,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `lint/allow-without-reason` rule: every `allow` in a tool says why, with `reason="…"`; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "lint/allow-without-reason",
     level: Level::Error,

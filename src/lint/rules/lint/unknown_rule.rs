@@ -20,6 +20,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `lint/unknown-rule` rule: every `allow` in a tool names an existing rule ID; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "lint/unknown-rule",
     level: Level::Error,

@@ -26,6 +26,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `lint/unused-allow` rule: every `allow` in a tool suppresses a finding; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "lint/unused-allow",
     level: Level::Warn,

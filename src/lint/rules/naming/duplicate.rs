@@ -37,6 +37,8 @@ use crate::lint::{Context, Finding, Hooks, Rule};
 use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
 use std::collections::HashMap;
 
+/// The `naming/duplicate` rule: tools, fields, error codes, enum values and types have unique
+/// names; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/duplicate",
     level: Level::Error,

@@ -20,6 +20,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/error-code` rule: error codes are UPPER_SNAKE_CASE; the module documentation
+/// explains it.
 pub static RULE: Rule = Rule {
     id: "naming/error-code",
     level: Level::Error,

@@ -23,6 +23,8 @@ use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/field-name` rule: field names are snake_case, at most 64 characters; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/field-name",
     level: Level::Error,

@@ -22,6 +22,8 @@ use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/opaque-field` rule: field names are words, not one or two letters or bare
+/// abbreviations; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/opaque-field",
     level: Level::Warn,

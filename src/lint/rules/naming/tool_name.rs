@@ -21,6 +21,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/tool-name` rule: tool names are snake_case `resource_action`, 3–64 characters; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/tool-name",
     level: Level::Error,

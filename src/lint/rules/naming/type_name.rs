@@ -20,6 +20,7 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/type-name` rule: type names are PascalCase; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/type-name",
     level: Level::Error,

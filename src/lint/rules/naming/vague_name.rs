@@ -26,6 +26,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `naming/vague-name` rule: tool names name a resource, not only generic words or
+/// infrastructure; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/vague-name",
     level: Level::Error,

@@ -26,6 +26,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `output/missing-schema` rule: tools declare an `output` (structured result contract); the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "output/missing-schema",
     level: Level::Warn,

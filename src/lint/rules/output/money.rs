@@ -41,6 +41,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Field, TyKind, Unit};
 
+/// The `output/money` rule: money is an integer with `unit="minor"` next to a currency field; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "output/money",
     level: Level::Error,

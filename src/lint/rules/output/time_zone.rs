@@ -33,6 +33,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{TyKind, Unit};
 
+/// The `output/time-zone` rule: time fields are `timestamp`; durations state `unit="ms"`/`"s"`; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "output/time-zone",
     level: Level::Error,

@@ -19,6 +19,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `output/unbounded-result` rule: tools state `limits max-result-bytes`; the module
+/// documentation explains it.
 pub static RULE: Rule = Rule {
     id: "output/unbounded-result",
     level: Level::Warn,

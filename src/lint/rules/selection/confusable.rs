@@ -63,6 +63,8 @@ use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, Tool};
 use std::collections::HashMap;
 
+/// The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
+/// not name each other; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/confusable",
     level: Level::Warn,

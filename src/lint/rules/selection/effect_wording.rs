@@ -35,6 +35,8 @@ use crate::lint::rules::selection::stem;
 use crate::lint::text::sub_span;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `selection/effect-wording` rule: a summary's leading verb agrees with the effect (no write
+/// verb on a read tool, and back); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/effect-wording",
     level: Level::Warn,

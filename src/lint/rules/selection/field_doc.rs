@@ -29,6 +29,8 @@ use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `selection/field-doc` rule: every field (input and output, any depth) has a `doc`; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/field-doc",
     level: Level::Warn,

@@ -52,6 +52,8 @@ use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+/// The `selection/injection-phrase` rule: no text instructs the model beyond when to use the tool
+/// (prompt injection); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/injection-phrase",
     level: Level::Warn,

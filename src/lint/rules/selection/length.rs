@@ -35,6 +35,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `selection/length` rule: summary ≤ 200, when / when-not ≤ 300, description ≤ 1024
+/// characters; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/length",
     level: Level::Warn,

@@ -30,6 +30,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `selection/missing-examples` rule: every tool has a `call` and a `no-call` example; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/missing-examples",
     level: Level::Info,

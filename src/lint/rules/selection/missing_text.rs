@@ -32,6 +32,8 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
+/// The `selection/missing-text` rule: every tool has a non-blank `summary`, `when` and `when-not`;
+/// the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/missing-text",
     level: Level::Error,

@@ -50,6 +50,8 @@ use regex::{Regex, RegexSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
+/// The `selection/secret-in-text` rule: no credential (API key, token, private key, password, URL
+/// user info) in any text; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/secret-in-text",
     level: Level::Error,

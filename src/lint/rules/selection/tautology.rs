@@ -30,6 +30,8 @@ use crate::lint::rules::selection::{is_stop_word, stem, words};
 use crate::lint::{Context, Finding, Rule};
 use std::collections::HashSet;
 
+/// The `selection/tautology` rule: a summary says more than the tool name (not only its words and
+/// stop words); the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/tautology",
     level: Level::Warn,

@@ -32,6 +32,8 @@ use crate::lint::{Context, Finding, Rule};
 use crate::model::Sp;
 use std::collections::HashSet;
 
+/// The `selection/unknown-tool` rule: a tool named in `confusable`, `on-timeout tool=` or
+/// `replacement=` exists; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/unknown-tool",
     level: Level::Error,

@@ -47,6 +47,8 @@ use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
+/// The `trust/forbidden-field` rule: input fields never carry identity, authorization, policy or
+/// credentials; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "trust/forbidden-field",
     level: Level::Error,

@@ -25,6 +25,8 @@ use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
+/// The `trust/internal-key` rule: input `id` / `*_id` fields are not integer database keys; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "trust/internal-key",
     level: Level::Warn,

@@ -39,6 +39,8 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
+/// The `trust/sensitive-unmarked` rule: fields named like personal data or secrets have
+/// `sensitive=#true`; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "trust/sensitive-unmarked",
     level: Level::Warn,
