@@ -1,0 +1,323 @@
+//! `cargo bench --bench hostile`: budgets on adversarial catalogs. Each generated input (up
+//! to the 8 MiB file cap) goes through what the CLI commands run — load then `lint`, `hash`,
+//! `export tools-json`, `lock` rendering and reading back, `breaking` against itself — and
+//! each (input, command) pair must finish in at most 2 s and allocate at most 10 times the
+//! input's size plus a fixed floor at its peak. Prints a table and exits 1 when a budget is
+//! broken.
+//!
+//! Peak memory is counted by a global allocator wrapper: bytes live at the peak, above what
+//! was live when the command started (the input text itself is not counted).
+//!
+//! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB).
+
+use catalogc::compat::{self, Policy, report};
+use catalogc::contract::{Artifacts, Templates};
+use catalogc::diag::Level;
+use catalogc::lint::{self, Config};
+use catalogc::lock::Lock;
+use catalogc::project::{self, Loaded};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The system allocator, counting live bytes and their high-water mark.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call forwards to `System` with the caller's arguments unchanged; the
+// counters are side bookkeeping.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as is.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded as is.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const TIME_BUDGET: Duration = Duration::from_secs(2);
+const MEMORY_FACTOR: usize = 10;
+/// What any run may use whatever the input: the built-in templates, the rule registry,
+/// compiled regexes.
+const MEMORY_FLOOR: usize = 64 << 20;
+
+/// One adversarial input.
+struct Input {
+    name: &'static str,
+    text: String,
+}
+
+/// Repeats `unit` (a function of its index) until the text reaches `bytes`.
+fn fill(head: &str, bytes: usize, tail: &str, mut unit: impl FnMut(usize) -> String) -> String {
+    let mut out = String::from(head);
+    let mut i = 0;
+    while out.len() + tail.len() < bytes {
+        out.push_str(&unit(i));
+        i += 1;
+    }
+    out.push_str(tail);
+    out
+}
+
+const CATALOG: &str =
+    "catalog \"hostile\" version=\"1.0.0\" {\n    summary \"Adversarial input.\"\n}\n";
+
+fn tool(name: &str, summary: &str) -> String {
+    format!(
+        "tool {name:?} version=\"1.0.0\" {{\n    summary {summary:?}\n    when \"Use to test budgets.\"\n    when-not \"Not for anything else.\"\n    effect \"read\"\n    input {{\n        field \"value\" \"string\" max-length=8 {{ doc \"A value.\" }}\n    }}\n}}\n"
+    )
+}
+
+fn inputs(bytes: usize) -> Vec<Input> {
+    // Roughly 2.6 KB a tool.
+    let many_tools = catalogc::testing::synthetic_catalog("many", bytes / 2700);
+    let nested = catalogc::testing::synthetic_catalog_nested("nested", bytes / 8000, 8);
+    let duplicates = fill(CATALOG, bytes, "", |i| {
+        tool(
+            &format!("tool_{i}"),
+            "List the overdue ledger entries of one customer account.",
+        )
+    });
+    let errors = fill(CATALOG, bytes, "", |i| {
+        format!(
+            "tool \"Bad Name {i}\" version=\"x\" {{ effect \"maybe\"; input {{ field \"\" \"nope\" }} }}\n"
+        )
+    });
+    let syntax_errors = fill("", bytes, "", |_| "\"\\q\" { ) = #bad \n".to_string());
+    let long_line = {
+        let words = fill("", bytes - 400, "", |i| format!("word{} ", i % 97));
+        format!("{CATALOG}{}", tool("long_line", &words))
+    };
+    let huge_escapes = {
+        let body = fill("", bytes - 400, "", |_| "\\u{1F600}\\n\\\"".to_string());
+        format!(
+            "{CATALOG}tool \"escapes\" version=\"1.0.0\" {{\n    summary \"{body}\"\n    effect \"read\"\n}}\n"
+        )
+    };
+    let hidden = {
+        let body = fill("", bytes - 400, "", |_| "a\\u{200B}".to_string());
+        format!(
+            "{CATALOG}tool \"hidden\" version=\"1.0.0\" {{\n    summary \"{body}\"\n    effect \"read\"\n}}\n"
+        )
+    };
+    let deep_nodes = {
+        let depth = bytes / 8;
+        format!("{CATALOG}{}{}", "a {".repeat(depth), "}".repeat(depth))
+    };
+    let deep_fields = {
+        let depth = bytes / 64;
+        let mut s = String::from(CATALOG);
+        s.push_str("tool \"deep\" version=\"1.0.0\" {\n    effect \"read\"\n    input {\n");
+        s.push_str(&"field \"f\" \"object\" {\n".repeat(depth));
+        s.push_str(&"}\n".repeat(depth));
+        s.push_str("}\n}\n");
+        s
+    };
+    let many_enum = fill(
+        &format!(
+            "{CATALOG}tool \"enums\" version=\"1.0.0\" {{\n    effect \"read\"\n    input {{\n        field \"v\" \"string\" {{\n            enum"
+        ),
+        bytes,
+        "\n        }\n    }\n}\n",
+        |i| format!(" \"v{i}\""),
+    );
+    vec![
+        Input {
+            name: "many tools",
+            text: many_tools,
+        },
+        Input {
+            name: "nested types",
+            text: nested,
+        },
+        Input {
+            name: "type DAG 2^30",
+            text: catalogc::testing::dag_catalog(30),
+        },
+        Input {
+            name: "type chain",
+            text: catalogc::testing::chain_catalog(bytes / 70),
+        },
+        Input {
+            name: "duplicate texts",
+            text: duplicates,
+        },
+        Input {
+            name: "model error flood",
+            text: errors,
+        },
+        Input {
+            name: "syntax error flood",
+            text: syntax_errors,
+        },
+        Input {
+            name: "long line",
+            text: long_line,
+        },
+        Input {
+            name: "huge escaped string",
+            text: huge_escapes,
+        },
+        Input {
+            name: "hidden characters",
+            text: hidden,
+        },
+        Input {
+            name: "deep node nesting",
+            text: deep_nodes,
+        },
+        Input {
+            name: "deep field nesting",
+            text: deep_fields,
+        },
+        Input {
+            name: "huge enum",
+            text: many_enum,
+        },
+    ]
+}
+
+fn has_errors(loaded: &Loaded) -> bool {
+    loaded.diagnostics.iter().any(|d| d.level == Level::Error)
+}
+
+/// A command's work after loading, as the CLI does it; the returned size keeps the output
+/// from being optimised away.
+fn command(name: &str, text: &str) -> usize {
+    let loaded = project::load_source("hostile.kdl", text.to_string());
+    let templates = Templates::builtin();
+    let artifacts = || Artifacts::build(&loaded.project, &templates).ok();
+    if name == "lint" {
+        // Lint reports model errors and still runs the rules on what lowered.
+        return artifacts().map_or(0, |a| {
+            lint::check_project(&loaded, &Config::default(), &a).len()
+        });
+    }
+    // Every other command refuses a catalog with errors right after loading it.
+    if has_errors(&loaded) {
+        return loaded.diagnostics.len();
+    }
+    let Some(artifacts) = artifacts() else {
+        return 0;
+    };
+    match name {
+        "hash" => artifacts
+            .catalogs
+            .iter()
+            .flat_map(|c| &c.tools)
+            .map(|t| t.hashes.contract.len())
+            .sum(),
+        "export" => {
+            serde_json::to_string(&artifacts.tools_list(&loaded.project)).map_or(0, |s| s.len())
+        }
+        "lock" => loaded
+            .project
+            .catalogs
+            .iter()
+            .zip(&artifacts.catalogs)
+            .map(|(cat, contracts)| {
+                let rendered = Lock::of(cat, contracts).render();
+                rendered.len() + Lock::parse(&rendered).map_or(0, |l| l.tools.len())
+            })
+            .sum(),
+        "breaking" => {
+            let other = project::load_source("old.kdl", text.to_string());
+            let result =
+                compat::compare(&other.project.catalogs, &loaded.project.catalogs, |c, t| {
+                    compat::order_insensitive_hashes(c, t, &templates).ok()
+                });
+            let mut out = Vec::new();
+            let sources = report::Sources {
+                old: &other.sources,
+                new: &loaded.sources,
+            };
+            let _ = report::write_human(&mut out, &result, sources, Policy::Semver);
+            out.len()
+        }
+        _ => 0,
+    }
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+}
+
+fn main() {
+    let bytes = std::env::var("CATALOGC_HOSTILE_BYTES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8 << 20);
+    let mut table = String::new();
+    let _ = writeln!(
+        table,
+        "| input | bytes | command | time | peak memory | budget | result |\n|---|---|---|---|---|---|---|"
+    );
+    let mut broken = 0;
+    for input in inputs(bytes) {
+        let size = input.text.len();
+        let budget = MEMORY_FACTOR * size + MEMORY_FLOOR;
+        for cmd in ["lint", "hash", "export", "lock", "breaking"] {
+            let base = LIVE.load(Ordering::Relaxed);
+            PEAK.store(base, Ordering::Relaxed);
+            let start = Instant::now();
+            let out = command(cmd, &input.text);
+            let time = start.elapsed();
+            let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+            std::hint::black_box(out);
+            let ok = time <= TIME_BUDGET && peak <= budget;
+            if !ok {
+                broken += 1;
+            }
+            let row = format!(
+                "| {} | {size} | {cmd} | {:.3} s | {} | {} | {} |",
+                input.name,
+                time.as_secs_f64(),
+                mib(peak),
+                mib(budget),
+                if ok { "pass" } else { "FAIL" }
+            );
+            println!("{row}");
+            let _ = writeln!(table, "{row}");
+        }
+    }
+    println!("\n{table}");
+    if broken > 0 {
+        eprintln!("{broken} budget(s) broken");
+        std::process::exit(1);
+    }
+}
