@@ -3,12 +3,13 @@
 //! input/output schemas, rendered description, tool definition and four hashes.
 //! Prints the fastest and the median of several runs per stage, in milliseconds.
 
+#[path = "support/timing.rs"]
+mod timing;
+
 use catalogc::contract::{Templates, ToolContract};
 use catalogc::diag::FileId;
 use catalogc::model::{Catalog, lower};
 use catalogc::{syntax, testing};
-use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 const TOOLS: usize = 1000;
 const RUNS: usize = 15;
@@ -23,18 +24,9 @@ impl std::fmt::Display for Timing {
     }
 }
 
-fn time<T>(mut f: impl FnMut() -> T) -> Timing {
-    black_box(f());
-    let mut d: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(f());
-            start.elapsed()
-        })
-        .collect();
-    d.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    Timing(ms(d[0]), ms(d[d.len() / 2]))
+fn time<T>(f: impl FnMut() -> T) -> Timing {
+    let (fastest, median) = timing::fastest_and_median_ms(RUNS, f);
+    Timing(fastest, median)
 }
 
 fn lowered(doc: &syntax::Document) -> Catalog {

@@ -4,24 +4,15 @@
 //! are left out with an error, so each stage must stay linear in the text. Prints the fastest
 //! and the median of several runs, in milliseconds.
 
+#[path = "support/timing.rs"]
+mod timing;
+
 use catalogc::{project, testing};
-use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 const RUNS: usize = 9;
 
-fn time<T>(mut f: impl FnMut() -> T) -> (f64, f64) {
-    black_box(f());
-    let mut d: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(f());
-            start.elapsed()
-        })
-        .collect();
-    d.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    (ms(d[0]), ms(d[d.len() / 2]))
+fn time<T>(f: impl FnMut() -> T) -> (f64, f64) {
+    timing::fastest_and_median_ms(RUNS, f)
 }
 
 fn main() {
