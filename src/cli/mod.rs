@@ -19,6 +19,7 @@ pub mod hash;
 pub mod lint;
 pub mod lock;
 pub mod rules;
+pub mod serve;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -64,6 +65,10 @@ pub enum Command {
     /// Write each catalog's Markdown documentation, `NAME.md`, into a folder (default
     /// `generated/`), or print it (`--out -`).
     Docs(docs::DocsArgs),
+    /// Serve the catalogs as a mock MCP server (`--mock`) over stdio or Streamable HTTP:
+    /// arguments checked as generated code checks them, minimal valid outputs, declared
+    /// errors on request (`--fail TOOL=CODE`).
+    Serve(serve::ServeArgs),
 }
 
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
@@ -129,6 +134,7 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
         Command::Docs(args) => docs::run(&args, &global),
+        Command::Serve(args) => serve::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
