@@ -35,6 +35,10 @@ from pydantic import TypeAdapter
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
+# Property keys of the input: Anthropic's API error names this pattern; google-genai's
+# `FunctionDeclaration.parameters` documents Gemini's.
+ANTHROPIC_PROPERTY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
+GEMINI_PARAMETER = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")
 OPENAI_KEYWORDS = {
     "type", "description", "properties", "required", "additionalProperties", "items",
     "enum", "anyOf", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
@@ -51,7 +55,10 @@ HOSTILE_LEFT_OUT = {
         "report_export",
     },
     "anthropic": {"billing.invoice_get"},
-    "gemini": {"invoice_get_with_every_line_item_and_the_payment_history_for_accountants"},
+    "gemini": {
+        "invoice_get_with_every_line_item_and_the_payment_history_for_accountants",
+        "login_verify",
+    },
 }
 
 
@@ -110,6 +117,8 @@ def check_anthropic(tools):
         assert set(tool) <= set(ToolParam.__annotations__), tool.keys()
         assert ANTHROPIC_NAME.match(tool["name"]), tool["name"]
         assert tool["input_schema"]["type"] == "object", tool["name"]
+        for key in tool["input_schema"]["properties"]:
+            assert ANTHROPIC_PROPERTY.match(key), (tool["name"], key)
         names.append(tool["name"])
     return names
 
@@ -126,6 +135,8 @@ def check_gemini(tools):
             genai_types.FunctionDeclaration.model_validate(decl)
             genai_transformers.process_schema(copy.deepcopy(decl["parameters"]), client)
             assert GEMINI_NAME.match(decl["name"]), decl["name"]
+            for key in decl["parameters"]["properties"]:
+                assert GEMINI_PARAMETER.match(key), (decl["name"], key)
             names.append(decl["name"])
     return names
 
@@ -144,7 +155,7 @@ def main():
         assert left_out == HOSTILE_LEFT_OUT[target], f"{target}: left out {left_out}"
         exported = check(payload["tools"])
         assert not set(exported) & left_out, exported
-        assert len(exported) + len(left_out) == 4, (exported, left_out)
+        assert len(exported) + len(left_out) == 5, (exported, left_out)
         print(f"providers: {target}: {len(names)} example and {len(exported)} hostile definitions pass the SDK checks")
 
 

@@ -81,6 +81,10 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     for (tool, refusal) in &report.refused {
         let why = match refusal {
             Refusal::Name => format!("the name does not match {}", rules.name.pattern),
+            Refusal::FieldName(field) => format!(
+                "input field `{field}` does not match {}",
+                rules.field_name.as_ref().map_or("", |r| r.pattern)
+            ),
             Refusal::Description(len) => format!(
                 "the description has {len} characters, over the limit of {}",
                 rules.description_max.unwrap_or_default()

@@ -20,7 +20,7 @@
 //!   weakened silently, and the server still enforces it when the call arrives.
 
 use super::{Artifacts, catalogs_by_name};
-use crate::model::Project;
+use crate::model::{Project, Tool};
 use serde_json::{Map, Value, json};
 
 /// A place a tool definition goes.
@@ -88,6 +88,9 @@ pub struct TargetRules {
     pub what: &'static str,
     /// Tool names.
     pub name: NameRule,
+    /// Names of the input's properties (top level, where the providers check them), when
+    /// the target restricts them.
+    pub field_name: Option<NameRule>,
     /// Longest description in characters, when the target has a limit.
     pub description_max: Option<usize>,
     /// The schema keywords the target keeps; `None`: all of them.
@@ -114,6 +117,10 @@ fn gemini_rest(c: char) -> bool {
     mcp_name_char(c) || c == ':'
 }
 
+fn word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
 /// The one table of provider rules, indexed by [`Target`].
 pub static RULES: [TargetRules; 4] = [
     TargetRules {
@@ -125,6 +132,7 @@ pub static RULES: [TargetRules; 4] = [
             first: alnum_us_dash,
             rest: alnum_us_dash,
         },
+        field_name: None,
         description_max: Some(1024),
         keywords: Some(&[
             "type",
@@ -167,6 +175,12 @@ pub static RULES: [TargetRules; 4] = [
             first: alnum_us_dash,
             rest: alnum_us_dash,
         },
+        field_name: Some(NameRule {
+            pattern: "^[a-zA-Z0-9_.-]{1,64}$",
+            max: 64,
+            first: mcp_name_char,
+            rest: mcp_name_char,
+        }),
         description_max: None,
         keywords: None,
         formats: None,
@@ -181,6 +195,12 @@ pub static RULES: [TargetRules; 4] = [
             first: gemini_first,
             rest: gemini_rest,
         },
+        field_name: Some(NameRule {
+            pattern: "^[a-zA-Z_][a-zA-Z0-9_]{0,63}$",
+            max: 64,
+            first: gemini_first,
+            rest: word_char,
+        }),
         description_max: None,
         keywords: Some(&[
             "type",
@@ -214,6 +234,7 @@ pub static RULES: [TargetRules; 4] = [
             first: mcp_name_char,
             rest: mcp_name_char,
         },
+        field_name: None,
         description_max: None,
         keywords: None,
         formats: None,
@@ -393,6 +414,8 @@ fn nullable(schema: &mut Value) {
 pub enum Refusal {
     /// The name breaks the target's name rule.
     Name,
+    /// This input field's name breaks the target's property-name rule.
+    FieldName(String),
     /// The description is over the target's limit (its length in characters).
     Description(usize),
 }
@@ -406,12 +429,19 @@ pub struct Report {
     pub lost: Vec<(String, Loss)>,
 }
 
-/// Why `tool` (named `name`, with `description`) cannot go to `target`, if it cannot.
-pub fn refusals(target: Target, name: &str, description: &str) -> Vec<Refusal> {
+/// Why `tool`, with the rendered `description`, cannot go to `target`, if it cannot.
+pub fn refusals(target: Target, tool: &Tool, description: &str) -> Vec<Refusal> {
     let rules = target.rules();
     let mut out = Vec::new();
-    if !rules.name.accepts(name) {
+    if !rules.name.accepts(&tool.name.value) {
         out.push(Refusal::Name);
+    }
+    if let Some(rule) = &rules.field_name {
+        for f in &tool.input.fields {
+            if !rule.accepts(&f.name.value) {
+                out.push(Refusal::FieldName(f.name.value.clone()));
+            }
+        }
     }
     let len = description.chars().count();
     if rules.description_max.is_some_and(|max| len > max) {
@@ -432,7 +462,7 @@ pub fn export(target: Target, project: &Project, artifacts: &Artifacts) -> (Valu
                 continue;
             };
             let name = tool.name.value.as_str();
-            let refused = refusals(target, name, &contract.description);
+            let refused = refusals(target, tool, &contract.description);
             if !refused.is_empty() {
                 report
                     .refused
@@ -574,9 +604,9 @@ mod tests {
         for t in Target::ALL {
             assert_eq!(t.rules().id, t.as_str());
         }
-        assert_eq!(
-            refusals(Target::Openai, "a_b", &"x".repeat(1025)),
-            [Refusal::Description(1025)]
-        );
+        let gemini = Target::Gemini.rules().field_name.as_ref();
+        assert!(gemini.is_some_and(|r| r.accepts("_code2") && !r.accepts("2fa_code")));
+        let anthropic = Target::Anthropic.rules().field_name.as_ref();
+        assert!(anthropic.is_some_and(|r| r.accepts("2fa.code") && !r.accepts("a b")));
     }
 }

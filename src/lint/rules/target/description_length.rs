@@ -41,7 +41,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         for (ti, tool) in catalog.tools.iter().enumerate() {
             let description = cx.description(ci, ti);
             for target in &cx.config.targets {
-                for r in refusals(*target, &tool.name.value, description) {
+                for r in refusals(*target, tool, description) {
                     let Refusal::Description(len) = r else { continue };
                     let max = target.rules().description_max.unwrap_or_default();
                     let span = tool.summary.as_ref().map_or(tool.name.span, |s| s.span);

@@ -4,6 +4,7 @@
 
 crate::lint::declare_rules! {
     tool_name,
+    field_name,
     description_length,
     dropped_keyword,
 }
