@@ -10,6 +10,8 @@ pub mod description;
 pub mod hash;
 pub mod markdown;
 pub mod schema;
+pub mod targets;
+pub mod vectors;
 
 pub use description::{TemplateError, Templates};
 pub use hash::ToolHashes;

@@ -442,6 +442,7 @@ pub const CATEGORY_NAMES: &[&str] = &[
     "effect",
     "errors",
     "catalog",
+    "target",
     "lint",
 ];
 
