@@ -1,7 +1,8 @@
 //! The corpus of 20 public MCP servers (tests/corpus/, 540 tools; sources and licences in
 //! tests/corpus/SOURCES.md): every tool imports, loads without syntax or model errors, lints
 //! as `catalogc lint FILE.json` would, and exports; the export reproduces every part import
-//! did not report as inexpressible; per-server finding counts by rule are snapshotted.
+//! did not report as inexpressible; per-server finding counts by rule are snapshotted; and
+//! the findings agree with the judged set (tests/corpus/judged.tsv, docs/corpus.md).
 
 use catalogc::contract::{Artifacts, Templates};
 use catalogc::diag::{Diagnostic, Level};
@@ -235,5 +236,108 @@ fn same(want: &Value, got: Option<&Value>) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, Some(y)))
         }
         (w, g) => Some(w) == g,
+    }
+}
+
+// ---- the judged set ----
+
+/// `server|tool|rule|path|n` of each finding, `n` counting findings with the same first four
+/// parts in report order: the IDs of tests/corpus/judged.tsv.
+fn finding_ids(server: &str, diags: &[Diagnostic]) -> Vec<(String, Level)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    diags
+        .iter()
+        .map(|d| {
+            let key = format!(
+                "{server}|{}|{}|{}",
+                d.tool.as_deref().unwrap_or(""),
+                d.rule,
+                d.path.as_deref().unwrap_or("")
+            );
+            let n = seen.entry(key.clone()).or_default();
+            *n += 1;
+            (format!("{key}|{n}"), d.level)
+        })
+        .collect()
+}
+
+struct Verdict {
+    real: bool,
+    fixed: bool,
+}
+
+fn judged() -> BTreeMap<String, Verdict> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/judged.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [id, verdict, _level, now, reason] = cols.as_slice() else {
+            panic!("judged.tsv: malformed line {line:?}");
+        };
+        assert!(!reason.is_empty(), "{id}: no reason");
+        let real = match *verdict {
+            "true" => true,
+            "false" => false,
+            other => panic!("{id}: verdict {other:?}"),
+        };
+        out.insert(
+            id.to_string(),
+            Verdict {
+                real,
+                fixed: *now == "fixed",
+            },
+        );
+    }
+    out
+}
+
+#[test]
+fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
+    let judged = judged();
+    let mut current = BTreeMap::new();
+    for (server, text) in servers() {
+        let r = run(&server, &text);
+        current.extend(finding_ids(&server, &r.diags));
+    }
+    let lost: Vec<&String> = judged
+        .iter()
+        .filter(|(id, v)| v.real && !current.contains_key(*id))
+        .map(|(id, _)| id)
+        .collect();
+    let back: Vec<&String> = judged
+        .iter()
+        .filter(|(id, v)| !v.real && v.fixed && current.contains_key(*id))
+        .map(|(id, _)| id)
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} real defects no longer found: {lost:#?}",
+        lost.len()
+    );
+    assert!(
+        back.is_empty(),
+        "{} judged-false findings are back: {back:#?}",
+        back.len()
+    );
+    // At each level, at least 9 in 10 of today's findings with a verdict are real.
+    for level in [Level::Error, Level::Warn] {
+        let (mut real, mut noise) = (0, 0);
+        for (id, l) in &current {
+            match judged.get(id) {
+                Some(v) if *l == level && v.real => real += 1,
+                Some(_) if *l == level => noise += 1,
+                _ => {}
+            }
+        }
+        assert!(real + noise > 0, "{level:?}: nothing judged");
+        assert!(
+            real * 10 >= (real + noise) * 9,
+            "{level:?}: only {real} of {} judged findings are real",
+            real + noise
+        );
     }
 }

@@ -71,10 +71,25 @@ pub fn guess(name: &str) -> Option<Effect> {
     None
 }
 
+/// The effect the first word of `text` suggests (`Get the details …` → read).
+fn guess_from_text(text: &str) -> Option<Effect> {
+    let first = text.split_whitespace().next()?;
+    guess(&first.to_lowercase()).or_else(|| {
+        // Descriptions start with the third person: `Lists`, `Deletes`, `Updates`.
+        let base = first.to_lowercase();
+        let base = base
+            .strip_suffix("es")
+            .filter(|b| guess(b).is_some())
+            .unwrap_or(&base);
+        guess(base.strip_suffix('s').unwrap_or(base))
+    })
+}
+
 /// Writes `effect` and, when the annotations state it, `open-world` into the tool `node`.
 pub(super) fn effect(
     node: &mut Node,
     name: &str,
+    description: Option<&str>,
     annotations: Option<&Map<String, Value>>,
     tn: &mut ToolNotes<'_>,
 ) {
@@ -89,9 +104,13 @@ pub(super) fn effect(
         hint("idempotentHint"),
     );
     let effect = if read_only.is_none() && destructive.is_none() && idempotent.is_none() {
-        let (effect, how) = match guess(name) {
-            Some(e) => (e, "from the verbs of its name"),
-            None => (Effect::Append, "as `append` (no known verb in the name)"),
+        let (effect, how) = match (guess(name), description.and_then(guess_from_text)) {
+            (Some(e), _) => (e, "from the verbs of its name"),
+            (None, Some(e)) => (e, "from the leading verb of its description"),
+            (None, None) => (
+                Effect::Append,
+                "as `append` (no known verb in the name or description)",
+            ),
         };
         tn.add(
             node,
@@ -162,5 +181,11 @@ mod tests {
         assert_eq!(guess("pods-delete"), Some(Effect::Destructive));
         assert_eq!(guess("setLevel"), Some(Effect::Update));
         assert_eq!(guess("puppeteer_navigate"), None);
+        assert_eq!(
+            guess_from_text("Get the details of a detection"),
+            Some(Effect::Read)
+        );
+        assert_eq!(guess_from_text("Lists pods"), Some(Effect::Read));
+        assert_eq!(guess_from_text("Navigate to a URL"), None);
     }
 }

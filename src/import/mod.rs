@@ -217,7 +217,8 @@ fn tool_node(name: &str, obj: &Map<String, Value>, notes: &mut Vec<Note>) -> Nod
         node.child(Node::new("title").arg(t));
     }
     texts(&mut node, obj.get("description"), &mut tn);
-    effects::effect(&mut node, name, annotations, &mut tn);
+    let description = obj.get("description").and_then(Value::as_str);
+    effects::effect(&mut node, name, description, annotations, &mut tn);
     let mut input = Node::new("input").block();
     schema::top(&mut input, obj.get("inputSchema"), "input", &mut tn);
     node.child(input);

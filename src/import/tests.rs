@@ -49,7 +49,7 @@ fn a_tool_list_becomes_a_canonical_catalog() {
 #[test]
 fn what_cannot_be_said_is_a_comment_at_its_place_and_a_note() {
     let i = imported(
-        r#"[{"name":"q","description":"Query.","inputSchema":{"type":"object","properties":{
+        r#"[{"name":"q","description":"Runs a query.","inputSchema":{"type":"object","properties":{
         "filter":{"type":"object","additionalProperties":true,"description":"A filter"},
         "limit":{"anyOf":[{"type":"number"},{"type":"null"}]},
         "ip":{"type":"string","format":"ipv4"}}}}]"#,

@@ -15,6 +15,9 @@ pub struct Config {
     pub forbidden_fields: Vec<String>,
     /// Limits of the rules that measure something.
     pub thresholds: Thresholds,
+    /// The naming convention `naming/tool-name` and `naming/field-name` require; `None`
+    /// (`naming "auto"`): each catalog's own, the one most of its names follow.
+    pub naming: Option<crate::names::Convention>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +44,7 @@ pub struct Thresholds {
 impl Default for Thresholds {
     fn default() -> Self {
         Thresholds {
-            summary_max: 200,
+            summary_max: 560,
             when_max: 300,
             description_max: 1024,
             max_depth: 5,
@@ -84,6 +87,7 @@ const LINT_KEYS: &[&str] = &[
     "info",
     "allow",
     "forbidden-fields",
+    "naming",
     "thresholds",
 ];
 
@@ -304,6 +308,23 @@ impl LintSection {
                         }
                         level_set_at.insert(id.to_string(), key.to_string());
                         config.levels.insert(id.to_string(), level);
+                    }
+                }
+                "naming" => {
+                    shape(r, &child, false);
+                    let allowed = ["auto", "snake_case", "camelCase", "kebab-case"];
+                    for (name, span) in strings(r, &child) {
+                        match crate::names::Convention::parse(name) {
+                            Some(c) => config.naming = Some(c),
+                            None if name == "auto" => config.naming = None,
+                            None => error(
+                                r,
+                                "wrong-value",
+                                span,
+                                format!("unknown naming convention `{name}`"),
+                                format!("write one of {}", quoted_list(&allowed)),
+                            ),
+                        }
                     }
                 }
                 "forbidden-fields" => {
