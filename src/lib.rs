@@ -1,6 +1,6 @@
 //! catalogc: a compiler for declarative LLM tool catalogs.
 //!
-//! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
+//! Data flows one way: files (or an MCP tools/list, through [`import`]) → [`syntax`] → [`model`] → [`contract`] (each tool's
 //! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`]) → [`cli`].
 
 #![warn(missing_docs)]
@@ -33,6 +33,8 @@ pub mod fmt;
 pub mod fsutil;
 #[cfg(feature = "compiler")]
 pub mod git;
+#[cfg(feature = "compiler")]
+pub mod import;
 #[cfg(feature = "compiler")]
 pub mod lint;
 #[cfg(feature = "compiler")]

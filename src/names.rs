@@ -74,6 +74,93 @@ pub fn pascal_case(name: &str) -> String {
     out
 }
 
+/// A naming convention for tool and field names: each is a valid MCP name, and a catalog
+/// should keep to one (lint `naming/*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// `invoice_list`.
+    Snake,
+    /// `invoiceList`.
+    Camel,
+    /// `invoice-list`.
+    Kebab,
+}
+
+impl Convention {
+    /// Every convention, the default first.
+    pub const ALL: [Convention; 3] = [Convention::Snake, Convention::Camel, Convention::Kebab];
+
+    /// Its name as configured and reported: `snake_case`, `camelCase`, `kebab-case`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Convention::Snake => "snake_case",
+            Convention::Camel => "camelCase",
+            Convention::Kebab => "kebab-case",
+        }
+    }
+
+    /// The convention named `s` (see [`Convention::as_str`]).
+    pub fn parse(s: &str) -> Option<Convention> {
+        Convention::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    /// `name` follows the convention: lowercase ASCII words (digits allowed after the first
+    /// letter) joined by `_`, by `-`, or by an upper-case letter. A one-word name follows all.
+    pub fn matches(self, name: &str) -> bool {
+        let lower_word = |w: &str| {
+            w.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        };
+        let starts_lower = name.starts_with(|c: char| c.is_ascii_lowercase());
+        starts_lower
+            && match self {
+                Convention::Snake => name.split('_').all(lower_word),
+                Convention::Kebab => name.split('-').all(lower_word),
+                Convention::Camel => name.bytes().all(|b| b.is_ascii_alphanumeric()),
+            }
+    }
+
+    /// `name` rewritten in the convention.
+    pub fn apply(self, name: &str) -> String {
+        match self {
+            Convention::Snake => snake_case(name),
+            Convention::Kebab => kebab_case(name),
+            Convention::Camel => {
+                let pascal = pascal_case(name);
+                let mut cs = pascal.chars();
+                cs.next()
+                    .map(|c| c.to_lowercase().chain(cs).collect())
+                    .unwrap_or_default()
+            }
+        }
+    }
+
+    /// The convention most of `names` that have two or more words follow; snake_case on a
+    /// tie or when none has two words.
+    pub fn dominant<'a>(names: impl IntoIterator<Item = &'a str>) -> Convention {
+        let mut counts = [0usize; 3];
+        for name in names {
+            if words(name).len() < 2 {
+                continue;
+            }
+            for (i, c) in Convention::ALL.into_iter().enumerate() {
+                if c.matches(name) {
+                    counts[i] += 1;
+                }
+            }
+        }
+        let best = counts.iter().copied().max().unwrap_or(0);
+        let winners: Vec<usize> = (0..3).filter(|i| counts[*i] == best).collect();
+        match winners.as_slice() {
+            [one] => Convention::ALL[*one],
+            _ => Convention::Snake,
+        }
+    }
+}
+
 /// Words Rust reserves in edition 2024 (strict, reserved and edition keywords). Most can be
 /// used raw (`r#type`); those in [`NOT_RAW`] cannot.
 const RUST_KEYWORDS: &[&str] = &[

@@ -53,6 +53,12 @@ fn every_readme_command_runs() {
         let name = path.file_name().expect("file name");
         std::fs::copy(&path, catalogs.join(name)).expect("copy");
     }
+    // `catalogc import tools.json`: a published tools/list of the corpus.
+    std::fs::copy(
+        root().join("tests/corpus/server-time/tools.json"),
+        dir.path().join("tools.json"),
+    )
+    .expect("tools.json");
     git(dir.path(), &["init", "-q", "-b", "main"]);
     git(dir.path(), &["add", "."]);
     git(dir.path(), &["commit", "-q", "-m", "catalogs"]);

@@ -32,7 +32,9 @@ pub enum Deny {
 #[derive(Debug, clap::Args)]
 /// Arguments of `catalogc lint`.
 pub struct LintArgs {
-    /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
+    /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`. Or
+    /// published MCP tools/list files (`*.json`), imported in memory and linted without the
+    /// rules only a catalog can satisfy.
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     /// How the findings are printed.
@@ -58,11 +60,15 @@ pub struct LintArgs {
 /// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
 /// baseline; [`Status::Findings`] when one is at error level (or warning with `--deny warnings`).
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
-    let mut loaded = project::load(&args.paths, &global.load)?;
+    let (mut loaded, published) = load(&args.paths, global)?;
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
     let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
-    let mut config = project_config.lint;
+    let (mut config, skipped) = if published {
+        crate::lint::published::config(&project_config.lint)
+    } else {
+        (project_config.lint, Vec::new())
+    };
     config.targets = args.target.clone();
     config.targets.sort();
     config.targets.dedup();
@@ -84,7 +90,8 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
             Baseline::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
         diags = baseline.filter(diags, &loaded.sources);
     }
-    let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
+    let mut summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
+    summary.skipped_rules = skipped;
     let sources = &loaded.sources;
     super::output(|out| match args.format {
         Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
@@ -105,4 +112,34 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Ok
     })
+}
+
+/// Loads the catalogs of `paths`, or imports the tools/list files among them (`*.json`);
+/// `true` when the input is published tool lists. Each list is a source named
+/// `FILE.json.kdl`, holding the imported catalog the findings point into. The two kinds are
+/// not mixed in one run: the rules that run differ.
+fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), CliError> {
+    let is_json = |p: &PathBuf| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    };
+    let json: Vec<&PathBuf> = paths.iter().filter(|p| is_json(p)).collect();
+    if json.is_empty() {
+        return Ok((project::load(paths, &global.load)?, false));
+    }
+    if json.len() != paths.len() {
+        return Err(CliError(
+            "lint either catalogs or tools/list JSON files in one run, not both".into(),
+        ));
+    }
+    let mut sources = Vec::with_capacity(json.len());
+    for path in json {
+        let text = super::import::read_input(path, &global.load)?;
+        let name = super::import::catalog_name(path);
+        let imported = super::import::import_text(path, &text, &name)?;
+        let mut shown = path.clone().into_os_string();
+        shown.push(".kdl");
+        sources.push((PathBuf::from(shown), imported.text));
+    }
+    Ok((project::load_sources(sources), true))
 }

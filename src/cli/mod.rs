@@ -16,6 +16,7 @@ pub mod export;
 pub mod fmt;
 pub mod r#gen;
 pub mod hash;
+pub mod import;
 pub mod lint;
 pub mod lock;
 pub mod rules;
@@ -56,6 +57,9 @@ pub enum Command {
     Hash(hash::HashArgs),
     /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
     Gen(r#gen::GenArgs),
+    /// Turn an MCP tools/list JSON into a catalog (stdout or `--out`); what the format cannot
+    /// say is kept as comments and listed on stderr.
+    Import(import::ImportArgs),
     /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
     /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
     Export(export::ExportArgs),
@@ -131,6 +135,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Hash(args) => hash::run(&args, &global),
         Command::Export(args) => export::run(&args, &global),
+        Command::Import(args) => import::run(&args, &global),
         Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
         Command::Docs(args) => docs::run(&args, &global),

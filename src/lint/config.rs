@@ -18,6 +18,9 @@ pub struct Config {
     /// The targets the `target/*` rules check against (`lint --target`); none: they find
     /// nothing.
     pub targets: Vec<crate::contract::targets::Target>,
+    /// The naming convention `naming/tool-name` and `naming/field-name` require; `None`
+    /// (`naming "auto"`): each catalog's own, the one most of its names follow.
+    pub naming: Option<crate::names::Convention>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +47,7 @@ pub struct Thresholds {
 impl Default for Thresholds {
     fn default() -> Self {
         Thresholds {
-            summary_max: 200,
+            summary_max: 560,
             when_max: 300,
             description_max: 1024,
             max_depth: 5,
@@ -87,6 +90,7 @@ const LINT_KEYS: &[&str] = &[
     "info",
     "allow",
     "forbidden-fields",
+    "naming",
     "thresholds",
 ];
 
@@ -307,6 +311,23 @@ impl LintSection {
                         }
                         level_set_at.insert(id.to_string(), key.to_string());
                         config.levels.insert(id.to_string(), level);
+                    }
+                }
+                "naming" => {
+                    shape(r, &child, false);
+                    let allowed = ["auto", "snake_case", "camelCase", "kebab-case"];
+                    for (name, span) in strings(r, &child) {
+                        match crate::names::Convention::parse(name) {
+                            Some(c) => config.naming = Some(c),
+                            None if name == "auto" => config.naming = None,
+                            None => error(
+                                r,
+                                "wrong-value",
+                                span,
+                                format!("unknown naming convention `{name}`"),
+                                format!("write one of {}", quoted_list(&allowed)),
+                            ),
+                        }
                     }
                 }
                 "forbidden-fields" => {

@@ -5,6 +5,7 @@
 pub mod baseline;
 pub mod config;
 pub mod docs;
+pub mod published;
 pub mod rules;
 pub mod suppress;
 #[cfg(test)]

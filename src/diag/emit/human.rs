@@ -143,7 +143,15 @@ pub fn write(
     } else {
         st.paint("1;32", "ok")
     };
-    writeln!(out, "{head}: {line}")
+    writeln!(out, "{head}: {line}")?;
+    if !summary.skipped_rules.is_empty() {
+        writeln!(
+            out,
+            "skipped (they check what only a catalog states): {}",
+            summary.skipped_rules.join(", ")
+        )?;
+    }
+    Ok(())
 }
 
 /// [`write()`] into a string.

@@ -37,16 +37,19 @@ pub fn to_json(records: &[Record], summary: &Summary) -> Value {
             Value::Object(m)
         })
         .collect();
-    json!({
-        "diagnostics": list,
-        "summary": {
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-            "infos": summary.infos,
-            "tools": summary.tools,
-            "catalogs": summary.catalogs,
-        }
-    })
+    let mut counts = json!({
+        "errors": summary.errors,
+        "warnings": summary.warnings,
+        "infos": summary.infos,
+        "tools": summary.tools,
+        "catalogs": summary.catalogs,
+    });
+    if !summary.skipped_rules.is_empty()
+        && let Some(obj) = counts.as_object_mut()
+    {
+        obj.insert("skipped_rules".into(), json!(summary.skipped_rules));
+    }
+    json!({ "diagnostics": list, "summary": counts })
 }
 
 /// Writes [`to_json`]'s object, pretty-printed and newline-terminated.

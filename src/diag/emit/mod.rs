@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Counts printed at the end of every report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Summary {
     /// Findings at error level.
     pub errors: usize,
@@ -35,6 +35,9 @@ pub struct Summary {
     pub tools: usize,
     /// Catalogs checked.
     pub catalogs: usize,
+    /// Rules that did not run because the input cannot carry what they check (a published
+    /// tools/list has no `when-not`, errors or idempotency), in registry order.
+    pub skipped_rules: Vec<String>,
 }
 
 impl Summary {
@@ -47,6 +50,7 @@ impl Summary {
             infos: count(Level::Info),
             tools,
             catalogs,
+            skipped_rules: Vec::new(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! ## What it does
 //! Checks that every `array` (field or nested `items`), in input and output and in named
-//! types, has `max-items`.
+//! types, has `max-items`. Two bounds count as well: `unique=#true` items from a closed
+//! `enum` (or booleans) hold at most as many elements as there are values, and an array in
+//! a tool's `output` is bounded by the tool's `limits max-items`.
 //!
 //! ## Why is this bad?
 //! Without a bound the model may send thousands of elements in one call (a fan-out the
@@ -23,7 +25,7 @@
 
 use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
-use crate::lint::walk::Site;
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
 
@@ -42,7 +44,18 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::Array(a) = &site.ty.kind else {
         return;
     };
-    if a.max_items.is_some() {
+    let unique_closed = a.unique
+        && match &a.items.kind {
+            TyKind::String(s) => s.enum_values.as_ref().is_some_and(|e| !e.extensible),
+            TyKind::Boolean => true,
+            _ => false,
+        };
+    let result_limited = site.side == Some(Side::Output)
+        && site
+            .tool
+            .and_then(|t| t.limits.as_ref())
+            .is_some_and(|l| l.max_items.is_some());
+    if a.max_items.is_some() || unique_closed || result_limited {
         return;
     }
     out.push(
@@ -56,6 +69,38 @@ mod tests {
     use crate::lint::testkit::sites::*;
     use super::RULE;
     use crate::model::Effect;
+
+    #[test]
+    fn unique_enum_items_and_result_limits_bound_an_array() {
+        use crate::model::{EnumValues, Limits, StringTy, TyKind};
+        let values = EnumValues {
+            values: vec![sp("a".to_string()), sp("b".to_string())],
+            extensible: false,
+            span: Default::default(),
+        };
+        let choice = TyKind::String(StringTy {
+            enum_values: Some(values),
+            ..StringTy::default()
+        });
+        let mut unique = array(choice.clone(), None);
+        if let TyKind::Array(a) = &mut unique {
+            a.unique = true;
+        }
+        let mut t = tool(
+            "report_list",
+            Effect::Read,
+            vec![field("kinds", unique), field("repeats", array(choice, None))],
+            Some(vec![field("reports", array(bounded_string(3), None))]),
+        );
+        t.limits = Some(Limits {
+            max_items: Some(sp(50)),
+            max_result_bytes: None,
+            timeout_ms: None,
+            span: Default::default(),
+        });
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert_eq!(paths(&f), ["input.repeats"]);
+    }
 
     #[test]
     fn every_unbounded_array_once_per_declaration() {

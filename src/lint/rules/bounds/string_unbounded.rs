@@ -1,6 +1,7 @@
 //! ## What it does
 //! Checks that every `string` field, and every array `items` of type `string`, has a
-//! `max-length`, an `enum`, or a format of bounded length (`date-time`, `date`, `uuid`).
+//! `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`), or a
+//! `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
 //! `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
 //! through named types), a warning in `output`.
 //!
@@ -48,7 +49,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::String(s) = &site.ty.kind else {
         return;
     };
-    if string_is_bounded(s) {
+    if string_is_bounded(s) || s.pattern.as_ref().is_some_and(|p| pattern_max_len(&p.value).is_some()) {
         return;
     }
     let what = match site.field {
@@ -70,6 +71,18 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         .level(level)
         .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
     );
+}
+
+/// The most bytes (so also characters) a value matching the anchored `pattern` can have, or
+/// `None` when the pattern is not anchored as a whole, does not parse or repeats without end.
+/// `^[0-9a-f]{40}$` bounds a value as well as `max-length=40` does.
+pub(crate) fn pattern_max_len(pattern: &str) -> Option<usize> {
+    use regex_syntax::hir::Look;
+    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
+    let props = hir.properties();
+    let anchored = props.look_set_prefix().contains(Look::Start)
+        && props.look_set_suffix().contains(Look::End);
+    if anchored { props.maximum_len() } else { None }
 }
 
 #[cfg(test)]
@@ -106,6 +119,17 @@ mod tests {
         assert_eq!(paths(&f), ["input.note", "input.email", "input.tags[]", "output.body"]);
         assert_eq!(f[0].level, Some(Level::Error));
         assert_eq!(f[3].level, Some(Level::Warn));
+    }
+
+    #[test]
+    fn an_anchored_finite_pattern_bounds_the_length() {
+        use super::pattern_max_len;
+        assert_eq!(pattern_max_len("^[0-9a-f]{40}$"), Some(40));
+        assert_eq!(pattern_max_len("^(a|bc)$"), Some(2));
+        assert_eq!(pattern_max_len("^[a-z]+$"), None);
+        assert_eq!(pattern_max_len("[0-9]{3}"), None);
+        assert_eq!(pattern_max_len("^a|bb$"), None);
+        assert_eq!(pattern_max_len("^("), None);
     }
 
     #[test]

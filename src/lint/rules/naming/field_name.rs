@@ -1,54 +1,98 @@
 //! ## What it does
-//! Checks that every field name (input, output, named types, any depth) is snake_case —
-//! lowercase words joined by `_`, matching `^[a-z][a-z0-9]*(_[a-z0-9]+)*$` — and at most 64
-//! characters long.
+//! Checks that every field name (input, output, named types, any depth) follows one naming
+//! convention — snake_case (`invoice_id`), camelCase (`invoiceId`) or kebab-case
+//! (`invoice-id`) — and is at most 64 characters long. The convention is the project's
+//! `naming` setting (docs/configuration.md); by default (`naming "auto"`) it is each
+//! catalog's own: the one most of its multi-word field names follow, snake_case on a tie.
+//! One-word names follow every convention.
 //!
 //! ## Why is this bad?
 //! Field names become JSON Schema property names the model writes verbatim. Mixed styles in
 //! one catalog (`invoiceId` here, `invoice_id` there) make the model guess the spelling, and
-//! a guessed spelling is an argument the closed schema rejects. Long names cost tokens on
-//! every call.
+//! a guessed spelling is an argument the closed schema rejects. Every one of the three
+//! conventions is a valid MCP name, and renaming a published parameter is itself a breaking
+//! change, so a catalog that keeps to camelCase is not asked to switch. Long names cost
+//! tokens on every call.
 //!
 //! ## Example
 //! ```kdl
-//! field "invoiceReference" "string" max-length=32
+//! field "invoice_reference" "string" max-length=32
+//! field "customerName" "string" max-length=64
 //! ```
 //!
 //! ## Use instead
 //! ```kdl
 //! field "invoice_reference" "string" max-length=32
+//! field "customer_name" "string" max-length=64
 //! ```
 
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::model::{Catalog, Field, TyKind};
+use crate::names::Convention;
 
-/// The `naming/field-name` rule: field names are snake_case, at most 64 characters; the module
-/// documentation explains it.
+/// The `naming/field-name` rule: field names keep one convention, at most 64 characters; the
+/// module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/field-name",
     level: Level::Error,
-    summary: "field names are snake_case, at most 64 characters",
-    hooks: crate::lint::Hooks::declaration(check),
+    summary: "field names keep the catalog's one naming convention (snake_case, camelCase or kebab-case), at most 64 characters",
+    hooks: crate::lint::Hooks::state(|_| Box::new(Names(Convention::Snake))),
     source: include_str!("field_name.rs"),
 };
 
 pub(crate) const MAX_LEN: usize = 64;
 
-/// `^[a-z][a-z0-9]*(_[a-z0-9]+)*$`.
-fn is_snake_case(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .split('_')
-            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+/// The convention of the catalog being walked.
+struct Names(Convention);
+
+impl<'a> RuleState<'a> for Names {
+    fn catalog(&mut self, cx: &Context<'a>, catalog: &'a Catalog, _: &mut Vec<Finding>) {
+        self.0 = cx.config.naming.unwrap_or_else(|| {
+            let mut names = Vec::new();
+            for tool in &catalog.tools {
+                collect(&tool.input.fields, &mut names);
+                if let Some(o) = &tool.output {
+                    collect(&o.fields, &mut names);
+                }
+            }
+            for t in &catalog.types {
+                collect(&t.fields, &mut names);
+            }
+            Convention::dominant(names)
+        });
+    }
+
+    fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
+        check(cx, site, self.0, out);
+    }
 }
 
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn collect<'a>(fields: &'a [Field], out: &mut Vec<&'a str>) {
+    for f in fields {
+        out.push(&f.name.value);
+        let mut ty = &f.ty.kind;
+        while let TyKind::Array(a) = ty {
+            ty = &a.items.kind;
+        }
+        if let TyKind::Object(o) = ty {
+            collect(&o.fields, out);
+        }
+    }
+}
+
+fn check(cx: &Context, site: &Site, convention: Convention, out: &mut Vec<Finding>) {
     let catalog = site.catalog;
     let Some(field) = site.field else { return };
     let name = &field.name.value;
-    let problem = if !is_snake_case(name) {
-        format!("field name `{name}` is not snake_case")
+    let whose = if cx.config.naming.is_some() {
+        "the configured convention"
+    } else {
+        "the convention of most field names in this catalog"
+    };
+    let problem = if !convention.matches(name) {
+        format!("field name `{name}` is not {}, {whose}", convention.as_str())
     } else if name.len() > MAX_LEN {
         format!("field name `{name}` is {} characters long, over {MAX_LEN}", name.len())
     } else {
@@ -58,24 +102,47 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         Some(tool) => Finding::in_tool(catalog, tool, field.name.span, problem),
         None => Finding::in_catalog(catalog, field.name.span, problem),
     };
-    out.push(
-        finding
-            .path(site.path)
-            .help(format!("write it as lowercase words joined by `_`, at most {MAX_LEN} characters, e.g. `{}`", crate::names::snake_case(name))),
-    );
+    let help = if convention.matches(name) {
+        format!("shorten it to at most {MAX_LEN} characters, in {}", convention.as_str())
+    } else {
+        format!(
+            "write it in {} like the other fields: `{}` (renaming a published field is a breaking change; bump the major version)",
+            convention.as_str(),
+            convention.apply(name)
+        )
+    };
+    out.push(finding.path(site.path).help(help));
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_snake_case;
+    use crate::names::Convention;
 
     #[test]
     fn snake_case() {
+        let snake = Convention::Snake;
         for good in ["a", "amount_minor", "line2_total", "x1"] {
-            assert!(is_snake_case(good), "{good}");
+            assert!(snake.matches(good), "{good}");
         }
         for bad in ["Amount", "amountMinor", "amount-minor", "_amount", "amount_", "amount__minor", "2fa", ""] {
-            assert!(!is_snake_case(bad), "{bad}");
+            assert!(!snake.matches(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn camel_and_kebab_case() {
+        assert!(Convention::Camel.matches("perPage"));
+        assert!(!Convention::Camel.matches("per_page"));
+        assert!(Convention::Kebab.matches("list-collections"));
+        assert!(!Convention::Kebab.matches("list--collections"));
+        assert_eq!(Convention::Camel.apply("per_page"), "perPage");
+    }
+
+    #[test]
+    fn a_catalog_keeps_the_convention_most_of_its_names_follow() {
+        let names = ["perPage", "issueNumber", "owner", "per_page"];
+        assert_eq!(Convention::dominant(names), Convention::Camel);
+        assert_eq!(Convention::dominant(["a_b", "aB"]), Convention::Snake);
+        assert_eq!(Convention::dominant(["owner", "repo"]), Convention::Snake);
     }
 }

@@ -1,12 +1,17 @@
 //! ## What it does
-//! Checks that a tool name is snake_case words joined by `_`, a resource and an action
-//! (`invoice_list_overdue`), matching `^[a-z][a-z0-9]*(_[a-z0-9]+)+$`, 3 to 64 characters.
+//! Checks that a tool name is two or more words, a resource and an action
+//! (`invoice_list_overdue`), 3 to 64 characters, in one naming convention: snake_case
+//! (`invoice_list`), camelCase (`invoiceList`) or kebab-case (`invoice-list`). The
+//! convention is the project's `naming` setting (docs/configuration.md); by default
+//! (`naming "auto"`) it is each catalog's own: the one most of its multi-word tool names
+//! follow, snake_case on a tie.
 //!
 //! ## Why is this bad?
 //! The model chooses tools by name first. A name without a resource and an action
-//! (`invoices`, `doIt`) says little about what the tool does, and a name outside the
-//! strictest common client limit (64 characters, `[A-Za-z0-9_.-]`) is rejected or mangled by
-//! some MCP clients.
+//! (`invoices`, `find`) says little about what the tool does and collides with other
+//! servers' tools, and a name outside the strictest common client limit (64 characters,
+//! `[A-Za-z0-9_.-]`) is rejected or mangled by some MCP clients. All three conventions are
+//! valid MCP names; mixing them in one catalog makes the model guess spellings.
 //!
 //! ## Example
 //! ```kdl
@@ -20,46 +25,55 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
+use crate::names::Convention;
 
-/// The `naming/tool-name` rule: tool names are snake_case `resource_action`, 3–64 characters; the
-/// module documentation explains it.
+/// The `naming/tool-name` rule: tool names are `resource_action` in the catalog's naming
+/// convention, 3–64 characters; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "naming/tool-name",
     level: Level::Error,
-    summary: "tool names are snake_case `resource_action`, 3–64 characters",
+    summary: "tool names are `resource_action` in the catalog's one naming convention, 3–64 characters",
     hooks: crate::lint::Hooks::project(check),
     source: include_str!("tool_name.rs"),
 };
 
-/// `^[a-z][a-z0-9]*(_[a-z0-9]+)+$`: at least two non-empty words.
-fn is_valid(name: &str) -> bool {
-    let mut words = name.split('_');
-    let first_ok = words
-        .next()
-        .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()));
-    let rest: Vec<&str> = words.collect();
-    first_ok
-        && !rest.is_empty()
-        && name
-            .split('_')
-            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
-        && (3..=64).contains(&name.len())
+/// Why `name` is not a valid tool name under `convention`, if it is not.
+fn problem(name: &str, convention: Convention) -> Option<String> {
+    let conv = convention.as_str();
+    if !convention.matches(name) {
+        Some(format!("tool name `{name}` is not {conv}"))
+    } else if crate::names::words(name).len() < 2 {
+        Some(format!("tool name `{name}` is one word, not a resource and an action"))
+    } else if !(3..=64).contains(&name.len()) {
+        Some(format!("tool name `{name}` is {} characters, not 3–64", name.len()))
+    } else {
+        None
+    }
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
+        let convention = cx.config.naming.unwrap_or_else(|| {
+            Convention::dominant(catalog.tools.iter().map(|t| t.name.value.as_str()))
+        });
         for tool in &catalog.tools {
             let name = &tool.name.value;
-            if !is_valid(name) {
-                out.push(
-                    Finding::in_tool(
-                        catalog,
-                        tool,
-                        tool.name.span,
-                        format!("tool name `{name}` is not snake_case `resource_action` of 3–64 characters"),
+            if let Some(message) = problem(name, convention) {
+                let help = if crate::names::words(name).len() < 2 {
+                    format!(
+                        "add the action to the resource, in {} like the catalog's other tools: `{}` or `{}`",
+                        convention.as_str(),
+                        convention.apply(&format!("{name} list")),
+                        convention.apply(&format!("{name} get"))
                     )
-                    .help("name the resource and the action in lowercase words joined by `_`, e.g. `invoice_list`"),
-                );
+                } else {
+                    format!(
+                        "write it as `{}` ({}) like the catalog's other tools; renaming a published tool is a breaking change",
+                        convention.apply(name),
+                        convention.as_str()
+                    )
+                };
+                out.push(Finding::in_tool(catalog, tool, tool.name.span, message).help(help));
             }
         }
     }
@@ -67,19 +81,23 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::is_valid;
+    use super::problem;
+    use crate::names::Convention;
 
     #[test]
-    fn accepts_resource_action_names() {
-        assert!(is_valid("invoice_list"));
-        assert!(is_valid("invoice_list_overdue2"));
-        assert!(is_valid("a_b"));
+    fn accepts_resource_action_names_in_the_convention() {
+        assert!(problem("invoice_list", Convention::Snake).is_none());
+        assert!(problem("invoice_list_overdue2", Convention::Snake).is_none());
+        assert!(problem("a_b", Convention::Snake).is_none());
+        assert!(problem("list-collections", Convention::Kebab).is_none());
+        assert!(problem("listCollections", Convention::Camel).is_none());
     }
 
     #[test]
     fn rejects_other_shapes() {
         for bad in ["invoices", "InvoiceList", "invoice-list", "_invoice", "invoice_", "invoice__list", "1_list", "x", &"a_".repeat(40)] {
-            assert!(!is_valid(bad), "{bad}");
+            assert!(problem(bad, Convention::Snake).is_some(), "{bad}");
         }
+        assert!(problem("find", Convention::Kebab).is_some());
     }
 }

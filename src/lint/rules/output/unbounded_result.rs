@@ -1,5 +1,9 @@
 //! ## What it does
-//! Flags a tool without `limits max-result-bytes=N`.
+//! Flags a tool without `limits max-result-bytes=N`, unless its `output` is small and fully
+//! bounded: every string, array and nested object has a bound (`max-length`, an `enum`, a
+//! bounded `format` or an anchored finite `pattern`; `max-items`, or the tool's `limits
+//! max-items` for arrays), and the largest JSON those bounds allow is at most 65536 bytes
+//! (counting 6 bytes per character, the worst case of JSON escaping).
 //!
 //! ## Why is this bad?
 //! A result with no size limit can fill the model's context window in one call, push out the
@@ -18,6 +22,13 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
+use crate::model::{Catalog, Field, Format, StringTy, Tool, Ty, TyKind};
+
+/// The computed bound of a result at or below which no `max-result-bytes` is asked for.
+pub const SMALL_RESULT_BYTES: u64 = 65_536;
+
+/// Worst-case bytes of one character in JSON (`\u001f`).
+const ESCAPED: u64 = 6;
 
 /// The `output/unbounded-result` rule: tools state `limits max-result-bytes`; the module
 /// documentation explains it.
@@ -32,6 +43,9 @@ pub static RULE: Rule = Rule {
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in &catalog.tools {
+            if result_bound(catalog, tool).is_some_and(|n| n <= SMALL_RESULT_BYTES) {
+                continue;
+            }
             let span = match &tool.limits {
                 Some(l) if l.max_result_bytes.is_some() => continue,
                 Some(l) => l.span,
@@ -43,6 +57,71 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             );
         }
     }
+}
+
+/// The most bytes the tool's `output` can serialize to, when every part of it is bounded.
+pub fn result_bound(catalog: &Catalog, tool: &Tool) -> Option<u64> {
+    let out = tool.output.as_ref()?;
+    let items = tool.limits.as_ref().and_then(|l| l.max_items.as_ref()).map(|m| m.value);
+    Bound { catalog, items }.object(&out.fields, 0)
+}
+
+struct Bound<'a> {
+    catalog: &'a Catalog,
+    /// `limits max-items`: the bound of an output array that states none.
+    items: Option<u64>,
+}
+
+impl Bound<'_> {
+    fn object(&self, fields: &[Field], depth: usize) -> Option<u64> {
+        let mut total: u64 = 2;
+        for f in fields {
+            let key = (f.name.value.chars().count() as u64).checked_mul(ESCAPED)? + 4;
+            total = total.checked_add(key)?.checked_add(self.ty(&f.ty, depth)?)?;
+        }
+        Some(total)
+    }
+
+    fn ty(&self, ty: &Ty, depth: usize) -> Option<u64> {
+        // Lowering rejects recursive and too-deep types; a hand-built model is cut off.
+        if depth > crate::model::inline::MAX_INLINED_DEPTH {
+            return None;
+        }
+        match &ty.kind {
+            TyKind::String(s) => string(s, None),
+            TyKind::Cursor(s) => string(s, Some(crate::model::CURSOR_DEFAULT_MAX_LENGTH)),
+            TyKind::Timestamp => Some(40),
+            TyKind::Integer(_) => Some(20),
+            TyKind::Number(_) => Some(24),
+            TyKind::Boolean => Some(5),
+            TyKind::Array(a) => {
+                let n = a.max_items.as_ref().map(|m| m.value).or(self.items)?;
+                let each = self.ty(&a.items, depth + 1)?.checked_add(1)?;
+                n.checked_mul(each)?.checked_add(2)
+            }
+            TyKind::Object(o) => self.object(&o.fields, depth + 1),
+            TyKind::Named(n) => self.object(&self.catalog.type_def(&n.value)?.fields, depth + 1),
+        }
+    }
+}
+
+fn string(s: &StringTy, default_max: Option<u64>) -> Option<u64> {
+    let chars = if let Some(e) = &s.enum_values {
+        e.values.iter().map(|v| v.value.chars().count() as u64).max().unwrap_or(0)
+    } else if let Some(m) = s.max_length.as_ref().map(|m| m.value).or(default_max) {
+        m
+    } else if let Some(f) = &s.format {
+        match f.value {
+            Format::DateTime => 40,
+            Format::Date => 10,
+            Format::Uuid => 36,
+            Format::Email | Format::Uri => return None,
+        }
+    } else {
+        let p = s.pattern.as_ref()?;
+        crate::lint::rules::bounds::string_unbounded::pattern_max_len(&p.value)? as u64
+    };
+    chars.checked_mul(ESCAPED)?.checked_add(2)
 }
 
 #[cfg(test)]
@@ -64,5 +143,19 @@ mod tests {
         let tools: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
         assert_eq!(tools, ["a_none", "a_other"]);
         assert_eq!(f[1].span, Span::new(3, 9));
+    }
+
+    #[test]
+    fn a_small_fully_bounded_output_needs_no_byte_limit() {
+        let small = tool("a_small", Effect::Read, vec![], Some(vec![
+            field("name", bounded_string(64)),
+            field("count", int(Some(0), Some(10))),
+            field("tags", array(bounded_string(16), Some(10))),
+        ]));
+        let open = tool("a_open", Effect::Read, vec![], Some(vec![field("body", string())]));
+        let big = tool("a_big", Effect::Read, vec![], Some(vec![field("rows", array(bounded_string(1000), Some(1000)))]));
+        let f = check(&RULE, catalog(vec![small, open, big], vec![]));
+        let tools: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
+        assert_eq!(tools, ["a_open", "a_big"]);
     }
 }

@@ -1,9 +1,14 @@
 //! ## What it does
-//! Checks the length of the texts the model reads, in characters: `summary` at most 200,
+//! Checks the length of the texts the model reads, in characters: `summary` at most 560,
 //! `when` and `when-not` at most 300 each, and the tool's model-facing description (as
 //! `templates/description.j2` renders it: title, summary, when, when-not, the effect in words,
 //! limits, timeout and deprecation sentences) at most 1024. The limits are set in `catalogc.kdl`,
-//! `thresholds { summary-max 200; when-max 300; description-max 1024 }`.
+//! `thresholds { summary-max 560; when-max 300; description-max 1024 }`.
+//!
+//! The defaults come from the descriptions of 540 tools of 20 public MCP servers
+//! (tests/corpus/, docs/corpus.md): 560 characters is their 90th percentile, so a summary
+//! longer than 9 in 10 whole published descriptions is reported; 1024 is about their 96th
+//! percentile once the effect sentence is added, and the length some clients cut at.
 //!
 //! ## Why is this bad?
 //! Every tool's description is sent to the model on every turn: long texts cost tokens for
@@ -35,12 +40,12 @@
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 
-/// The `selection/length` rule: summary ≤ 200, when / when-not ≤ 300, description ≤ 1024
+/// The `selection/length` rule: summary ≤ 560, when / when-not ≤ 300, description ≤ 1024
 /// characters; the module documentation explains it.
 pub static RULE: Rule = Rule {
     id: "selection/length",
     level: Level::Warn,
-    summary: "summary ≤ 200, when / when-not ≤ 300, description ≤ 1024 characters",
+    summary: "summary ≤ 560, when / when-not ≤ 300, description ≤ 1024 characters",
     hooks: crate::lint::Hooks::project(check),
     source: include_str!("length.rs"),
 };
@@ -103,19 +108,21 @@ mod tests {
     #[test]
     fn reports_each_text_over_its_limit_and_the_total() {
         let mut long = tool("ledger_entry_list");
-        long.summary = s(&"é".repeat(201));
+        long.summary = s(&"é".repeat(561));
         long.when = s(&"w".repeat(301));
         long.when_not = s(&"n".repeat(600));
         let mut edge = tool("ledger_entry_get");
         // Exactly at the limits: characters, not bytes.
-        edge.summary = s(&"é".repeat(200));
+        edge.summary = s(&"é".repeat(560));
+        // `when-not` shares the limit of `when`; both at 300 would push the whole
+        // description over its own limit.
         edge.when = s(&"w".repeat(300));
-        edge.when_not = s(&"n".repeat(300));
+        edge.when_not = s("Not for one entry.");
         let n = crate::testing::contract(&catalog("test", vec![]), &long)
             .description
             .chars()
             .count();
-        assert!(n > 201 + 301 + 600, "the description holds the three texts: {n}");
+        assert!(n > 561 + 301 + 600, "the description holds the three texts: {n}");
         let description =
             format!("the rendered description of tool `ledger_entry_list` is {n} characters long, over 1024");
         let found = run(&RULE, vec![long, edge]);
@@ -123,7 +130,7 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "the `summary` of tool `ledger_entry_list` is 201 characters long, over 200",
+                "the `summary` of tool `ledger_entry_list` is 561 characters long, over 560",
                 "the `when` of tool `ledger_entry_list` is 301 characters long, over 300",
                 "the `when-not` of tool `ledger_entry_list` is 600 characters long, over 300",
                 &description,

@@ -9,16 +9,17 @@
 //! | API key `sk-…` | `sk-` (optionally `proj-`, `live-`, `test-`) and 20+ key characters holding a digit | `sk-ills`, `sk-learn` |
 //! | AWS access key ID | `AKIA` or `ASIA` and exactly 16 upper-case letters or digits | `AKIA` alone, `AKIAEXAMPLE` |
 //! | GitHub token | `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36+ letters or digits; `github_pat_` and 22+ | `ghp_short` |
-//! | private key | `-----BEGIN … KEY-----` (RSA, EC, OPENSSH, PGP, encrypted, plain) | `-----BEGIN CERTIFICATE-----` |
+//! | private key | `-----BEGIN … KEY-----` (RSA, EC, OPENSSH, PGP, encrypted, plain) followed by key material (40+ base64 characters) | `-----BEGIN CERTIFICATE-----`; the header alone, naming the expected file format |
 //! | password assignment | `password`, `passwd`, `pwd`, `secret`, `api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `auth_token` followed by `=` or `:` and a value (not a `<placeholder>`, `{template}`, `$VARIABLE` or `***`) | `the password: ask the user`, `password=<your password>` |
 //! | bearer token | `Bearer` and a 20+ character token holding a letter and a digit | `a Bearer token in the header` |
 //! | JSON Web Token | `eyJ…` three dot-separated base64url parts | `eyJ` alone |
-//! | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number |
+//! | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number; a run labelled as an identifier in the 40 characters before it (`eventId='…'`, `trace ID e.g. …`, `commit …`) |
 //! | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
 //! | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
 //!
-//! The message names the pattern but never repeats the matched text. Example identifiers
-//! written out in full (a 32-digit hex event ID) look like keys too: shorten them.
+//! The message names the pattern but never repeats the matched text. A 32-digit hex example
+//! of an event, trace or commit ID is what real servers write to show the format, so a run
+//! labelled as an identifier is not reported; an unlabelled one still is.
 //!
 //! ## Why is this bad?
 //! Catalog texts are sent to every model, client and log that lists the tools, and are
@@ -114,7 +115,7 @@ static PATTERNS: [Pattern; 10] = [
     },
     Pattern {
         name: "a private key (`-----BEGIN … KEY-----`)",
-        regex: r"-----BEGIN (?:[A-Z0-9]+ )*KEY(?: BLOCK)?-----",
+        regex: r"-----BEGIN (?:[A-Z0-9]+ )*KEY(?: BLOCK)?-----\s*[A-Za-z0-9+/=\s]{40,}",
         accept: any,
     },
     Pattern {
@@ -149,6 +150,29 @@ static PATTERNS: [Pattern; 10] = [
     },
 ];
 
+/// The index of the long-hex pattern in [`PATTERNS`].
+const HEX: usize = 7;
+
+/// Words that label a hex run as an identifier rather than a key.
+const ID_LABELS: &[&str] = &[
+    "id", "ids", "trace", "event", "span", "profile", "profiler", "commit", "sha", "hash",
+    "digest", "checksum",
+];
+
+/// The 40 characters before a match, on its line, name an identifier (`eventId='`, `The
+/// trace ID. e.g. `).
+fn labelled_id(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or("");
+    let start = line
+        .char_indices()
+        .rev()
+        .nth(39)
+        .map_or(0, |(i, _)| i);
+    crate::names::words(&line[start..])
+        .iter()
+        .any(|w| ID_LABELS.contains(&w.as_str()))
+}
+
 fn compile(source: &str) -> Regex {
     Regex::new(source).unwrap_or_else(|e| panic!("built-in pattern {source}: {e}"))
 }
@@ -170,7 +194,7 @@ fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
             continue;
         };
         for m in regex.find_iter(text) {
-            if (p.accept)(m.as_str()) {
+            if (p.accept)(m.as_str()) && !(i == HEX && labelled_id(&text[..m.start()])) {
                 found.push((p.name, m.range()));
             }
         }
@@ -269,10 +293,12 @@ mod tests {
 
     #[test]
     fn private_keys() {
-        fires("-----BEGIN RSA PRIVATE KEY-----", "private key");
-        fires("-----BEGIN OPENSSH PRIVATE KEY-----", "private key");
-        fires("-----BEGIN PGP PRIVATE KEY BLOCK-----", "private key");
+        let body = "MIIEowIBAAKCAQEA7vbqajDw4o6gJy8UtmIbkcpnkO3Kwc4qsEnSZp";
+        fires(&format!("-----BEGIN RSA PRIVATE KEY-----\n{body}"), "private key");
+        fires(&format!("-----BEGIN OPENSSH PRIVATE KEY----- {body}"), "private key");
+        fires(&format!("-----BEGIN PGP PRIVATE KEY BLOCK-----\n{body}"), "private key");
         quiet("-----BEGIN CERTIFICATE-----");
+        quiet("The file must start with `-----BEGIN PRIVATE KEY-----` or `-----BEGIN RSA PRIVATE KEY-----`.");
     }
 
     #[test]
@@ -302,8 +328,15 @@ mod tests {
     }
 
     #[test]
+    fn hex_is_the_long_hex_pattern() {
+        assert!(PATTERNS[HEX].name.contains("hexadecimal"));
+    }
+
+    #[test]
     fn long_hex_runs() {
         fires("token 4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c", "hex");
+        quiet("eventId='4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c'");
+        quiet("The trace ID. e.g. `4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c`");
         quiet("4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7");
         quiet("12345678901234567890123456789012345");
     }

@@ -1,0 +1,633 @@
+//! JSON Schema (as MCP servers publish it: draft-07 or 2020-12) → catalog fields.
+//!
+//! A property schema is first flattened to one [`Shape`]: local `$ref`s resolved, `allOf`
+//! merged, `null` dropped from a nullable type or union, a union cut to its first
+//! alternative, a missing `type` inferred. Then each keyword the format has becomes an
+//! attribute or child; every other keyword is reported where it was met.
+
+use super::ToolNotes;
+use super::kdl::{Node, Val};
+use crate::model::Format;
+use serde_json::{Map, Value};
+
+/// Object nesting beyond which a schema becomes a closed empty object: the catalog format
+/// nests declarations at most 64 blocks deep and an array level takes two.
+const MAX_DEPTH: usize = 24;
+
+/// Fields per tool side beyond which the rest is left out (the model's cap is 10,000).
+const MAX_FIELDS: usize = 5_000;
+
+/// `$ref`s followed per tool side, against schemas that expand exponentially.
+const MAX_REFS: usize = 1_000;
+
+/// Keywords every type reads (or reports itself).
+const COMMON: &[&str] = &["type", "description", "default", "deprecated", "$schema"];
+
+/// Writes the fields of the top-level `inputSchema` / `outputSchema` into `block`.
+pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut ToolNotes<'_>) {
+    let Some(schema) = schema else {
+        tn.add(
+            block,
+            side,
+            "no inputSchema; the tool takes no arguments".into(),
+        );
+        return;
+    };
+    let mut cx = Cx {
+        root: schema,
+        tn,
+        refs: Vec::new(),
+        followed: 0,
+        fields: 0,
+    };
+    let mut lost = Vec::new();
+    let shape = cx.shape(schema, &mut lost);
+    if shape.get("type").and_then(Value::as_str) != Some("object") {
+        lost.push(format!(
+            "the {side} schema is not an object schema; left empty"
+        ));
+        cx.report(block, side, lost);
+        return;
+    }
+    let mut rest: Vec<&str> = shape.keys().map(String::as_str).collect();
+    rest.retain(|k| !matches!(*k, "$defs" | "definitions" | "title"));
+    if let Some(d) = shape.get("description").and_then(Value::as_str) {
+        lost.push(format!(
+            "the {side} schema's description is not expressible: {d:?}"
+        ));
+    }
+    cx.object_body(block, &shape, side, 0, &mut lost);
+    unread(
+        &shape,
+        &rest,
+        &["properties", "required", "additionalProperties"],
+        &mut lost,
+    );
+    cx.report(block, side, lost);
+}
+
+/// The keywords of `shape` no step read (`read` lists those of the type's own step).
+fn unread(shape: &Map<String, Value>, keys: &[&str], read: &[&str], lost: &mut Vec<String>) {
+    for k in keys {
+        if !read.contains(k) && !COMMON.contains(k) && shape.contains_key(*k) {
+            let value = shape.get(*k).map(short).unwrap_or_default();
+            lost.push(format!("`{k}` ({value}) is not expressible; left out"));
+        }
+    }
+}
+
+/// A JSON value in at most 80 characters, for notes.
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    match s.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+struct Cx<'a, 'n, 't> {
+    root: &'a Value,
+    tn: &'t mut ToolNotes<'n>,
+    /// The `$ref`s being expanded, to stop at a recursive one.
+    refs: Vec<String>,
+    followed: usize,
+    fields: usize,
+}
+
+type Shape = Map<String, Value>;
+
+impl Cx<'_, '_, '_> {
+    fn report(&mut self, block: &mut Node, path: &str, lost: Vec<String>) {
+        for what in lost {
+            self.tn.add(block, path, what);
+        }
+    }
+
+    /// `schema` flattened: see the module documentation. What is dropped goes to `lost`.
+    fn shape(&mut self, schema: &Value, lost: &mut Vec<String>) -> Shape {
+        let Some(obj) = schema.as_object() else {
+            lost.push(format!("schema `{}`: any value", short(schema)));
+            return Shape::new();
+        };
+        let mut out = Shape::new();
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            let root = self.root;
+            match r.strip_prefix('#').and_then(|p| root.pointer(p)) {
+                Some(target) if !self.refs.iter().any(|x| x == r) && self.followed < MAX_REFS => {
+                    self.followed += 1;
+                    // Popped by `typed` once the whole subtree is built.
+                    self.refs.push(r.to_string());
+                    out = self.shape(target, lost);
+                }
+                Some(_) => lost.push(format!("`$ref` {r:?} is recursive: any value")),
+                None => lost.push(format!("`$ref` {r:?} does not resolve: any value")),
+            }
+        }
+        for (k, v) in obj {
+            if k != "$ref" {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        self.all_of(&mut out, lost);
+        self.union(&mut out, lost);
+        single_type(&mut out, lost);
+        out
+    }
+
+    fn all_of(&mut self, out: &mut Shape, lost: &mut Vec<String>) {
+        let Some(Value::Array(parts)) = out.remove("allOf") else {
+            return;
+        };
+        if parts.len() > 1 {
+            lost.push(format!(
+                "`allOf` of {} schemas merged into one",
+                parts.len()
+            ));
+        }
+        for p in &parts {
+            let part = self.shape(p, lost);
+            merge_under(out, part);
+        }
+    }
+
+    fn union(&mut self, out: &mut Shape, lost: &mut Vec<String>) {
+        let key = if out.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
+        let Some(Value::Array(alts)) = out.remove(key) else {
+            return;
+        };
+        let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+        let mut kept: Vec<&Value> = alts.iter().filter(|a| !is_null(a)).collect();
+        if kept.len() < alts.len() {
+            lost.push("nullable: `null` is not expressible; the non-null type is kept".into());
+        }
+        if kept.len() > 1 {
+            let kinds: Vec<String> = kept.iter().map(|a| kind_label(a)).collect();
+            lost.push(format!(
+                "`{key}` union ({}) is not expressible; only the first alternative is kept",
+                kinds.join(" | ")
+            ));
+            kept.truncate(1);
+        }
+        if let Some(first) = kept.first() {
+            let part = self.shape(first, lost);
+            merge_under(out, part);
+        }
+    }
+
+    /// The fields of an object shape into `block`.
+    fn object_body(
+        &mut self,
+        block: &mut Node,
+        shape: &Shape,
+        path: &str,
+        depth: usize,
+        lost: &mut Vec<String>,
+    ) {
+        match shape.get("additionalProperties") {
+            Some(Value::Bool(false)) => {}
+            None => lost.push("open object (no `additionalProperties`): closed by import".into()),
+            Some(v) => lost.push(format!(
+                "open object (`additionalProperties` {}): closed by import",
+                short(v)
+            )),
+        }
+        let required: Vec<&str> = match shape.get("required") {
+            Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let empty = Map::new();
+        let props = shape
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        for r in &required {
+            if !props.contains_key(*r) {
+                lost.push(format!(
+                    "required `{r}` has no schema in `properties`; left out"
+                ));
+            }
+        }
+        for (name, schema) in props {
+            if self.fields >= MAX_FIELDS {
+                lost.push(format!(
+                    "more than {MAX_FIELDS} fields; the rest are left out"
+                ));
+                break;
+            }
+            self.fields += 1;
+            let field_path = format!("{path}.{name}");
+            let node = Node::new("field").arg(name.as_str());
+            let mut field_lost = Vec::new();
+            let mut node = self.typed(node, schema, &field_path, depth, &mut field_lost, true);
+            if required.contains(&name.as_str()) {
+                node = node.prop("required", true);
+            }
+            self.report(block, &field_path, field_lost);
+            block.child(node);
+        }
+    }
+
+    /// `head` (a `field NAME` or `items` node) completed with the type of `schema`.
+    fn typed(
+        &mut self,
+        head: Node,
+        schema: &Value,
+        path: &str,
+        depth: usize,
+        lost: &mut Vec<String>,
+        is_field: bool,
+    ) -> Node {
+        let refs = self.refs.len();
+        let node = self.typed_shape(head, schema, path, depth, lost, is_field);
+        self.refs.truncate(refs);
+        node
+    }
+
+    fn typed_shape(
+        &mut self,
+        head: Node,
+        schema: &Value,
+        path: &str,
+        depth: usize,
+        lost: &mut Vec<String>,
+        is_field: bool,
+    ) -> Node {
+        let shape = self.shape(schema, lost);
+        let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
+        let mut node;
+        let read: &[&str];
+        match ty {
+            "string" => {
+                (node, read) = string(head, &shape, lost);
+            }
+            "integer" | "number" => {
+                (node, read) = number(head, &shape, ty == "integer", lost);
+            }
+            "boolean" => {
+                node = head.arg("boolean");
+                read = &[];
+            }
+            "array" if depth < MAX_DEPTH => {
+                node = head.arg("array");
+                read = &["items", "minItems", "maxItems", "uniqueItems"];
+                self.array(&mut node, &shape, path, depth, lost);
+            }
+            "object" if depth < MAX_DEPTH => {
+                node = head.arg("object").block();
+                read = &["properties", "required", "additionalProperties"];
+                let mut inner = Vec::new();
+                self.object_body(&mut node, &shape, path, depth + 1, &mut inner);
+                lost.extend(inner);
+            }
+            "array" | "object" => {
+                lost.push(format!(
+                    "nested deeper than {MAX_DEPTH} levels: a closed empty object"
+                ));
+                return head.arg("object");
+            }
+            "null" => {
+                lost.push("type `null` alone is not expressible: a closed empty object".into());
+                node = head.arg("object");
+                read = &[];
+            }
+            _ => {
+                lost.push("a value of any type is not expressible: a closed empty object".into());
+                node = head.arg("object");
+                read = &["properties", "required", "additionalProperties"];
+            }
+        }
+        if is_field {
+            node = self.field_level(node, &shape, ty, lost);
+        } else {
+            for k in ["description", "default", "deprecated"] {
+                if let Some(v) = shape.get(k) {
+                    lost.push(format!(
+                        "`{k}` of array items ({}) is not expressible",
+                        short(v)
+                    ));
+                }
+            }
+        }
+        let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
+        unread(&shape, &keys, read, lost);
+        node
+    }
+
+    fn array(
+        &mut self,
+        node: &mut Node,
+        shape: &Shape,
+        path: &str,
+        depth: usize,
+        lost: &mut Vec<String>,
+    ) {
+        let mut attrs = Vec::new();
+        for (key, attr) in [("minItems", "min-items"), ("maxItems", "max-items")] {
+            if let Some(v) = shape.get(key) {
+                match v.as_u64() {
+                    Some(n) => attrs.push((attr, Val::from(n))),
+                    None => lost.push(format!("`{key}` {} is not a count; left out", short(v))),
+                }
+            }
+        }
+        if shape.get("uniqueItems") == Some(&Value::Bool(true)) {
+            attrs.push(("unique", Val::Bool(true)));
+        }
+        for (k, v) in attrs {
+            *node = std::mem::replace(node, Node::new("")).prop(k, v);
+        }
+        let items_path = format!("{path}[]");
+        let mut items_lost = Vec::new();
+        let items = match shape.get("items") {
+            Some(items @ Value::Object(_)) => self.typed(
+                Node::new("items"),
+                items,
+                &items_path,
+                depth + 1,
+                &mut items_lost,
+                false,
+            ),
+            Some(other) => {
+                items_lost.push(format!(
+                    "`items` {} (a tuple or boolean schema) is not expressible: a closed empty object",
+                    short(other)
+                ));
+                Node::new("items").arg("object")
+            }
+            None => {
+                items_lost
+                    .push("untyped array items are not expressible: a closed empty object".into());
+                Node::new("items").arg("object")
+            }
+        };
+        self.report(node, &items_path, items_lost);
+        node.child(items);
+    }
+
+    /// `doc`, `default` and `deprecated` of a field.
+    fn field_level(
+        &mut self,
+        mut node: Node,
+        shape: &Shape,
+        ty: &str,
+        lost: &mut Vec<String>,
+    ) -> Node {
+        if let Some(v) = shape.get("default") {
+            match default_value(v, ty) {
+                Some(val) => node = node.prop("default", val),
+                None => lost.push(format!(
+                    "default {} is not expressible for a {} field; left out",
+                    short(v),
+                    if ty.is_empty() { "untyped" } else { ty }
+                )),
+            }
+        }
+        if shape.get("deprecated") == Some(&Value::Bool(true)) {
+            node = node.prop("deprecated", true);
+        }
+        if let Some(d) = shape.get("description").and_then(Value::as_str) {
+            // `fmt` puts `doc` first among the children.
+            node = node.block();
+            node.child(Node::new("doc").arg(d));
+        }
+        node
+    }
+}
+
+/// Adds to `out` every key of `part` it does not have (the outer schema's words win).
+fn merge_under(out: &mut Shape, part: Shape) {
+    for (k, v) in part {
+        match (out.get_mut(&k), v) {
+            (Some(Value::Object(mine)), Value::Object(theirs)) if k == "properties" => {
+                for (pk, pv) in theirs {
+                    mine.entry(pk).or_insert(pv);
+                }
+            }
+            (Some(Value::Array(mine)), Value::Array(theirs)) if k == "required" => {
+                for r in theirs {
+                    if !mine.contains(&r) {
+                        mine.push(r);
+                    }
+                }
+            }
+            (Some(_), _) => {}
+            (None, v) => {
+                out.insert(k, v);
+            }
+        }
+    }
+}
+
+/// `type` as one string: `null` dropped from a list, a union cut to its first member, an
+/// absent type inferred from the other keywords.
+fn single_type(out: &mut Shape, lost: &mut Vec<String>) {
+    let ty = match out.get("type") {
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(Value::Array(list)) => {
+            let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+            let kept: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
+            if kept.len() < names.len() && !kept.is_empty() {
+                lost.push("nullable: `null` is not expressible; the non-null type is kept".into());
+            }
+            if kept.len() > 1 {
+                lost.push(format!(
+                    "type union ({}) is not expressible; only `{}` is kept",
+                    kept.join(" | "),
+                    kept[0]
+                ));
+            }
+            kept.first().or(names.first()).map(|t| t.to_string())
+        }
+        _ => None,
+    };
+    let ty = ty.or_else(|| inferred_type(out));
+    match ty {
+        Some(t) => out.insert("type".into(), Value::String(t)),
+        None => out.remove("type"),
+    };
+}
+
+fn inferred_type(s: &Shape) -> Option<String> {
+    if s.contains_key("properties") || s.contains_key("additionalProperties") {
+        return Some("object".into());
+    }
+    if s.contains_key("items") {
+        return Some("array".into());
+    }
+    let sample = s
+        .get("const")
+        .or_else(|| s.get("enum").and_then(|e| e.as_array()?.first()))?;
+    Some(
+        match sample {
+            Value::String(_) => "string",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_f64() => "number",
+            Value::Number(_) => "integer",
+            _ => return None,
+        }
+        .into(),
+    )
+}
+
+fn kind_label(v: &Value) -> String {
+    match v.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(other) => other.to_string(),
+        None if v.get("$ref").is_some() => "$ref".into(),
+        None if v.get("const").is_some() => "const".into(),
+        None => "any".into(),
+    }
+}
+
+fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static [&'static str]) {
+    const READ: &[&str] = &[
+        "format",
+        "enum",
+        "const",
+        "minLength",
+        "maxLength",
+        "pattern",
+    ];
+    let format = shape.get("format").and_then(Value::as_str);
+    let only_format = !["enum", "const", "minLength", "maxLength", "pattern"]
+        .iter()
+        .any(|k| shape.contains_key(*k));
+    if format == Some("date-time") && only_format {
+        return (head.arg("timestamp"), READ);
+    }
+    let mut node = head.arg("string");
+    for (key, attr) in [("minLength", "min-length"), ("maxLength", "max-length")] {
+        if let Some(v) = shape.get(key) {
+            match v.as_u64() {
+                Some(n) => node = node.prop(attr, n),
+                None => lost.push(format!("`{key}` {} is not a length; left out", short(v))),
+            }
+        }
+    }
+    if let Some(p) = shape.get("pattern").and_then(Value::as_str) {
+        node = node.prop("pattern", p);
+    }
+    if let Some(f) = format {
+        match Format::parse(f) {
+            Some(known) => node = node.prop("format", known.as_str()),
+            None => lost.push(format!("format {f:?} is not expressible; left out")),
+        }
+    }
+    let values = match (shape.get("enum"), shape.get("const")) {
+        (Some(Value::Array(vals)), _) => Some(vals.clone()),
+        (Some(other), _) => {
+            lost.push(format!("`enum` {} is not a list; left out", short(other)));
+            None
+        }
+        (None, Some(c)) => {
+            lost.push(format!(
+                "`const` {} is written as a one-value enum",
+                short(c)
+            ));
+            Some(vec![c.clone()])
+        }
+        (None, None) => None,
+    };
+    if let Some(vals) = values {
+        let mut strings: Vec<&str> = vals.iter().filter_map(Value::as_str).collect();
+        let all_strings = strings.len() == vals.len();
+        let mut seen = std::collections::HashSet::new();
+        strings.retain(|s| seen.insert(*s));
+        if all_strings && strings.len() < vals.len() {
+            lost.push("enum values listed twice are written once".into());
+        }
+        if all_strings && !strings.is_empty() {
+            let mut e = Node::new("enum");
+            for s in strings {
+                e = e.arg(s);
+            }
+            node = node.block();
+            node.child(e);
+        } else {
+            lost.push(format!(
+                "enum {} mixes types or is empty; left out",
+                short(&Value::Array(vals))
+            ));
+        }
+    }
+    (node, READ)
+}
+
+fn number(
+    head: Node,
+    shape: &Shape,
+    integer: bool,
+    lost: &mut Vec<String>,
+) -> (Node, &'static [&'static str]) {
+    let mut node = head.arg(if integer { "integer" } else { "number" });
+    let bounds = [
+        ("minimum", "min"),
+        ("maximum", "max"),
+        ("exclusiveMinimum", "exclusive-min"),
+        ("exclusiveMaximum", "exclusive-max"),
+        ("multipleOf", "multiple-of"),
+    ];
+    for (key, attr) in bounds {
+        let Some(v) = shape.get(key) else { continue };
+        match num_value(v, integer) {
+            Some(val) if key != "multipleOf" || v.as_f64().is_some_and(|f| f > 0.0) => {
+                node = node.prop(attr, val);
+            }
+            _ => lost.push(format!(
+                "`{key}` {} is not expressible for {}; left out",
+                short(v),
+                if integer { "an integer" } else { "a number" }
+            )),
+        }
+    }
+    for key in ["enum", "const"] {
+        if let Some(v) = shape.get(key) {
+            lost.push(format!(
+                "numeric `{key}` {} is not expressible; left out",
+                short(v)
+            ));
+        }
+    }
+    (
+        node,
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "enum",
+            "const",
+        ],
+    )
+}
+
+/// A JSON number as a bound of an integer (an integral value within 64 bits) or number field.
+fn num_value(v: &Value, integer: bool) -> Option<Val> {
+    if let Some(i) = v.as_i64() {
+        return Some(Val::Int(i));
+    }
+    let f = v.as_f64()?;
+    if integer {
+        let fits = f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64;
+        return fits.then_some(Val::Int(f as i64));
+    }
+    f.is_finite().then_some(Val::Float(f))
+}
+
+fn default_value(v: &Value, ty: &str) -> Option<Val> {
+    match (ty, v) {
+        ("string", Value::String(s)) => Some(Val::Str(s.clone())),
+        ("boolean", Value::Bool(b)) => Some(Val::Bool(*b)),
+        ("integer", Value::Number(_)) => match num_value(v, true)? {
+            Val::Int(i) => Some(Val::Int(i)),
+            _ => None,
+        },
+        ("number", Value::Number(_)) => num_value(v, false),
+        _ => None,
+    }
+}

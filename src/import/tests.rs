@@ -1,0 +1,144 @@
+use super::*;
+
+fn imported(json: &str) -> Imported {
+    match import(json, "t") {
+        Ok(i) => i,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn a_tool_list_becomes_a_canonical_catalog() {
+    let i = imported(
+        r#"{"tools":[{"name":"get_time","title":"Get time","description":"Current time in a zone. Use this when the user asks for the time. Do not use for conversions.",
+        "inputSchema":{"type":"object","properties":{"timezone":{"type":"string","description":"IANA zone","maxLength":64,"pattern":"^[A-Za-z/_]+$","default":"UTC"},
+        "n":{"type":"integer","minimum":1,"maximum":10}},"required":["timezone"],"additionalProperties":false},
+        "annotations":{"readOnlyHint":true,"openWorldHint":false}}]}"#,
+    );
+    assert_eq!(i.tools, 1);
+    assert!(i.notes.is_empty(), "{:?}", i.notes);
+    assert_eq!(crate::fmt::format(&i.text).as_deref(), Ok(i.text.as_str()));
+    assert!(
+        i.text
+            .contains("when \"Use this when the user asks for the time.\""),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text.contains("when-not \"Do not use for conversions.\""),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text.contains("summary \"Current time in a zone.\""),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text.contains(r#"field "timezone" "string" required=#true max-length=64 pattern="^[A-Za-z/_]+$" default="UTC""#),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text.contains("effect \"read\"\n    open-world #false"),
+        "{}",
+        i.text
+    );
+}
+
+#[test]
+fn what_cannot_be_said_is_a_comment_at_its_place_and_a_note() {
+    let i = imported(
+        r#"[{"name":"q","description":"Runs a query.","inputSchema":{"type":"object","properties":{
+        "filter":{"type":"object","additionalProperties":true,"description":"A filter"},
+        "limit":{"anyOf":[{"type":"number"},{"type":"null"}]},
+        "ip":{"type":"string","format":"ipv4"}}}}]"#,
+    );
+    let whats: Vec<&str> = i.notes.iter().map(|n| n.what.as_str()).collect();
+    assert!(
+        whats
+            .iter()
+            .any(|w| w.contains("open object (no `additionalProperties`)")),
+        "{whats:?}"
+    );
+    assert!(
+        whats
+            .iter()
+            .any(|w| w.contains("open object (`additionalProperties` true)")),
+        "{whats:?}"
+    );
+    assert!(whats.iter().any(|w| w.contains("nullable")), "{whats:?}");
+    assert!(
+        whats.iter().any(|w| w.contains("format \"ipv4\"")),
+        "{whats:?}"
+    );
+    assert!(
+        whats.iter().any(|w| w.contains("effect `append` guessed")),
+        "{whats:?}"
+    );
+    for n in &i.notes {
+        assert!(
+            i.text.contains(&n.what),
+            "comment for {n} missing in\n{}",
+            i.text
+        );
+    }
+    let paths: Vec<&str> = i.notes.iter().map(|n| n.path.as_str()).collect();
+    assert!(paths.contains(&"input.limit"), "{paths:?}");
+}
+
+#[test]
+fn refs_resolve_and_recursion_stops() {
+    let i = imported(
+        r##"[{"name":"list_nodes","inputSchema":{"type":"object","$defs":{"N":{"type":"object","properties":{"child":{"$ref":"#/$defs/N"},"tag":{"type":"string","maxLength":3}},"additionalProperties":false}},
+        "properties":{"root":{"$ref":"#/$defs/N"}},"additionalProperties":false}}]"##,
+    );
+    assert!(
+        i.text.contains(r#"field "tag" "string" max-length=3"#),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.notes.iter().any(|n| n.what.contains("recursive")),
+        "{:?}",
+        i.notes
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_or_a_note_never_a_panic() {
+    assert!(matches!(import("{", "t"), Err(ImportError::Json(_))));
+    assert!(matches!(
+        import("{\"x\":1}", "t"),
+        Err(ImportError::Shape(_))
+    ));
+    assert!(matches!(import("3", "t"), Err(ImportError::Shape(_))));
+    let i = imported(
+        r#"[1, {"name":2}, {"name":"a"}, {"name":"a"}, {"name":"b","inputSchema":{"type":"string"}}]"#,
+    );
+    assert_eq!(i.tools, 2);
+    assert_eq!(i.notes.iter().filter(|n| n.tool.is_empty()).count(), 3);
+    let deep = format!(
+        "[{{\"name\":\"d\",\"inputSchema\":{}{}}}]",
+        "{\"type\":\"object\",\"properties\":{\"x\":".repeat(40),
+        "{}".to_string() + &"}}".repeat(40)
+    );
+    let i = imported(&deep);
+    assert!(
+        i.notes.iter().any(|n| n.what.contains("nested deeper")),
+        "{:?}",
+        i.notes
+    );
+}
+
+#[test]
+fn descriptions_split_only_where_they_say_when() {
+    let s =
+        split_description("Lists pods.\nUse when you need pod names. Not for logs; use pods_log.");
+    assert_eq!(s.summary, "Lists pods.");
+    assert_eq!(s.when.as_deref(), Some("Use when you need pod names."));
+    assert_eq!(s.when_not.as_deref(), Some("Not for logs; use pods_log."));
+    let s = split_description("Reads a file. Returns v1.2 text.");
+    assert_eq!(s.summary, "Reads a file. Returns v1.2 text.");
+    assert!(s.when.is_none() && s.when_not.is_none());
+}
