@@ -53,7 +53,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
-    /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
+    /// Write each catalog's generated Rust, `tools.json` and Markdown docs (`--check`: fail
+    /// when stale).
     Gen(r#gen::GenArgs),
     /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
     /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
