@@ -3,7 +3,7 @@
 //! checks; one handler trait; the [`Catalog`](crate::runtime::Catalog) implementation that
 //! serves it) and `NAME.tools.json`, the MCP `tools/list` payload.
 //!
-//! Pure: no IO. [`plan`] resolves every Rust name first, `emit` builds tokens with
+//! Pure: no IO. `plan` resolves every Rust name first, `emit` builds tokens with
 //! `quote!`, `prettyplease` prints them, and the `@generated` header goes on top. Hashes,
 //! descriptions and tool definitions come from [`Artifacts`], never recomputed here.
 
