@@ -47,78 +47,54 @@ impl ::catalogc::runtime::Validate for Invoice {
         static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
         static SHAPE: __rt::Shape = __rt::Shape::Object(
             &[
-                __rt::FieldRule {
-                    name: "invoice_reference",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            max_length: Some(32u64),
-                            pattern: Some(&PATTERN_0),
-                            ..__rt::StrRule::ANY
-                        },
+                __rt::FieldRule::new(
+                    "invoice_reference",
+                    true,
+                    __rt::Shape::String(
+                        &__rt::StrRule::ANY.max_length(32u64).pattern(&PATTERN_0),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "customer_display_name",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            max_length: Some(120u64),
-                            ..__rt::StrRule::ANY
-                        },
+                ),
+                __rt::FieldRule::new(
+                    "customer_display_name",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(120u64)),
+                ),
+                __rt::FieldRule::new(
+                    "status",
+                    true,
+                    __rt::Shape::String(
+                        &__rt::StrRule::ANY
+                            .values(&["draft", "open", "overdue", "paid", "void"]),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "status",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            values: Some(&["draft", "open", "overdue", "paid", "void"]),
-                            ..__rt::StrRule::ANY
-                        },
+                ),
+                __rt::FieldRule::new(
+                    "currency",
+                    true,
+                    __rt::Shape::String(
+                        &__rt::StrRule::ANY.values(&["USD", "EUR", "CNY"]),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "currency",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            values: Some(&["USD", "EUR", "CNY"]),
-                            ..__rt::StrRule::ANY
-                        },
+                ),
+                __rt::FieldRule::new(
+                    "amount_due_minor",
+                    true,
+                    __rt::Shape::Integer(
+                        &__rt::NumRule::ANY
+                            .min(__rt::Bound::Int(0i64))
+                            .max(__rt::Bound::Int(100000000000i64)),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "amount_due_minor",
-                    required: true,
-                    shape: __rt::Shape::Integer(
-                        &__rt::NumRule {
-                            min: Some(__rt::Bound::Int(0i64)),
-                            max: Some(__rt::Bound::Int(100000000000i64)),
-                            ..__rt::NumRule::ANY
-                        },
+                ),
+                __rt::FieldRule::new(
+                    "due_date",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
+                ),
+                __rt::FieldRule::new(
+                    "issued_at",
+                    true,
+                    __rt::Shape::String(
+                        &__rt::StrRule::ANY.format(__rt::Format::DateTime),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "due_date",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            format: Some(__rt::Format::Date),
-                            ..__rt::StrRule::ANY
-                        },
-                    ),
-                },
-                __rt::FieldRule {
-                    name: "issued_at",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            format: Some(__rt::Format::DateTime),
-                            ..__rt::StrRule::ANY
-                        },
-                    ),
-                },
+                ),
             ],
         );
         &SHAPE
@@ -247,37 +223,27 @@ pub mod invoice_list {
             use ::catalogc::runtime as __rt;
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "status",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["open", "overdue"]),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "status",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.values(&["open", "overdue"]),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "page_size",
-                        required: false,
-                        shape: __rt::Shape::Integer(
-                            &__rt::NumRule {
-                                min: Some(__rt::Bound::Int(1i64)),
-                                max: Some(__rt::Bound::Int(50i64)),
-                                ..__rt::NumRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "page_size",
+                        false,
+                        __rt::Shape::Integer(
+                            &__rt::NumRule::ANY
+                                .min(__rt::Bound::Int(1i64))
+                                .max(__rt::Bound::Int(50i64)),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "cursor",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(512u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
+                    __rt::FieldRule::new(
+                        "cursor",
+                        false,
+                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(512u64)),
+                    ),
                 ],
             );
             &SHAPE
@@ -334,30 +300,23 @@ pub mod invoice_list {
             use ::catalogc::runtime as __rt;
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "items",
-                        required: true,
-                        shape: __rt::Shape::Array(
-                            &__rt::ArrayRule {
-                                min_items: ::core::option::Option::None,
-                                max_items: ::core::option::Option::Some(50u64),
-                                unique: false,
-                                items: __rt::Shape::Named(
-                                    <super::Invoice as __rt::Validate>::shape,
-                                ),
-                            },
+                    __rt::FieldRule::new(
+                        "items",
+                        true,
+                        __rt::Shape::Array(
+                            &__rt::ArrayRule::of(
+                                    __rt::Shape::Named(
+                                        <super::Invoice as __rt::Validate>::shape,
+                                    ),
+                                )
+                                .max_items(50u64),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "next_cursor",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(512u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
+                    __rt::FieldRule::new(
+                        "next_cursor",
+                        false,
+                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(512u64)),
+                    ),
                 ],
             );
             &SHAPE
@@ -381,48 +340,36 @@ pub mod invoice_list {
         BillingUnavailable,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::InvalidStatus => "INVALID_STATUS",
-                Error::InvalidCursor => "INVALID_CURSOR",
-                Error::BillingUnavailable => "BILLING_UNAVAILABLE",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::InvalidStatus => "invalid-argument",
-                Error::InvalidCursor => "invalid-argument",
-                Error::BillingUnavailable => "unavailable",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::InvalidStatus => "fix-arguments",
-                Error::InvalidCursor => "never",
-                Error::BillingUnavailable => "backoff",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::InvalidStatus => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 3usize] = [
+                __rt::ErrorInfo::new(
+                    "INVALID_STATUS",
+                    "invalid-argument",
+                    "fix-arguments",
                     ::core::option::Option::Some(
                         "Ask the user whether they mean open or overdue invoices.",
-                    )
-                }
-                Error::InvalidCursor => {
+                    ),
+                    "status must be open or overdue",
+                ),
+                __rt::ErrorInfo::new(
+                    "INVALID_CURSOR",
+                    "invalid-argument",
+                    "never",
                     ::core::option::Option::Some(
                         "Call invoice_list again without a cursor to start from the first page.",
-                    )
-                }
-                Error::BillingUnavailable => ::core::option::Option::None,
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::InvalidStatus => "status must be open or overdue",
-                Error::InvalidCursor => "the cursor is not valid for this listing",
-                Error::BillingUnavailable => "billing is temporarily unavailable",
-            }
+                    ),
+                    "the cursor is not valid for this listing",
+                ),
+                __rt::ErrorInfo::new(
+                    "BILLING_UNAVAILABLE",
+                    "unavailable",
+                    "backoff",
+                    ::core::option::Option::None,
+                    "billing is temporarily unavailable",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {
@@ -475,17 +422,13 @@ pub mod invoice_get {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "invoice_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(32u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "invoice_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(32u64).pattern(&PATTERN_0),
                         ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -517,34 +460,27 @@ pub mod invoice_get {
             use ::catalogc::runtime as __rt;
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "invoice",
-                        required: true,
-                        shape: __rt::Shape::Named(
-                            <super::Invoice as __rt::Validate>::shape,
+                    __rt::FieldRule::new(
+                        "invoice",
+                        true,
+                        __rt::Shape::Named(<super::Invoice as __rt::Validate>::shape),
+                    ),
+                    __rt::FieldRule::new(
+                        "reminder_count",
+                        true,
+                        __rt::Shape::Integer(
+                            &__rt::NumRule::ANY
+                                .min(__rt::Bound::Int(0i64))
+                                .max(__rt::Bound::Int(100i64)),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "reminder_count",
-                        required: true,
-                        shape: __rt::Shape::Integer(
-                            &__rt::NumRule {
-                                min: Some(__rt::Bound::Int(0i64)),
-                                max: Some(__rt::Bound::Int(100i64)),
-                                ..__rt::NumRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "last_reminder_at",
+                        false,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "last_reminder_at",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                format: Some(__rt::Format::DateTime),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -566,39 +502,27 @@ pub mod invoice_get {
         BillingUnavailable,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "INVOICE_NOT_FOUND",
-                Error::BillingUnavailable => "BILLING_UNAVAILABLE",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "not-found",
-                Error::BillingUnavailable => "unavailable",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "never",
-                Error::BillingUnavailable => "backoff",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::InvoiceNotFound => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 2usize] = [
+                __rt::ErrorInfo::new(
+                    "INVOICE_NOT_FOUND",
+                    "not-found",
+                    "never",
                     ::core::option::Option::Some(
                         "Check the invoice number with the user, or find it with invoice_list.",
-                    )
-                }
-                Error::BillingUnavailable => ::core::option::Option::None,
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "no invoice with this number is visible to you",
-                Error::BillingUnavailable => "billing is temporarily unavailable",
-            }
+                    ),
+                    "no invoice with this number is visible to you",
+                ),
+                __rt::ErrorInfo::new(
+                    "BILLING_UNAVAILABLE",
+                    "unavailable",
+                    "backoff",
+                    ::core::option::Option::None,
+                    "billing is temporarily unavailable",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {
@@ -660,38 +584,25 @@ pub mod invoice_send_reminder {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "invoice_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(32u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "invoice_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(32u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "note",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(500u64),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "note",
+                        false,
+                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(500u64)),
+                    ),
+                    __rt::FieldRule::new(
+                        "idempotency_key",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.min_length(16u64).max_length(128u64),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "idempotency_key",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                min_length: Some(16u64),
-                                max_length: Some(128u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -717,27 +628,20 @@ pub mod invoice_send_reminder {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^REM-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "reminder_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(40u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "reminder_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(40u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "sent_at",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                format: Some(__rt::Format::DateTime),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "sent_at",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
                         ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -780,61 +684,45 @@ pub mod invoice_send_reminder {
         MailUnavailable,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "INVOICE_NOT_FOUND",
-                Error::InvoiceNotOverdue => "INVOICE_NOT_OVERDUE",
-                Error::ReminderTooSoon => "REMINDER_TOO_SOON",
-                Error::MailUnavailable => "MAIL_UNAVAILABLE",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "not-found",
-                Error::InvoiceNotOverdue => "precondition-failed",
-                Error::ReminderTooSoon => "precondition-failed",
-                Error::MailUnavailable => "unavailable",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "never",
-                Error::InvoiceNotOverdue => "never",
-                Error::ReminderTooSoon => "after-user-action",
-                Error::MailUnavailable => "backoff",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::InvoiceNotFound => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 4usize] = [
+                __rt::ErrorInfo::new(
+                    "INVOICE_NOT_FOUND",
+                    "not-found",
+                    "never",
                     ::core::option::Option::Some(
                         "Check the invoice number with the user, or find it with invoice_list.",
-                    )
-                }
-                Error::InvoiceNotOverdue => {
+                    ),
+                    "no invoice with this number is visible to you",
+                ),
+                __rt::ErrorInfo::new(
+                    "INVOICE_NOT_OVERDUE",
+                    "precondition-failed",
+                    "never",
                     ::core::option::Option::Some(
                         "Tell the user the invoice is not overdue yet and when it is due.",
-                    )
-                }
-                Error::ReminderTooSoon => {
+                    ),
+                    "only overdue invoices can be reminded",
+                ),
+                __rt::ErrorInfo::new(
+                    "REMINDER_TOO_SOON",
+                    "precondition-failed",
+                    "after-user-action",
                     ::core::option::Option::Some(
                         "Tell the user when the last reminder went out; they may try again later.",
-                    )
-                }
-                Error::MailUnavailable => ::core::option::Option::None,
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::InvoiceNotFound => "no invoice with this number is visible to you",
-                Error::InvoiceNotOverdue => "only overdue invoices can be reminded",
-                Error::ReminderTooSoon => {
-                    "a reminder for this invoice was sent less than 72 hours ago"
-                }
-                Error::MailUnavailable => {
-                    "the reminder could not be handed to the mail service"
-                }
-            }
+                    ),
+                    "a reminder for this invoice was sent less than 72 hours ago",
+                ),
+                __rt::ErrorInfo::new(
+                    "MAIL_UNAVAILABLE",
+                    "unavailable",
+                    "backoff",
+                    ::core::option::Option::None,
+                    "the reminder could not be handed to the mail service",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {

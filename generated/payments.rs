@@ -24,27 +24,20 @@ impl ::catalogc::runtime::Validate for TransferAmount {
         use ::catalogc::runtime as __rt;
         static SHAPE: __rt::Shape = __rt::Shape::Object(
             &[
-                __rt::FieldRule {
-                    name: "amount_minor",
-                    required: true,
-                    shape: __rt::Shape::Integer(
-                        &__rt::NumRule {
-                            min: Some(__rt::Bound::Int(0i64)),
-                            max: Some(__rt::Bound::Int(1000000i64)),
-                            ..__rt::NumRule::ANY
-                        },
+                __rt::FieldRule::new(
+                    "amount_minor",
+                    true,
+                    __rt::Shape::Integer(
+                        &__rt::NumRule::ANY
+                            .min(__rt::Bound::Int(0i64))
+                            .max(__rt::Bound::Int(1000000i64)),
                     ),
-                },
-                __rt::FieldRule {
-                    name: "currency",
-                    required: true,
-                    shape: __rt::Shape::String(
-                        &__rt::StrRule {
-                            values: Some(&["USD", "EUR"]),
-                            ..__rt::StrRule::ANY
-                        },
-                    ),
-                },
+                ),
+                __rt::FieldRule::new(
+                    "currency",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                ),
             ],
         );
         &SHAPE
@@ -127,49 +120,34 @@ pub mod payment_transfer_preview {
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "source_account_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(34u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "source_account_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(34u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "destination_account_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(34u64),
-                                pattern: Some(&PATTERN_1),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "destination_account_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(34u64).pattern(&PATTERN_1),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "amount_minor",
-                        required: true,
-                        shape: __rt::Shape::Integer(
-                            &__rt::NumRule {
-                                max: Some(__rt::Bound::Int(1000000i64)),
-                                exclusive_min: Some(__rt::Bound::Int(0i64)),
-                                ..__rt::NumRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "amount_minor",
+                        true,
+                        __rt::Shape::Integer(
+                            &__rt::NumRule::ANY
+                                .max(__rt::Bound::Int(1000000i64))
+                                .exclusive_min(__rt::Bound::Int(0i64)),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "currency",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["USD", "EUR"]),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
+                    __rt::FieldRule::new(
+                        "currency",
+                        true,
+                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                    ),
                 ],
             );
             &SHAPE
@@ -229,61 +207,46 @@ pub mod payment_transfer_preview {
             use ::catalogc::runtime as __rt;
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "debit",
-                        required: true,
-                        shape: __rt::Shape::Named(
+                    __rt::FieldRule::new(
+                        "debit",
+                        true,
+                        __rt::Shape::Named(
                             <super::TransferAmount as __rt::Validate>::shape,
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "credit",
-                        required: true,
-                        shape: __rt::Shape::Named(
+                    ),
+                    __rt::FieldRule::new(
+                        "credit",
+                        true,
+                        __rt::Shape::Named(
                             <super::TransferAmount as __rt::Validate>::shape,
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "fee_minor",
-                        required: true,
-                        shape: __rt::Shape::Integer(
-                            &__rt::NumRule {
-                                min: Some(__rt::Bound::Int(0i64)),
-                                max: Some(__rt::Bound::Int(100000i64)),
-                                ..__rt::NumRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "fee_minor",
+                        true,
+                        __rt::Shape::Integer(
+                            &__rt::NumRule::ANY
+                                .min(__rt::Bound::Int(0i64))
+                                .max(__rt::Bound::Int(100000i64)),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "currency",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["USD", "EUR"]),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "currency",
+                        true,
+                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                    ),
+                    __rt::FieldRule::new(
+                        "arrival_date",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.format(__rt::Format::Date),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "arrival_date",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                format: Some(__rt::Format::Date),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
-                    __rt::FieldRule {
-                        name: "resource_version",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(64u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
+                    __rt::FieldRule::new(
+                        "resource_version",
+                        true,
+                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(64u64)),
+                    ),
                 ],
             );
             &SHAPE
@@ -334,50 +297,36 @@ pub mod payment_transfer_preview {
         LedgerUnavailable,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::AccountNotFound => "ACCOUNT_NOT_FOUND",
-                Error::CurrencyNotSupported => "CURRENCY_NOT_SUPPORTED",
-                Error::LedgerUnavailable => "LEDGER_UNAVAILABLE",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::AccountNotFound => "not-found",
-                Error::CurrencyNotSupported => "invalid-argument",
-                Error::LedgerUnavailable => "unavailable",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::AccountNotFound => "never",
-                Error::CurrencyNotSupported => "never",
-                Error::LedgerUnavailable => "backoff",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::AccountNotFound => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 3usize] = [
+                __rt::ErrorInfo::new(
+                    "ACCOUNT_NOT_FOUND",
+                    "not-found",
+                    "never",
                     ::core::option::Option::Some(
                         "Ask the user to check the account reference.",
-                    )
-                }
-                Error::CurrencyNotSupported => {
+                    ),
+                    "one of the accounts is not visible to you",
+                ),
+                __rt::ErrorInfo::new(
+                    "CURRENCY_NOT_SUPPORTED",
+                    "invalid-argument",
+                    "never",
                     ::core::option::Option::Some(
                         "Ask the user to pick an account or currency that matches.",
-                    )
-                }
-                Error::LedgerUnavailable => ::core::option::Option::None,
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::AccountNotFound => "one of the accounts is not visible to you",
-                Error::CurrencyNotSupported => {
-                    "the destination account cannot receive this currency"
-                }
-                Error::LedgerUnavailable => "the ledger is temporarily unavailable",
-            }
+                    ),
+                    "the destination account cannot receive this currency",
+                ),
+                __rt::ErrorInfo::new(
+                    "LEDGER_UNAVAILABLE",
+                    "unavailable",
+                    "backoff",
+                    ::core::option::Option::None,
+                    "the ledger is temporarily unavailable",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {
@@ -441,70 +390,46 @@ pub mod payment_transfer_submit {
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "source_account_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(34u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "source_account_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(34u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "destination_account_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(34u64),
-                                pattern: Some(&PATTERN_1),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "destination_account_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(34u64).pattern(&PATTERN_1),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "amount_minor",
-                        required: true,
-                        shape: __rt::Shape::Integer(
-                            &__rt::NumRule {
-                                max: Some(__rt::Bound::Int(1000000i64)),
-                                exclusive_min: Some(__rt::Bound::Int(0i64)),
-                                ..__rt::NumRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "amount_minor",
+                        true,
+                        __rt::Shape::Integer(
+                            &__rt::NumRule::ANY
+                                .max(__rt::Bound::Int(1000000i64))
+                                .exclusive_min(__rt::Bound::Int(0i64)),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "currency",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["USD", "EUR"]),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "currency",
+                        true,
+                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                    ),
+                    __rt::FieldRule::new(
+                        "resource_version",
+                        true,
+                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(64u64)),
+                    ),
+                    __rt::FieldRule::new(
+                        "idempotency_key",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.min_length(16u64).max_length(128u64),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "resource_version",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(64u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
-                    __rt::FieldRule {
-                        name: "idempotency_key",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                min_length: Some(16u64),
-                                max_length: Some(128u64),
-                                ..__rt::StrRule::ANY
-                            },
-                        ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -557,27 +482,20 @@ pub mod payment_transfer_submit {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "transfer_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(40u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "transfer_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(40u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "status",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["accepted", "settled"]),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "status",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.values(&["accepted", "settled"]),
                         ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -650,59 +568,45 @@ pub mod payment_transfer_submit {
         LedgerUnavailable,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::InsufficientFunds => "INSUFFICIENT_FUNDS",
-                Error::PermissionDenied => "PERMISSION_DENIED",
-                Error::PreviewOutdated => "PREVIEW_OUTDATED",
-                Error::LedgerUnavailable => "LEDGER_UNAVAILABLE",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::InsufficientFunds => "business-rejected",
-                Error::PermissionDenied => "permission-denied",
-                Error::PreviewOutdated => "conflict",
-                Error::LedgerUnavailable => "unavailable",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::InsufficientFunds => "after-user-action",
-                Error::PermissionDenied => "never",
-                Error::PreviewOutdated => "after-user-action",
-                Error::LedgerUnavailable => "backoff",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::InsufficientFunds => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 4usize] = [
+                __rt::ErrorInfo::new(
+                    "INSUFFICIENT_FUNDS",
+                    "business-rejected",
+                    "after-user-action",
                     ::core::option::Option::Some(
                         "Tell the user the shortfall; they may top up the account and ask again.",
-                    )
-                }
-                Error::PermissionDenied => {
+                    ),
+                    "the source account does not cover the amount and fee",
+                ),
+                __rt::ErrorInfo::new(
+                    "PERMISSION_DENIED",
+                    "permission-denied",
+                    "never",
                     ::core::option::Option::Some(
                         "Tell the user an account owner must approve or make this transfer.",
-                    )
-                }
-                Error::PreviewOutdated => {
+                    ),
+                    "you may not move money from this account",
+                ),
+                __rt::ErrorInfo::new(
+                    "PREVIEW_OUTDATED",
+                    "conflict",
+                    "after-user-action",
                     ::core::option::Option::Some(
                         "Run payment_transfer_preview again and confirm the new figures with the user.",
-                    )
-                }
-                Error::LedgerUnavailable => ::core::option::Option::None,
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::InsufficientFunds => {
-                    "the source account does not cover the amount and fee"
-                }
-                Error::PermissionDenied => "you may not move money from this account",
-                Error::PreviewOutdated => "an account changed since the preview",
-                Error::LedgerUnavailable => "the ledger is temporarily unavailable",
-            }
+                    ),
+                    "an account changed since the preview",
+                ),
+                __rt::ErrorInfo::new(
+                    "LEDGER_UNAVAILABLE",
+                    "unavailable",
+                    "backoff",
+                    ::core::option::Option::None,
+                    "the ledger is temporarily unavailable",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {
@@ -794,28 +698,20 @@ pub mod payment_transfer_status {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "transfer_reference",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(40u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "transfer_reference",
+                        false,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(40u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "idempotency_key",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                min_length: Some(16u64),
-                                max_length: Some(128u64),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "idempotency_key",
+                        false,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.min_length(16u64).max_length(128u64),
                         ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -850,44 +746,35 @@ pub mod payment_transfer_status {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
-                    __rt::FieldRule {
-                        name: "transfer_reference",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                max_length: Some(40u64),
-                                pattern: Some(&PATTERN_0),
-                                ..__rt::StrRule::ANY
-                            },
+                    __rt::FieldRule::new(
+                        "transfer_reference",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.max_length(40u64).pattern(&PATTERN_0),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "status",
-                        required: true,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                values: Some(&["accepted", "settled", "rejected"]),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "status",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY
+                                .values(&["accepted", "settled", "rejected"]),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "settled_at",
-                        required: false,
-                        shape: __rt::Shape::String(
-                            &__rt::StrRule {
-                                format: Some(__rt::Format::DateTime),
-                                ..__rt::StrRule::ANY
-                            },
+                    ),
+                    __rt::FieldRule::new(
+                        "settled_at",
+                        false,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
                         ),
-                    },
-                    __rt::FieldRule {
-                        name: "transfer",
-                        required: true,
-                        shape: __rt::Shape::Named(
+                    ),
+                    __rt::FieldRule::new(
+                        "transfer",
+                        true,
+                        __rt::Shape::Named(
                             <super::TransferAmount as __rt::Validate>::shape,
                         ),
-                    },
+                    ),
                 ],
             );
             &SHAPE
@@ -939,45 +826,29 @@ pub mod payment_transfer_status {
         ReferenceMissing,
     }
     impl ::catalogc::runtime::ToolError for Error {
-        fn code(&self) -> &'static str {
-            match self {
-                Error::TransferNotFound => "TRANSFER_NOT_FOUND",
-                Error::ReferenceMissing => "REFERENCE_MISSING",
-            }
-        }
-        fn class(&self) -> &'static str {
-            match self {
-                Error::TransferNotFound => "not-found",
-                Error::ReferenceMissing => "invalid-argument",
-            }
-        }
-        fn retry(&self) -> &'static str {
-            match self {
-                Error::TransferNotFound => "never",
-                Error::ReferenceMissing => "never",
-            }
-        }
-        fn next_step(&self) -> ::core::option::Option<&'static str> {
-            match self {
-                Error::TransferNotFound => {
+        fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; 2usize] = [
+                __rt::ErrorInfo::new(
+                    "TRANSFER_NOT_FOUND",
+                    "not-found",
+                    "never",
                     ::core::option::Option::Some(
                         "If a submit timed out, the transfer did not happen; ask the user before submitting again.",
-                    )
-                }
-                Error::ReferenceMissing => {
+                    ),
+                    "no transfer with this reference or key is visible to you",
+                ),
+                __rt::ErrorInfo::new(
+                    "REFERENCE_MISSING",
+                    "invalid-argument",
+                    "never",
                     ::core::option::Option::Some(
                         "Pass the transfer_reference from payment_transfer_submit, or the key used.",
-                    )
-                }
-            }
-        }
-        fn message(&self) -> &'static str {
-            match self {
-                Error::TransferNotFound => {
-                    "no transfer with this reference or key is visible to you"
-                }
-                Error::ReferenceMissing => "give transfer_reference or idempotency_key",
-            }
+                    ),
+                    "give transfer_reference or idempotency_key",
+                ),
+            ];
+            &INFO[*self as usize]
         }
     }
     impl ::core::fmt::Display for Error {

@@ -61,6 +61,9 @@ pub struct Inputs {
     pub load: LoadOptions,
     /// Code generation options.
     pub options: codegen::Options,
+    /// Also render each catalog's Markdown docs (`NAME.md`, as `catalogc docs` does): `gen`
+    /// commits them beside the code; a build script has no reader for them.
+    pub docs: bool,
 }
 
 /// What [`generate_project`] produced.
@@ -127,7 +130,15 @@ pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
                 .unwrap_or_else(|| path.display().to_string())
         })
         .collect();
-    let files = codegen::generate(&loaded.project, &artifacts, &options);
+    let mut files = codegen::generate(&loaded.project, &artifacts, &options);
+    if inputs.docs {
+        let docs = crate::docs::render_project(&loaded.project, &artifacts, &templates)
+            .map_err(|e| io(&e))?;
+        files.extend(
+            docs.into_iter()
+                .map(|(name, contents)| File { name, contents }),
+        );
+    }
     Ok(Generated {
         loaded,
         diagnostics,

@@ -23,6 +23,10 @@ pub enum DocsError {
     Template(TemplateError),
     /// No catalog (or no contracts) at this index: the caller passed mismatched inputs.
     NoCatalog(usize),
+    /// The catalog name is not a plain file name (ASCII letters, digits, `-`, `_`).
+    NoFileName(String),
+    /// Two catalogs share a name, so their docs would share a file.
+    SameName(String),
 }
 
 impl fmt::Display for DocsError {
@@ -30,6 +34,14 @@ impl fmt::Display for DocsError {
         match self {
             DocsError::Template(e) => e.fmt(f),
             DocsError::NoCatalog(i) => write!(f, "no catalog with contracts at index {i}"),
+            DocsError::NoFileName(name) => write!(
+                f,
+                "catalog `{name}` has no plain file name (ASCII letters, digits, `-`, `_`) for its docs"
+            ),
+            DocsError::SameName(name) => write!(
+                f,
+                "two catalogs are named `{name}`; their docs would share {name}.md"
+            ),
         }
     }
 }
@@ -55,6 +67,26 @@ pub fn render_catalog(
     let mut text = normalize(&templates.render(DOCS_TEMPLATE, &view)?);
     text.push('\n');
     Ok(text)
+}
+
+/// Every catalog's docs as `(file name, Markdown)`, catalogs by name: all rendered before
+/// anything is written, so a template error or a name that cannot be a file stops the run
+/// with no file half-updated.
+pub fn render_project(
+    project: &Project,
+    artifacts: &Artifacts,
+    templates: &Templates,
+) -> Result<Vec<(String, String)>, DocsError> {
+    let mut rendered: Vec<(String, String)> = Vec::new();
+    for c in crate::contract::catalogs_by_name(project) {
+        let cat = &project.catalogs[c];
+        let file = file_name(cat).ok_or_else(|| DocsError::NoFileName(cat.name.value.clone()))?;
+        if rendered.iter().any(|(f, _)| *f == file) {
+            return Err(DocsError::SameName(cat.name.value.clone()));
+        }
+        rendered.push((file, render_catalog(project, artifacts, templates, c)?));
+    }
+    Ok(rendered)
 }
 
 /// The file name of a catalog's docs, `NAME.md`, or `None` when the catalog name could

@@ -5,15 +5,11 @@
 
 #![warn(missing_docs)]
 
-// Not yet documented item by item (issue 15 stays open for it).
-#[allow(missing_docs)]
 pub mod runtime;
 
 #[cfg(feature = "compiler")]
 pub mod build;
 #[cfg(feature = "compiler")]
-// Not yet documented item by item (issue 15 stays open for it).
-#[allow(missing_docs)]
 pub mod codegen;
 #[cfg(feature = "compiler")]
 pub mod compat;

@@ -41,6 +41,15 @@ fn the_committed_generated_folder_is_current() {
         stdout.contains("up to date: generated/payments.tools.json"),
         "{stdout}"
     );
+    // The docs' one freshness check: `gen --check` covers them with the code.
+    assert!(
+        stdout.contains("up to date: generated/billing.md"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("up to date: generated/payments.md"),
+        "{stdout}"
+    );
 }
 
 #[test]

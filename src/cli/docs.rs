@@ -25,26 +25,7 @@ pub fn run(args: &DocsArgs, global: &Global) -> Result<Status, CliError> {
     let templates = super::project_templates(&mut loaded.sources, global)?;
     let project = &loaded.project;
     let artifacts = super::artifacts(project, &templates)?;
-    let mut rendered: Vec<(String, String)> = Vec::new();
-    for c in crate::contract::catalogs_by_name(project) {
-        let cat = &project.catalogs[c];
-        let file = docs::file_name(cat).ok_or_else(|| {
-            CliError(format!(
-                "catalog `{}` has no plain file name (ASCII letters, digits, `-`, `_`) for its docs",
-                cat.name.value
-            ))
-        })?;
-        if rendered.iter().any(|(f, _)| *f == file) {
-            return Err(CliError(format!(
-                "two catalogs are named `{}`; their docs would share {file}",
-                cat.name.value
-            )));
-        }
-        rendered.push((
-            file,
-            docs::render_catalog(project, &artifacts, &templates, c)?,
-        ));
-    }
+    let rendered = docs::render_project(project, &artifacts, &templates)?;
     if args.out.as_os_str() == "-" {
         let all: Vec<&str> = rendered.iter().map(|(_, text)| text.as_str()).collect();
         super::print(&all.join("\n"))?;

@@ -1,5 +1,6 @@
-//! `catalogc gen [PATH…] [--out generated/] [--check]`: write each catalog's `NAME.rs` and
-//! `NAME.tools.json`; `--check` writes nothing and fails naming each stale file.
+//! `catalogc gen [PATH…] [--out generated/] [--check]`: write each catalog's `NAME.rs`,
+//! `NAME.tools.json` and Markdown docs `NAME.md`; `--check` writes nothing and fails naming
+//! each stale file.
 
 use super::{CliError, Global, Status};
 use crate::build::{BuildError, Inputs, generate_project, write_if_changed};
@@ -34,6 +35,7 @@ pub fn run(args: &GenArgs, global: &Global) -> Result<Status, CliError> {
         templates: args.templates.clone(),
         load: global.load.clone(),
         options: crate::codegen::Options::default(),
+        docs: true,
     };
     let generated = match generate_project(&inputs) {
         Ok(g) => g,

@@ -55,7 +55,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Print each tool's input, output, description and contract hashes.
     Hash(hash::HashArgs),
-    /// Write each catalog's generated Rust and `tools.json` (`--check`: fail when stale).
+    /// Write each catalog's generated Rust, `tools.json` and Markdown docs (`--check`: fail
+    /// when stale).
     Gen(r#gen::GenArgs),
     /// Turn an MCP tools/list JSON into a catalog (stdout or `--out`); what the format cannot
     /// say is kept as comments and listed on stderr.

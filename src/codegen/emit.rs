@@ -283,7 +283,7 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
             let name = &f.field.name.value;
             let required = f.field.required;
             let shape = shape(&f.field.ty, &f.ty, at, &mut counter);
-            quote!(__rt::FieldRule { name: #name, required: #required, shape: #shape })
+            quote!(__rt::FieldRule::new(#name, #required, #shape))
         })
         .collect();
     quote! {
@@ -409,13 +409,14 @@ fn opt_u64(v: Option<u64>) -> TokenStream {
     }
 }
 
-/// `name: Some(value)` for each set key, then `..BASE`: rules state only their bounds.
-fn rule_fields(fields: Vec<(&str, Option<TokenStream>)>, base: TokenStream) -> TokenStream {
-    let set = fields.into_iter().filter_map(|(k, v)| {
+/// `BASE.key(value)` for each set key: rules state only their bounds, through the runtime's
+/// `const fn` builders (far fewer tokens than struct literals, which dominate large catalogs).
+fn with_bounds(base: TokenStream, bounds: Vec<(&str, Option<TokenStream>)>) -> TokenStream {
+    let set = bounds.into_iter().filter_map(|(k, v)| {
         let k = ident(k);
-        v.map(|v| quote!(#k: Some(#v),))
+        v.map(|v| quote!(.#k(#v)))
     });
-    quote!({ #(#set)* ..#base })
+    quote!(#base #(#set)*)
 }
 
 fn bound(n: &Option<crate::model::Sp<Num>>) -> Option<TokenStream> {
@@ -430,29 +431,38 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         (TyKind::String(s), _) => string_rule(s, None, counter),
         (TyKind::Cursor(s), _) => string_rule(s, Some(CURSOR_DEFAULT_MAX_LENGTH), counter),
         (TyKind::Timestamp, _) => {
-            let r = rule_fields(
-                vec![("format", Some(quote!(__rt::Format::DateTime)))],
-                quote!(__rt::StrRule::ANY),
-            );
-            quote!(__rt::Shape::String(&__rt::StrRule #r))
+            quote!(__rt::Shape::String(
+                &__rt::StrRule::ANY.format(__rt::Format::DateTime)
+            ))
         }
         (TyKind::Integer(n), _) => {
             let r = num_rule(n);
-            quote!(__rt::Shape::Integer(&__rt::NumRule #r))
+            quote!(__rt::Shape::Integer(&#r))
         }
         (TyKind::Number(n), _) => {
             let r = num_rule(n);
-            quote!(__rt::Shape::Number(&__rt::NumRule #r))
+            quote!(__rt::Shape::Number(&#r))
         }
         (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
         (TyKind::Array(a), RTy::Vec(inner)) => {
             let items = shape(&a.items, inner, at, counter);
-            let min = opt_u64(a.min_items.as_ref().map(|v| v.value));
-            let max = opt_u64(a.max_items.as_ref().map(|v| v.value));
-            let unique = a.unique;
-            quote!(__rt::Shape::Array(&__rt::ArrayRule {
-                min_items: #min, max_items: #max, unique: #unique, items: #items,
-            }))
+            let count = |v: &Option<crate::model::Sp<u64>>| {
+                v.as_ref().map(|v| {
+                    let v = v.value;
+                    quote!(#v)
+                })
+            };
+            let mut r = with_bounds(
+                quote!(__rt::ArrayRule::of(#items)),
+                vec![
+                    ("min_items", count(&a.min_items)),
+                    ("max_items", count(&a.max_items)),
+                ],
+            );
+            if a.unique {
+                r = quote!(#r.unique());
+            }
+            quote!(__rt::Shape::Array(&#r))
         }
         (TyKind::Object(_), rty) | (TyKind::Named(_), rty @ RTy::Root(_)) => {
             let t = rust_type(rty, at);
@@ -484,7 +494,8 @@ fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> T
         let vs = e.values.iter().map(|v| v.value.as_str());
         quote!(&[#(#vs),*])
     });
-    let r = rule_fields(
+    let r = with_bounds(
+        quote!(__rt::StrRule::ANY),
         vec![
             ("min_length", len(s.min_length.as_ref().map(|v| v.value))),
             (
@@ -495,13 +506,13 @@ fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> T
             ("format", format),
             ("values", values),
         ],
-        quote!(__rt::StrRule::ANY),
     );
-    quote!(__rt::Shape::String(&__rt::StrRule #r))
+    quote!(__rt::Shape::String(&#r))
 }
 
 fn num_rule(n: &NumTy) -> TokenStream {
-    rule_fields(
+    with_bounds(
+        quote!(__rt::NumRule::ANY),
         vec![
             ("min", bound(&n.min)),
             ("max", bound(&n.max)),
@@ -509,7 +520,6 @@ fn num_rule(n: &NumTy) -> TokenStream {
             ("exclusive_max", bound(&n.exclusive_max)),
             ("multiple_of", bound(&n.multiple_of)),
         ],
-        quote!(__rt::NumRule::ANY),
     )
 }
 
@@ -606,53 +616,31 @@ fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         let d = doc(e.message.as_ref().map(|m| m.value.as_str()));
         quote!(#d #vid,)
     });
-    let arm = |f: &dyn Fn(&crate::model::ErrorDef) -> TokenStream| -> Vec<TokenStream> {
-        t.errors
-            .iter()
-            .map(|(v, e)| {
-                let vid = ident(v);
-                let value = f(e);
-                quote!(Error::#vid => #value,)
-            })
-            .collect()
-    };
-    let codes = arm(&|e| {
-        let c = &e.code.value;
-        quote!(#c)
+    // One table row per error; `info` indexes it by the variant (declaration order).
+    let rows = t.errors.iter().map(|(_, e)| {
+        let code = &e.code.value;
+        let class = e.class.value.as_str();
+        let retry = e.retry().as_str();
+        let next = match &e.next_step {
+            Some(n) => {
+                let n = &n.value;
+                quote!(::core::option::Option::Some(#n))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let message = e.message.as_ref().map_or(code, |m| &m.value);
+        quote!(__rt::ErrorInfo::new(#code, #class, #retry, #next, #message))
     });
-    let classes = arm(&|e| {
-        let c = e.class.value.as_str();
-        quote!(#c)
-    });
-    let retries = arm(&|e| {
-        let r = e.retry().as_str();
-        quote!(#r)
-    });
-    let next = arm(&|e| match &e.next_step {
-        Some(n) => {
-            let n = &n.value;
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
-    });
-    let messages = arm(&|e| {
-        let m = e.message.as_ref().map_or(&e.code.value, |m| &m.value);
-        quote!(#m)
-    });
-    let body = |arms: Vec<TokenStream>| {
-        if arms.is_empty() {
-            quote!(match *self {})
-        } else {
-            quote!(match self { #(#arms)* })
+    let n = t.errors.len();
+    let info = if t.errors.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote! {
+            use ::catalogc::runtime as __rt;
+            static INFO: [__rt::ErrorInfo; #n] = [#(#rows),*];
+            &INFO[*self as usize]
         }
     };
-    let (codes, classes, retries, next, messages) = (
-        body(codes),
-        body(classes),
-        body(retries),
-        body(next),
-        body(messages),
-    );
     quote! {
         /// The errors the catalog declares for this tool; nothing else reaches the client.
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
@@ -661,11 +649,7 @@ fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
             #(#variants)*
         }
         impl ::catalogc::runtime::ToolError for Error {
-            fn code(&self) -> &'static str { #codes }
-            fn class(&self) -> &'static str { #classes }
-            fn retry(&self) -> &'static str { #retries }
-            fn next_step(&self) -> ::core::option::Option<&'static str> { #next }
-            fn message(&self) -> &'static str { #messages }
+            fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo { #info }
         }
         impl ::core::fmt::Display for Error {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -3,12 +3,12 @@
 //! checks; one handler trait; the [`Catalog`](crate::runtime::Catalog) implementation that
 //! serves it) and `NAME.tools.json`, the MCP `tools/list` payload.
 //!
-//! Pure: no IO. [`plan`] resolves every Rust name first, `emit` builds tokens with
+//! Pure: no IO. `plan` resolves every Rust name first, `emit` builds tokens with
 //! `quote!`, `prettyplease` prints them, and the `@generated` header goes on top. Hashes,
 //! descriptions and tool definitions come from [`Artifacts`], never recomputed here.
 
 mod emit;
-pub mod plan;
+mod plan;
 mod schemars;
 
 use crate::contract::Artifacts;
@@ -27,14 +27,19 @@ pub struct Options {
     pub json_schema_derive: bool,
 }
 
-/// One generated file: its name (no folder) and contents.
+/// One generated file: its name (no folder) and contents. Generation does no IO: the caller
+/// (`catalogc gen`, the [`Builder`](crate::Builder)) decides where it goes and writes it only
+/// when its bytes changed, so an unchanged catalog never triggers a rebuild.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct File {
+    /// The file name, e.g. `billing.rs`: the catalog's stem plus what the file holds.
     pub name: String,
+    /// The whole file, deterministic for the same catalogs and options.
     pub contents: String,
 }
 
-/// What a generated file is, by its name.
+/// Whether `file` is Rust source (the code `include_catalog!` includes), as opposed to the
+/// JSON or Markdown written beside it.
 pub fn is_rust(file: &File) -> bool {
     file.name.ends_with(".rs")
 }

@@ -12,22 +12,70 @@ use serde_json::{Map, Value, json};
 use std::fmt;
 use std::future::Future;
 
-/// The error a tool's handler returns: one of the errors its catalog declares.
-pub trait ToolError {
+/// What a catalog declares about one error: everything of it that may reach a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorInfo {
     /// The catalog's error code, e.g. `INVOICE_NOT_FOUND`.
-    fn code(&self) -> &'static str;
+    pub code: &'static str,
     /// The error class (`not-found`, `unavailable`, …).
-    fn class(&self) -> &'static str;
+    pub class: &'static str,
     /// The retry policy (`never`, `backoff`, …), as declared or the class's default.
-    fn retry(&self) -> &'static str;
+    pub retry: &'static str,
+    /// What the model should do next, when the catalog says.
+    pub next_step: Option<&'static str>,
+    /// The catalog's message, else the code.
+    pub message: &'static str,
+}
+
+impl ErrorInfo {
+    /// One declared error, as generated code states it in its table.
+    pub const fn new(
+        code: &'static str,
+        class: &'static str,
+        retry: &'static str,
+        next_step: Option<&'static str>,
+        message: &'static str,
+    ) -> ErrorInfo {
+        ErrorInfo {
+            code,
+            class,
+            retry,
+            next_step,
+            message,
+        }
+    }
+}
+
+/// The error a tool's handler returns: one of the errors its catalog declares. Generated
+/// code implements only [`info`](ToolError::info), a lookup in a static table, so a
+/// handler can only ever report what the catalog says about its error.
+pub trait ToolError {
+    /// The catalog's declaration of this error.
+    fn info(&self) -> &'static ErrorInfo;
+    /// The catalog's error code, e.g. `INVOICE_NOT_FOUND`.
+    fn code(&self) -> &'static str {
+        self.info().code
+    }
+    /// The error class (`not-found`, `unavailable`, …).
+    fn class(&self) -> &'static str {
+        self.info().class
+    }
+    /// The retry policy (`never`, `backoff`, …), as declared or the class's default.
+    fn retry(&self) -> &'static str {
+        self.info().retry
+    }
     /// Whether calling again with the same arguments may succeed (policy `backoff`).
     fn retryable(&self) -> bool {
         self.retry() == "backoff"
     }
     /// What the model should do next, when the catalog says.
-    fn next_step(&self) -> Option<&'static str>;
+    fn next_step(&self) -> Option<&'static str> {
+        self.info().next_step
+    }
     /// The catalog's message, else the code.
-    fn message(&self) -> &'static str;
+    fn message(&self) -> &'static str {
+        self.info().message
+    }
 }
 
 /// A `needs-input` request a tool may answer with instead of completing.
@@ -43,9 +91,14 @@ pub trait InputRequest {
 pub enum Reply<O, N> {
     /// The tool needs `needs` from the user before it can go on; `prompt` says what exactly.
     InputRequired {
+        /// Which of the tool's declared `needs-input` requests this is; the client learns
+        /// its name and kind, so it can render a confirmation, a choice or a text box.
         needs: N,
+        /// Shown to the user: what exactly is asked and why. It reaches the model and the
+        /// user as written, so say what the answer changes, not internals.
         prompt: String,
     },
+    /// The tool finished; the output is checked against its schema before it is sent.
     Complete(O),
 }
 
@@ -147,12 +200,20 @@ impl std::error::Error for CallError {}
 /// The published contract of one tool, as generated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolInfo {
+    /// The tool name a client calls (`tools/call` `name`).
     pub name: &'static str,
+    /// The tool's declared version; `catalogc breaking` keeps it honest.
     pub version: &'static str,
-    /// The MCP tool definition (an entry of `tools/list`) as JSON text.
+    /// The MCP tool definition (an entry of `tools/list`) as JSON text: stored as text so
+    /// the whole list is a `'static` constant, parsed only when served.
     pub definition: &'static str,
+    /// `sha256:` of the canonical input schema: changes exactly when what a client may send
+    /// changes, so a server can log or gate on it.
     pub input_hash: &'static str,
+    /// `sha256:` of the canonical output schema.
     pub output_hash: &'static str,
+    /// `sha256:` of the whole contract, as `catalogc hash` prints it and the lock file
+    /// records it: compare it with a client's pinned hash to detect drift.
     pub contract_hash: &'static str,
 }
 

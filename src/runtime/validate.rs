@@ -19,11 +19,16 @@ use std::sync::OnceLock;
 /// Reasons name the rule, never the offending value, so they are safe to show and log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {
+    /// A JSON Pointer (RFC 6901) to the offending value, e.g. `/items/0/amount`: what a
+    /// model needs to fix exactly that argument.
     pub path: String,
+    /// The rule that is broken (`longer than 32 characters`), without the value itself, so
+    /// a secret in an argument never reaches a log through a violation.
     pub reason: String,
 }
 
-/// Every violation of one value, in document order.
+/// Every violation of one value, in document order: the error of [`Validate::validate`],
+/// reported all at once so one round trip fixes them all.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(transparent)]
 pub struct Violations(pub Vec<Violation>);
@@ -45,11 +50,19 @@ impl std::error::Error for Violations {}
 
 /// The schema of a value, as generated code states it.
 #[derive(Debug, Clone, Copy)]
+///
+/// Generated code builds shapes as `static`s: the whole schema is data the one checker
+/// walks, so a tool costs a table, not a validation function, in a server's build.
 pub enum Shape {
+    /// A string (also `cursor` and `timestamp`) with its bounds.
     String(&'static StrRule),
+    /// A JSON number with no fraction (JSON Schema `integer`: `1.0` is one too).
     Integer(&'static NumRule),
+    /// Any JSON number.
     Number(&'static NumRule),
+    /// `true` or `false`.
     Boolean,
+    /// An array with its item count, uniqueness and item shape.
     Array(&'static ArrayRule),
     /// A closed object: unknown fields are violations.
     Object(&'static [FieldRule]),
@@ -57,18 +70,38 @@ pub enum Shape {
     Named(fn() -> &'static Shape),
 }
 
+/// One property of a closed object.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldRule {
+    /// The JSON name, as the catalog spells it (not the Rust field name).
     pub name: &'static str,
+    /// Whether a missing property is a violation; an optional property is never `null`.
     pub required: bool,
+    /// What the property's value must be.
     pub shape: Shape,
 }
 
+impl FieldRule {
+    /// A property rule as one call: generated shapes state each property on one line.
+    pub const fn new(name: &'static str, required: bool, shape: Shape) -> FieldRule {
+        FieldRule {
+            name,
+            required,
+            shape,
+        }
+    }
+}
+
+/// The bounds of a string; `None` is no bound.
 #[derive(Debug, Clone, Copy)]
 pub struct StrRule {
+    /// The least length, in Unicode scalar values as JSON Schema counts (not bytes).
     pub min_length: Option<u64>,
+    /// The greatest length, in Unicode scalar values.
     pub max_length: Option<u64>,
+    /// An ECMA-262 pattern the string must match somewhere (unanchored, like JSON Schema).
     pub pattern: Option<&'static Pattern>,
+    /// A format the string must be in.
     pub format: Option<Format>,
     /// The enum values, when the string is an enum.
     pub values: Option<&'static [&'static str]>,
@@ -83,21 +116,63 @@ impl StrRule {
         format: None,
         values: None,
     };
+
+    // Builders for generated code: `StrRule::ANY.max_length(32)` states only the bounds the
+    // catalog sets, in far fewer tokens than a struct literal (the generated code of a large
+    // catalog is dominated by these tables).
+
+    /// This rule with a least length.
+    pub const fn min_length(mut self, n: u64) -> StrRule {
+        self.min_length = Some(n);
+        self
+    }
+
+    /// This rule with a greatest length.
+    pub const fn max_length(mut self, n: u64) -> StrRule {
+        self.max_length = Some(n);
+        self
+    }
+
+    /// This rule with a pattern.
+    pub const fn pattern(mut self, p: &'static Pattern) -> StrRule {
+        self.pattern = Some(p);
+        self
+    }
+
+    /// This rule with a format.
+    pub const fn format(mut self, f: Format) -> StrRule {
+        self.format = Some(f);
+        self
+    }
+
+    /// This rule restricted to the enum values.
+    pub const fn values(mut self, v: &'static [&'static str]) -> StrRule {
+        self.values = Some(v);
+        self
+    }
 }
 
 /// A numeric bound as the catalog wrote it: integers stay exact.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Bound {
+    /// An integer bound, compared exactly with integer values (no rounding through `f64`).
     Int(i64),
+    /// A fractional bound.
     Float(f64),
 }
 
+/// The bounds of a number or integer; `None` is no bound.
 #[derive(Debug, Clone, Copy)]
 pub struct NumRule {
+    /// The value must be at least this (`minimum`).
     pub min: Option<Bound>,
+    /// The value must be at most this (`maximum`).
     pub max: Option<Bound>,
+    /// The value must be greater than this (`exclusiveMinimum`).
     pub exclusive_min: Option<Bound>,
+    /// The value must be less than this (`exclusiveMaximum`).
     pub exclusive_max: Option<Bound>,
+    /// The value divided by this must be a whole number (`multipleOf`).
     pub multiple_of: Option<Bound>,
 }
 
@@ -110,27 +185,102 @@ impl NumRule {
         exclusive_max: None,
         multiple_of: None,
     };
+
+    // Builders for generated code, as for `StrRule`.
+
+    /// This rule with a `minimum`.
+    pub const fn min(mut self, b: Bound) -> NumRule {
+        self.min = Some(b);
+        self
+    }
+
+    /// This rule with a `maximum`.
+    pub const fn max(mut self, b: Bound) -> NumRule {
+        self.max = Some(b);
+        self
+    }
+
+    /// This rule with an `exclusiveMinimum`.
+    pub const fn exclusive_min(mut self, b: Bound) -> NumRule {
+        self.exclusive_min = Some(b);
+        self
+    }
+
+    /// This rule with an `exclusiveMaximum`.
+    pub const fn exclusive_max(mut self, b: Bound) -> NumRule {
+        self.exclusive_max = Some(b);
+        self
+    }
+
+    /// This rule with a `multipleOf`.
+    pub const fn multiple_of(mut self, b: Bound) -> NumRule {
+        self.multiple_of = Some(b);
+        self
+    }
 }
 
+/// The bounds of an array.
 #[derive(Debug, Clone, Copy)]
 pub struct ArrayRule {
+    /// The least number of items.
     pub min_items: Option<u64>,
+    /// The greatest number of items: what keeps a model from sending (or a tool from
+    /// returning) an unbounded list.
     pub max_items: Option<u64>,
+    /// No two items may be equal as JSON values (`1` equals `1.0`; key order is ignored).
     pub unique: bool,
+    /// What every item must be.
     pub items: Shape,
+}
+
+impl ArrayRule {
+    /// An array of `items` with no count bound and duplicates allowed; the builders below
+    /// add what the catalog sets.
+    pub const fn of(items: Shape) -> ArrayRule {
+        ArrayRule {
+            min_items: None,
+            max_items: None,
+            unique: false,
+            items,
+        }
+    }
+
+    /// This rule with a least item count.
+    pub const fn min_items(mut self, n: u64) -> ArrayRule {
+        self.min_items = Some(n);
+        self
+    }
+
+    /// This rule with a greatest item count.
+    pub const fn max_items(mut self, n: u64) -> ArrayRule {
+        self.max_items = Some(n);
+        self
+    }
+
+    /// This rule with unique items.
+    pub const fn unique(mut self) -> ArrayRule {
+        self.unique = true;
+        self
+    }
 }
 
 /// The string formats a catalog may name (the model's `Format`, as generated code names it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// RFC 3339 `date-time`, with a UTC offset (`2024-01-31T09:30:00+01:00`).
     DateTime,
+    /// RFC 3339 `full-date` (`2024-01-31`), leap years included.
     Date,
+    /// `local@domain`, without spaces.
     Email,
+    /// Anything with a scheme (`https:…`, `mailto:…`); relative references are not URIs.
     Uri,
+    /// RFC 4122 text form: 36 characters, hyphens at 8, 13, 18 and 23.
     Uuid,
 }
 
 impl Format {
+    /// The JSON Schema `format` name, as violations and schemas say it.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::DateTime => "date-time",
@@ -167,6 +317,8 @@ impl fmt::Debug for Pattern {
 }
 
 impl Pattern {
+    /// A pattern compiled on its first use: a `const fn`, so generated code can hold it in
+    /// a `static` and a pattern no call reaches costs nothing at start-up.
     pub const fn new(source: &'static str) -> Pattern {
         Pattern {
             source,
@@ -174,6 +326,7 @@ impl Pattern {
         }
     }
 
+    /// The pattern as the catalog wrote it, for messages and schemas.
     pub fn source(&self) -> &'static str {
         self.source
     }
