@@ -19,38 +19,21 @@ use crate::contract::Artifacts;
 use crate::model::{Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
-use crate::runtime::{CallError, CallResult, InputRequest, Shape, ToolError};
+use crate::runtime::{CallError, CallResult, ErrorInfo, InputRequest, Shape, ToolError};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// The mock's context per call: the answers to its input requests, by need name.
 pub type Answers = BTreeMap<String, Answer>;
 
-/// A declared error, as the runtime encodes a handler's.
+/// A declared error, as the runtime encodes a handler's: the catalog's declaration, built
+/// once at start and kept for the process (like the shapes).
 #[derive(Debug, Clone, Copy)]
-struct Declared {
-    code: &'static str,
-    class: &'static str,
-    retry: &'static str,
-    next_step: Option<&'static str>,
-    message: &'static str,
-}
+struct Declared(&'static ErrorInfo);
 
 impl ToolError for Declared {
-    fn code(&self) -> &'static str {
-        self.code
-    }
-    fn class(&self) -> &'static str {
-        self.class
-    }
-    fn retry(&self) -> &'static str {
-        self.retry
-    }
-    fn next_step(&self) -> Option<&'static str> {
-        self.next_step
-    }
-    fn message(&self) -> &'static str {
-        self.message
+    fn info(&self) -> &'static ErrorInfo {
+        self.0
     }
 }
 
@@ -212,13 +195,13 @@ fn declared(tool: &Tool, code: &str) -> Result<Declared, MockError> {
                 }
             ))
         })?;
-    Ok(Declared {
-        code: leak_str(&e.code.value),
-        class: e.class.value.as_str(),
-        retry: e.retry().as_str(),
-        next_step: e.next_step.as_ref().map(|n| leak_str(&n.value)),
-        message: leak_str(e.message.as_ref().map_or(&e.code.value, |m| &m.value)),
-    })
+    Ok(Declared(Box::leak(Box::new(ErrorInfo::new(
+        leak_str(&e.code.value),
+        e.class.value.as_str(),
+        e.retry().as_str(),
+        e.next_step.as_ref().map(|n| leak_str(&n.value)),
+        leak_str(e.message.as_ref().map_or(&e.code.value, |m| &m.value)),
+    )))))
 }
 
 fn needs(tool: &Tool) -> Vec<Need> {
