@@ -52,6 +52,7 @@ impl Fx {
             sensitive: false,
             deprecated: false,
             doc: None,
+            header: None,
             span: self.span(),
         }
     }
