@@ -1,7 +1,7 @@
 //! catalogc: a compiler for declarative LLM tool catalogs.
 //!
 //! Data flows one way: files → [`syntax`] → [`model`] → [`contract`] (each tool's
-//! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`]) → [`cli`].
+//! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`] | [`drift`]) → [`cli`].
 
 #![warn(missing_docs)]
 
@@ -25,6 +25,8 @@ pub mod contract;
 pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod docs;
+#[cfg(feature = "compiler")]
+pub mod drift;
 #[cfg(feature = "compiler")]
 pub mod eval;
 #[cfg(feature = "compiler")]
