@@ -57,6 +57,9 @@ pub mod cli;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 
+#[cfg(all(feature = "compiler", feature = "rmcp"))]
+pub mod mock;
+
 #[cfg(feature = "compiler")]
 pub use build::Builder;
 

@@ -1,7 +1,7 @@
-//! `catalogc drift` end to end: the real binary, as an MCP client (rmcp), against a server
-//! over stdio that serves the `tools/list` of a catalog (`catalogc export tools-json`), two
-//! tools per page. The catalog's own list shows no drift; lists built from edited copies
-//! of the catalog show each edit with its class.
+//! `catalogc drift` end to end: the real binary, as an MCP client (rmcp), against
+//! `catalogc serve --mock` and against a stdio server that pages the `tools/list` of a
+//! catalog (`catalogc export tools-json`). The catalog's own server shows no drift; servers
+//! built from edited copies of the catalog show each edit with its class.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -42,28 +42,31 @@ fn setup(served: &str) -> tempfile::TempDir {
     dir
 }
 
-/// `catalogc drift catalog.kdl --server python3 fake_mcp_server.py served.json`, as JSON.
-fn drift(dir: &Path, format: &str) -> (i32, String, String) {
-    let server = root().join("tests/support/fake_mcp_server.py");
-    let server = server.to_string_lossy();
-    run(
-        dir,
-        &[
-            "drift",
-            "catalog.kdl",
-            "--format",
-            format,
-            "--server",
-            "python3",
-            &server,
-            "served.json",
-        ],
-    )
+/// Which server `drift` talks to: `catalogc serve --mock served.kdl`, or the stdio test
+/// server serving `served.json` two tools per page (so every page must be fetched).
+#[derive(Clone, Copy)]
+enum Server {
+    Mock,
+    Paged,
+}
+
+/// `catalogc drift catalog.kdl --format FORMAT --server …`.
+fn drift(dir: &Path, format: &str, server: Server) -> (i32, String, String) {
+    let script = root().join("tests/support/fake_mcp_server.py");
+    let script = script.to_string_lossy().into_owned();
+    let bin = env!("CARGO_BIN_EXE_catalogc");
+    let command: Vec<&str> = match server {
+        Server::Mock => vec![bin, "serve", "--mock", "served.kdl"],
+        Server::Paged => vec!["python3", &script, "served.json"],
+    };
+    let mut args = vec!["drift", "catalog.kdl", "--format", format, "--server"];
+    args.extend(command);
+    run(dir, &args)
 }
 
 /// (rule, tool, path, level) of every drift.
-fn drifts(dir: &Path) -> (i32, Vec<Row>) {
-    let (code, out, err) = drift(dir, "json");
+fn drifts(dir: &Path, server: Server) -> (i32, Vec<Row>) {
+    let (code, out, err) = drift(dir, "json", server);
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
     let list = v["diagnostics"].as_array().cloned().unwrap_or_default();
     let s = |x: &Value| x.as_str().unwrap_or_default().to_string();
@@ -84,9 +87,11 @@ fn row(rule: &str, tool: &str, path: &str, level: &str) -> Row {
 #[test]
 fn the_catalogs_own_server_does_not_drift() {
     let dir = setup(&billing());
-    let (code, out, err) = drift(dir.path(), "human");
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("0 errors"), "{out}");
+    for server in [Server::Mock, Server::Paged] {
+        let (code, out, err) = drift(dir.path(), "human", server);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("0 errors"), "{out}");
+    }
 }
 
 /// Each seeded edit of the served catalog, and the drift it must show: (what, edited text,
@@ -154,7 +159,7 @@ fn seeded_edits_are_reported_with_their_class() {
     for (what, served, expected, only) in seeded_edits() {
         assert_ne!(served, billing(), "{what}: the edit did not apply");
         let dir = setup(&served);
-        let (code, rows) = drifts(dir.path());
+        let (code, rows) = drifts(dir.path(), Server::Mock);
         assert_eq!(code, 1, "{what}");
         if only {
             assert_eq!(rows, std::slice::from_ref(&expected), "{what}");
@@ -168,7 +173,7 @@ fn seeded_edits_are_reported_with_their_class() {
 fn github_output_and_an_unreachable_server() {
     let text = billing().replacen("with reminder history.", "with its reminders.", 1);
     let dir = setup(&text);
-    let (code, out, _) = drift(dir.path(), "github");
+    let (code, out, _) = drift(dir.path(), "github", Server::Paged);
     assert_eq!(code, 1);
     assert!(
         out.contains("::notice file=catalog.kdl")

@@ -21,6 +21,7 @@ pub mod hash;
 pub mod lint;
 pub mod lock;
 pub mod rules;
+pub mod serve;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -70,6 +71,10 @@ pub enum Command {
     /// fetch its tools/list and compare it with the catalogs; exit 1 on any drift.
     #[cfg(feature = "drift")]
     Drift(drift::DriftArgs),
+    /// Serve the catalogs as a mock MCP server (`--mock`) over stdio or Streamable HTTP:
+    /// arguments checked as generated code checks them, minimal valid outputs, declared
+    /// errors on request (`--fail TOOL=CODE`).
+    Serve(serve::ServeArgs),
 }
 
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
@@ -137,6 +142,7 @@ pub fn main() -> ExitCode {
         Command::Docs(args) => docs::run(&args, &global),
         #[cfg(feature = "drift")]
         Command::Drift(args) => drift::run(&args, &global),
+        Command::Serve(args) => serve::run(&args, &global),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

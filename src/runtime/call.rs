@@ -6,7 +6,7 @@
 //! catalog declared about it (code, class, retry policy, next step, message), never its
 //! internals; an output that breaks its own schema is withheld.
 
-use super::validate::{Validate, Violation, check};
+use super::validate::{Shape, Validate, Violation, check};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -230,10 +230,7 @@ where
 /// The arguments as the typed input, or the `INVALID_ARGUMENTS` result listing every
 /// violation.
 fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResult> {
-    let violations = check(I::shape(), &arguments);
-    if !violations.is_empty() {
-        return Err(invalid_arguments(violations));
-    }
+    check_arguments(I::shape(), &arguments)?;
     // The shape admits what JSON Schema admits; serde is stricter only where a JSON number
     // does not fit the Rust type (an integer beyond i64, or written as `1.0`).
     serde_json::from_value(arguments).map_err(|e| {
@@ -242,6 +239,18 @@ fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResu
             reason: e.to_string(),
         }])
     })
+}
+
+/// Checks arguments against an input shape: `Err` is the `INVALID_ARGUMENTS` result listing
+/// every violation. Generated code checks this way before deserialising; a server without
+/// typed inputs (`catalogc serve --mock`) calls it directly.
+pub fn check_arguments(shape: &Shape, arguments: &Value) -> Result<(), CallResult> {
+    let violations = check(shape, arguments);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(invalid_arguments(violations))
+    }
 }
 
 /// The tool error for arguments that break the contract.
@@ -260,12 +269,19 @@ pub fn invalid_arguments(violations: Vec<Violation>) -> CallResult {
 /// A successful result, or `INVALID_TOOL_OUTPUT` (with nothing of the output) when the
 /// output breaks its own schema.
 pub fn complete<O: Validate>(output: &O) -> CallResult {
-    match output.validate() {
-        Ok(()) => match serde_json::to_value(output) {
-            Ok(v) => CallResult::structured(v, false),
-            Err(_) => invalid_output(),
-        },
+    match serde_json::to_value(output) {
+        Ok(v) => complete_json(O::shape(), v),
         Err(_) => invalid_output(),
+    }
+}
+
+/// [`complete`] for an output already in its JSON form, checked against `shape` (what the
+/// client will read).
+pub fn complete_json(shape: &Shape, output: Value) -> CallResult {
+    if check(shape, &output).is_empty() {
+        CallResult::structured(output, false)
+    } else {
+        invalid_output()
     }
 }
 

@@ -232,3 +232,81 @@ async fn needs_input_is_elicited_within_the_call_on_2025() {
     assert_eq!(sc["code"], json!("INPUT_REQUIRED"), "{r}");
     assert_eq!(sc["input_required"]["name"], json!("approval"));
 }
+
+/// One 2026-07-28 `tools/call` over Streamable HTTP, with `headers`; the JSON-RPC response.
+async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+    "name": tool, "arguments": args,
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }}})
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
+         Mcp-Method: tools/call\r\nMcp-Name: {tool}\r\n{headers}Connection: close\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut response = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut stream, &mut response)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // A JSON body or an event stream: the one JSON-RPC response is the line with the id.
+    response
+        .lines()
+        .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["id"] == json!(1))
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {response}"))
+}
+
+#[tokio::test]
+async fn over_http_the_tenant_comes_from_the_authorization_header() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(catalogc::rmcp::serve_http(s, listener));
+    let overdue = json!({"status": "overdue"});
+    let refs = |r: &Value| -> Vec<String> {
+        r["result"]["structuredContent"]["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["invoice_reference"].as_str().map(str::to_string))
+            .collect()
+    };
+    let acme = http_call(addr, "", "invoice_list", overdue.clone()).await;
+    assert_eq!(refs(&acme), ["INV-1"], "{acme}");
+    let other = http_call(
+        addr,
+        "Authorization: Bearer other\r\n",
+        "invoice_list",
+        overdue.clone(),
+    )
+    .await;
+    assert_eq!(refs(&other), ["INV-3"], "{other}");
+    let refused = http_call(
+        addr,
+        "Authorization: Bearer nobody\r\n",
+        "invoice_list",
+        overdue,
+    )
+    .await;
+    assert_eq!(
+        refused["error"]["message"],
+        json!("unknown bearer token"),
+        "{refused}"
+    );
+}

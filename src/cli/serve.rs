@@ -1,0 +1,67 @@
+//! `catalogc serve --mock [PATH…] [--http ADDR] [--fail TOOL=CODE]…`: the catalogs as a mock
+//! MCP server (docs/cli.md), for client developers and tool-choice evaluations before the
+//! server exists.
+
+use super::{CliError, Global, Status};
+use crate::mock::Mock;
+use crate::rmcp::{CacheScope, Server, Transport};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+/// Arguments of `catalogc serve`.
+pub struct ServeArgs {
+    /// Serve a mock: checked arguments, minimal valid outputs, no code needed (required:
+    /// serving generated code is `catalogc::rmcp::Server` in the server's own crate).
+    #[arg(long)]
+    pub mock: bool,
+    /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
+    pub paths: Vec<PathBuf>,
+    /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+    /// Answer every call of TOOL with its declared error CODE (after the argument check).
+    /// Repeatable, one per tool.
+    #[arg(long, value_name = "TOOL=CODE", value_parser = tool_code)]
+    pub fail: Vec<(String, String)>,
+    /// How long clients may cache `tools/list`, in milliseconds (`ttlMs`).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub ttl_ms: u64,
+    /// Mark `tools/list` cacheable by the requesting user only (`cacheScope: private`).
+    #[arg(long)]
+    pub private_cache: bool,
+}
+
+fn tool_code(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((tool, code)) if !tool.is_empty() && !code.is_empty() => {
+            Ok((tool.to_string(), code.to_string()))
+        }
+        _ => Err(format!("expected TOOL=CODE, found {s:?}")),
+    }
+}
+
+/// Runs `catalogc serve`: until stdin closes (stdio) or the process is stopped (HTTP).
+pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
+    if !args.mock {
+        return Err(CliError(
+            "serve needs --mock: a generated catalog is served by catalogc::rmcp::Server in its own crate"
+                .into(),
+        ));
+    }
+    let mut loaded = super::load_valid(&args.paths, global)?;
+    let templates = super::project_templates(&mut loaded.sources, global)?;
+    let artifacts = super::artifacts(&loaded.project, &templates)?;
+    let mock = Mock::new(&loaded.project, &artifacts, &args.fail)?;
+    let scope = if args.private_cache {
+        CacheScope::Private
+    } else {
+        CacheScope::Public
+    };
+    let server = Server::new(mock, |r| Ok(r.answers.clone()))?
+        .with_ttl_ms(args.ttl_ms)
+        .with_cache_scope(scope);
+    let transport = args.http.map_or(Transport::Stdio, Transport::Http);
+    server.run(transport)?;
+    Ok(Status::Ok)
+}

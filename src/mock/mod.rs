@@ -1,0 +1,272 @@
+//! `catalogc serve --mock`: any catalog served over MCP before its code exists.
+//!
+//! The mock is one more [`Service`] behind [`crate::rmcp::Server`], so it speaks MCP exactly
+//! as a generated server does. Per call, in the order generated code takes:
+//! 1. the arguments are checked by the runtime's checker against the tool's published input
+//!    schema ([`shape::shape_of`]), with the runtime's `INVALID_ARGUMENTS` encoding;
+//! 2. a tool named by `--fail TOOL=CODE` answers with that declared error, encoded by the
+//!    runtime as a handler's error would be;
+//! 3. a tool with `needs-input` asks for each need the request has not had accepted
+//!    (prompt: the need's `doc`), through the runtime's input-required encoding;
+//! 4. otherwise it answers with its output: the minimal value of its output schema
+//!    ([`sample::sample`]; the catalog format has no example outputs yet), checked against
+//!    that schema by the runtime before it is sent.
+
+pub mod sample;
+pub mod shape;
+
+use crate::contract::Artifacts;
+use crate::model::{Project, Tool};
+use crate::rmcp::{Answer, BoxFuture, Service};
+use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
+use crate::runtime::{CallError, CallResult, InputRequest, Shape, ToolError};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// The mock's context per call: the answers to its input requests, by need name.
+pub type Answers = BTreeMap<String, Answer>;
+
+/// A declared error, as the runtime encodes a handler's.
+#[derive(Debug, Clone, Copy)]
+struct Declared {
+    code: &'static str,
+    class: &'static str,
+    retry: &'static str,
+    next_step: Option<&'static str>,
+    message: &'static str,
+}
+
+impl ToolError for Declared {
+    fn code(&self) -> &'static str {
+        self.code
+    }
+    fn class(&self) -> &'static str {
+        self.class
+    }
+    fn retry(&self) -> &'static str {
+        self.retry
+    }
+    fn next_step(&self) -> Option<&'static str> {
+        self.next_step
+    }
+    fn message(&self) -> &'static str {
+        self.message
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Need {
+    name: &'static str,
+    kind: &'static str,
+    prompt: &'static str,
+}
+
+impl InputRequest for Need {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+}
+
+struct MockTool {
+    definition: Value,
+    input: &'static Shape,
+    output: &'static Shape,
+    answer: Value,
+    needs: Vec<Need>,
+    /// The declared error `--fail` asked for.
+    fail: Option<Declared>,
+}
+
+/// The catalogs of a project as one MCP service.
+pub struct Mock {
+    name: String,
+    version: String,
+    order: Vec<String>,
+    tools: HashMap<String, MockTool>,
+}
+
+/// Why the mock cannot serve: a `--fail` that names no declared error, or a schema the
+/// runtime's checker cannot state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockError(pub String);
+
+impl std::fmt::Display for MockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MockError {}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+impl Mock {
+    /// The mock of `project`'s catalogs, with `fail`: (tool, error code) pairs. Tools are
+    /// listed as `catalogc export tools-json` lists them. One catalog names the server;
+    /// several are `catalogc-mock` at catalogc's version.
+    pub fn new(
+        project: &Project,
+        artifacts: &Artifacts,
+        fail: &[(String, String)],
+    ) -> Result<Mock, MockError> {
+        let mut tools = HashMap::new();
+        let mut order = Vec::new();
+        for (ci, cat) in project.catalogs.iter().enumerate() {
+            for (ti, tool) in cat.tools.iter().enumerate() {
+                let Some(contract) = artifacts.tool(ci, ti) else {
+                    continue;
+                };
+                let name = tool.name.value.clone();
+                if tools.contains_key(&name) {
+                    continue;
+                }
+                let at = |e: String| MockError(format!("tool {name}: schema {e}"));
+                let input = shape::shape_of(&contract.input_schema).map_err(at)?;
+                let empty = serde_json::json!({
+                    "type": "object", "properties": {}, "additionalProperties": false
+                });
+                let out_schema = contract.output_schema.as_ref().unwrap_or(&empty);
+                let output = shape::shape_of(out_schema).map_err(at)?;
+                let fail = fail
+                    .iter()
+                    .find(|(t, _)| *t == name)
+                    .map(|(_, code)| declared(tool, code))
+                    .transpose()?;
+                tools.insert(
+                    name,
+                    MockTool {
+                        definition: contract.definition.clone(),
+                        input,
+                        output,
+                        answer: sample::sample(out_schema),
+                        needs: needs(tool),
+                        fail,
+                    },
+                );
+            }
+        }
+        for (tool, _) in fail {
+            if !tools.contains_key(tool) {
+                return Err(MockError(format!("--fail {tool}: no such tool")));
+            }
+        }
+        let list = artifacts.tools_list(project);
+        for def in list["tools"].as_array().into_iter().flatten() {
+            if let Some(n) = def["name"].as_str() {
+                order.push(n.to_string());
+            }
+        }
+        let (name, version) = match project.catalogs.as_slice() {
+            [one] => (one.name.value.clone(), one.version.value.clone()),
+            _ => (
+                "catalogc-mock".to_string(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
+        };
+        Ok(Mock {
+            name,
+            version,
+            order,
+            tools,
+        })
+    }
+
+    fn answer(&self, tool: &MockTool, ctx: &Answers, arguments: &Value) -> CallResult {
+        if let Err(invalid) = check_arguments(tool.input, arguments) {
+            return invalid;
+        }
+        if let Some(e) = &tool.fail {
+            return tool_error(e);
+        }
+        if let Some(need) = tool
+            .needs
+            .iter()
+            .find(|n| !ctx.get(n.name).is_some_and(|a| a.accepted))
+        {
+            return input_required(need, need.prompt);
+        }
+        complete_json(tool.output, tool.answer.clone())
+    }
+}
+
+/// The declared error `code` of `tool`, for `--fail`.
+fn declared(tool: &Tool, code: &str) -> Result<Declared, MockError> {
+    let e = tool
+        .errors
+        .iter()
+        .find(|e| e.code.value == code)
+        .ok_or_else(|| {
+            let codes: Vec<&str> = tool.errors.iter().map(|e| e.code.value.as_str()).collect();
+            MockError(format!(
+                "--fail {}={code}: the tool declares no such error (it declares: {})",
+                tool.name.value,
+                if codes.is_empty() {
+                    "none".to_string()
+                } else {
+                    codes.join(", ")
+                }
+            ))
+        })?;
+    Ok(Declared {
+        code: leak_str(&e.code.value),
+        class: e.class.value.as_str(),
+        retry: e.retry().as_str(),
+        next_step: e.next_step.as_ref().map(|n| leak_str(&n.value)),
+        message: leak_str(e.message.as_ref().map_or(&e.code.value, |m| &m.value)),
+    })
+}
+
+fn needs(tool: &Tool) -> Vec<Need> {
+    tool.needs_input
+        .iter()
+        .map(|n| Need {
+            name: leak_str(&n.name.value),
+            kind: n.kind.value.as_str(),
+            prompt: leak_str(&match &n.doc {
+                Some(d) => d.value.clone(),
+                None => format!(
+                    "{} needs {} ({})",
+                    tool.name.value,
+                    n.name.value,
+                    n.kind.value.as_str()
+                ),
+            }),
+        })
+        .collect()
+}
+
+impl Service<Answers> for Mock {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn definitions(&self) -> Vec<Value> {
+        self.order
+            .iter()
+            .filter_map(|n| self.tools.get(n))
+            .map(|t| t.definition.clone())
+            .collect()
+    }
+
+    fn call<'a>(
+        &'a self,
+        ctx: &'a Answers,
+        name: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<CallResult, CallError>> {
+        let result = match self.tools.get(name) {
+            Some(tool) => Ok(self.answer(tool, ctx, &arguments)),
+            None => Err(CallError::UnknownTool(name.to_string())),
+        };
+        Box::pin(std::future::ready(result))
+    }
+}

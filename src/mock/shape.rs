@@ -1,0 +1,228 @@
+//! A tool's published JSON Schema as the runtime's [`Shape`], so `serve --mock` checks
+//! arguments with the very checker generated code uses, against the very schema clients see.
+//!
+//! Generated code states its shapes as statics; a catalog loaded at run time has none, so
+//! these are built once when the mock starts and live until it exits (leaked: a few bytes
+//! per schema keyword, bounded by the catalog size cap). Only the keywords catalogc's own
+//! schemas use are understood (`contract::schema`); anything else is refused at start, never
+//! silently ignored.
+
+use crate::runtime::{ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule};
+use serde_json::{Map, Number, Value};
+
+/// The shape of `schema` (an object schema with `type`), or why it cannot be built.
+pub fn shape_of(schema: &Value) -> Result<&'static Shape, String> {
+    Ok(leak(build(schema, "")?))
+}
+
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// Keywords that only annotate: they never change what validates.
+const ANNOTATIONS: &[&str] = &["$schema", "description", "default", "deprecated", "x-unit"];
+
+fn build(schema: &Value, at: &str) -> Result<Shape, String> {
+    let Value::Object(s) = schema else {
+        return Err(format!("{}: a schema must be an object", pointer(at)));
+    };
+    let known: &[&str] = match s.get("type").and_then(Value::as_str) {
+        Some("string") => &[
+            "type",
+            "enum",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+        ],
+        Some("integer" | "number") => &[
+            "type",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+        Some("boolean") => &["type"],
+        Some("array") => &["type", "items", "minItems", "maxItems", "uniqueItems"],
+        Some("object") => &["type", "properties", "required", "additionalProperties"],
+        _ => return Err(format!("{}: no known `type`", pointer(at))),
+    };
+    if let Some(k) = s
+        .keys()
+        .find(|k| !known.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()))
+    {
+        return Err(format!("{}: unsupported keyword `{k}`", pointer(at)));
+    }
+    Ok(match s.get("type").and_then(Value::as_str) {
+        Some("string") => Shape::String(leak(string(s, at)?)),
+        Some("integer") => Shape::Integer(leak(number(s, at)?)),
+        Some("number") => Shape::Number(leak(number(s, at)?)),
+        Some("boolean") => Shape::Boolean,
+        Some("array") => Shape::Array(leak(ArrayRule {
+            min_items: count(s, "minItems", at)?,
+            max_items: count(s, "maxItems", at)?,
+            unique: s.get("uniqueItems").and_then(Value::as_bool) == Some(true),
+            items: match s.get("items") {
+                Some(items) => build(items, &format!("{at}/items"))?,
+                None => return Err(format!("{}: an array needs `items`", pointer(at))),
+            },
+        })),
+        _ => Shape::Object(object(s, at)?),
+    })
+}
+
+fn pointer(at: &str) -> &str {
+    if at.is_empty() { "/" } else { at }
+}
+
+fn string(s: &Map<String, Value>, at: &str) -> Result<StrRule, String> {
+    let pattern = match s.get("pattern") {
+        None => None,
+        Some(Value::String(p)) => Some(leak(Pattern::new(leak_str(p)))),
+        Some(_) => return Err(format!("{}: `pattern` must be a string", pointer(at))),
+    };
+    let format = match s.get("format").map(|f| f.as_str()) {
+        None => None,
+        Some(Some("date-time")) => Some(Format::DateTime),
+        Some(Some("date")) => Some(Format::Date),
+        Some(Some("email")) => Some(Format::Email),
+        Some(Some("uri")) => Some(Format::Uri),
+        Some(Some("uuid")) => Some(Format::Uuid),
+        Some(_) => return Err(format!("{}: unsupported `format`", pointer(at))),
+    };
+    let values = match s.get("enum") {
+        None => None,
+        Some(Value::Array(vs)) => {
+            let strings = vs
+                .iter()
+                .map(|v| v.as_str().map(leak_str))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("{}: `enum` values must be strings", pointer(at)))?;
+            Some(&*Box::leak(strings.into_boxed_slice()))
+        }
+        Some(_) => return Err(format!("{}: `enum` must be an array", pointer(at))),
+    };
+    Ok(StrRule {
+        min_length: count(s, "minLength", at)?,
+        max_length: count(s, "maxLength", at)?,
+        pattern,
+        format,
+        values,
+    })
+}
+
+fn count(s: &Map<String, Value>, key: &str, at: &str) -> Result<Option<u64>, String> {
+    match s.get(key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{}: `{key}` must be a non-negative integer", pointer(at))),
+    }
+}
+
+fn number(s: &Map<String, Value>, at: &str) -> Result<NumRule, String> {
+    let bound = |key: &str| -> Result<Option<Bound>, String> {
+        match s.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => Ok(Some(bound_of(n))),
+            Some(_) => Err(format!("{}: `{key}` must be a number", pointer(at))),
+        }
+    };
+    Ok(NumRule {
+        min: bound("minimum")?,
+        max: bound("maximum")?,
+        exclusive_min: bound("exclusiveMinimum")?,
+        exclusive_max: bound("exclusiveMaximum")?,
+        multiple_of: bound("multipleOf")?,
+    })
+}
+
+/// Integers stay exact, as generated code writes them.
+fn bound_of(n: &Number) -> Bound {
+    match n.as_i64() {
+        Some(i) => Bound::Int(i),
+        None => Bound::Float(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+fn object(s: &Map<String, Value>, at: &str) -> Result<&'static [FieldRule], String> {
+    if s.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return Err(format!(
+            "{}: an object must say `additionalProperties: false`",
+            pointer(at)
+        ));
+    }
+    let required: Vec<&str> = match s.get("required") {
+        None => Vec::new(),
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+        Some(_) => return Err(format!("{}: `required` must be an array", pointer(at))),
+    };
+    let empty = Map::new();
+    let properties = match s.get("properties") {
+        None => &empty,
+        Some(Value::Object(p)) => p,
+        Some(_) => return Err(format!("{}: `properties` must be an object", pointer(at))),
+    };
+    let fields = properties
+        .iter()
+        .map(|(name, schema)| {
+            Ok(FieldRule {
+                name: leak_str(name),
+                required: required.contains(&name.as_str()),
+                shape: build(schema, &format!("{at}/properties/{name}"))?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Box::leak(fields.into_boxed_slice()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::validate::check;
+    use serde_json::json;
+
+    #[test]
+    fn checks_what_the_schema_says() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "maxLength": 8, "pattern": "^A[0-9]+$"},
+                "n": {"type": "integer", "minimum": 1, "maximum": 5},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]},
+                         "uniqueItems": true}
+            },
+            "required": ["id"],
+            "additionalProperties": false
+        });
+        let shape = shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+        assert!(check(shape, &json!({"id": "A1", "n": 3, "tags": ["a"]})).is_empty());
+        let paths: Vec<String> = check(
+            shape,
+            &json!({"id": "B123456789", "n": 9, "tags": ["a", "a", "c"], "x": 1}),
+        )
+        .into_iter()
+        .map(|v| v.path)
+        .collect();
+        assert_eq!(
+            paths,
+            ["/id", "/id", "/n", "/tags", "/tags/2", "/x"],
+            "every violation, in document order"
+        );
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_understand() {
+        let open = json!({"type": "object", "properties": {}});
+        assert!(shape_of(&open).is_err());
+        let any_of = json!({"type": "string", "anyOf": []});
+        assert!(shape_of(&any_of).unwrap_err().contains("anyOf"));
+        assert!(shape_of(&json!({"type": "null"})).is_err());
+    }
+}

@@ -1,0 +1,164 @@
+"""The official Python MCP SDK against catalogc's MCP servers, over stdio, in both protocol eras.
+
+Usage: mcp_sdk.py CATALOGC EXAMPLE_SERVER  (run by .ci/mcp-python from the repository root)
+
+Targets: the example server (examples/billing_server.rs, the billing catalog over in-memory
+data) and `catalogc serve --mock catalogs/ --fail invoice_get=INVOICE_NOT_FOUND`. Eras:
+`ClientSession.initialize` (2025-11-25) and `Client` in auto mode (server/discover, 2026-07-28).
+For each target and era: tools/list equals `catalogc export tools-json` (names, schemas,
+annotations, order); a valid call returns structured content the SDK itself validates against
+the outputSchema; bad arguments are an isError INVALID_ARGUMENTS result naming every violation;
+a failing handler returns its declared structured error; an unknown tool raises MCPError
+-32602; the needs-input tool asks for input (2026: an InputRequiredResult; 2025: an
+elicitation within the call) and completes once answered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+
+REMINDER = {"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef"}
+BAD_LIST = {"status": "closed", "page_size": 0, "colour": "red"}
+BAD_PATHS = ["/status", "/page_size", "/colour"]
+NOT_FOUND = {
+    "code": "INVOICE_NOT_FOUND",
+    "class": "not-found",
+    "retryable": False,
+    "retry": "never",
+    "next_step": "Check the invoice number with the user, or find it with invoice_list.",
+    "message": "no invoice with this number is visible to you",
+}
+
+results: list[tuple[str, bool]] = []
+
+
+def check(name: str, ok: bool, detail: Any = "") -> None:
+    results.append((name, ok))
+    print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"), flush=True)
+
+
+def exported(catalogc: str, path: str) -> list[dict[str, Any]]:
+    out = subprocess.run([catalogc, "export", "tools-json", path], check=True, capture_output=True)
+    return json.loads(out.stdout)["tools"]
+
+
+class Asked:
+    """An elicitation callback that accepts and records what it was asked."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.messages.append(params.message)
+        return types.ElicitResult(action="accept", content={})
+
+
+async def common(label: str, list_tools: Callable[[], Awaitable[Any]],
+                 call: Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]],
+                 expected: list[dict[str, Any]]) -> None:
+    listed = await list_tools()
+    got = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]
+    check(f"{label}: tools/list equals export tools-json", got == expected,
+          [g.get("name") for g in got])
+
+    # The SDK validates structuredContent against the listed outputSchema, or raises.
+    ok = await call("invoice_list", {"status": "overdue"})
+    items = (ok.structured_content or {}).get("items")
+    check(f"{label}: valid call, structured content validated by the SDK",
+          not ok.is_error and isinstance(items, list), ok)
+
+    bad = await call("invoice_list", BAD_LIST)
+    sc = bad.structured_content or {}
+    paths = [v.get("path") for v in sc.get("violations", [])]
+    check(f"{label}: bad arguments are INVALID_ARGUMENTS with every violation",
+          bad.is_error and sc.get("code") == "INVALID_ARGUMENTS" and paths == BAD_PATHS, sc)
+
+    failed = await call("invoice_get", {"invoice_reference": "INV-999"})
+    check(f"{label}: a failing handler returns its declared error",
+          failed.is_error and failed.structured_content == NOT_FOUND, failed.structured_content)
+
+    try:
+        r = await call("invoice_delete", {})
+        check(f"{label}: unknown tool is MCPError -32602", False, r)
+    except MCPError as e:
+        check(f"{label}: unknown tool is MCPError -32602", e.code == -32602, e)
+
+
+def completed(r: Any) -> bool:
+    sc = getattr(r, "structured_content", None) or {}
+    return (isinstance(r, types.CallToolResult) and not r.is_error
+            and re.fullmatch(r"REM-[0-9]+", sc.get("reminder_reference", "")) is not None)
+
+
+async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]]) -> None:
+    asked = Asked()
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, elicitation_callback=asked) as session:
+            init = await session.initialize()
+            check(f"{label}: initialize negotiates 2025-11-25", init.protocol_version == "2025-11-25",
+                  init.protocol_version)
+            await common(label, session.list_tools, session.call_tool, expected)
+            done = await session.call_tool("invoice_send_reminder", REMINDER)
+            check(f"{label}: needs-input is elicited within the call, then completes",
+                  completed(done) and len(asked.messages) == 1, (asked.messages, done))
+    # A client that cannot be asked gets the tool's INPUT_REQUIRED result.
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await session.list_tools()
+            r = await session.call_tool("invoice_send_reminder", REMINDER)
+            sc = r.structured_content or {}
+            check(f"{label}: without elicitation, needs-input is INPUT_REQUIRED",
+                  r.is_error and sc.get("code") == "INPUT_REQUIRED"
+                  and sc.get("input_required", {}).get("name") == "approval", sc)
+
+
+async def modern(label: str, params: StdioServerParameters, expected: list[dict[str, Any]]) -> None:
+    asked = Asked()
+    async with Client(params, elicitation_callback=asked) as client:
+        check(f"{label}: auto mode negotiates 2026-07-28", client.protocol_version == "2026-07-28",
+              client.protocol_version)
+        await common(label, lambda: client.list_tools(), client.call_tool, expected)
+        first = await client.session.call_tool("invoice_send_reminder", REMINDER, allow_input_required=True)
+        requests = getattr(first, "input_requests", None) or {}
+        check(f"{label}: needs-input is an InputRequiredResult asking for approval",
+              isinstance(first, types.InputRequiredResult) and list(requests) == ["approval"], first)
+        done = await client.call_tool("invoice_send_reminder", REMINDER)
+        check(f"{label}: answered, the call completes",
+              completed(done) and len(asked.messages) == 1, (asked.messages, done))
+
+
+async def main(catalogc: str, example: str) -> None:
+    targets = [
+        ("example", StdioServerParameters(command=example), exported(catalogc, "catalogs/billing.kdl")),
+        ("mock", StdioServerParameters(command=catalogc, args=["serve", "--mock", "catalogs/", "--fail",
+                                                                "invoice_get=INVOICE_NOT_FOUND"]),
+         exported(catalogc, "catalogs/")),
+    ]
+    for name, params, expected in targets:
+        for era, run in (("2025-11-25", legacy), ("2026-07-28", modern)):
+            label = f"{name} {era}"
+            try:
+                with anyio.fail_after(60):
+                    await run(label, params, expected)
+            except Exception:  # one broken target must not hide the others' results
+                check(f"{label}: ran to the end", False, traceback.format_exc())
+
+
+if __name__ == "__main__":
+    anyio.run(main, sys.argv[1], sys.argv[2])
+    failed = sum(1 for _, ok in results if not ok)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed or not results else 0)
