@@ -8,7 +8,9 @@
 //! Peak memory is counted by a global allocator wrapper: bytes live at the peak, above what
 //! was live when the command started (the input text itself is not counted).
 //!
-//! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB).
+//! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB);
+//! `CATALOGC_HOSTILE_ONLY=chain,duplicate` runs only the inputs whose names contain one of
+//! the words, and `CATALOGC_HOSTILE_COMMANDS=lint,hash` only those commands (for profiling).
 
 use catalogc::compat::{self, Policy, report};
 use catalogc::contract::{Artifacts, Templates};
@@ -288,10 +290,21 @@ fn main() {
         "| input | bytes | command | time | peak memory | budget | result |\n|---|---|---|---|---|---|---|"
     );
     let mut broken = 0;
+    let only = std::env::var("CATALOGC_HOSTILE_ONLY").unwrap_or_default();
+    let commands = std::env::var("CATALOGC_HOSTILE_COMMANDS")
+        .unwrap_or_else(|_| "lint,hash,export,lock,breaking".to_string());
+    let picked =
+        |list: &str, name: &str| list.is_empty() || list.split(',').any(|w| name.contains(w));
     for input in inputs(bytes) {
+        if !picked(&only, input.name) {
+            continue;
+        }
         let size = input.text.len();
         let budget = MEMORY_FACTOR * size + MEMORY_FLOOR;
         for cmd in ["lint", "hash", "export", "lock", "breaking"] {
+            if !picked(&commands, cmd) {
+                continue;
+            }
             let base = LIVE.load(Ordering::Relaxed);
             PEAK.store(base, Ordering::Relaxed);
             let start = Instant::now();

@@ -69,12 +69,7 @@ fn record(
 
 /// The records as JSON Lines: one compact object per line, each line ending in `\n`.
 pub fn eval_jsonl(project: &Project) -> String {
-    let mut out = String::new();
-    for r in eval_records(project) {
-        out.push_str(&r.to_string());
-        out.push('\n');
-    }
-    out
+    crate::diag::emit::jsonl(&eval_records(project))
 }
 
 #[cfg(test)]

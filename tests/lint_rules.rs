@@ -49,7 +49,11 @@ fn render(diags: &[Diagnostic], loaded: &Loaded) -> String {
 #[test]
 fn every_rule_has_fixtures_that_fire_and_pass() {
     let mut problems = Vec::new();
-    let config = Config::default();
+    // Every target, so the `target/*` rules (which find nothing without one) are checked too.
+    let config = Config {
+        targets: catalogc::contract::targets::Target::ALL.to_vec(),
+        ..Config::default()
+    };
     for rule in lint::registry() {
         let dir = fixture_dir(rule);
         for (kind, must_fire) in [("bad.kdl", true), ("good.kdl", false)] {
@@ -286,8 +290,9 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
         .collect();
     expected.sort();
     assert_eq!(actual, expected, "\n{}", render(&diags, &loaded));
-    // Every category is exercised.
-    for category in lint::CATEGORY_NAMES {
+    // Every category is exercised, but `target`: its rules find nothing without `--target`,
+    // and the defect catalog is linted as `catalogc lint` runs by default.
+    for category in lint::CATEGORY_NAMES.iter().filter(|c| **c != "target") {
         assert!(
             actual
                 .iter()

@@ -1,6 +1,8 @@
-//! `catalogc export tools-json|eval [PATH…]`: machine-readable views of the catalogs on stdout.
+//! `catalogc export tools-json|eval|vectors|openai|anthropic|gemini [PATH…]`: machine-readable
+//! views of the catalogs on stdout.
 
 use super::{CliError, Global, Status};
+use crate::contract::targets::{self, Refusal, Target};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -11,6 +13,16 @@ pub enum What {
     /// The tool-choice evaluation set as JSON Lines: one line per `call`, `no-call` and
     /// `confusable` example (docs/eval-line.schema.json).
     Eval,
+    /// Contract test vectors as JSON Lines: instances of every input and output at and
+    /// around every bound, each with the verdict a validator must reach
+    /// (docs/vector-line.schema.json).
+    Vectors,
+    /// OpenAI function tools in strict mode: `{"tools":[{"type":"function",...}]}`.
+    Openai,
+    /// Anthropic tools: `{"tools":[{"name","description","input_schema"}]}`.
+    Anthropic,
+    /// Gemini function declarations: `{"tools":[{"functionDeclarations":[...]}]}`.
+    Gemini,
 }
 
 #[derive(Debug, clap::Args)]
@@ -23,19 +35,69 @@ pub struct ExportArgs {
     pub paths: Vec<PathBuf>,
 }
 
-/// Runs `catalogc export`: loads the catalogs and prints the chosen view on stdout.
+/// Runs `catalogc export`: loads the catalogs and prints the chosen view on stdout. A
+/// provider export reports on stderr each constraint the provider cannot carry, and each tool
+/// it cannot take at all (left out; exit 1).
 pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = super::load_valid(&args.paths, global)?;
-    match args.what {
-        What::ToolsJson => {
-            let artifacts = super::artifacts(
-                &loaded.project,
-                &super::project_templates(&mut loaded.sources, global)?,
-            )?;
-            let value = artifacts.tools_list(&loaded.project);
-            super::output(|out| crate::diag::emit::write_json(out, &value))?;
-        }
-        What::Eval => super::print(&crate::eval::eval_jsonl(&loaded.project))?,
+    if args.what == What::Eval {
+        super::print(&crate::eval::eval_jsonl(&loaded.project))?;
+        return Ok(Status::Ok);
     }
-    Ok(Status::Ok)
+    let artifacts = super::artifacts(
+        &loaded.project,
+        &super::project_templates(&mut loaded.sources, global)?,
+    )?;
+    let project = &loaded.project;
+    let target = match args.what {
+        What::Eval => return Ok(Status::Ok),
+        What::ToolsJson => {
+            let value = artifacts.tools_list(project);
+            super::output(|out| crate::diag::emit::write_json(out, &value))?;
+            return Ok(Status::Ok);
+        }
+        What::Vectors => {
+            let lines = crate::contract::vectors::records(project, &artifacts);
+            super::print(&crate::diag::emit::jsonl(&lines))?;
+            return Ok(Status::Ok);
+        }
+        What::Openai => Target::Openai,
+        What::Anthropic => Target::Anthropic,
+        What::Gemini => Target::Gemini,
+    };
+    let (value, report) = targets::export(target, project, &artifacts);
+    super::output(|out| crate::diag::emit::write_json(out, &value))?;
+    let rules = target.rules();
+    for (tool, loss) in &report.lost {
+        eprintln!(
+            "catalogc: {}: {tool}: {}: dropped `{}: {}` (an {} cannot carry it; the server still enforces it)",
+            rules.id,
+            loss.dotted("input"),
+            loss.keyword,
+            loss.value,
+            rules.what
+        );
+    }
+    for (tool, refusal) in &report.refused {
+        let why = match refusal {
+            Refusal::Name => format!("the name does not match {}", rules.name.pattern),
+            Refusal::FieldName(field) => format!(
+                "input field `{field}` does not match {}",
+                rules.field_name.as_ref().map_or("", |r| r.pattern)
+            ),
+            Refusal::Description(len) => format!(
+                "the description has {len} characters, over the limit of {}",
+                rules.description_max.unwrap_or_default()
+            ),
+        };
+        eprintln!(
+            "catalogc: {}: {tool}: left out: {why} (`catalogc lint --target {}` lists every such problem)",
+            rules.id, rules.id
+        );
+    }
+    Ok(if report.refused.is_empty() {
+        Status::Ok
+    } else {
+        Status::Findings
+    })
 }

@@ -49,6 +49,10 @@ pub struct LintArgs {
     /// Record the current findings in FILE (JSON) and exit 0.
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
+    /// Also report what would not survive on these targets (`target/*` rules):
+    /// `--target openai,anthropic,gemini,mcp`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "TARGET")]
+    pub target: Vec<crate::contract::targets::Target>,
 }
 
 /// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
@@ -58,7 +62,10 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
     let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
-    let config = project_config.lint;
+    let mut config = project_config.lint;
+    config.targets = args.target.clone();
+    config.targets.sort();
+    config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);

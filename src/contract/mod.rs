@@ -10,6 +10,8 @@ pub mod description;
 pub mod hash;
 pub mod markdown;
 pub mod schema;
+pub mod targets;
+pub mod vectors;
 
 pub use description::{TemplateError, Templates};
 pub use hash::ToolHashes;
@@ -17,16 +19,13 @@ pub use hash::ToolHashes;
 use crate::model::{Catalog, Project, Tool};
 use serde_json::{Value, json};
 
-/// The contract of one tool.
+/// The contract of one tool. The schemas live once, inside the definition: a project of
+/// tens of thousands of tools keeps each schema tree in memory a single time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolContract {
     /// The rendered model-facing description (the MCP `description`).
     pub description: String,
-    /// The input JSON Schema, with `$schema`.
-    pub input_schema: Value,
-    /// The output JSON Schema (`outputSchema`), when the tool declares an output.
-    pub output_schema: Option<Value>,
-    /// The MCP tool definition (one entry of `tools/list`).
+    /// The MCP tool definition (one entry of `tools/list`), holding both schemas.
     pub definition: Value,
     /// The `input`, `output`, `description` and `contract` hashes.
     pub hashes: ToolHashes,
@@ -43,19 +42,22 @@ impl ToolContract {
         let input_schema = schema::input_schema(cat, tool);
         let output_schema = schema::output_schema(cat, tool);
         let hashes = hash::hashes_of(tool, &description, &input_schema, output_schema.as_ref());
-        let definition = schema::definition_of(
-            tool,
-            &description,
-            input_schema.clone(),
-            output_schema.clone(),
-        );
+        let definition = schema::definition_of(tool, &description, input_schema, output_schema);
         Ok(ToolContract {
             description,
-            input_schema,
-            output_schema,
             definition,
             hashes,
         })
+    }
+
+    /// The input JSON Schema, with `$schema` (the definition's `inputSchema`).
+    pub fn input_schema(&self) -> &Value {
+        &self.definition["inputSchema"]
+    }
+
+    /// The output JSON Schema (`outputSchema`), when the tool declares an output.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.definition.get("outputSchema")
     }
 }
 
@@ -169,12 +171,12 @@ mod tests {
             assert_eq!(c.description, text);
             assert_eq!(c.definition["description"], json!(text));
             assert_eq!(c.hashes.description, sha256_hex(text.as_bytes()));
-            assert_eq!(c.hashes.input, digest(&c.input_schema));
-            assert_eq!(c.definition["inputSchema"], c.input_schema);
+            assert_eq!(c.hashes.input, digest(c.input_schema()));
+            assert_eq!(c.output_schema().is_some(), tool.output.is_some());
             assert_ne!(c.description, b.description);
             assert_eq!(
-                (&c.input_schema, &c.hashes.input, &c.hashes.contract),
-                (&b.input_schema, &b.hashes.input, &b.hashes.contract)
+                (c.input_schema(), &c.hashes.input, &c.hashes.contract),
+                (b.input_schema(), &b.hashes.input, &b.hashes.contract)
             );
         }
         let list = art.tools_list(&project);

@@ -15,6 +15,9 @@ pub struct Config {
     pub forbidden_fields: Vec<String>,
     /// Limits of the rules that measure something.
     pub thresholds: Thresholds,
+    /// The targets the `target/*` rules check against (`lint --target`); none: they find
+    /// nothing.
+    pub targets: Vec<crate::contract::targets::Target>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

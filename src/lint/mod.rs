@@ -443,6 +443,7 @@ pub const CATEGORY_NAMES: &[&str] = &[
     "effect",
     "errors",
     "catalog",
+    "target",
     "lint",
 ];
 

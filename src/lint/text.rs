@@ -6,8 +6,8 @@
 //! only a rule that reports a finding copies it.
 
 use crate::diag::FileId;
-use crate::lint::Context;
 use crate::lint::walk::{self, Site};
+use crate::lint::{Context, Finding};
 use crate::model::{Catalog, Sp, Span, Tool, TyKind};
 use std::fmt::Write;
 
@@ -29,6 +29,21 @@ pub struct Text<'a, 'l> {
     /// Not the examples (user utterances; a `no-call` example may quote an attack on purpose)
     /// nor enum values.
     pub instructs: bool,
+}
+
+impl Text<'_, '_> {
+    /// A finding about this text: in its tool (in the catalog for catalog-level text), at its
+    /// path.
+    pub fn finding(&self, span: Span, message: impl Into<String>) -> Finding {
+        let f = match self.tool {
+            Some(tool) => Finding::in_tool(self.catalog, tool, span, message),
+            None => Finding::in_catalog(self.catalog, span, message),
+        };
+        match self.path {
+            Some(p) => f.path(p),
+            None => f,
+        }
+    }
 }
 
 /// Which texts a rule reads.

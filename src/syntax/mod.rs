@@ -41,6 +41,7 @@ pub(crate) use chars::newline_len;
 pub use chars::{is_plain_identifier, quote};
 pub use parser::MAX_DEPTH;
 pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
+pub(crate) use value::written_chars;
 pub use view::{Children, Document, Entries, Entry, Node, Nodes, Value};
 
 /// What every `syntax/…` error means, for output formats that describe rules (SARIF).

@@ -1,9 +1,86 @@
 //! Decoding token text into values: string escapes and dedent, numbers of any size.
 
-use super::chars::{is_space, newline_len};
+use super::chars::{is_newline, is_space, newline_len};
 use super::lexer::Errors;
 use super::tree::TokenKind;
 use super::{Number, Span};
+
+/// The characters a string token writes, each with the byte range of the token text that
+/// wrote it: the character itself, or the escape (`\u{200B}`, `\b`) that stands for it.
+/// Delimiters (`"`, `#`) come out as themselves; escapes are resolved only in quoted and
+/// multi-line strings (the token starts with `"`), and white-space escapes write nothing.
+/// Literal newlines are left out: a multi-line string's value holds each as `\n`, whatever the
+/// source wrote, and no other string may hold one. An iterator over the text, so scanning a
+/// huge literal allocates nothing.
+pub(crate) fn written_chars(
+    token: &str,
+) -> impl Iterator<Item = (std::ops::Range<usize>, char)> + '_ {
+    let escapes = token.starts_with('"');
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let c = token.get(i..)?.chars().next()?;
+            let start = i;
+            i += c.len_utf8();
+            if is_newline(c) {
+                i = start + newline_len(token, start).max(c.len_utf8());
+                continue;
+            }
+            if c != '\\' || !escapes {
+                return Some((start..i, c));
+            }
+            let e = token.get(i..)?.chars().next()?;
+            i += e.len_utf8();
+            let decoded = match e {
+                'n' => '\n',
+                'r' => '\r',
+                't' => '\t',
+                'b' => '\u{8}',
+                'f' => '\u{C}',
+                's' => ' ',
+                'u' => {
+                    // Malformed escapes were reported by the parser and write nothing.
+                    let Some(rest) = token.get(i..).and_then(|r| r.strip_prefix('{')) else {
+                        continue;
+                    };
+                    let digits = rest
+                        .bytes()
+                        .take(7)
+                        .take_while(u8::is_ascii_hexdigit)
+                        .count();
+                    if digits > 6 || rest.as_bytes().get(digits) != Some(&b'}') {
+                        continue;
+                    }
+                    i += digits + 2;
+                    let code = rest
+                        .get(..digits)
+                        .and_then(|d| u32::from_str_radix(d, 16).ok());
+                    match code.and_then(char::from_u32) {
+                        Some(d) => d,
+                        None => continue,
+                    }
+                }
+                e if is_space(e) || newline_len(token, start + 1) > 0 => {
+                    while let Some(c) = token.get(i..).and_then(|r| r.chars().next()) {
+                        let n = newline_len(token, i);
+                        if is_space(c) {
+                            i += c.len_utf8();
+                        } else if n > 0 {
+                            i += n;
+                        } else {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                '\\' | '"' => e,
+                // Invalid escapes were reported by the parser and write nothing.
+                _ => continue,
+            };
+            return Some((start..i, decoded));
+        }
+    })
+}
 
 /// Non-decimal integers longer than this many significant digits are rejected: converting
 /// them to decimal is quadratic, and no catalog needs a number this large.

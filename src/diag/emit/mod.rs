@@ -241,6 +241,16 @@ pub fn write_json(out: &mut dyn Write, v: &Value) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
+/// Records as JSON Lines: one compact object per line, each line ending in `\n`.
+pub fn jsonl(records: &[Value]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&r.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 /// [`write_json`] into a string.
 pub fn pretty_json(v: &Value) -> String {
     let mut out = Vec::new();

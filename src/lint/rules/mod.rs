@@ -9,6 +9,7 @@ pub mod lint;
 pub mod naming;
 pub mod output;
 pub mod selection;
+pub mod target;
 pub mod trust;
 
 /// Every category's rules, in the order `catalogc rules` lists them (docs/rules.md's order, then the
@@ -23,5 +24,6 @@ pub static CATEGORIES: &[&[&crate::lint::Rule]] = &[
     effect::RULES,
     errors::RULES,
     catalog::RULES,
+    target::RULES,
     lint::RULES,
 ];

@@ -97,15 +97,7 @@ fn check(cx: &Context, t: &Text<'_, '_>, out: &mut Vec<Finding>) {
         let phrase = t.text.value[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
         let span = sub_span(cx, t.catalog.file, t.text, range);
         let message = format!("{} instructs the model: \"{phrase}\"", t.what);
-        let mut f = match t.tool {
-            Some(tool) => Finding::in_tool(t.catalog, tool, span, message),
-            None => Finding::in_catalog(t.catalog, span, message),
-        }
-        .help("say what the tool does and when to use it or not; leave the choice to the model and never ask it to hide anything from the user");
-        if let Some(p) = t.path {
-            f = f.path(p);
-        }
-        out.push(f);
+        out.push(t.finding(span, message).help("say what the tool does and when to use it or not; leave the choice to the model and never ask it to hide anything from the user"));
     }
 }
 

@@ -10,6 +10,7 @@ crate::lint::declare_rules! {
     unknown_tool,
     secret_in_text,
     injection_phrase,
+    hidden_character,
     effect_wording,
     confusable,
     missing_examples,

@@ -1,0 +1,879 @@
+//! Contract test vectors: instances of every tool's input and output schema at and around
+//! every bound, each with the verdict a validator of the contract must reach
+//! (`catalogc export vectors`, one JSON line each; the line format is
+//! `docs/vector-line.schema.json`).
+//!
+//! The generator works on the emitted JSON Schema, not on the model, so the same code serves
+//! the export (over [`super::Artifacts`]) and the consumer crate's agreement test (over the
+//! schemas generated code carries), and both see exactly what a client sees.
+//!
+//! Per side of a tool: a minimal valid instance (required fields only), a typical one (every
+//! field), a maximal one (strings, arrays and numbers at their upper bounds); then one edit at
+//! a time of the typical instance: each property removed, set to each value at and around
+//! each of its bounds (±1, or ±¼ for numbers), to each enum value and a wrong one, to values
+//! of every other JSON type, to over-long strings of non-BMP characters; and an unknown
+//! property added to each object.
+//!
+//! The expected verdict comes from [`accepts`], a small evaluator of the JSON Schema subset
+//! the contract layer emits (`schema.rs`): its semantics are 2020-12's, the same the runtime
+//! checker implements (lengths in code points, `integer` as any number without a fraction,
+//! `pattern` as an unanchored ECMA-262 search). The `jsonschema` crate confirms every verdict
+//! in `tests/export_vectors.rs`, and generated validation in the consumer crate's agreement
+//! test, so three implementations stand behind each one.
+
+use super::{Artifacts, catalogs_by_name};
+use crate::model::Project;
+use crate::runtime::validate::{Format, compile_pattern, json_equal};
+use serde_json::{Map, Number, Value, json};
+use std::cmp::Ordering;
+
+/// An array the maximal instance fills up to `maxItems` is cut at this many items, so one
+/// vector stays readable (and a catalog allowing 10,000 items does not make a 10,000-item line).
+pub const MAX_ARRAY_ITEMS: usize = 64;
+
+/// What a vector probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// Required properties only, each valid.
+    Minimal,
+    /// Every property, each valid.
+    Typical,
+    /// Every property at its upper bounds.
+    Maximal,
+    /// A value at or next to a numeric, length or item-count bound.
+    Bound,
+    /// One of the enum's values.
+    EnumValue,
+    /// A string that is not one of the enum's values.
+    WrongEnum,
+    /// A required property removed.
+    MissingRequired,
+    /// An optional property removed.
+    OptionalAbsent,
+    /// A property the schema does not declare.
+    UnknownField,
+    /// A value of another JSON type than the schema's.
+    WrongType,
+    /// A string of characters outside the Basic Multilingual Plane (one code point, two
+    /// UTF-16 units: a validator counting UTF-16 units gets lengths wrong).
+    NonBmp,
+    /// Another value of the right type (a format or pattern probe, a duplicate item).
+    Value,
+}
+
+impl Kind {
+    /// The spelling in the vector line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Minimal => "minimal",
+            Kind::Typical => "typical",
+            Kind::Maximal => "maximal",
+            Kind::Bound => "bound",
+            Kind::EnumValue => "enum-value",
+            Kind::WrongEnum => "wrong-enum",
+            Kind::MissingRequired => "missing-required",
+            Kind::OptionalAbsent => "optional-absent",
+            Kind::UnknownField => "unknown-field",
+            Kind::WrongType => "wrong-type",
+            Kind::NonBmp => "non-bmp",
+            Kind::Value => "value",
+        }
+    }
+}
+
+/// One value to put at one place, with what it probes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// What the value probes.
+    pub kind: Kind,
+    /// A short human note, e.g. `maximum + 1`.
+    pub note: String,
+    /// The value.
+    pub value: Value,
+}
+
+fn probe(kind: Kind, note: impl Into<String>, value: Value) -> Probe {
+    Probe {
+        kind,
+        note: note.into(),
+        value,
+    }
+}
+
+/// One change to an instance: set the property at `path` (names from the root), remove it,
+/// or add the unknown property `zz_unknown` to the object at `path`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Set the property at the path.
+    Set(Vec<String>, Probe),
+    /// Remove the property at the path; `true` when it is required.
+    Remove(Vec<String>, bool),
+    /// Add an undeclared property to the object at the path.
+    Unknown(Vec<String>),
+}
+
+impl Edit {
+    /// The property names from the root to the edited place.
+    pub fn path(&self) -> &[String] {
+        match self {
+            Edit::Set(p, _) | Edit::Remove(p, _) | Edit::Unknown(p) => p,
+        }
+    }
+
+    /// What the edit probes.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Edit::Set(_, p) => p.kind,
+            Edit::Remove(_, true) => Kind::MissingRequired,
+            Edit::Remove(_, false) => Kind::OptionalAbsent,
+            Edit::Unknown(_) => Kind::UnknownField,
+        }
+    }
+
+    /// A short human note.
+    pub fn note(&self) -> String {
+        match self {
+            Edit::Set(_, p) => p.note.clone(),
+            Edit::Remove(..) => "removed".into(),
+            Edit::Unknown(_) => "undeclared property `zz_unknown`".into(),
+        }
+    }
+}
+
+/// One contract test vector of one schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vector {
+    /// What it probes.
+    pub kind: Kind,
+    /// JSON Pointer of the edited place (`""` for a whole-instance vector).
+    pub pointer: String,
+    /// A short human note.
+    pub note: String,
+    /// The instance.
+    pub instance: Value,
+    /// Whether a validator of the schema must accept it.
+    pub accept: bool,
+}
+
+/// Every vector of `schema` (an object schema as the contract layer emits it), in a fixed
+/// order: minimal, typical, maximal, then one per edit of [`edits`]; an edit that gives an
+/// instance already listed for the same place is left out.
+pub fn vectors(schema: &Value) -> Vec<Vector> {
+    let mut out = Vec::new();
+    let whole = [
+        (Kind::Minimal, "required properties only", minimal(schema)),
+        (Kind::Typical, "every property", valid(schema, 0)),
+        (
+            Kind::Maximal,
+            "every property at its upper bounds",
+            maximal(schema),
+        ),
+    ];
+    for (kind, note, instance) in whole {
+        let accept = accepts(schema, &instance);
+        out.push(Vector {
+            kind,
+            pointer: String::new(),
+            note: note.into(),
+            instance,
+            accept,
+        });
+    }
+    let base = valid(schema, 0);
+    let mut seen: Vec<(String, Value)> = Vec::new();
+    for edit in edits(schema) {
+        let mut instance = base.clone();
+        apply(&mut instance, &edit);
+        let pointer = pointer(edit.path());
+        if seen.iter().any(|(p, v)| *p == pointer && *v == instance) {
+            continue;
+        }
+        seen.push((pointer.clone(), instance.clone()));
+        let accept = accepts(schema, &instance);
+        out.push(Vector {
+            kind: edit.kind(),
+            pointer,
+            note: edit.note(),
+            instance,
+            accept,
+        });
+    }
+    out
+}
+
+/// The JSON Pointer of a property path (RFC 6901 escapes).
+fn pointer(path: &[String]) -> String {
+    path.iter()
+        .map(|k| format!("/{}", k.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+fn num(schema: &Value, key: &str) -> Option<f64> {
+    schema.get(key).and_then(Value::as_f64)
+}
+
+fn count(schema: &Value, key: &str) -> Option<usize> {
+    schema
+        .get(key)
+        .and_then(Value::as_u64)
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+fn ty(schema: &Value) -> Option<&str> {
+    schema.get("type").and_then(Value::as_str)
+}
+
+fn properties(schema: &Value) -> impl Iterator<Item = (&String, &Value)> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+}
+
+fn is_required(schema: &Value, name: &str) -> bool {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|v| v == name))
+}
+
+/// An example of a string format, or `None` for a format the contract layer never emits.
+fn format_example(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "date" => "2024-02-29",
+        "date-time" => "2024-01-01T10:00:00Z",
+        "uuid" => "123e4567-e89b-12d3-a456-426614174000",
+        "email" => "someone@example.com",
+        "uri" => "https://example.com/",
+        _ => return None,
+    })
+}
+
+/// A number as JSON: an integer when it has no fraction and the schema wants one.
+fn number(v: f64, integer: bool) -> Value {
+    if integer && v.fract() == 0.0 && v.abs() < 9.0e15 {
+        json!(v as i64)
+    } else {
+        Number::from_f64(v).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// A value of `schema` that satisfies every bound; `i` varies it (distinct items, enum
+/// values in turn).
+pub fn valid(schema: &Value, i: usize) -> Value {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array)
+        && !values.is_empty()
+    {
+        return values[i % values.len()].clone();
+    }
+    match ty(schema) {
+        Some("object") => Value::Object(
+            properties(schema)
+                .map(|(k, s)| (k.clone(), valid(s, i)))
+                .collect(),
+        ),
+        Some("array") => {
+            let n = count(schema, "minItems").unwrap_or(0).max(1);
+            let n = n.min(count(schema, "maxItems").unwrap_or(n));
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            Value::Array((0..n).map(|j| valid(items, i + j)).collect())
+        }
+        Some("string") => json!(valid_string(schema, i, None)),
+        Some("integer") | Some("number") => {
+            let integer = ty(schema) == Some("integer");
+            let step = num(schema, "multipleOf").unwrap_or(1.0);
+            let lower = num(schema, "minimum")
+                .or(num(schema, "exclusiveMinimum").map(|x| x + if integer { 1.0 } else { step }))
+                .unwrap_or(0.0);
+            number((lower / step).ceil() * step, integer)
+        }
+        Some("boolean") => json!(true),
+        _ => Value::Null,
+    }
+}
+
+/// A string of `schema`: its pattern's example, its format's, or `i` padded with `a` to at
+/// least `minLength` (to exactly `len` when given), never over `maxLength`.
+fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
+    if let Some(p) = schema.get("pattern").and_then(Value::as_str)
+        && let Some(s) = pattern_example(p)
+    {
+        return s;
+    }
+    if let Some(s) = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(format_example)
+    {
+        return s.to_string();
+    }
+    let min = count(schema, "minLength").unwrap_or(1).max(1);
+    let len = len
+        .unwrap_or(min)
+        .min(count(schema, "maxLength").unwrap_or(usize::MAX));
+    i.to_string()
+        .chars()
+        .chain(std::iter::repeat('a'))
+        .take(len)
+        .collect()
+}
+
+/// The required properties only, each [`valid`].
+pub fn minimal(schema: &Value) -> Value {
+    match ty(schema) {
+        Some("object") => Value::Object(
+            properties(schema)
+                .filter(|(k, _)| is_required(schema, k))
+                .map(|(k, s)| (k.clone(), minimal(s)))
+                .collect(),
+        ),
+        _ => valid(schema, 0),
+    }
+}
+
+/// Every property at its upper bounds: strings at `maxLength` (unless a pattern, format or
+/// enum fixes them), arrays at `maxItems` (at most [`MAX_ARRAY_ITEMS`]), numbers at the
+/// largest allowed multiple.
+pub fn maximal(schema: &Value) -> Value {
+    maximal_at(schema, 0)
+}
+
+/// [`maximal`], the `i`-th of distinct ones (items of a `uniqueItems` array): strings vary
+/// their first characters, numbers step down from the upper bound.
+fn maximal_at(schema: &Value, i: usize) -> Value {
+    if schema.get("enum").is_some() {
+        return valid(schema, i);
+    }
+    match ty(schema) {
+        Some("object") => Value::Object(
+            properties(schema)
+                .map(|(k, s)| (k.clone(), maximal_at(s, i)))
+                .collect(),
+        ),
+        Some("array") => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            let n = count(schema, "maxItems")
+                .unwrap_or(1)
+                .min(MAX_ARRAY_ITEMS)
+                .max(count(schema, "minItems").unwrap_or(0));
+            Value::Array((0..n).map(|j| maximal_at(items, i + j)).collect())
+        }
+        Some("string") => json!(valid_string(schema, i, count(schema, "maxLength"))),
+        Some("integer") | Some("number") => {
+            let integer = ty(schema) == Some("integer");
+            let step = num(schema, "multipleOf").unwrap_or(1.0);
+            let upper = num(schema, "maximum")
+                .or(num(schema, "exclusiveMaximum").map(|x| x - if integer { 1.0 } else { step }));
+            match upper {
+                Some(u) => number(((u / step).floor() - i as f64) * step, integer),
+                None => valid(schema, i),
+            }
+        }
+        _ => valid(schema, i),
+    }
+}
+
+/// A shortest string the pattern matches, built from its syntax tree (literals, the first
+/// readable character of each class, the fewest repetitions, the first alternative), or
+/// `None` when the pattern does not parse or the result does not match as ECMA-262 reads it.
+pub fn pattern_example(pattern: &str) -> Option<String> {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    fn build(h: &Hir, out: &mut String, depth: usize) -> Option<()> {
+        if depth > 64 {
+            return None;
+        }
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(l) => out.push_str(std::str::from_utf8(&l.0).ok()?),
+            HirKind::Class(Class::Unicode(c)) => {
+                let has = |ch: char| c.ranges().iter().any(|r| r.start() <= ch && ch <= r.end());
+                let ch = ['a', 'A', '0']
+                    .into_iter()
+                    .find(|&ch| has(ch))
+                    .or_else(|| c.ranges().first().map(|r| r.start()))?;
+                out.push(ch);
+            }
+            HirKind::Class(Class::Bytes(c)) => {
+                let b = c.ranges().first()?.start();
+                out.push(char::from(b));
+            }
+            HirKind::Repetition(r) => {
+                for _ in 0..r.min.min(256) {
+                    build(&r.sub, out, depth + 1)?;
+                }
+            }
+            HirKind::Capture(c) => build(&c.sub, out, depth + 1)?,
+            HirKind::Concat(hs) => {
+                for h in hs {
+                    build(h, out, depth + 1)?;
+                }
+            }
+            HirKind::Alternation(hs) => build(hs.first()?, out, depth + 1)?,
+        }
+        Some(())
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut out = String::new();
+    build(&hir, &mut out, 0)?;
+    let re = compile_pattern(pattern).ok()?;
+    re.find(&out).is_some().then_some(out)
+}
+
+/// Values of `schema` at and around every bound, each enum value and a wrong one, values of
+/// every JSON type, and strings of non-BMP characters; for an array, also arrays of each probe
+/// of its items.
+pub fn boundary_values(schema: &Value) -> Vec<Probe> {
+    let want = ty(schema).unwrap_or("");
+    let mut out: Vec<Probe> = [
+        ("null", Value::Null),
+        ("boolean", json!(true)),
+        ("string", json!("x")),
+        ("integer", json!(7)),
+        ("array", json!([])),
+        ("object", json!({})),
+    ]
+    .into_iter()
+    .map(|(t, v)| {
+        let same = t == want || (t == "integer" && want == "number");
+        let kind = if same { Kind::Value } else { Kind::WrongType };
+        probe(kind, format!("a value of type {t}"), v)
+    })
+    .collect();
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        for v in values {
+            out.push(probe(Kind::EnumValue, format!("enum value {v}"), v.clone()));
+        }
+        out.push(probe(
+            Kind::WrongEnum,
+            "not an enum value",
+            json!("zz-not-a-value"),
+        ));
+    }
+    match want {
+        "string" => string_probes(schema, &mut out),
+        "integer" | "number" => number_probes(schema, want == "integer", &mut out),
+        "array" => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            let item = valid(items, 0);
+            for key in ["minItems", "maxItems"] {
+                if let Some(n) = count(schema, key) {
+                    for (len, d) in around(n) {
+                        let len = len.min(MAX_ARRAY_ITEMS + 1);
+                        let distinct: Vec<Value> = (0..len).map(|j| valid(items, j)).collect();
+                        out.push(probe(
+                            Kind::Bound,
+                            format!("{key}{d}, distinct items"),
+                            Value::Array(distinct),
+                        ));
+                        out.push(probe(
+                            Kind::Bound,
+                            format!("{key}{d}, equal items"),
+                            Value::Array(vec![item.clone(); len]),
+                        ));
+                    }
+                }
+            }
+            out.push(probe(
+                Kind::Value,
+                "two equal items",
+                json!([item.clone(), item]),
+            ));
+            for p in boundary_values(items) {
+                out.push(probe(
+                    p.kind,
+                    format!("one item: {}", p.note),
+                    json!([p.value]),
+                ));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// `n - 1`, `n` and `n + 1` with their notes (`n - 1` left out at 0).
+fn around(n: usize) -> Vec<(usize, &'static str)> {
+    let mut v = Vec::with_capacity(3);
+    if n > 0 {
+        v.push((n - 1, " - 1"));
+    }
+    v.push((n, ""));
+    v.push((n.saturating_add(1), " + 1"));
+    v
+}
+
+fn string_probes(schema: &Value, out: &mut Vec<Probe>) {
+    let base = valid_string(schema, 0, None);
+    for key in ["minLength", "maxLength"] {
+        let Some(n) = count(schema, key) else {
+            continue;
+        };
+        for (len, d) in around(n) {
+            let padded = |fill: char| -> String {
+                base.chars()
+                    .chain(std::iter::repeat(fill))
+                    .take(len)
+                    .collect()
+            };
+            out.push(probe(
+                Kind::Bound,
+                format!("{key}{d} characters"),
+                json!(padded('a')),
+            ));
+            out.push(probe(
+                Kind::NonBmp,
+                format!("{key}{d} characters, non-BMP fill"),
+                json!(padded('😀')),
+            ));
+        }
+    }
+    let over = count(schema, "maxLength").map_or(4097, |n| n.saturating_add(1).min(1 << 20));
+    let emoji: String = std::iter::repeat_n('😀', over).collect();
+    out.push(probe(
+        Kind::NonBmp,
+        format!("{over} non-BMP characters"),
+        json!(emoji),
+    ));
+    out.push(probe(
+        Kind::Value,
+        "a character appended",
+        json!(format!("{base}!")),
+    ));
+    out.push(probe(
+        Kind::NonBmp,
+        "a non-BMP character prepended",
+        json!(format!("😀{base}")),
+    ));
+    let near_misses = [
+        "2023-02-29",
+        "2024-01-01T24:00:00Z",
+        "2024-01-01t10:00:00+01:00",
+        "not-a-uuid",
+        "123E4567-E89B-12D3-A456-426614174000",
+    ];
+    for s in near_misses {
+        out.push(probe(Kind::Value, format!("format probe {s:?}"), json!(s)));
+    }
+}
+
+fn number_probes(schema: &Value, integer: bool, out: &mut Vec<Probe>) {
+    let delta = if integer { 1.0 } else { 0.25 };
+    for key in [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ] {
+        let Some(b) = num(schema, key) else { continue };
+        let steps = [
+            (b - delta, format!("{key} - {delta}")),
+            (b, key.to_string()),
+            (b + delta, format!("{key} + {delta}")),
+            (b - 1.0, format!("{key} - 1")),
+            (b + 1.0, format!("{key} + 1")),
+            (-b, format!("-{key}")),
+        ];
+        for (v, note) in steps {
+            out.push(probe(Kind::Bound, note, number(v, integer)));
+        }
+    }
+    out.push(probe(Kind::Value, "a fraction", json!(1.5)));
+    out.push(probe(Kind::Value, "a negative integer", json!(-1)));
+}
+
+/// Every single edit of `schema`'s instances: an unknown property on each object, and for
+/// each property at every depth of nested objects, its removal and each of its
+/// [`boundary_values`].
+pub fn edits(schema: &Value) -> Vec<Edit> {
+    let mut out = Vec::new();
+    collect_edits(schema, &mut Vec::new(), &mut out);
+    out
+}
+
+fn collect_edits(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Edit>) {
+    out.push(Edit::Unknown(path.clone()));
+    for (k, s) in properties(schema) {
+        path.push(k.clone());
+        out.push(Edit::Remove(path.clone(), is_required(schema, k)));
+        for p in boundary_values(s) {
+            out.push(Edit::Set(path.clone(), p));
+        }
+        if ty(s) == Some("object") {
+            collect_edits(s, path, out);
+        }
+        path.pop();
+    }
+}
+
+/// Applies `edit` to `v`; an edit whose path is not in `v` changes nothing.
+pub fn apply(v: &mut Value, edit: &Edit) {
+    let path = edit.path();
+    let (parent, last) = match edit {
+        Edit::Unknown(_) => (path, None),
+        _ => match path.split_last() {
+            Some((last, parent)) => (parent, Some(last)),
+            None => return,
+        },
+    };
+    let mut cur = v;
+    for k in parent {
+        match cur.get_mut(k) {
+            Some(next) => cur = next,
+            None => return,
+        }
+    }
+    let Some(obj) = cur.as_object_mut() else {
+        return;
+    };
+    match (edit, last) {
+        (Edit::Set(_, p), Some(k)) => {
+            obj.insert(k.clone(), p.value.clone());
+        }
+        (Edit::Remove(..), Some(k)) => {
+            obj.remove(k);
+        }
+        _ => {
+            obj.insert("zz_unknown".into(), json!(1));
+        }
+    }
+}
+
+/// Whether `value` is valid against `schema`, for the JSON Schema keywords the contract
+/// layer emits (`type`, `enum`, string lengths, `pattern`, `format`, numeric bounds,
+/// `multipleOf`, `items`, item counts, `uniqueItems`, `properties`, `required`,
+/// `additionalProperties: false`; annotations are ignored). A pattern that does not compile
+/// matches nothing, as in the runtime checker.
+pub fn accepts(schema: &Value, value: &Value) -> bool {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array)
+        && !values.iter().any(|e| json_equal(e, value))
+    {
+        return false;
+    }
+    match (ty(schema), value) {
+        (Some("object"), Value::Object(m)) => object_accepts(schema, m),
+        (Some("array"), Value::Array(items)) => array_accepts(schema, items),
+        (Some("string"), Value::String(s)) => string_accepts(schema, s),
+        (Some("integer"), Value::Number(n)) => is_integer(n) && number_accepts(schema, n),
+        (Some("number"), Value::Number(n)) => number_accepts(schema, n),
+        (Some("boolean"), Value::Bool(_)) => true,
+        (None, _) => true,
+        _ => false,
+    }
+}
+
+fn object_accepts(schema: &Value, m: &Map<String, Value>) -> bool {
+    let props = schema.get("properties").and_then(Value::as_object);
+    let required_ok = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .all(|k| m.contains_key(k));
+    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    required_ok
+        && m.iter().all(|(k, v)| match props.and_then(|p| p.get(k)) {
+            Some(s) => accepts(s, v),
+            None => !closed,
+        })
+}
+
+fn array_accepts(schema: &Value, items: &[Value]) -> bool {
+    let n = items.len();
+    let unique_ok = schema.get("uniqueItems") != Some(&Value::Bool(true))
+        || items
+            .iter()
+            .enumerate()
+            .all(|(i, a)| !items[..i].iter().any(|b| json_equal(a, b)));
+    count(schema, "minItems").is_none_or(|m| n >= m)
+        && count(schema, "maxItems").is_none_or(|m| n <= m)
+        && unique_ok
+        && schema
+            .get("items")
+            .is_none_or(|s| items.iter().all(|v| accepts(s, v)))
+}
+
+fn string_accepts(schema: &Value, s: &str) -> bool {
+    let len = s.chars().count();
+    let format_ok = match schema.get("format").and_then(Value::as_str) {
+        Some(f) => FORMATS
+            .iter()
+            .find(|k| k.as_str() == f)
+            .is_none_or(|k| k.matches(s)),
+        None => true,
+    };
+    let pattern_ok = match schema.get("pattern").and_then(Value::as_str) {
+        Some(p) => compile_pattern(p).is_ok_and(|re| re.find(s).is_some()),
+        None => true,
+    };
+    count(schema, "minLength").is_none_or(|m| len >= m)
+        && count(schema, "maxLength").is_none_or(|m| len <= m)
+        && format_ok
+        && pattern_ok
+}
+
+/// The formats the contract layer emits; another format is an annotation.
+const FORMATS: [Format; 5] = [
+    Format::DateTime,
+    Format::Date,
+    Format::Email,
+    Format::Uri,
+    Format::Uuid,
+];
+
+fn is_integer(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// `n` against the bound `b` by value, exactly when both are integers.
+fn compare(n: &Number, b: &Value) -> Option<Ordering> {
+    match (n.as_i64(), b.as_i64()) {
+        (Some(i), Some(j)) => Some(i.cmp(&j)),
+        _ => n.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+fn number_accepts(schema: &Value, n: &Number) -> bool {
+    let bound = |key: &str, ok: fn(Ordering) -> bool| {
+        schema
+            .get(key)
+            .is_none_or(|b| compare(n, b).is_some_and(ok))
+    };
+    let multiple_ok = schema
+        .get("multipleOf")
+        .is_none_or(|m| match (n.as_i64(), m.as_i64()) {
+            (Some(i), Some(j)) if j != 0 => i % j == 0,
+            _ => match (n.as_f64(), m.as_f64()) {
+                (Some(f), Some(g)) => (f / g).is_finite() && (f / g).fract() == 0.0,
+                _ => false,
+            },
+        });
+    bound("minimum", |o| o != Ordering::Less)
+        && bound("maximum", |o| o != Ordering::Greater)
+        && bound("exclusiveMinimum", |o| o == Ordering::Greater)
+        && bound("exclusiveMaximum", |o| o == Ordering::Less)
+        && multiple_ok
+}
+
+/// Every vector of every tool of `project` as one JSON record each: catalogs by name (as
+/// `tools/list` orders them), tools in declaration order, input then output, vectors in
+/// [`vectors`] order. `artifacts` are the project's contracts.
+pub fn records(project: &Project, artifacts: &Artifacts) -> Vec<Value> {
+    let mut out = Vec::new();
+    for c in catalogs_by_name(project) {
+        let cat = &project.catalogs[c];
+        for (t, tool) in cat.tools.iter().enumerate() {
+            let Some(contract) = artifacts.tool(c, t) else {
+                continue;
+            };
+            let sides = [
+                ("input", Some(&contract.input_schema)),
+                ("output", contract.output_schema.as_ref()),
+            ];
+            for (side, schema) in sides {
+                let Some(schema) = schema else { continue };
+                for (i, v) in vectors(schema).into_iter().enumerate() {
+                    out.push(json!({
+                        "id": format!("{}/{}/{side}/{i}", cat.name.value, tool.name.value),
+                        "catalog": cat.name.value,
+                        "catalog_version": cat.version.value,
+                        "tool": tool.name.value,
+                        "tool_version": tool.version.value,
+                        "side": side,
+                        "kind": v.kind.as_str(),
+                        "pointer": v.pointer,
+                        "note": v.note,
+                        "instance": v.instance,
+                        "expect": if v.accept { "accept" } else { "reject" },
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "code": {"type": "string", "maxLength": 8, "pattern": "^INV-[0-9]+$"},
+                "count": {"type": "integer", "exclusiveMinimum": 0, "maximum": 10},
+                "state": {"type": "string", "enum": ["open", "paid"]},
+                "tags": {"type": "array", "items": {"type": "string", "maxLength": 3},
+                         "maxItems": 2, "uniqueItems": true}
+            },
+            "required": ["code", "count"],
+            "additionalProperties": false
+        })
+    }
+
+    #[test]
+    fn patterns_get_matching_examples() {
+        assert_eq!(pattern_example("^INV-[0-9]+$").as_deref(), Some("INV-0"));
+        assert_eq!(pattern_example(r"^\d{6}$").as_deref(), Some("000000"));
+        assert_eq!(
+            pattern_example("^[A-Z0-9-]{4,34}$").as_deref(),
+            Some("AAAA")
+        );
+        assert_eq!(pattern_example("^(ab|cd)x?$").as_deref(), Some("ab"));
+        assert_eq!(pattern_example("("), None);
+    }
+
+    #[test]
+    fn whole_instances_are_valid_and_edits_have_expected_verdicts() {
+        let s = schema();
+        let v = vectors(&s);
+        for kind in [Kind::Minimal, Kind::Typical, Kind::Maximal] {
+            let w = v.iter().find(|x| x.kind == kind);
+            assert!(w.is_some_and(|w| w.accept), "{kind:?}: {w:?}");
+        }
+        assert_eq!(v[0].instance, json!({"code": "INV-0", "count": 1}));
+        assert_eq!(v[2].instance["tags"], json!(["0aa", "1aa"]));
+        assert_eq!(v[2].instance["count"], json!(10));
+        let find = |pointer: &str, note: &str| {
+            v.iter()
+                .find(|x| x.pointer == pointer && x.note == note)
+                .map(|x| x.accept)
+        };
+        assert_eq!(find("/count", "maximum + 1"), Some(false));
+        assert_eq!(find("/count", "maximum"), Some(true));
+        assert_eq!(find("/count", "exclusiveMinimum"), Some(false));
+        assert_eq!(find("/state", "not an enum value"), Some(false));
+        assert_eq!(find("/state", "enum value \"paid\""), Some(true));
+        assert_eq!(find("/code", "removed"), Some(false));
+        assert_eq!(find("/tags", "removed"), Some(true));
+        assert_eq!(find("", "undeclared property `zz_unknown`"), Some(false));
+        assert_eq!(find("/tags", "maxItems, equal items"), Some(false));
+        assert_eq!(find("/tags", "maxItems + 1, distinct items"), Some(false));
+        let kinds: std::collections::BTreeSet<Kind> = v.iter().map(|x| x.kind).collect();
+        for k in [
+            Kind::NonBmp,
+            Kind::WrongType,
+            Kind::MissingRequired,
+            Kind::Bound,
+        ] {
+            assert!(kinds.contains(&k), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn lengths_count_code_points() {
+        let s = json!({"type": "string", "maxLength": 2});
+        assert!(accepts(&s, &json!("😀😀")));
+        assert!(!accepts(&s, &json!("😀😀😀")));
+        let n = json!({"type": "integer", "multipleOf": 3});
+        assert!(accepts(&n, &json!(6.0)));
+        assert!(!accepts(&n, &json!(7)));
+        assert!(!accepts(&n, &json!(1.5)));
+    }
+}
