@@ -560,7 +560,7 @@ mod tests {
         let (project, art) = billing();
         let cat = &project.catalogs[0];
         for (tool, c) in cat.tools.iter().zip(&art.catalogs[0].tools) {
-            let input = import_object(&c.input_schema, true).map_err(|e| e.to_string());
+            let input = import_object(c.input_schema(), true).map_err(|e| e.to_string());
             let mut t = tool.clone();
             t.input = input.unwrap_or_else(|e| panic!("{}: {e}", tool.name.value));
             let bare = Catalog {
@@ -569,7 +569,7 @@ mod tests {
             };
             assert_eq!(
                 crate::contract::schema::input_schema(&bare, &t),
-                c.input_schema
+                *c.input_schema()
             );
         }
     }

@@ -473,7 +473,7 @@ pub fn export(target: Target, project: &Project, artifacts: &Artifacts) -> (Valu
                 defs.push(contract.definition.clone());
                 continue;
             }
-            let (schema, losses) = convert(target, &contract.input_schema);
+            let (schema, losses) = convert(target, contract.input_schema());
             report
                 .lost
                 .extend(losses.into_iter().map(|l| (name.to_string(), l)));

@@ -772,8 +772,8 @@ pub fn records(project: &Project, artifacts: &Artifacts) -> Vec<Value> {
                 continue;
             };
             let sides = [
-                ("input", Some(&contract.input_schema)),
-                ("output", contract.output_schema.as_ref()),
+                ("input", Some(contract.input_schema())),
+                ("output", contract.output_schema()),
             ];
             for (side, schema) in sides {
                 let Some(schema) = schema else { continue };

@@ -126,11 +126,11 @@ impl Mock {
                     continue;
                 }
                 let at = |e: String| MockError(format!("tool {name}: schema {e}"));
-                let input = shape::shape_of(&contract.input_schema).map_err(at)?;
+                let input = shape::shape_of(contract.input_schema()).map_err(at)?;
                 let empty = serde_json::json!({
                     "type": "object", "properties": {}, "additionalProperties": false
                 });
-                let out_schema = contract.output_schema.as_ref().unwrap_or(&empty);
+                let out_schema = contract.output_schema().unwrap_or(&empty);
                 let output = shape::shape_of(out_schema).map_err(at)?;
                 let fail = fail
                     .iter()
