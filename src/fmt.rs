@@ -180,7 +180,7 @@ fn entry_order(node: &str) -> Vec<&'static str> {
         "field" => [
             &["", "required"][..],
             &ATTRIBUTES,
-            &["default", "sensitive", "deprecated"],
+            &["default", "sensitive", "deprecated", "header"],
         ]
         .concat(),
         "items" => [&[""][..], &ATTRIBUTES].concat(),

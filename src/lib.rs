@@ -1,7 +1,8 @@
 //! catalogc: a compiler for declarative LLM tool catalogs.
 //!
-//! Data flows one way: files (or an MCP tools/list, through [`import`]) → [`syntax`] → [`model`] → [`contract`] (each tool's
-//! description, schemas and hashes) → (lint | compat | lock | export | codegen | [`docs`]) → [`cli`].
+//! Data flows one way: files (or an MCP tools/list, through [`import`]) → [`syntax`] →
+//! [`model`] → [`contract`] (each tool's description, schemas and hashes) → (lint | compat |
+//! lock | export | codegen | [`docs`] | [`drift`]) → [`cli`].
 
 #![warn(missing_docs)]
 
@@ -21,6 +22,8 @@ pub mod contract;
 pub mod diag;
 #[cfg(feature = "compiler")]
 pub mod docs;
+#[cfg(feature = "compiler")]
+pub mod drift;
 #[cfg(feature = "compiler")]
 pub mod eval;
 #[cfg(feature = "compiler")]

@@ -164,8 +164,16 @@ fn gen_field(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Field {
         sensitive: false,
         deprecated: false,
         doc: None,
+        header: gen_header(r),
         span: Span::default(),
     }
+}
+
+/// Header names that collide ignoring case, so renames of case only are generated too.
+const HEADERS: &[&str] = &["H-a", "h-a", "H-b"];
+
+fn gen_header(r: &mut Rng) -> Option<Sp<String>> {
+    r.chance(1, 4).then(|| sp(r.pick(HEADERS).to_string()))
 }
 
 fn gen_fields(r: &mut Rng, depth: u32, types: &[String], max: u64) -> Vec<Field> {
@@ -303,6 +311,10 @@ fn mutate_fields(r: &mut Rng, fields: &mut Vec<Field>, cat_types: &[TypeDef], na
         3 if !fields.is_empty() => {
             let i = r.below(fields.len() as u64) as usize;
             fields[i].ty = ty(gen_kind(r, 1, names));
+        }
+        4 if !fields.is_empty() && r.chance(1, 2) => {
+            let i = r.below(fields.len() as u64) as usize;
+            fields[i].header = gen_header(r);
         }
         _ if !fields.is_empty() => {
             let i = r.below(fields.len() as u64) as usize;
@@ -513,6 +525,32 @@ fn open_extensible(cat: &mut Catalog) {
     }
 }
 
+/// The `Mcp-Param-*` headers a client derives from `schema` for `instance`: every
+/// `x-mcp-header` property reached through `properties` alone whose value is present, as
+/// (lowercased name, value), sorted. What intermediaries and the server see on the wire.
+fn mirrored(schema: &Value, instance: &Value) -> Vec<(String, String)> {
+    fn walk(schema: &Value, instance: &Value, out: &mut Vec<(String, String)>) {
+        let (Some(props), Some(obj)) = (
+            schema.get("properties").and_then(Value::as_object),
+            instance.as_object(),
+        ) else {
+            return;
+        };
+        for (name, sub) in props {
+            let Some(v) = obj.get(name) else { continue };
+            if let Some(h) = sub.get("x-mcp-header").and_then(Value::as_str) {
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                out.push((h.to_ascii_lowercase(), text));
+            }
+            walk(sub, v, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, instance, &mut out);
+    out.sort();
+    out
+}
+
 fn no_major(changes: &[compat::Change], side: Side) -> bool {
     !changes
         .iter()
@@ -530,14 +568,10 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
     let mut checked = (0, 0);
 
     if no_major(&changes, Side::Input) {
-        let old_v = validator(&catalogc::contract::schema::input_schema(
-            &old,
-            &old.tools[0],
-        ));
-        let new_v = validator(&catalogc::contract::schema::input_schema(
-            &new,
-            &new.tools[0],
-        ));
+        let old_schema = catalogc::contract::schema::input_schema(&old, &old.tools[0]);
+        let new_schema = catalogc::contract::schema::input_schema(&new, &new.tools[0]);
+        let old_v = validator(&old_schema);
+        let new_v = validator(&new_schema);
         for _ in 0..INSTANCES {
             let Some(inst) = gen_object(&mut r, &old, &old.tools[0].input.fields, 0) else {
                 continue;
@@ -550,8 +584,17 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
                 new_v.is_valid(&inst),
                 "input counterexample (seed {seed}): {inst}\nchanges: {:?}\nold: {}\nnew: {}",
                 changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>(),
-                catalogc::contract::schema::input_schema(&old, &old.tools[0]),
-                catalogc::contract::schema::input_schema(&new, &new.tools[0]),
+                old_schema,
+                new_schema,
+            );
+            // The headers an old client sends are the ones the new server expects.
+            prop_assert_eq!(
+                mirrored(&old_schema, &inst),
+                mirrored(&new_schema, &inst),
+                "header counterexample (seed {}): {}\nchanges: {:?}",
+                seed,
+                inst,
+                changes.iter().map(|c| c.kind.id()).collect::<Vec<_>>()
             );
         }
     }

@@ -236,6 +236,7 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
         ("errors/undeclared", "device_register"),
         ("errors/undeclared", "survey_get"),
         ("errors/unsafe-retry", "voucher_redeem"),
+        ("header/name", "ferry_get"),
         ("lint/allow-without-reason", "listing_search"),
         ("lint/unknown-rule", "policy_get"),
         ("lint/unused-allow", "asset_get"),

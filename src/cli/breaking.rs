@@ -49,7 +49,7 @@ pub struct BreakingArgs {
 }
 
 /// A side whose catalogs do not parse or lower cannot be compared: the first error, one line.
-fn require_clean(loaded: &Loaded, side: &str) -> Result<(), CliError> {
+pub(super) fn require_clean(loaded: &Loaded, side: &str) -> Result<(), CliError> {
     let errors: Vec<_> = loaded
         .diagnostics
         .iter()

@@ -11,6 +11,8 @@ use std::process::ExitCode;
 
 pub mod breaking;
 pub mod docs;
+#[cfg(feature = "drift")]
+pub mod drift;
 pub mod explain;
 pub mod export;
 pub mod fmt;
@@ -70,6 +72,10 @@ pub enum Command {
     /// Write each catalog's Markdown documentation, `NAME.md`, into a folder (default
     /// `generated/`), or print it (`--out -`).
     Docs(docs::DocsArgs),
+    /// Connect to a running MCP server (`--server CMD [ARGS…]` over stdio, or `--url URL`),
+    /// fetch its tools/list and compare it with the catalogs; exit 1 on any drift.
+    #[cfg(feature = "drift")]
+    Drift(drift::DriftArgs),
     /// Serve the catalogs as a mock MCP server (`--mock`) over stdio or Streamable HTTP:
     /// arguments checked as generated code checks them, minimal valid outputs, declared
     /// errors on request (`--fail TOOL=CODE`).
@@ -140,6 +146,8 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
         Command::Docs(args) => docs::run(&args, &global),
+        #[cfg(feature = "drift")]
+        Command::Drift(args) => drift::run(&args, &global),
         Command::Serve(args) => serve::run(&args, &global),
     };
     match result {

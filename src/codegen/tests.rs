@@ -38,3 +38,44 @@ fn billing_has_every_part() {
         assert!(rs.contains(part), "no `{part}` in\n{rs}");
     }
 }
+
+#[test]
+fn header_fields_carry_x_mcp_header_in_the_input_schema_only() {
+    let text = r#"catalog "geo" version="1.0.0" {
+    summary "Regions."
+}
+type "Place" {
+    doc "A place."
+    field "region" "string" required=#true max-length=16 header="Region" {
+        doc "The region."
+    }
+}
+tool "place_get" version="1.0.0" {
+    summary "Read one place."
+    when "Use to read a place."
+    when-not "Not for listing places."
+    effect "read"
+    input {
+        field "place" "Place" required=#true {
+            doc "The place to read."
+        }
+    }
+    output {
+        field "place" "Place" required=#true {
+            doc "The place."
+        }
+    }
+}
+"#;
+    let files = generate_text("geo.kdl", text);
+    let json: serde_json::Value =
+        serde_json::from_str(&files[1].contents).unwrap_or(serde_json::Value::Null);
+    let tool = &json["tools"][0];
+    assert_eq!(
+        tool["inputSchema"]["properties"]["place"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+    assert!(!tool["outputSchema"].to_string().contains("x-mcp-header"));
+    // The generated tool definition (what `tools/list` serves) is the same JSON.
+    assert!(files[0].contents.contains(r#"\"x-mcp-header\":\"Region\""#));
+}

@@ -53,6 +53,13 @@ enum Ev {
     UnitDiffers,
     DocDiffers,
     SensitiveDiffers,
+    /// `header=` differs: present on one side only, or with another name (`case_only` when
+    /// the names are equal ignoring ASCII case).
+    HeaderDiffers {
+        writer_has: bool,
+        reader_has: bool,
+        case_only: bool,
+    },
     /// `deprecated` differs; `in_new` says which version has it.
     DeprecatedDiffers {
         in_new: bool,
@@ -92,6 +99,16 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::UnitDiffers => InputUnitChanged,
             Ev::DocDiffers => InputDocChanged,
             Ev::SensitiveDiffers => InputSensitiveChanged,
+            Ev::HeaderDiffers {
+                writer_has: false, ..
+            } => InputHeaderAdded,
+            Ev::HeaderDiffers {
+                reader_has: false, ..
+            } => InputHeaderRemoved,
+            Ev::HeaderDiffers {
+                case_only: true, ..
+            } => InputHeaderCaseChanged,
+            Ev::HeaderDiffers { .. } => InputHeaderRenamed,
             Ev::DeprecatedDiffers { in_new: true } => InputFieldDeprecatedAdded,
             Ev::DeprecatedDiffers { in_new: false } => InputFieldDeprecatedRemoved,
         },
@@ -123,6 +140,8 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::UnitDiffers => OutputUnitChanged,
             Ev::DocDiffers => OutputDocChanged,
             Ev::SensitiveDiffers => OutputSensitiveChanged,
+            // Output schemas never carry `x-mcp-header` (see kinds::HEADER_ONE_SIDED).
+            Ev::HeaderDiffers { .. } => return None,
             Ev::DeprecatedDiffers { in_new: true } => OutputFieldDeprecatedAdded,
             Ev::DeprecatedDiffers { in_new: false } => OutputFieldDeprecatedRemoved,
         },
@@ -334,6 +353,27 @@ impl<'a> Reader<'a, '_> {
                 ws,
                 rs,
                 String::new(),
+            );
+        }
+        let (wh, rh) = (w.header.as_ref(), r.header.as_ref());
+        if wh.map(|h| &h.value) != rh.map(|h| &h.value) {
+            let (o, n) = self.on(wh, rh);
+            let name = |h: Option<&crate::model::Sp<String>>| {
+                h.map_or("none".to_string(), |h| format!("`{}`", h.value))
+            };
+            let ev = Ev::HeaderDiffers {
+                writer_has: wh.is_some(),
+                reader_has: rh.is_some(),
+                case_only: wh
+                    .zip(rh)
+                    .is_some_and(|(a, b)| a.value.eq_ignore_ascii_case(&b.value)),
+            };
+            self.emit(
+                ev,
+                &sub(path, "header"),
+                wh.map(|h| h.span),
+                rh.map(|h| h.span),
+                format!("({} → {})", name(o), name(n)),
             );
         }
         if w.deprecated != r.deprecated {

@@ -98,6 +98,9 @@ const DEFAULT_ONE_SIDED: &str = "a default tells the reader what an omitted fiel
      the server reads input, and output values are written by the server itself, so an \
      output default is documentation (its change still changes the output hash)";
 
+const HEADER_ONE_SIDED: &str = "only arguments are mirrored into request headers \
+     (`x-mcp-header` exists in input schemas only; lint reports `header=` on an output field)";
+
 kinds! {
     InputFieldOptionalAdded = "compat/input-field-optional-added", Minor,
         "optional input field added",
@@ -276,6 +279,22 @@ kinds! {
         "output field `sensitive` changed",
         "Changes logging and redaction only, not what is produced.",
         mirror: Other(InputSensitiveChanged), reverse: [OutputSensitiveChanged];
+    InputHeaderAdded = "compat/input-header-added", Major,
+        "input field mirrored into a header",
+        "On Streamable HTTP the server now expects the argument in an `Mcp-Param-{Name}` header as well; clients holding the old tool definition do not send it, and a server that checks the headers rejects their calls.",
+        mirror: OneSided(HEADER_ONE_SIDED), reverse: [InputHeaderRemoved];
+    InputHeaderRemoved = "compat/input-header-removed", Major,
+        "input field no longer mirrored into a header",
+        "Gateways, load balancers and policies that route or filter on the `Mcp-Param-{Name}` header stop receiving it, and clients holding the old definition still send a header the server no longer declares.",
+        mirror: OneSided(HEADER_ONE_SIDED), reverse: [InputHeaderAdded];
+    InputHeaderRenamed = "compat/input-header-renamed", Major,
+        "input field mirrored into another header",
+        "Clients holding the old definition send the old header name and intermediaries route on it; the server expects the new one. A change of case only is `compat/input-header-case-changed`.",
+        mirror: OneSided(HEADER_ONE_SIDED), reverse: [InputHeaderRenamed];
+    InputHeaderCaseChanged = "compat/input-header-case-changed", Patch,
+        "input field header name changed in case only",
+        "HTTP header names compare ignoring case, so every client and intermediary sees the same header; only the schema text changed.",
+        mirror: OneSided(HEADER_ONE_SIDED), reverse: [InputHeaderCaseChanged];
     InputFieldDeprecatedAdded = "compat/input-field-deprecated-added", Minor,
         "input field deprecated",
         "Announces a future removal; the field works as before (like `deprecated` on a tool).",
@@ -539,6 +558,14 @@ mod tests {
         assert_eq!(Kind::OutputEnumValueAddedExtensible.class(), Minor);
         assert_eq!(Kind::InputDefaultChanged.class(), Major);
         assert_eq!(Kind::InputDefaultRemoved.class(), Major);
+        for k in [
+            Kind::InputHeaderAdded,
+            Kind::InputHeaderRemoved,
+            Kind::InputHeaderRenamed,
+        ] {
+            assert_eq!(k.class(), Major, "{k}");
+        }
+        assert_eq!(Kind::InputHeaderCaseChanged.class(), Patch);
         let tool: &[(&str, Class)] = &[
             ("tool-removed", Major),
             ("tool-added", Minor),

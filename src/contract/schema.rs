@@ -18,6 +18,10 @@
 //!   schema needs to know an amount is in minor units. 2020-12 treats unknown keywords as
 //!   annotations, so validators accept it; it is not a `format`, so the "no non-standard
 //!   format" rule holds.
+//! - `header="Name"` becomes `"x-mcp-header": "Name"` (MCP 2026-07-28) on that property of
+//!   the input schema only, wherever the field sits (lint reports a placement the spec
+//!   forbids); output schemas never carry it, since only clients send arguments. Catalogs
+//!   without `header=` hash as before.
 //! - `sensitive` is not emitted: it governs what the server logs, not what a client may send
 //!   (a patch-level change in docs/compatibility.md), and naming the secret fields helps no client.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
@@ -35,12 +39,18 @@ use crate::model::{
 };
 use serde_json::{Map, Number, Value, json};
 
+/// The MCP 2026-07-28 keyword naming the `Mcp-Param-{Name}` header a client mirrors an
+/// argument into (from a field's `header=`).
+pub const HEADER_KEYWORD: &str = "x-mcp-header";
+
 /// The `$schema` URI at the top of every input and output schema.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// The input schema of `tool`, with `$schema`.
+/// The input schema of `tool`, with `$schema`: the one schema that carries `x-mcp-header`.
 pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
-    with_dialect(object_schema(cat, &tool.input))
+    let mut ctx = Ctx::new(cat);
+    ctx.headers = true;
+    with_dialect(Value::Object(ctx.object(&tool.input.fields, None)))
 }
 
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
@@ -123,6 +133,8 @@ fn with_dialect(schema: Value) -> Value {
 pub struct Ctx<'a> {
     cat: &'a Catalog,
     inlining: Vec<&'a str>,
+    /// Emit `x-mcp-header`: only clients send arguments, so only the input schema has it.
+    headers: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -130,6 +142,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             cat,
             inlining: Vec::new(),
+            headers: false,
         }
     }
 
@@ -162,6 +175,9 @@ impl<'a> Ctx<'a> {
         }
         if f.deprecated {
             m.insert("deprecated".into(), json!(true));
+        }
+        if let Some(h) = f.header.as_ref().filter(|_| self.headers) {
+            m.insert(HEADER_KEYWORD.into(), json!(h.value));
         }
         m
     }

@@ -439,6 +439,7 @@ pub const CATEGORY_NAMES: &[&str] = &[
     "selection",
     "bounds",
     "trust",
+    "header",
     "output",
     "effect",
     "errors",

@@ -283,6 +283,9 @@ pub struct Field {
     pub deprecated: bool,
     /// Its `doc` text, which becomes the schema `description`.
     pub doc: Option<Sp<String>>,
+    /// `header="Name"`: on Streamable HTTP the client mirrors the argument into the
+    /// `Mcp-Param-Name` request header (MCP `x-mcp-header`), so gateways can route on it.
+    pub header: Option<Sp<String>>,
     /// The `field` node.
     pub span: Span,
 }
@@ -299,6 +302,7 @@ impl Field {
             sensitive: false,
             deprecated: false,
             doc: None,
+            header: None,
             span: Span::default(),
         }
     }

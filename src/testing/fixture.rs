@@ -60,6 +60,7 @@ impl Fx {
             sensitive: false,
             deprecated: false,
             doc: None,
+            header: None,
             span: self.span(),
         }
     }

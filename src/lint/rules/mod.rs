@@ -4,6 +4,7 @@ pub mod bounds;
 pub mod catalog;
 pub mod effect;
 pub mod errors;
+pub mod header;
 pub mod lint;
 pub mod naming;
 pub mod output;
@@ -18,6 +19,7 @@ pub static CATEGORIES: &[&[&crate::lint::Rule]] = &[
     selection::RULES,
     bounds::RULES,
     trust::RULES,
+    header::RULES,
     output::RULES,
     effect::RULES,
     errors::RULES,

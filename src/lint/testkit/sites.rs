@@ -18,6 +18,14 @@ pub fn field(name: &str, kind: TyKind) -> Field {
     Field::new(name, kind)
 }
 
+/// A field of `kind` mirrored into the header `header` (`header=`).
+pub fn headed(name: &str, kind: TyKind, header: &str) -> Field {
+    Field {
+        header: Some(sp(header.to_string())),
+        ..Field::new(name, kind)
+    }
+}
+
 pub fn string() -> TyKind {
     TyKind::String(StringTy::default())
 }

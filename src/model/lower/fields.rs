@@ -145,6 +145,7 @@ impl Cx {
             .get("deprecated")
             .and_then(|e| self.boolean(e, "`deprecated`"))
             .is_some_and(|b| b.value);
+        let header = props.get("header").and_then(|e| self.string(e, "`header`"));
 
         let mut doc = None;
         let mut seen = HashSet::new();
@@ -172,6 +173,7 @@ impl Cx {
             sensitive,
             deprecated,
             doc,
+            header,
             span: node.span,
         })
     }

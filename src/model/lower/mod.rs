@@ -65,7 +65,8 @@ pub(super) const TOOL_CHILDREN: &[&str] = &[
     "allow",
 ];
 pub(super) const TYPE_KEYWORDS: &[&str] = BuiltinType::NAMES;
-pub(super) const COMMON_FIELD_PROPS: &[&str] = &["required", "default", "sensitive", "deprecated"];
+pub(super) const COMMON_FIELD_PROPS: &[&str] =
+    &["required", "default", "sensitive", "deprecated", "header"];
 pub(super) const STRING_PROPS: &[&str] = &[
     "min-length",
     "max-length",
