@@ -122,9 +122,9 @@ fn change(text: &str, first: usize) -> String {
     for (i, chunk) in chunks.enumerate() {
         out.push_str("\ntool \"");
         let n = first + i;
-        if n % CHANGE_EVERY != 0 {
+        if !n.is_multiple_of(CHANGE_EVERY) {
             out.push_str(chunk);
-        } else if (n / CHANGE_EVERY) % 2 == 0 {
+        } else if (n / CHANGE_EVERY).is_multiple_of(2) {
             out.push_str(&add_field(chunk));
         } else {
             out.push_str(&remove_first_field(chunk));
