@@ -16,24 +16,32 @@
 /// The lowercase words of `name`, whatever its case or separators: `tenantId`, `TENANT-ID`,
 /// `tenant_id` and `Tenant ID` all give `["tenant", "id"]`.
 pub fn words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
+    // One pass over the characters, remembering the previous one and peeking at the next:
+    // several lint rules split every field name, so this runs for each field many times.
     let mut out = Vec::new();
     let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
             if !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
             }
+            prev = Some(c);
             continue;
         }
-        if c.is_uppercase() && !cur.is_empty() && i > 0 {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+        if let Some(prev) = prev.filter(|_| c.is_uppercase() && !cur.is_empty()) {
+            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
             if prev.is_lowercase() || prev.is_numeric() || (prev.is_uppercase() && next_lower) {
                 out.push(std::mem::take(&mut cur));
             }
         }
-        cur.extend(c.to_lowercase());
+        if c.is_ascii() {
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            cur.extend(c.to_lowercase());
+        }
+        prev = Some(c);
     }
     if !cur.is_empty() {
         out.push(cur);

@@ -133,9 +133,11 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         Format::Github => report::write_github(out, &result, sources, policy),
         Format::Markdown => report::write_markdown(out, &result, sources, policy),
     })?;
-    Ok(if result.exit_code(policy) == 0 {
+    let status = if result.exit_code(policy) == 0 {
         Status::Ok
     } else {
         Status::Findings
-    })
+    };
+    super::exiting((new, old, result));
+    Ok(status)
 }

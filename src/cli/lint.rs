@@ -107,6 +107,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let failing = diags
         .iter()
         .any(|d| d.level == Level::Error || (deny_warnings && d.level == Level::Warn));
+    super::exiting((loaded, artifacts, diags));
     Ok(if failing {
         Status::Findings
     } else {

@@ -3,7 +3,7 @@
 //! declared; but reordering fields, errors, enum values or examples is not a change
 //! (docs/compatibility.md), so `breaking` hashes a copy of each tool with every such list sorted.
 
-use crate::contract::{TemplateError, Templates, ToolContract, ToolHashes};
+use crate::contract::{TemplateError, Templates, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};
 
 fn sort_ty(ty: &mut Ty) {
@@ -98,5 +98,5 @@ pub fn order_insensitive_hashes(
     ] {
         list.sort_by(|a, b| a.value.cmp(&b.value));
     }
-    ToolContract::build(&cat, &t, templates).map(|c| c.hashes)
+    crate::contract::tool_hashes(&cat, &t, templates)
 }

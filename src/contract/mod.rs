@@ -38,10 +38,12 @@ impl ToolContract {
         tool: &Tool,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        let description = templates.description(cat, tool)?;
-        let input_schema = schema::input_schema(cat, tool);
-        let output_schema = schema::output_schema(cat, tool);
-        let hashes = hash::hashes_of(tool, &description, &input_schema, output_schema.as_ref());
+        let Parts {
+            description,
+            input_schema,
+            output_schema,
+            hashes,
+        } = Parts::build(cat, tool, templates)?;
         let definition = schema::definition_of(tool, &description, input_schema, output_schema);
         Ok(ToolContract {
             description,
@@ -59,6 +61,40 @@ impl ToolContract {
     pub fn output_schema(&self) -> Option<&Value> {
         self.definition.get("outputSchema")
     }
+}
+
+/// What a tool's hashes are computed from, and the hashes: a [`ToolContract`] without its
+/// MCP definition.
+struct Parts {
+    description: String,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    hashes: ToolHashes,
+}
+
+impl Parts {
+    fn build(cat: &Catalog, tool: &Tool, templates: &Templates) -> Result<Parts, TemplateError> {
+        let description = templates.description(cat, tool)?;
+        let input_schema = schema::input_schema(cat, tool);
+        let output_schema = schema::output_schema(cat, tool);
+        let hashes = hash::hashes_of(tool, &description, &input_schema, output_schema.as_ref());
+        Ok(Parts {
+            description,
+            input_schema,
+            output_schema,
+            hashes,
+        })
+    }
+}
+
+/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::build`], without building
+/// the MCP definition (a copy of both schemas) that `breaking` would drop at once.
+pub fn tool_hashes(
+    cat: &Catalog,
+    tool: &Tool,
+    templates: &Templates,
+) -> Result<ToolHashes, TemplateError> {
+    Parts::build(cat, tool, templates).map(|p| p.hashes)
 }
 
 /// The contracts of every tool of one catalog, in declaration order.

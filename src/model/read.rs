@@ -319,7 +319,7 @@ impl Reader {
         node: &Node<'a>,
         min: usize,
         max: usize,
-        usage: &str,
+        usage: impl std::fmt::Display,
     ) -> Vec<Entry<'a>> {
         let args: Vec<Entry<'a>> = node.entries().filter(|e| e.name.is_none()).collect();
         if args.len() < min {
@@ -402,9 +402,9 @@ impl Reader {
         let name = node.name.value;
         self.props(node, &[], &|_| None);
         self.no_children(node);
-        let args = self.args(node, 1, 1, &format!("{name} \"...\""));
+        let args = self.args(node, 1, 1, format_args!("{name} \"...\""));
         let e = args.first()?;
-        self.string(e, &format!("`{name}`"))
+        self.string(e, format_args!("`{name}`"))
     }
 
     // ---- values ----
@@ -425,9 +425,15 @@ impl Reader {
 
     /// The string value of `e`; reports a wrong type (with quoting help for numbers) and
     /// returns `None` otherwise.
-    pub fn string(&mut self, e: &Entry, what: &str) -> Option<Sp<String>> {
+    pub fn string(&mut self, e: &Entry, what: impl std::fmt::Display) -> Option<Sp<String>> {
+        let what = match e.value.value {
+            Value::String(s) => return Some(Sp::new(s.to_string(), e.value.span)),
+            // `what` only appears in messages: callers pass `format_args!`, formatted here.
+            _ => what.to_string(),
+        };
+        let what = what.as_str();
         match e.value.value {
-            Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
+            Value::String(_) => None,
             Value::Number(n) => {
                 self.number_problem(e, n, what);
                 let text = number_text(n);

@@ -12,7 +12,9 @@ mod synth;
 
 pub use fixture::Fx;
 
-pub use synth::{chain_catalog, dag_catalog, synthetic_catalog, synthetic_catalog_nested};
+pub use synth::{
+    chain_catalog, dag_catalog, synthetic_catalog, synthetic_catalog_nested, synthetic_catalog_part,
+};
 
 use crate::contract::{Artifacts, Templates, ToolContract, ToolHashes};
 use crate::diag::Level;

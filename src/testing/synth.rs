@@ -82,17 +82,24 @@ fn mix(a: usize, b: usize) -> usize {
 /// A realistic catalog named `name` with `tools` tools (rounded as needed: every resource
 /// has up to five tools — list, get, create, update, delete — and the last one is cut short).
 pub fn synthetic_catalog(name: &str, tools: usize) -> String {
-    synthetic(name, tools, 0)
+    synthetic(name, tools, 0, 0)
+}
+
+/// Like [`synthetic_catalog`], with resources numbered from `first_resource`: several of
+/// these make one project whose tool and type names are unique across its catalogs (a
+/// project over the 8 MiB cap of one file is split this way).
+pub fn synthetic_catalog_part(name: &str, tools: usize, first_resource: usize) -> String {
+    synthetic(name, tools, 0, first_resource)
 }
 
 /// Like [`synthetic_catalog`], but each resource's record type holds a chain of `levels`
 /// named types (`Res{r}Part0` → `Res{r}Part1` → …), so a rule that resolves named types
 /// walks their fields once per use: the shape the lint benchmark measures.
 pub fn synthetic_catalog_nested(name: &str, tools: usize, levels: usize) -> String {
-    synthetic(name, tools, levels)
+    synthetic(name, tools, levels, 0)
 }
 
-fn synthetic(name: &str, tools: usize, levels: usize) -> String {
+fn synthetic(name: &str, tools: usize, levels: usize, first_resource: usize) -> String {
     let mut out = String::with_capacity(tools * 2600 + 512);
     let _ = writeln!(
         out,
@@ -101,7 +108,7 @@ fn synthetic(name: &str, tools: usize, levels: usize) -> String {
     );
     let resources = tools.div_ceil(5);
     let mut emitted = 0;
-    for r in 0..resources {
+    for r in first_resource..first_resource + resources {
         let res = format!("res{r}");
         let noun = NOUNS[r % NOUNS.len()];
         let qual = QUALIFIERS[mix(r, 1) % QUALIFIERS.len()];

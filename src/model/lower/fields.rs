@@ -50,7 +50,7 @@ impl Cx {
         self.check_annotations(n);
         let name = n.name.value;
         self.props(n, &[], &|_| None);
-        self.args(n, 0, 0, &format!("{name} {{ field ... }}"));
+        self.args(n, 0, 0, format_args!("{name} {{ field ... }}"));
         self.path = vec![name.to_string()];
         let mut fields = Vec::new();
         if let Some(ch) = n.children() {
