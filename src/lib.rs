@@ -52,6 +52,9 @@ pub mod testing;
 #[cfg(feature = "cli")]
 pub mod cli;
 
+#[cfg(feature = "lsp")]
+pub mod lsp;
+
 #[cfg(feature = "compiler")]
 pub use build::Builder;
 

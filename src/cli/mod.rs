@@ -18,6 +18,8 @@ pub mod r#gen;
 pub mod hash;
 pub mod lint;
 pub mod lock;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod rules;
 
 #[derive(Debug, Parser)]
@@ -64,6 +66,10 @@ pub enum Command {
     /// Write each catalog's Markdown documentation, `NAME.md`, into a folder (default
     /// `generated/`), or print it (`--out -`).
     Docs(docs::DocsArgs),
+    /// Serve the Language Server Protocol on stdin/stdout for an editor: diagnostics while
+    /// typing, hover, completion, definitions, references, rename, outline, fixes, formatting.
+    #[cfg(feature = "lsp")]
+    Lsp(lsp::LspArgs),
 }
 
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
@@ -129,6 +135,8 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => r#gen::run(&args, &global),
         Command::Fmt(args) => fmt::run(&args, &global),
         Command::Docs(args) => docs::run(&args, &global),
+        #[cfg(feature = "lsp")]
+        Command::Lsp(args) => lsp::run(&args),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
