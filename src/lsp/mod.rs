@@ -76,6 +76,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     connection.initialize(caps).map_err(|e| e.to_string())?;
     let mut server = Server::default();
+    let mut shut_down = false;
     loop {
         let timeout = server
             .next_deadline()
@@ -98,18 +99,28 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 }
             }
             Some(Message::Request(req)) => {
-                if connection
-                    .handle_shutdown(&req)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(());
-                }
-                let resp = guarded(&req, |req| server.request(req));
+                // After `shutdown` only `exit` is expected, but a client may send more
+                // (Neovim 0.7 sends `shutdown` twice): refused, never fatal.
+                let resp = if req.method == lsp::request::Shutdown::METHOD {
+                    shut_down = true;
+                    Response::new_ok(req.id.clone(), ())
+                } else if shut_down {
+                    Response::new_err(
+                        req.id.clone(),
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shutting down".to_string(),
+                    )
+                } else {
+                    guarded(&req, |req| server.request(req))
+                };
                 send(connection, resp.into());
             }
             Some(Message::Notification(n)) => {
                 if n.method == lsp::notification::Exit::METHOD {
                     return Ok(());
+                }
+                if shut_down {
+                    continue;
                 }
                 let method = n.method.clone();
                 if catch_unwind(AssertUnwindSafe(|| server.notification(n))).is_err() {

@@ -103,9 +103,9 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        let _ = self.request_raw("shutdown", Value::Null);
-        self.notify("exit", Value::Null);
         if let Some(t) = self.thread.take() {
+            let _ = self.request_raw("shutdown", Value::Null);
+            self.notify("exit", Value::Null);
             let _ = t.join();
         }
     }
@@ -306,6 +306,23 @@ fn a_panic_inside_a_request_is_an_error_response() {
     assert!(r.response_result.is_err());
     let uri = c.open("a.kdl", "catalog \"a\" version=\"1.0.0\"\n");
     assert!(c.diagnostics(&uri).is_empty());
+}
+
+#[test]
+fn a_second_shutdown_is_refused_not_fatal() {
+    let mut c = Client::start();
+    assert!(
+        c.request_raw("shutdown", Value::Null)
+            .response_result
+            .is_ok()
+    );
+    let again = c.request_raw("shutdown", Value::Null);
+    assert!(again.response_result.is_ok());
+    let hover = c.request_raw("textDocument/hover", Value::Null);
+    assert!(matches!(hover.response_result, Err(e) if e.message.contains("shutting down")));
+    c.notify("exit", Value::Null);
+    let served = c.thread.take().map(|t| t.join());
+    assert!(matches!(served, Some(Ok(Ok(())))));
 }
 
 #[test]
