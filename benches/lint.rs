@@ -39,6 +39,14 @@ fn main() {
     ];
     for (shape, tools, levels) in cases {
         let text = catalogc::testing::synthetic_catalog_nested("synthetic", tools, levels);
+        // Keep each catalog for timing or profiling the binary itself across versions
+        // (`valgrind --tool=callgrind catalogc lint DIR/nested-1000.kdl`).
+        if let Some(dir) = std::env::var_os("CATALOGC_BENCH_WRITE") {
+            let path = std::path::Path::new(&dir).join(format!("{shape}-{tools}.kdl"));
+            if let Err(e) = std::fs::write(&path, &text) {
+                eprintln!("cannot write {}: {e}", path.display());
+            }
+        }
         let loaded = project::load_source("synthetic.kdl", text.clone());
         let runs = if tools > 1_000 { 5 } else { 15 };
         let load = median(runs, || {

@@ -55,6 +55,9 @@ pub mod cli;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+
 #[cfg(feature = "compiler")]
 pub use build::Builder;
 

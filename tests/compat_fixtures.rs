@@ -3,9 +3,8 @@
 //! self-comparison of every fixture.
 
 use catalogc::compat::{self, Kind, Mirror, Side};
-use catalogc::diag::Level;
 use catalogc::model::{Catalog, Object};
-use catalogc::project;
+use catalogc::testing::load_clean_catalog;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -13,23 +12,12 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compat")
 }
 
-fn load(path: &Path) -> Catalog {
-    let text = std::fs::read_to_string(path).unwrap();
-    let loaded = project::load_source(path, text);
-    let errors: Vec<_> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == Level::Error)
-        .map(|d| format!("{}: {}", d.rule, d.message))
-        .collect();
-    assert!(errors.is_empty(), "{}: {errors:?}", path.display());
-    assert_eq!(loaded.project.catalogs.len(), 1, "{}", path.display());
-    loaded.project.catalogs.into_iter().next().unwrap()
-}
-
 fn pair(dir: &str) -> (Catalog, Catalog) {
     let d = fixtures_dir().join(dir);
-    (load(&d.join("old.kdl")), load(&d.join("new.kdl")))
+    (
+        load_clean_catalog(&d.join("old.kdl")),
+        load_clean_catalog(&d.join("new.kdl")),
+    )
 }
 
 fn kinds(old: &Catalog, new: &Catalog) -> BTreeSet<Kind> {
@@ -127,7 +115,7 @@ fn the_same_edit_on_the_other_side_is_the_mirror_kind() {
 fn comparing_any_fixture_with_itself_finds_nothing() {
     for dir in fixture_dirs() {
         for file in ["old.kdl", "new.kdl"] {
-            let c = load(&fixtures_dir().join(&dir).join(file));
+            let c = load_clean_catalog(&fixtures_dir().join(&dir).join(file));
             let report = compat::compare(
                 std::slice::from_ref(&c),
                 std::slice::from_ref(&c),

@@ -9,6 +9,7 @@ mod support;
 
 use catalogc::compat::{self, Class, Side};
 use catalogc::model::*;
+use catalogc::testing::sp;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use support::proptest_config;
@@ -39,10 +40,6 @@ impl Rng {
     fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len() as u64) as usize]
     }
-}
-
-fn sp<T>(v: T) -> Sp<T> {
-    Sp::new(v, Span::default())
 }
 
 const NAMES: &[&str] = &["a", "b", "c", "d", "e"];

@@ -1,14 +1,12 @@
 //! RFC 8785 canonical JSON, digests, and the four tool hashes.
 
-mod schema_fixture;
-
 mod support;
 
 use catalogc::contract::{ToolHashes, hash};
 use catalogc::model::{Effect, ErrorClass, Retry, TyKind, Unit};
 use catalogc::runtime::canonical::{digest, sha256_hex, to_canonical_string};
 use catalogc::testing;
-use schema_fixture::Fx;
+use catalogc::testing::Fx;
 use serde_json::{Value, json};
 
 fn canon(text: &str) -> String {

@@ -1,12 +1,10 @@
 //! Canonical JSON Schemas, MCP tool definitions and descriptions of hand-built models.
 
-mod schema_fixture;
-
 use catalogc::contract::Templates;
 use catalogc::contract::schema::{self, DIALECT};
 use catalogc::model::{Catalog, Project, Tool};
 use catalogc::testing;
-use schema_fixture::Fx;
+use catalogc::testing::Fx;
 use serde_json::{Value, json};
 
 /// The `tools/list` payload of `p`, from the built-in templates.

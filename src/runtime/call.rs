@@ -58,6 +58,21 @@ pub struct CallResult {
     pub text: String,
     /// `isError`: the tool failed (a tool error, not a protocol error).
     pub is_error: bool,
+    /// Set when the tool answered `needs-input` instead of completing. The result is then
+    /// also the `INPUT_REQUIRED` tool error, for a transport that has no better way to say
+    /// it; an MCP adapter answers with an input request instead (`catalogc::rmcp`).
+    pub input_required: Option<Box<InputNeeded>>,
+}
+
+/// What a tool that answered `needs-input` asks the user for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputNeeded {
+    /// The `needs-input` name, e.g. `approval`.
+    pub name: String,
+    /// `confirmation`, `choice`, `credential` or `text`.
+    pub kind: String,
+    /// What exactly the user is asked, as the handler phrased it.
+    pub prompt: String,
 }
 
 impl CallResult {
@@ -89,6 +104,7 @@ impl CallResult {
             structured_content: Some(value),
             text,
             is_error,
+            input_required: None,
         }
     }
 
@@ -281,7 +297,7 @@ pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
 /// its content is not the tool's output, and a client checks `structuredContent` of a
 /// successful result against the `outputSchema`.
 pub fn input_required<N: InputRequest + ?Sized>(needs: &N, prompt: &str) -> CallResult {
-    CallResult::error(json!({
+    let mut result = CallResult::error(json!({
         "code": "INPUT_REQUIRED",
         "class": "precondition-failed",
         "retryable": false,
@@ -289,7 +305,13 @@ pub fn input_required<N: InputRequest + ?Sized>(needs: &N, prompt: &str) -> Call
         "next_step": prompt,
         "message": prompt,
         "input_required": { "name": needs.name(), "kind": needs.kind(), "prompt": prompt },
-    }))
+    }));
+    result.input_required = Some(Box::new(InputNeeded {
+        name: needs.name().into(),
+        kind: needs.kind().into(),
+        prompt: prompt.into(),
+    }));
+    result
 }
 
 /// The approval digest of a `confirm` tool: `sha256:` over the RFC 8785 canonical

@@ -11,7 +11,8 @@ pub mod canonical;
 pub mod validate;
 
 pub use call::{
-    CallError, CallResult, Catalog, InputRequest, Reply, ToolError, ToolInfo, approval_digest,
+    CallError, CallResult, Catalog, InputNeeded, InputRequest, Reply, ToolError, ToolInfo,
+    approval_digest,
 };
 pub use validate::{
     ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule, Validate, Violation,

@@ -7,7 +7,10 @@
 //! test is a test failure.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod fixture;
 mod synth;
+
+pub use fixture::Fx;
 
 pub use synth::{chain_catalog, dag_catalog, synthetic_catalog, synthetic_catalog_nested};
 
@@ -95,6 +98,13 @@ pub fn load_clean(paths: &[PathBuf]) -> Loaded {
 /// Loads one catalog from text and fails the test on any error-level diagnostic.
 pub fn load_clean_source(name: &str, text: impl Into<String>) -> Loaded {
     assert_clean(project::load_source(name, text))
+}
+
+/// Loads the one catalog in file `path` and fails the test on any error-level diagnostic.
+pub fn load_clean_catalog(path: &std::path::Path) -> Catalog {
+    let mut loaded = load_clean(&[path.to_path_buf()]);
+    assert_eq!(loaded.project.catalogs.len(), 1, "{}", path.display());
+    loaded.project.catalogs.remove(0)
 }
 
 fn assert_clean(loaded: Loaded) -> Loaded {

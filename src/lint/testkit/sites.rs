@@ -5,9 +5,7 @@ use crate::diag::SourceMap;
 use crate::lint::{Config, Context, Finding, Rule};
 use crate::model::*;
 
-pub fn sp<T>(value: T) -> Sp<T> {
-    Sp::new(value, Span::new(0, 0))
-}
+pub use crate::testing::sp;
 
 pub fn ty(kind: TyKind) -> Ty {
     Ty {

@@ -5,9 +5,7 @@ use crate::diag::{SourceFile, SourceMap};
 use crate::lint::{Config, Context, Finding, Rule};
 use crate::model::*;
 
-pub fn sp<T>(value: T) -> Sp<T> {
-    Sp::new(value, Span::default())
-}
+pub use crate::testing::sp;
 
 pub fn s(text: &str) -> Option<Sp<String>> {
     Some(sp(text.to_string()))

@@ -1,41 +1,48 @@
-//! Catalog models built by hand, for the schema and hash tests: the format spec's examples
-//! plus a tool that uses every field attribute. `Fx::new(offset)` shifts every span, so the
-//! same catalog can be built "at a different place in the file".
-#![allow(dead_code)]
+//! Catalog models built by hand, for the schema and hash tests: the format guide's examples
+//! plus a tool that uses every field attribute.
 
-use catalogc::diag::FileId;
-use catalogc::model::*;
+use crate::diag::FileId;
+use crate::model::*;
 use std::cell::Cell;
 
+/// A builder whose every span is distinct and starts at a chosen offset: `Fx::new(offset)`
+/// builds the same catalog "at a different place in the file", so a test can prove that
+/// schemas and hashes never depend on where a declaration sits.
 pub struct Fx {
     next: Cell<usize>,
 }
 
 impl Fx {
+    /// A builder whose first span starts at `offset`.
     pub fn new(offset: usize) -> Fx {
         Fx {
             next: Cell::new(offset),
         }
     }
 
+    /// The next span (five bytes wide, seven apart).
     pub fn span(&self) -> Span {
         let s = self.next.get();
         self.next.set(s + 7);
         Span::new(s, s + 5)
     }
 
+    /// `v` at the next span.
     pub fn sp<T>(&self, v: T) -> Sp<T> {
         Sp::new(v, self.span())
     }
 
+    /// A string at the next span.
     pub fn s(&self, v: &str) -> Sp<String> {
         self.sp(v.to_string())
     }
 
+    /// Some string at the next span.
     pub fn os(&self, v: &str) -> Option<Sp<String>> {
         Some(self.s(v))
     }
 
+    /// A type of `kind` at the next span.
     pub fn ty(&self, kind: TyKind) -> Ty {
         Ty {
             kind,
@@ -43,6 +50,7 @@ impl Fx {
         }
     }
 
+    /// A field with no default, doc or flags.
     pub fn field(&self, name: &str, kind: TyKind, required: bool) -> Field {
         Field {
             name: self.s(name),
@@ -56,11 +64,13 @@ impl Fx {
         }
     }
 
+    /// `f` with a doc comment.
     pub fn doc(&self, mut f: Field, doc: &str) -> Field {
         f.doc = self.os(doc);
         f
     }
 
+    /// An object of `fields`.
     pub fn obj(&self, fields: Vec<Field>) -> Object {
         Object {
             fields,
@@ -68,6 +78,7 @@ impl Fx {
         }
     }
 
+    /// A string type with an optional `max-length`.
     pub fn string(&self, max_length: Option<u64>) -> TyKind {
         TyKind::String(StringTy {
             max_length: max_length.map(|n| self.sp(n)),
@@ -75,6 +86,7 @@ impl Fx {
         })
     }
 
+    /// A closed string enum of `values`.
     pub fn enum_of(&self, values: &[&str]) -> TyKind {
         TyKind::String(StringTy {
             enum_values: Some(EnumValues {
@@ -86,6 +98,7 @@ impl Fx {
         })
     }
 
+    /// Integer bounds.
     pub fn int(&self, min: Option<i64>, max: Option<i64>) -> NumTy {
         NumTy {
             min: min.map(|n| self.sp(Num::Int(n))),
@@ -94,6 +107,7 @@ impl Fx {
         }
     }
 
+    /// An error declaration without message or next step.
     pub fn error(&self, code: &str, class: ErrorClass, retry: Option<Retry>) -> ErrorDef {
         ErrorDef {
             code: self.s(code),
@@ -105,6 +119,7 @@ impl Fx {
         }
     }
 
+    /// A complete read tool of `effect` with generic selection texts.
     pub fn tool(&self, name: &str, effect: Effect, input: Object) -> Tool {
         Tool {
             name: self.s(name),
@@ -396,6 +411,7 @@ impl Fx {
         t
     }
 
+    /// The billing catalog: `Invoice` and the four tools above.
     pub fn billing(&self) -> Catalog {
         Catalog {
             file: FileId(0),

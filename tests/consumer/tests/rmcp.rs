@@ -1,0 +1,234 @@
+//! The billing catalog served by `catalogc::rmcp::Server`, spoken to in raw JSON-RPC over an
+//! in-memory pipe: what reaches the wire for each kind of outcome, in both protocol eras.
+//! (`.ci/mcp-python` proves the same with the official Python SDK.)
+
+use catalogc::runtime::Catalog;
+use catalogc::runtime::serde_json::{self, Value, json};
+use catalogc_consumer::billing;
+use catalogc_consumer::mcp::server;
+use catalogc_consumer::memory::Memory;
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
+
+const MODERN: &str = "2026-07-28";
+const LEGACY: &str = "2025-11-25";
+
+struct Client {
+    write: WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    next_id: u64,
+    /// Per-request `_meta` of the 2026-07-28 era; `None` after a 2025 `initialize`.
+    meta: Option<Value>,
+    /// How a 2025 client answers `elicitation/create`; `None`: it never is asked.
+    elicit: Option<Value>,
+    /// The `elicitation/create` requests the server sent.
+    asked: Vec<Value>,
+}
+
+impl Client {
+    /// A served billing server and a client that said `initialize` (2025) with
+    /// `capabilities`, or that sends 2026-07-28 `_meta` with every request.
+    async fn start(version: &str, capabilities: Value) -> Client {
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let (r, w) = tokio::io::split(theirs);
+        let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
+        tokio::spawn(s.serve_io(r, w));
+        let (read, write) = tokio::io::split(ours);
+        let mut c = Client {
+            write,
+            lines: BufReader::new(read).lines(),
+            next_id: 0,
+            meta: None,
+            elicit: None,
+            asked: Vec::new(),
+        };
+        if version == MODERN {
+            c.meta = Some(json!({
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": capabilities,
+            }));
+        } else {
+            let init = c
+                .rpc(
+                    "initialize",
+                    json!({"protocolVersion": version, "capabilities": capabilities,
+                       "clientInfo": {"name": "test", "version": "0"}}),
+                )
+                .await;
+            assert_eq!(init["result"]["protocolVersion"], json!(version), "{init}");
+            assert_eq!(init["result"]["serverInfo"]["name"], json!("billing"));
+            assert_eq!(init["result"]["serverInfo"]["version"], json!("1.4.0"));
+            c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+                .await;
+        }
+        c
+    }
+
+    async fn send(&mut self, msg: Value) {
+        let mut line = msg.to_string();
+        line.push('\n');
+        self.write
+            .write_all(line.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Sends one request and returns its response, answering server requests meanwhile.
+    async fn rpc(&mut self, method: &str, mut params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        if let (Some(meta), Some(p)) = (&self.meta, params.as_object_mut()) {
+            p.insert("_meta".into(), meta.clone());
+        }
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let line =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
+                    .await
+                    .unwrap_or_else(|_| panic!("no response to {method}"))
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .unwrap_or_else(|| panic!("server closed"));
+            let msg: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            if msg["method"] == json!("elicitation/create") {
+                self.asked.push(msg["params"].clone());
+                let answer = self
+                    .elicit
+                    .clone()
+                    .unwrap_or_else(|| panic!("asked: {msg}"));
+                let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer});
+                self.send(reply).await;
+            } else if msg["id"] == json!(id) {
+                return msg;
+            }
+        }
+    }
+
+    async fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.rpc("tools/call", json!({"name": tool, "arguments": arguments}))
+            .await
+    }
+}
+
+fn reminder() -> Value {
+    json!({"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef"})
+}
+
+async fn lists_the_catalog_in_order(version: &str) {
+    let mut c = Client::start(version, json!({})).await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let expected = <billing::Catalog as Catalog<Memory>>::tools_list();
+    assert_eq!(r["result"]["tools"], expected["tools"], "{r}");
+    assert_eq!(r["result"]["ttlMs"], json!(0));
+    assert_eq!(r["result"]["cacheScope"], json!("public"));
+}
+
+#[tokio::test]
+async fn tools_list_is_the_catalog_byte_for_byte() {
+    lists_the_catalog_in_order(LEGACY).await;
+    lists_the_catalog_in_order(MODERN).await;
+}
+
+#[tokio::test]
+async fn outcomes_reach_the_wire_as_the_runtime_encodes_them() {
+    for version in [LEGACY, MODERN] {
+        let mut c = Client::start(version, json!({})).await;
+        let ok = c.call("invoice_list", json!({"status": "overdue"})).await;
+        assert_eq!(ok["result"]["isError"], json!(false), "{ok}");
+        let items = &ok["result"]["structuredContent"]["items"];
+        assert_eq!(items[0]["invoice_reference"], json!("INV-1"), "{ok}");
+        let text = ok["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(
+            serde_json::from_str::<Value>(text).ok().as_ref(),
+            Some(&ok["result"]["structuredContent"])
+        );
+
+        let bad = c
+            .call(
+                "invoice_list",
+                json!({"status": "closed", "page_size": 0, "x": 1}),
+            )
+            .await;
+        let sc = &bad["result"]["structuredContent"];
+        assert_eq!(bad["result"]["isError"], json!(true), "{bad}");
+        assert_eq!(sc["code"], json!("INVALID_ARGUMENTS"));
+        assert_eq!(sc["violations"].as_array().map(Vec::len), Some(3), "{bad}");
+
+        let failed = c
+            .call("invoice_get", json!({"invoice_reference": "INV-9"}))
+            .await;
+        assert_eq!(failed["result"]["isError"], json!(true));
+        assert_eq!(
+            failed["result"]["structuredContent"]["code"],
+            json!("INVOICE_NOT_FOUND")
+        );
+
+        let unknown = c.call("invoice_delete", json!({})).await;
+        assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
+    }
+}
+
+#[tokio::test]
+async fn needs_input_is_an_input_request_answered_by_a_retry_on_2026() {
+    let mut c = Client::start(MODERN, json!({"elicitation": {"form": {}}})).await;
+    let asked = c.call("invoice_send_reminder", reminder()).await;
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], json!("input_required"), "{asked}");
+    let request = &result["inputRequests"]["approval"];
+    assert_eq!(request["method"], json!("elicitation/create"));
+    assert_eq!(
+        request["params"]["message"],
+        json!("Send a payment reminder for INV-1 to the customer?")
+    );
+
+    let answered = c
+        .rpc(
+            "tools/call",
+            json!({"name": "invoice_send_reminder", "arguments": reminder(),
+                   "inputResponses": {"approval": {"action": "accept", "content": {}}}}),
+        )
+        .await;
+    assert_eq!(answered["result"]["isError"], json!(false), "{answered}");
+    assert_eq!(
+        answered["result"]["structuredContent"]["reminder_reference"],
+        json!("REM-1")
+    );
+
+    // A declined approval is not asked again: the model reads the tool's INPUT_REQUIRED.
+    let declined = c
+        .rpc(
+            "tools/call",
+            json!({"name": "invoice_send_reminder", "arguments": reminder(),
+                   "inputResponses": {"approval": {"action": "decline"}}}),
+        )
+        .await;
+    assert_eq!(
+        declined["result"]["structuredContent"]["code"],
+        json!("INPUT_REQUIRED"),
+        "{declined}"
+    );
+}
+
+#[tokio::test]
+async fn needs_input_is_elicited_within_the_call_on_2025() {
+    let mut c = Client::start(LEGACY, json!({"elicitation": {}})).await;
+    c.elicit = Some(json!({"action": "accept", "content": {}}));
+    let done = c.call("invoice_send_reminder", reminder()).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    assert_eq!(c.asked.len(), 1);
+    assert_eq!(
+        c.asked[0]["message"],
+        json!("Send a payment reminder for INV-1 to the customer?")
+    );
+
+    // A client without elicitation gets the tool's INPUT_REQUIRED result.
+    let mut plain = Client::start(LEGACY, json!({})).await;
+    let r = plain.call("invoice_send_reminder", reminder()).await;
+    let sc = &r["result"]["structuredContent"];
+    assert_eq!(sc["code"], json!("INPUT_REQUIRED"), "{r}");
+    assert_eq!(sc["input_required"]["name"], json!("approval"));
+}
