@@ -53,6 +53,9 @@ pub mod testing;
 #[cfg(feature = "cli")]
 pub mod cli;
 
+#[cfg(feature = "lsp")]
+pub mod lsp;
+
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 

@@ -21,6 +21,8 @@ pub mod hash;
 pub mod import;
 pub mod lint;
 pub mod lock;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod rules;
 pub mod serve;
 
@@ -80,6 +82,10 @@ pub enum Command {
     /// arguments checked as generated code checks them, minimal valid outputs, declared
     /// errors on request (`--fail TOOL=CODE`).
     Serve(serve::ServeArgs),
+    /// Serve the Language Server Protocol on stdin/stdout for an editor: diagnostics while
+    /// typing, hover, completion, definitions, references, rename, outline, fixes, formatting.
+    #[cfg(feature = "lsp")]
+    Lsp(lsp::LspArgs),
 }
 
 /// Exit status of a command that ran (docs/cli.md): 0 success, 1 the check found what it looks for.
@@ -149,6 +155,8 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "drift")]
         Command::Drift(args) => drift::run(&args, &global),
         Command::Serve(args) => serve::run(&args, &global),
+        #[cfg(feature = "lsp")]
+        Command::Lsp(args) => lsp::run(&args),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

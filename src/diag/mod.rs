@@ -193,6 +193,80 @@ impl SourceMap {
     }
 }
 
+/// Positions as the Language Server Protocol counts them: 0-based lines ended by `\n`,
+/// `\r\n` or `\r` only, and columns in UTF-16 code units. Built once per text version.
+#[derive(Debug, Clone, Default)]
+pub struct Utf16Index {
+    line_starts: Vec<usize>,
+}
+
+impl Utf16Index {
+    /// Indexes the lines of `text`.
+    pub fn new(text: &str) -> Utf16Index {
+        let mut line_starts = vec![0];
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                    i += 2;
+                    line_starts.push(i);
+                }
+                b'\r' | b'\n' => {
+                    i += 1;
+                    line_starts.push(i);
+                }
+                _ => i += 1,
+            }
+        }
+        Utf16Index { line_starts }
+    }
+
+    /// The 0-based line and UTF-16 column of byte `offset` of `text` (clamped to the text
+    /// and to a character boundary).
+    pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let col: usize = text[start..offset].chars().map(char::len_utf16).sum();
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(col).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// The byte offset of a 0-based line and UTF-16 column of `text`; past the end of a
+    /// line is its end, past the last line the end of the text, and inside a surrogate pair
+    /// the start of its character.
+    pub fn offset(&self, text: &str, line: u32, col: u32) -> usize {
+        let Some(&start) = self.line_starts.get(line as usize) else {
+            return text.len();
+        };
+        let end = self
+            .line_starts
+            .get(line as usize + 1)
+            .copied()
+            .unwrap_or(text.len());
+        let mut units = 0usize;
+        for (i, c) in text[start..end].char_indices() {
+            if matches!(c, '\r' | '\n') {
+                return start + i;
+            }
+            units += c.len_utf16();
+            if units > col as usize {
+                return start + i;
+            }
+        }
+        end
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +296,22 @@ mod tests {
             assert_eq!(f.line_text(2), "cd", "{nl:?}");
             assert_eq!(f.line_text(3), "ef", "{nl:?}");
         }
+    }
+
+    #[test]
+    fn utf16_positions_count_surrogate_pairs_and_lsp_newlines() {
+        // `é` is one UTF-16 unit in two bytes, `🦀` two units in four bytes.
+        let text = "aé🦀b\r\ncd\u{2028}e\rf";
+        let ix = Utf16Index::new(text);
+        let b = text.find('b').unwrap_or(0);
+        assert_eq!(ix.position(text, b), (0, 4));
+        assert_eq!(ix.offset(text, 0, 4), b);
+        assert_eq!(ix.offset(text, 0, 3), text.find('🦀').unwrap_or(0));
+        // U+2028 ends a KDL line but not an LSP one.
+        let e = text.find('e').unwrap_or(0);
+        assert_eq!(ix.position(text, e), (1, 3));
+        assert_eq!(ix.position(text, text.len()), (2, 1));
+        assert_eq!(ix.offset(text, 0, 99), text.find('\r').unwrap_or(0));
+        assert_eq!(ix.offset(text, 9, 0), text.len());
     }
 }

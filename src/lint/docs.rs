@@ -45,6 +45,19 @@ pub fn rules_markdown() -> String {
     md
 }
 
+/// Where a rule is documented online: its section of docs/rules.md for a lint rule, the
+/// format description for a loader error (`syntax/…`, `model/…`); `None` for other IDs.
+pub fn rule_doc_url(id: &str) -> Option<String> {
+    let repo = env!("CARGO_PKG_REPOSITORY");
+    if super::rule(id).is_some() {
+        Some(format!("{repo}/blob/main/docs/rules.md#{}", anchor(id)))
+    } else if id.starts_with("syntax/") || id.starts_with("model/") {
+        Some(format!("{repo}/blob/main/docs/catalog-format.md"))
+    } else {
+        None
+    }
+}
+
 /// GitHub's heading anchor for a rule ID heading (`naming/tool-name` → `namingtool-name`).
 fn anchor(id: &str) -> String {
     id.chars()

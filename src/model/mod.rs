@@ -13,6 +13,7 @@ pub mod codes;
 pub mod inline;
 pub mod lower;
 pub mod read;
+pub mod vocab;
 pub use crate::syntax::{Span, Spanned as Sp};
 pub use lower::lower;
 

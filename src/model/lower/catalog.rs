@@ -175,7 +175,7 @@ impl Cx {
                     "field" => self.push_field(&mut fields, &n, 1),
                     _ => {
                         self.check_annotations(&n);
-                        self.unknown_node(&n, "in `type`", &["doc", "field"]);
+                        self.unknown_node(&n, "in `type`", TYPE_CHILDREN);
                     }
                 }
             }
@@ -361,7 +361,7 @@ impl Cx {
                     "confusable" => &mut ex.confusables,
                     _ => {
                         self.check_annotations(&c);
-                        self.unknown_node(&c, "in `examples`", &["call", "no-call", "confusable"]);
+                        self.unknown_node(&c, "in `examples`", EXAMPLES_CHILDREN);
                         continue;
                     }
                 };

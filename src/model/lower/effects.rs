@@ -15,9 +15,7 @@ impl Cx {
 
     pub(super) fn lower_limits(&mut self, n: &Node) -> Option<Limits> {
         self.check_annotations(n);
-        let props = self.props(n, &["max-items", "max-result-bytes", "timeout-ms"], &|_| {
-            None
-        });
+        let props = self.props(n, LIMITS_PROPS, &|_| None);
         self.no_children(n);
         self.args(
             n,
@@ -41,7 +39,7 @@ impl Cx {
     pub(super) fn lower_error(&mut self, n: &Node) -> Option<ErrorDef> {
         self.check_annotations(n);
         let usage = "error \"CODE\" class=\"invalid-argument\" retry=\"never\" { message \"...\" next-step \"...\" }";
-        let props = self.props(n, &["class", "retry"], &|_| None);
+        let props = self.props(n, ERROR_PROPS, &|_| None);
         let a = self.args(n, 1, 1, usage);
         let code = a.first().and_then(|e| self.string(e, "error code"));
         let class = self
@@ -74,7 +72,7 @@ impl Cx {
                     }
                     _ => {
                         self.check_annotations(&c);
-                        self.unknown_node(&c, "in `error`", &["message", "next-step"]);
+                        self.unknown_node(&c, "in `error`", ERROR_CHILDREN);
                     }
                 }
             }
@@ -93,7 +91,7 @@ impl Cx {
         self.check_annotations(n);
         let usage =
             "idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\" ttl-s=86400";
-        let props = self.props(n, &["key", "scope", "ttl-s"], &|_| None);
+        let props = self.props(n, IDEMPOTENCY_PROPS, &|_| None);
         self.no_children(n);
         let args = self.args(n, 0, usize::MAX, usage);
         let key = self
@@ -215,7 +213,7 @@ impl Cx {
                     }
                 } else {
                     self.check_annotations(&c);
-                    self.unknown_node(&c, "in `needs-input`", &["doc"]);
+                    self.unknown_node(&c, "in `needs-input`", NEEDS_INPUT_CHILDREN);
                 }
             }
         }

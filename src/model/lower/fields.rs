@@ -59,7 +59,7 @@ impl Cx {
                     self.push_field(&mut fields, &c, 1);
                 } else {
                     self.check_annotations(&c);
-                    self.unknown_node(&c, &format!("in `{name}`"), &["field"]);
+                    self.unknown_node(&c, &format!("in `{name}`"), OBJECT_CHILDREN);
                 }
             }
         }
@@ -238,12 +238,7 @@ impl Cx {
             return None;
         }
         let keyword = ty_name.value.as_str();
-        let own_children: &[&str] = match keyword {
-            "string" => &["enum"],
-            "array" => &["items"],
-            "object" => &["field"],
-            _ => &[],
-        };
+        let own_children = type_children(keyword);
         let mut allowed_children = extra_children.to_vec();
         allowed_children.extend_from_slice(own_children);
         let mut enum_node = None;

@@ -43,57 +43,11 @@ pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>)
     (catalog, cx.r.diags)
 }
 
-pub(super) const TOP_LEVEL: &[&str] = &["catalog", "type", "tool"];
-pub(super) const CATALOG_CHILDREN: &[&str] = &["summary"];
-pub(super) const TOOL_CHILDREN: &[&str] = &[
-    "title",
-    "summary",
-    "when",
-    "when-not",
-    "effect",
-    "open-world",
-    "limits",
-    "input",
-    "output",
-    "error",
-    "idempotency",
-    "confirm",
-    "on-timeout",
-    "needs-input",
-    "examples",
-    "deprecated",
-    "allow",
-];
-pub(super) const TYPE_KEYWORDS: &[&str] = BuiltinType::NAMES;
-pub(super) const COMMON_FIELD_PROPS: &[&str] =
-    &["required", "default", "sensitive", "deprecated", "header"];
-pub(super) const STRING_PROPS: &[&str] = &[
-    "min-length",
-    "max-length",
-    "pattern",
-    "format",
-    "extensible",
-];
-pub(super) const CURSOR_PROPS: &[&str] = &["min-length", "max-length"];
-pub(super) const NUM_PROPS: &[&str] = &[
-    "min",
-    "max",
-    "exclusive-min",
-    "exclusive-max",
-    "multiple-of",
-    "unit",
-];
-pub(super) const ARRAY_PROPS: &[&str] = &["min-items", "max-items", "unique"];
-/// The type-specific properties of a field type keyword.
-pub(super) fn type_props(keyword: &str) -> &'static [&'static str] {
-    match keyword {
-        "string" => STRING_PROPS,
-        "cursor" => CURSOR_PROPS,
-        "integer" | "number" => NUM_PROPS,
-        "array" => ARRAY_PROPS,
-        _ => &[],
-    }
-}
+pub(super) use crate::model::vocab::{
+    CATALOG_CHILDREN, COMMON_FIELD_PROPS, ERROR_CHILDREN, ERROR_PROPS, EXAMPLES_CHILDREN,
+    IDEMPOTENCY_PROPS, LIMITS_PROPS, NEEDS_INPUT_CHILDREN, OBJECT_CHILDREN, TOOL_CHILDREN,
+    TOP_LEVEL, TYPE_CHILDREN, TYPE_KEYWORDS, type_children, type_props,
+};
 
 /// Which field types a property belongs to, for "does not apply" messages.
 pub(super) fn types_with_prop(prop: &str) -> Vec<&'static str> {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diag::suggest::did_you_mean;
+use crate::model::vocab::STRING_PROPS;
 use crate::syntax::parse;
 
 fn lower_text(src: &str) -> (Option<Catalog>, Vec<Diagnostic>) {

@@ -1,0 +1,334 @@
+//! The server driven through an in-memory connection, as an editor drives it.
+
+use super::*;
+use lsp_server::RequestId;
+use serde_json::json;
+
+struct Client {
+    conn: Connection,
+    thread: Option<std::thread::JoinHandle<Result<(), String>>>,
+    next: i32,
+    dir: tempfile::TempDir,
+}
+
+impl Client {
+    fn start() -> Client {
+        let (server, conn) = Connection::memory();
+        let thread = std::thread::spawn(move || serve(&server));
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut c = Client {
+            conn,
+            thread: Some(thread),
+            next: 0,
+            dir,
+        };
+        let init = c.request("initialize", json!({ "capabilities": {} }));
+        assert!(
+            init["capabilities"]["hoverProvider"].as_bool() == Some(true),
+            "{init}"
+        );
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn uri(&self, name: &str) -> String {
+        path_to_uri(&self.dir.path().join(name))
+            .map(|u| u.as_str().to_string())
+            .unwrap_or_default()
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        let n = Notification::new(method.to_string(), params);
+        self.conn
+            .sender
+            .send(n.into())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn request_raw(&mut self, method: &str, params: Value) -> Response {
+        self.next += 1;
+        let id = RequestId::from(self.next);
+        let req = Request::new(id.clone(), method.to_string(), params);
+        self.conn
+            .sender
+            .send(req.into())
+            .unwrap_or_else(|e| panic!("{e}"));
+        loop {
+            match self.recv() {
+                Message::Response(r) if r.id == id => return r,
+                _ => continue,
+            }
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let r = self.request_raw(method, params);
+        match r.response_result {
+            Ok(v) => v,
+            Err(e) => panic!("{method}: {e:?}"),
+        }
+    }
+
+    fn recv(&self) -> Message {
+        self.conn
+            .receiver
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|e| panic!("no message from the server: {e}"))
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&self, uri: &str) -> Vec<Value> {
+        loop {
+            if let Message::Notification(n) = self.recv()
+                && n.method == "textDocument/publishDiagnostics"
+                && n.params["uri"] == uri
+            {
+                return n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+            }
+        }
+    }
+
+    fn open(&self, name: &str, text: &str) -> String {
+        let uri = self.uri(name);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "kdl", "version": 1, "text": text}}),
+        );
+        uri
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = self.request_raw("shutdown", Value::Null);
+            self.notify("exit", Value::Null);
+            let _ = t.join();
+        }
+    }
+}
+
+fn codes(diags: &[Value]) -> Vec<&str> {
+    diags.iter().filter_map(|d| d["code"].as_str()).collect()
+}
+
+fn pos(text: &str, needle: &str, plus: usize) -> Value {
+    let offset = text.find(needle).unwrap_or_else(|| panic!("{needle}")) + plus;
+    let ix = crate::diag::Utf16Index::new(text);
+    let (line, character) = ix.position(text, offset);
+    json!({"line": line, "character": character})
+}
+
+const SHOP: &str = r#"catalog "shop" version="1.0.0"
+// Prix en €, commandes 🦀
+tool "order_get" version="1.0.0" {
+    summary "Return one order of the signed-in customer by its order reference."
+    when "Use when the customer names an order reference such as ORD-7 (déjà vu 🦀)."
+    when-not "Not for listing orders; use order_list for that."
+    effect "reed"
+    limits max-result-bytes=4096
+    input {
+        field "order_reference" "string" required=true max-length=16 pattern="^ORD-[0-9]+$" {
+            doc "The order reference, e.g. ORD-7."
+        }
+    }
+    examples {
+        call "Where is order ORD-7?"
+        no-call "What is your refund policy?"
+        confusable "order_list"
+    }
+}
+tool "order_list" version="1.0.0" {
+    summary "List the orders of the signed-in customer, newest first."
+    when "Use to browse the customer's orders."
+    effect "read"
+    limits max-items=20 max-result-bytes=8192
+    input {
+        field "status" "string"
+    }
+    examples {
+        call "Show my orders."
+        no-call "What is your refund policy?"
+    }
+}
+"#;
+
+#[test]
+fn diagnostics_arrive_on_open_and_follow_edits_with_utf16_positions() {
+    let c = Client::start();
+    let uri = c.open("shop.kdl", SHOP);
+    let diags = c.diagnostics(&uri);
+    let found = codes(&diags);
+    for code in [
+        "model/unknown-keyword",
+        "syntax/v1-keyword",
+        "selection/missing-text",
+        "bounds/string-unbounded",
+    ] {
+        assert!(found.contains(&code), "{code} not in {found:?}");
+    }
+    let reed = diags
+        .iter()
+        .find(|d| d["code"] == "model/unknown-keyword")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(reed["range"]["start"], pos(SHOP, "\"reed\"", 0));
+    assert!(
+        reed["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did you mean `read`?")),
+        "{reed}"
+    );
+    let unbounded = diags
+        .iter()
+        .find(|d| d["code"] == "bounds/string-unbounded")
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        unbounded["codeDescription"]["href"]
+            .as_str()
+            .is_some_and(|h| h.ends_with("docs/rules.md#boundsstring-unbounded")),
+        "{unbounded}"
+    );
+    // The non-ASCII line before the edit: `🦀` counts two UTF-16 units.
+    let start = pos(SHOP, "reed", 0);
+    let end = pos(SHOP, "reed", 4);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": start, "end": end}, "text": "read"}]}),
+    );
+    let after = c.diagnostics(&uri);
+    assert!(
+        !codes(&after).contains(&"model/unknown-keyword"),
+        "{after:?}"
+    );
+    assert!(codes(&after).contains(&"syntax/v1-keyword"));
+}
+
+#[test]
+fn hover_completion_navigation_fixes_and_format() {
+    let mut c = Client::start();
+    // With the effect fixed, both tools lower and refer to each other.
+    let text = SHOP.replace("effect \"reed\"", "effect \"read\"");
+    let uri = c.open("shop.kdl", &text);
+    c.diagnostics(&uri);
+    let doc = json!({"uri": uri});
+    let pos = |needle: &str, plus: usize| pos(&text, needle, plus);
+    let at =
+        |needle: &str, plus: usize| json!({"textDocument": doc, "position": pos(needle, plus)});
+
+    let h = c.request("textDocument/hover", at("\"order_list\" version", 2));
+    let md = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("Description the model sees"), "{md}");
+    assert!(md.contains("sha256:"), "{md}");
+    let h = c.request("textDocument/hover", at("limits max-items", 1));
+    let md = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("max-result-bytes"), "{md}");
+    let h = c.request("textDocument/hover", at("=true", 2));
+    let md = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("**`required=`**"), "{md}");
+    assert!(md.contains("# syntax/v1-keyword"), "{md}");
+
+    let items = c.request(
+        "textDocument/completion",
+        at("read\"\n    limits max-result-bytes=4096", 0),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["label"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(labels.contains(&"external-read"), "{labels:?}");
+    let items = c.request("textDocument/completion", at("confusable \"order_list", 12));
+    assert!(items.to_string().contains("\"order_get\""), "{items}");
+
+    let def = c.request("textDocument/definition", at("confusable \"order_list", 13));
+    assert_eq!(def["range"]["start"], pos("\"order_list\" version", 0));
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": doc, "position": pos("\"order_list\" version", 1), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(refs.as_array().map(Vec::len), Some(2), "{refs}");
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": doc, "position": pos("\"order_list\" version", 1), "newName": "order_search"}),
+    );
+    let edits = edit["changes"][&uri]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(edits.len(), 2, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "\"order_search\""));
+
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": {"start": pos("=true", 1), "end": pos("=true", 5)}, "context": {"diagnostics": []}}),
+    );
+    assert!(
+        actions.to_string().contains("\"newText\":\"#true\""),
+        "{actions}"
+    );
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": {"start": pos("\"status\" \"string\"", 1), "end": pos("\"status\" \"string\"", 1)}, "context": {"diagnostics": []}}),
+    );
+    assert!(actions.to_string().contains("max-length=256"), "{actions}");
+
+    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": doc}));
+    assert!(symbols.to_string().contains("order_reference"), "{symbols}");
+    // Syntax errors: formatting is refused with the reason.
+    let r = c.request_raw(
+        "textDocument/formatting",
+        json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert!(matches!(r.response_result, Err(e) if e.message.contains("syntax error")));
+}
+
+#[test]
+fn a_panic_inside_a_request_is_an_error_response() {
+    let req = Request::new(RequestId::from(7), "textDocument/hover".into(), Value::Null);
+    let resp = guarded(&req, |_| panic!("boom"));
+    let Err(err) = resp.response_result else {
+        panic!("no error")
+    };
+    assert_eq!(err.code, ErrorCode::InternalError as i32);
+    assert!(
+        err.message.contains("textDocument/hover: boom"),
+        "{}",
+        err.message
+    );
+    // And the server answers the next request.
+    let mut c = Client::start();
+    let r = c.request_raw("catalogc/unknown", Value::Null);
+    assert!(r.response_result.is_err());
+    let uri = c.open("a.kdl", "catalog \"a\" version=\"1.0.0\"\n");
+    assert!(c.diagnostics(&uri).is_empty());
+}
+
+#[test]
+fn a_second_shutdown_is_refused_not_fatal() {
+    let mut c = Client::start();
+    assert!(
+        c.request_raw("shutdown", Value::Null)
+            .response_result
+            .is_ok()
+    );
+    let again = c.request_raw("shutdown", Value::Null);
+    assert!(again.response_result.is_ok());
+    let hover = c.request_raw("textDocument/hover", Value::Null);
+    assert!(matches!(hover.response_result, Err(e) if e.message.contains("shutting down")));
+    c.notify("exit", Value::Null);
+    let served = c.thread.take().map(|t| t.join());
+    assert!(matches!(served, Some(Ok(Ok(())))));
+}
+
+#[test]
+fn uris_and_paths_round_trip() {
+    let p = Path::new("/tmp/a dir/caf\u{e9}.kdl");
+    let uri = path_to_uri(p).unwrap_or_else(|| panic!("no uri"));
+    assert_eq!(uri.as_str(), "file:///tmp/a%20dir/caf%C3%A9.kdl");
+    assert_eq!(uri_to_path(&uri).as_deref(), Some(p));
+}
