@@ -2,27 +2,10 @@
 //! docs/eval-line.schema.json, one per example, in a stable order.
 
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod support;
 
-fn export_eval() -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_catalogc"))
-        .args(["export", "eval", "catalogs"])
-        .current_dir(root())
-        .output()
-        .expect("catalogc runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+use support::{export, root};
 
 #[test]
 fn every_line_of_the_examples_matches_the_schema() {
@@ -33,7 +16,7 @@ fn every_line_of_the_examples_matches_the_schema() {
         Ok(v) => v,
         Err(e) => panic!("schema does not compile: {e}"),
     };
-    let jsonl = export_eval();
+    let jsonl = export("eval", &["catalogs"]);
     assert!(jsonl.ends_with('\n'));
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     let mut ids = std::collections::BTreeSet::new();
@@ -80,7 +63,7 @@ fn a_line_that_breaks_the_format_is_rejected_by_the_schema() {
         .expect("schema is readable");
     let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
     let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
-    let first = export_eval()
+    let first = export("eval", &["catalogs"])
         .lines()
         .next()
         .map(str::to_string)
@@ -94,5 +77,5 @@ fn a_line_that_breaks_the_format_is_rejected_by_the_schema() {
 
 #[test]
 fn the_output_is_the_same_on_every_run() {
-    assert_eq!(export_eval(), export_eval());
+    assert_eq!(export("eval", &["catalogs"]), export("eval", &["catalogs"]));
 }

@@ -5,29 +5,10 @@
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod support;
 
-fn export(what: &str, paths: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_catalogc"))
-        .arg("export")
-        .arg(what)
-        .args(paths)
-        .current_dir(root())
-        .output()
-        .expect("catalogc runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+use support::{export, root};
 
 fn compile(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()

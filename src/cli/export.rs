@@ -57,7 +57,7 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
             return Ok(Status::Ok);
         }
         What::Vectors => {
-            let lines = crate::contract::vectors::records(project, &artifacts);
+            let lines = crate::contract::vectors::records(project, &artifacts).map_err(CliError)?;
             super::print(&crate::diag::emit::jsonl(&lines))?;
             return Ok(Status::Ok);
         }

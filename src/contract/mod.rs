@@ -10,6 +10,7 @@ pub mod description;
 pub mod hash;
 pub mod markdown;
 pub mod schema;
+pub mod shape;
 pub mod targets;
 pub mod vectors;
 

@@ -3,7 +3,7 @@
 //! The mock is one more [`Service`] behind [`crate::rmcp::Server`], so it speaks MCP exactly
 //! as a generated server does. Per call, in the order generated code takes:
 //! 1. the arguments are checked by the runtime's checker against the tool's published input
-//!    schema ([`shape::shape_of`]), with the runtime's `INVALID_ARGUMENTS` encoding;
+//!    schema ([`shape_of`]), with the runtime's `INVALID_ARGUMENTS` encoding;
 //! 2. a tool named by `--fail TOOL=CODE` answers with that declared error, encoded by the
 //!    runtime as a handler's error would be;
 //! 3. a tool with `needs-input` asks for each need the request has not had accepted
@@ -13,9 +13,9 @@
 //!    that schema by the runtime before it is sent.
 
 pub mod sample;
-pub mod shape;
 
 use crate::contract::Artifacts;
+use crate::contract::shape::shape_of;
 use crate::model::{Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
@@ -109,12 +109,12 @@ impl Mock {
                     continue;
                 }
                 let at = |e: String| MockError(format!("tool {name}: schema {e}"));
-                let input = shape::shape_of(contract.input_schema()).map_err(at)?;
+                let input = shape_of(contract.input_schema()).map_err(at)?;
                 let empty = serde_json::json!({
                     "type": "object", "properties": {}, "additionalProperties": false
                 });
                 let out_schema = contract.output_schema().unwrap_or(&empty);
-                let output = shape::shape_of(out_schema).map_err(at)?;
+                let output = shape_of(out_schema).map_err(at)?;
                 let fail = fail
                     .iter()
                     .find(|(t, _)| *t == name)

@@ -25,6 +25,33 @@ pub fn git(dir: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?}");
 }
 
+/// The repository root, for catalogc's own test crates (where `CARGO_MANIFEST_DIR` is it).
+pub fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The standard output of `catalogc export WHAT PATHS…` run from [`root`], which must exit 0.
+pub fn export(what: &str, paths: &[&str]) -> String {
+    // `option_env!`: the consumer crate includes these helpers too and has no such binary.
+    let Some(bin) = option_env!("CARGO_BIN_EXE_catalogc") else {
+        panic!("only catalogc's own test crates have the binary");
+    };
+    let out = std::process::Command::new(bin)
+        .arg("export")
+        .arg(what)
+        .args(paths)
+        .current_dir(root())
+        .output()
+        .expect("catalogc runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// `cases` random cases (or `PROPTEST_CASES`); under CI a fixed seed, so a run there is
 /// reproducible, while local runs keep exploring new inputs.
 pub fn proptest_config(cases: u32) -> ProptestConfig {

@@ -1,9 +1,11 @@
 //! A tool's published JSON Schema as the runtime's [`Shape`], so `serve --mock` checks
-//! arguments with the very checker generated code uses, against the very schema clients see.
+//! arguments, and `export vectors` computes each vector's expected verdict, with the very
+//! checker generated code uses, against the very schema clients see.
 //!
 //! Generated code states its shapes as statics; a catalog loaded at run time has none, so
-//! these are built once when the mock starts and live until it exits (leaked: a few bytes
-//! per schema keyword, bounded by the catalog size cap). Only the keywords catalogc's own
+//! these are built once per schema per process (when the mock starts; once per tool side in
+//! an export) and live until it exits (leaked: a few bytes per schema keyword, bounded by the
+//! catalog size cap). Only the keywords catalogc's own
 //! schemas use are understood (`contract::schema`); anything else is refused at start, never
 //! silently ignored.
 
@@ -224,5 +226,20 @@ mod tests {
         let any_of = json!({"type": "string", "anyOf": []});
         assert!(shape_of(&any_of).unwrap_err().contains("anyOf"));
         assert!(shape_of(&json!({"type": "null"})).is_err());
+    }
+
+    #[test]
+    fn lengths_count_code_points() {
+        let accepts = |schema: Value, v: Value| {
+            let shape = shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+            check(shape, &v).is_empty()
+        };
+        let s = json!({"type": "string", "maxLength": 2});
+        assert!(accepts(s.clone(), json!("😀😀")));
+        assert!(!accepts(s, json!("😀😀😀")));
+        let n = json!({"type": "integer", "multipleOf": 3});
+        assert!(accepts(n.clone(), json!(6.0)));
+        assert!(!accepts(n.clone(), json!(7)));
+        assert!(!accepts(n, json!(1.5)));
     }
 }
