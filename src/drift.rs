@@ -1,14 +1,15 @@
 //! Drift between a catalog and a running MCP server: the server's `tools/list` compared with
 //! the tool definitions the catalog's contract promises (`catalogc drift`, docs/cli.md).
 //!
-//! Nothing is classified twice. The server's input and output schemas are read back into the
-//! model ([`import_object`]) and compared with the catalog's tool by the compatibility
-//! classifier ([`crate::compat::compare_tools`]), the catalog as the old side and the server as
-//! the new one: what a client written against the catalog meets at the server. Missing and
-//! extra tools, descriptions, titles and annotation hints map onto the existing tool-level
-//! change kinds. A schema that uses JSON Schema the catalog format cannot express (`oneOf`,
-//! `$ref`, an open object…) cannot be classified: its differing JSON paths are reported as
-//! [`UNCLASSIFIED`], as errors.
+//! Nothing is read or classified twice. The server's input and output schemas are imported
+//! into the model by `catalogc import`'s reader ([`crate::import::import_tools`]) and compared
+//! with the catalog's tool by the compatibility classifier ([`crate::compat::compare_tools`]),
+//! the catalog as the old side and the server as the new one: what a client written against
+//! the catalog meets at the server. Missing and extra tools, descriptions, titles and
+//! annotation hints map onto the existing tool-level change kinds. A differing schema the
+//! import could only approximate (`oneOf`, a nullable type, an unresolved `$ref`, an open
+//! object, an unknown keyword…) cannot be classified: each place the import noted is reported
+//! as [`UNCLASSIFIED`] at its JSON path ([`crate::import::Note::json_path`]), as an error.
 //!
 //! Every drift is a [`Diagnostic`] whose rule is the change kind's ID (so `catalogc explain`
 //! documents it), at error level for a major change, warning for minor and info for patch,
@@ -16,12 +17,10 @@
 
 use crate::compat::{self, Change, Class, Kind};
 use crate::contract::Artifacts;
-use crate::contract::schema::HEADER_KEYWORD;
 use crate::diag::{Diagnostic, Level};
-use crate::model::{
-    ArrayTy, Catalog, EnumValues, Field, Format, Literal, Num, NumTy, Object, Project, Sp, Span,
-    StringTy, Tool, Ty, TyKind, Unit,
-};
+use crate::import::{self, Note};
+use crate::model::{Catalog, Project, Span, Tool};
+use crate::project::load_source;
 use serde_json::{Map, Value};
 
 /// The rule of a schema difference the classifier cannot judge (the server's schema uses
@@ -133,26 +132,37 @@ fn compare_tool(cat: &Catalog, tool: &Tool, expected: &Value, served: &Value) ->
         }
     }
     annotations(expected, served, &mut out);
+    let differs: Vec<&str> = ["inputSchema", "outputSchema"]
+        .into_iter()
+        .filter(|key| expected.get(*key) != served.get(*key))
+        .collect();
+    if differs.is_empty() {
+        return out;
+    }
     let mut server_tool = tool.clone();
-    let mut unclassified = Vec::new();
-    for (key, side_input) in [("inputSchema", true), ("outputSchema", false)] {
-        let (e, s) = (expected.get(key), served.get(key));
-        if e == s {
-            continue;
-        }
-        match s.map(|s| import_object(s, side_input)).transpose() {
-            Ok(imported) => {
-                if side_input {
-                    server_tool.input = imported.unwrap_or(Object {
-                        fields: Vec::new(),
-                        span: Span::default(),
-                    });
+    let mut lost_paths = Vec::new();
+    match served_schemas(served) {
+        Ok((imported, notes)) => {
+            for key in differs {
+                // What the import could only approximate where the server differs from the
+                // catalog cannot be classified: that whole side is reported at those places.
+                let lost: Vec<&Note> = notes
+                    .iter()
+                    .filter(|n| on_side(n, key) && !same_at(expected, served, n))
+                    .collect();
+                if !lost.is_empty() {
+                    lost_paths.extend(
+                        lost.into_iter()
+                            .map(|n| unclassified(&n.json_path, &n.what)),
+                    );
+                } else if key == "inputSchema" {
+                    server_tool.input = imported.input.clone();
                 } else {
-                    server_tool.output = imported;
+                    server_tool.output = imported.output.clone();
                 }
             }
-            Err(why) => unclassified.push((key, why)),
         }
+        Err(why) => lost_paths.extend(differs.into_iter().map(|key| unclassified(key, &why))),
     }
     // Imported objects are inline; a side served as declared keeps the catalog's named
     // types, so the catalog resolves both sides.
@@ -168,19 +178,59 @@ fn compare_tool(cat: &Catalog, tool: &Tool, expected: &Value, served: &Value) ->
             })
             .map(Found::from),
     );
-    for (key, why) in unclassified {
-        let mut paths = Vec::new();
-        json_diff(expected.get(key), served.get(key), key, &mut paths);
-        for p in paths {
-            out.push(Found {
-                kind: None,
-                message: format!("unclassified schema difference at `{p}` ({why})"),
-                path: p,
-                span: None,
-            });
+    out.extend(lost_paths);
+    out
+}
+
+/// The served tool's schemas read into the model by the importer ([`crate::import`]), with
+/// what the import noted, or why it could not import them.
+fn served_schemas(served: &Value) -> Result<(Tool, Vec<Note>), String> {
+    let mut schemas = Map::new();
+    // The importer needs the name; the texts and annotations are compared above.
+    schemas.insert("name".into(), Value::from("served"));
+    for key in ["inputSchema", "outputSchema"] {
+        if let Some(s) = served.get(key) {
+            schemas.insert(key.into(), s.clone());
         }
     }
-    out
+    let imported =
+        import::import_tools(&[Value::Object(schemas)], "served").map_err(|e| e.to_string())?;
+    let loaded = load_source("served.kdl", &imported.text);
+    let tool = loaded
+        .project
+        .catalogs
+        .into_iter()
+        .next()
+        .and_then(|c| c.tools.into_iter().next())
+        .ok_or("the imported schemas do not load")?;
+    Ok((tool, imported.notes))
+}
+
+/// Whether `note` is about the schema `key` (`inputSchema` or `outputSchema`).
+fn on_side(note: &Note, key: &str) -> bool {
+    note.json_path
+        .strip_prefix(key)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
+/// Whether both tools have the same value at the note's JSON path. A path that does not lead
+/// to a value (absent, or a property name with a `.` in it) is never the same.
+fn same_at(expected: &Value, served: &Value, note: &Note) -> bool {
+    let at = |tool| {
+        note.json_path
+            .split('.')
+            .try_fold(tool, |v: &Value, key| v.get(key))
+    };
+    matches!((at(expected), at(served)), (Some(a), Some(b)) if a == b)
+}
+
+fn unclassified(path: &str, why: &str) -> Found {
+    Found {
+        kind: None,
+        message: format!("unclassified schema difference at `{path}` ({why})"),
+        path: path.to_string(),
+        span: None,
+    }
 }
 
 /// The hints the catalog derives from the effect against the served ones, as the effect
@@ -301,228 +351,6 @@ fn at(cat: &Catalog, span: Span, found: Found) -> Diagnostic {
     d
 }
 
-/// The JSON paths (`inputSchema.properties.a.maxLength`) where `a` and `b` differ, for a
-/// schema the classifier cannot read. Object keys compare regardless of order.
-fn json_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<String>) {
-    match (a, b) {
-        (Some(Value::Object(x)), Some(Value::Object(y))) => {
-            for (k, v) in x {
-                json_diff(Some(v), y.get(k), &format!("{path}.{k}"), out);
-            }
-            for (k, v) in y {
-                if !x.contains_key(k) {
-                    json_diff(None, Some(v), &format!("{path}.{k}"), out);
-                }
-            }
-        }
-        (x, y) if x != y => out.push(path.to_string()),
-        _ => {}
-    }
-}
-
-/// Reads a served object schema back into the model, or says which keyword the catalog
-/// format has no counterpart for. `input` keeps `x-mcp-header`, which only input schemas
-/// carry. The inverse of [`crate::contract::schema`] on everything it emits.
-pub fn import_object(schema: &Value, input: bool) -> Result<Object, String> {
-    let fields = object_fields(schema, input, "")?;
-    Ok(Object {
-        fields,
-        span: Span::default(),
-    })
-}
-
-fn sp<T>(v: T) -> Sp<T> {
-    Sp::new(v, Span::default())
-}
-
-fn as_map<'v>(v: &'v Value, path: &str) -> Result<&'v Map<String, Value>, String> {
-    v.as_object()
-        .ok_or_else(|| format!("`{path}` is not a schema object"))
-}
-
-const ANNOTATION_KEYS: &[&str] = &["$schema", "description", "default", "deprecated"];
-
-fn object_fields(schema: &Value, input: bool, path: &str) -> Result<Vec<Field>, String> {
-    let m = as_map(schema, path)?;
-    check_keys(
-        m,
-        &["type", "properties", "required", "additionalProperties"],
-        path,
-    )?;
-    if m.get("additionalProperties") != Some(&Value::Bool(false)) {
-        return Err(format!("`{path}` is an open object"));
-    }
-    let required: Vec<&str> = match m.get("required") {
-        None => Vec::new(),
-        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
-        Some(_) => return Err(format!("`{path}.required` is not an array")),
-    };
-    let mut fields = Vec::new();
-    if let Some(props) = m.get("properties") {
-        for (name, sub) in as_map(props, path)? {
-            let p = format!("{path}.{name}");
-            let sm = as_map(sub, &p)?;
-            let mut f = Field::new(name.clone(), ty(sub, input, &p)?.kind);
-            f.required = required.contains(&name.as_str());
-            f.doc = text(sm.get("description"));
-            f.default = sm.get("default").map(literal).transpose()?.map(sp);
-            f.deprecated = sm.get("deprecated") == Some(&Value::Bool(true));
-            if input {
-                f.header = text(sm.get(HEADER_KEYWORD));
-            }
-            fields.push(f);
-        }
-    }
-    Ok(fields)
-}
-
-fn text(v: Option<&Value>) -> Option<Sp<String>> {
-    v.and_then(Value::as_str).map(|s| sp(s.to_string()))
-}
-
-fn literal(v: &Value) -> Result<Literal, String> {
-    Ok(match v {
-        Value::String(s) => Literal::String(s.clone()),
-        Value::Bool(b) => Literal::Bool(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Literal::Int(i),
-            None => Literal::Float(n.as_f64().unwrap_or_default()),
-        },
-        other => return Err(format!("default {other} has no catalog counterpart")),
-    })
-}
-
-fn check_keys(m: &Map<String, Value>, own: &[&str], path: &str) -> Result<(), String> {
-    for k in m.keys() {
-        let known = own.contains(&k.as_str())
-            || ANNOTATION_KEYS.contains(&k.as_str())
-            || k == HEADER_KEYWORD;
-        if !known {
-            return Err(format!("`{path}` uses `{k}`"));
-        }
-    }
-    Ok(())
-}
-
-fn num(v: Option<&Value>) -> Option<Sp<Num>> {
-    let n = v?.as_number()?;
-    Some(sp(match n.as_i64() {
-        Some(i) => Num::Int(i),
-        None => Num::Float(n.as_f64()?),
-    }))
-}
-
-fn count(v: Option<&Value>) -> Option<Sp<u64>> {
-    v.and_then(Value::as_u64).map(sp)
-}
-
-fn ty(schema: &Value, input: bool, path: &str) -> Result<Ty, String> {
-    let m = as_map(schema, path)?;
-    let kind = match m.get("type").and_then(Value::as_str) {
-        Some("string") => {
-            check_keys(
-                m,
-                &[
-                    "type",
-                    "minLength",
-                    "maxLength",
-                    "pattern",
-                    "format",
-                    "enum",
-                ],
-                path,
-            )?;
-            let format = match m.get("format").and_then(Value::as_str) {
-                None => None,
-                Some(f) => Some(sp(
-                    Format::parse(f).ok_or_else(|| format!("`{path}` has format `{f}`"))?
-                )),
-            };
-            let enum_values = match m.get("enum") {
-                None => None,
-                Some(Value::Array(vs)) => Some(EnumValues {
-                    values: vs
-                        .iter()
-                        .map(|v| v.as_str().map(|s| sp(s.to_string())))
-                        .collect::<Option<_>>()
-                        .ok_or_else(|| format!("`{path}.enum` has a value that is not a string"))?,
-                    extensible: false,
-                    span: Span::default(),
-                }),
-                Some(_) => return Err(format!("`{path}.enum` is not an array")),
-            };
-            TyKind::String(StringTy {
-                min_length: count(m.get("minLength")),
-                max_length: count(m.get("maxLength")),
-                pattern: text(m.get("pattern")),
-                format,
-                enum_values,
-            })
-        }
-        Some(t @ ("integer" | "number")) => {
-            check_keys(
-                m,
-                &[
-                    "type",
-                    "minimum",
-                    "maximum",
-                    "exclusiveMinimum",
-                    "exclusiveMaximum",
-                    "multipleOf",
-                    "x-unit",
-                ],
-                path,
-            )?;
-            let unit = match m.get("x-unit").and_then(Value::as_str) {
-                None => None,
-                Some(u) => Some(sp(
-                    Unit::parse(u).ok_or_else(|| format!("`{path}` has unit `{u}`"))?
-                )),
-            };
-            let n = NumTy {
-                min: num(m.get("minimum")),
-                max: num(m.get("maximum")),
-                exclusive_min: num(m.get("exclusiveMinimum")),
-                exclusive_max: num(m.get("exclusiveMaximum")),
-                multiple_of: num(m.get("multipleOf")),
-                unit,
-            };
-            if t == "integer" {
-                TyKind::Integer(n)
-            } else {
-                TyKind::Number(n)
-            }
-        }
-        Some("boolean") => {
-            check_keys(m, &["type"], path)?;
-            TyKind::Boolean
-        }
-        Some("array") => {
-            check_keys(
-                m,
-                &["type", "items", "minItems", "maxItems", "uniqueItems"],
-                path,
-            )?;
-            let items = m
-                .get("items")
-                .ok_or_else(|| format!("`{path}` has no `items`"))?;
-            TyKind::Array(ArrayTy {
-                min_items: count(m.get("minItems")),
-                max_items: count(m.get("maxItems")),
-                unique: m.get("uniqueItems") == Some(&Value::Bool(true)),
-                items: Box::new(ty(items, input, &format!("{path}[]"))?),
-            })
-        }
-        Some("object") => TyKind::Object(Object {
-            fields: object_fields(schema, input, path)?,
-            span: Span::default(),
-        }),
-        Some(other) => return Err(format!("`{path}` has type `{other}`")),
-        None => return Err(format!("`{path}` has no single `type`")),
-    };
-    Ok(Ty::new(kind))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -560,9 +388,13 @@ mod tests {
         let (project, art) = billing();
         let cat = &project.catalogs[0];
         for (tool, c) in cat.tools.iter().zip(&art.catalogs[0].tools) {
-            let input = import_object(c.input_schema(), true).map_err(|e| e.to_string());
+            let (imported, notes) = served_schemas(&c.definition)
+                .unwrap_or_else(|e| panic!("{}: {e}", tool.name.value));
+            let input_notes: Vec<&Note> =
+                notes.iter().filter(|n| on_side(n, "inputSchema")).collect();
+            assert_eq!(input_notes, Vec::<&Note>::new(), "{}", tool.name.value);
             let mut t = tool.clone();
-            t.input = input.unwrap_or_else(|e| panic!("{}: {e}", tool.name.value));
+            t.input = imported.input;
             let bare = Catalog {
                 types: Vec::new(),
                 ..cat.clone()
@@ -623,6 +455,20 @@ mod tests {
                 .map(|d| d.level),
             Some(Level::Error)
         );
+    }
+
+    #[test]
+    fn a_served_header_is_classified() {
+        let (project, art) = billing();
+        let mut list = served(&art);
+        let props = list[0]["inputSchema"]["properties"].as_object_mut();
+        let Some((name, prop)) = props.and_then(|p| p.iter_mut().next()) else {
+            panic!("the first tool has no input field");
+        };
+        prop["x-mcp-header"] = Value::from("Served");
+        let path = format!("input.{name}.header");
+        let d = compare(&project, &art, &list);
+        assert_eq!(rules(&d), [("compat/input-header-added".to_string(), path)]);
     }
 
     #[test]

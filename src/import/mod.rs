@@ -47,6 +47,9 @@ pub struct Note {
     pub tool: String,
     /// Where in the tool: `input.filter`, `annotations`, … (empty for the tool itself).
     pub path: String,
+    /// The same place as a JSON path in the served Tool object
+    /// (`inputSchema.properties.filter`, `annotations`): what `catalogc drift` reports at.
+    pub json_path: String,
     /// What was lost or assumed.
     pub what: String,
 }
@@ -107,6 +110,12 @@ pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
             ));
         }
     };
+    import_tools(tools, catalog)
+}
+
+/// Imports the Tool objects `tools` (a tools/list's `tools` array) as a catalog named
+/// `catalog`.
+pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportError> {
     let mut notes = Vec::new();
     let mut items = vec![
         Item::Comment(format!(
@@ -148,6 +157,7 @@ fn list_note(what: String) -> Note {
     Note {
         tool: String::new(),
         path: String::new(),
+        json_path: String::new(),
         what,
     }
 }
@@ -172,12 +182,19 @@ pub(crate) struct ToolNotes<'n> {
 }
 
 impl ToolNotes<'_> {
-    /// Records `what` at `path` and writes it as a comment into `block`.
+    /// Records `what` at `path`, a key of the Tool object that is also its JSON path, and
+    /// writes it as a comment into `block`.
     pub(crate) fn add(&mut self, block: &mut Node, path: &str, what: String) {
+        self.add_at(block, path, path, what);
+    }
+
+    /// Records `what` at `path` in the catalog and `json_path` in the Tool object.
+    pub(crate) fn add_at(&mut self, block: &mut Node, path: &str, json_path: &str, what: String) {
         block.comment(format!("{COMMENT_PREFIX} {what}"));
         self.notes.push(Note {
             tool: self.tool.clone(),
             path: path.to_string(),
+            json_path: json_path.to_string(),
             what,
         });
     }

@@ -7,7 +7,8 @@
 
 use super::ToolNotes;
 use super::kdl::{Node, Val};
-use crate::model::Format;
+use crate::contract::schema::HEADER_KEYWORD;
+use crate::model::{Format, Unit};
 use serde_json::{Map, Value};
 
 /// Object nesting beyond which a schema becomes a closed empty object: the catalog format
@@ -25,10 +26,15 @@ const COMMON: &[&str] = &["type", "description", "default", "deprecated", "$sche
 
 /// Writes the fields of the top-level `inputSchema` / `outputSchema` into `block`.
 pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut ToolNotes<'_>) {
+    let at = At {
+        path: side.to_string(),
+        json: format!("{side}Schema"),
+    };
     let Some(schema) = schema else {
-        tn.add(
+        tn.add_at(
             block,
-            side,
+            &at.path,
+            &at.json,
             "no inputSchema; the tool takes no arguments".into(),
         );
         return;
@@ -39,6 +45,7 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
         refs: Vec::new(),
         followed: 0,
         fields: 0,
+        input: side == "input",
     };
     let mut lost = Vec::new();
     let shape = cx.shape(schema, &mut lost);
@@ -46,7 +53,7 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
         lost.push(format!(
             "the {side} schema is not an object schema; left empty"
         ));
-        cx.report(block, side, lost);
+        cx.report(block, &at, lost);
         return;
     }
     let mut rest: Vec<&str> = shape.keys().map(String::as_str).collect();
@@ -56,14 +63,14 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
             "the {side} schema's description is not expressible: {d:?}"
         ));
     }
-    cx.object_body(block, &shape, side, 0, &mut lost);
+    cx.object_body(block, &shape, &at, 0, &mut lost);
     unread(
         &shape,
         &rest,
         &["properties", "required", "additionalProperties"],
         &mut lost,
     );
-    cx.report(block, side, lost);
+    cx.report(block, &at, lost);
 }
 
 /// The keywords of `shape` no step read (`read` lists those of the type's own step).
@@ -85,6 +92,29 @@ fn short(v: &Value) -> String {
     }
 }
 
+/// A place in a tool side, in the catalog (`input.tags[]`) and in the Tool object
+/// (`inputSchema.properties.tags.items`).
+struct At {
+    path: String,
+    json: String,
+}
+
+impl At {
+    fn field(&self, name: &str) -> At {
+        At {
+            path: format!("{}.{name}", self.path),
+            json: format!("{}.properties.{name}", self.json),
+        }
+    }
+
+    fn items(&self) -> At {
+        At {
+            path: format!("{}[]", self.path),
+            json: format!("{}.items", self.json),
+        }
+    }
+}
+
 struct Cx<'a, 'n, 't> {
     root: &'a Value,
     tn: &'t mut ToolNotes<'n>,
@@ -92,14 +122,16 @@ struct Cx<'a, 'n, 't> {
     refs: Vec<String>,
     followed: usize,
     fields: usize,
+    /// The input side, the only one whose fields carry `x-mcp-header`.
+    input: bool,
 }
 
 type Shape = Map<String, Value>;
 
 impl Cx<'_, '_, '_> {
-    fn report(&mut self, block: &mut Node, path: &str, lost: Vec<String>) {
+    fn report(&mut self, block: &mut Node, at: &At, lost: Vec<String>) {
         for what in lost {
-            self.tn.add(block, path, what);
+            self.tn.add_at(block, &at.path, &at.json, what);
         }
     }
 
@@ -164,6 +196,11 @@ impl Cx<'_, '_, '_> {
         if kept.len() < alts.len() {
             lost.push("nullable: `null` is not expressible; the non-null type is kept".into());
         }
+        if kept.len() == 1 && alts.len() == 1 {
+            lost.push(format!(
+                "`{key}` of one alternative is written as that alternative"
+            ));
+        }
         if kept.len() > 1 {
             let kinds: Vec<String> = kept.iter().map(|a| kind_label(a)).collect();
             lost.push(format!(
@@ -183,7 +220,7 @@ impl Cx<'_, '_, '_> {
         &mut self,
         block: &mut Node,
         shape: &Shape,
-        path: &str,
+        at: &At,
         depth: usize,
         lost: &mut Vec<String>,
     ) {
@@ -219,14 +256,14 @@ impl Cx<'_, '_, '_> {
                 break;
             }
             self.fields += 1;
-            let field_path = format!("{path}.{name}");
+            let field_at = at.field(name);
             let node = Node::new("field").arg(name.as_str());
             let mut field_lost = Vec::new();
-            let mut node = self.typed(node, schema, &field_path, depth, &mut field_lost, true);
+            let mut node = self.typed(node, schema, &field_at, depth, &mut field_lost, true);
             if required.contains(&name.as_str()) {
                 node = node.prop("required", true);
             }
-            self.report(block, &field_path, field_lost);
+            self.report(block, &field_at, field_lost);
             block.child(node);
         }
     }
@@ -236,13 +273,13 @@ impl Cx<'_, '_, '_> {
         &mut self,
         head: Node,
         schema: &Value,
-        path: &str,
+        at: &At,
         depth: usize,
         lost: &mut Vec<String>,
         is_field: bool,
     ) -> Node {
         let refs = self.refs.len();
-        let node = self.typed_shape(head, schema, path, depth, lost, is_field);
+        let node = self.typed_shape(head, schema, at, depth, lost, is_field);
         self.refs.truncate(refs);
         node
     }
@@ -251,7 +288,7 @@ impl Cx<'_, '_, '_> {
         &mut self,
         head: Node,
         schema: &Value,
-        path: &str,
+        at: &At,
         depth: usize,
         lost: &mut Vec<String>,
         is_field: bool,
@@ -274,13 +311,13 @@ impl Cx<'_, '_, '_> {
             "array" if depth < MAX_DEPTH => {
                 node = head.arg("array");
                 read = &["items", "minItems", "maxItems", "uniqueItems"];
-                self.array(&mut node, &shape, path, depth, lost);
+                self.array(&mut node, &shape, at, depth, lost);
             }
             "object" if depth < MAX_DEPTH => {
                 node = head.arg("object").block();
                 read = &["properties", "required", "additionalProperties"];
                 let mut inner = Vec::new();
-                self.object_body(&mut node, &shape, path, depth + 1, &mut inner);
+                self.object_body(&mut node, &shape, at, depth + 1, &mut inner);
                 lost.extend(inner);
             }
             "array" | "object" => {
@@ -300,8 +337,13 @@ impl Cx<'_, '_, '_> {
                 read = &["properties", "required", "additionalProperties"];
             }
         }
+        let mut read = read.to_vec();
         if is_field {
             node = self.field_level(node, &shape, ty, lost);
+            if self.input {
+                node = header(node, &shape, lost);
+                read.push(HEADER_KEYWORD);
+            }
         } else {
             for k in ["description", "default", "deprecated"] {
                 if let Some(v) = shape.get(k) {
@@ -313,7 +355,7 @@ impl Cx<'_, '_, '_> {
             }
         }
         let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
-        unread(&shape, &keys, read, lost);
+        unread(&shape, &keys, &read, lost);
         node
     }
 
@@ -321,7 +363,7 @@ impl Cx<'_, '_, '_> {
         &mut self,
         node: &mut Node,
         shape: &Shape,
-        path: &str,
+        at: &At,
         depth: usize,
         lost: &mut Vec<String>,
     ) {
@@ -340,13 +382,13 @@ impl Cx<'_, '_, '_> {
         for (k, v) in attrs {
             *node = std::mem::replace(node, Node::new("")).prop(k, v);
         }
-        let items_path = format!("{path}[]");
+        let items_at = at.items();
         let mut items_lost = Vec::new();
         let items = match shape.get("items") {
             Some(items @ Value::Object(_)) => self.typed(
                 Node::new("items"),
                 items,
-                &items_path,
+                &items_at,
                 depth + 1,
                 &mut items_lost,
                 false,
@@ -364,7 +406,7 @@ impl Cx<'_, '_, '_> {
                 Node::new("items").arg("object")
             }
         };
-        self.report(node, &items_path, items_lost);
+        self.report(node, &items_at, items_lost);
         node.child(items);
     }
 
@@ -592,6 +634,12 @@ fn number(
             ));
         }
     }
+    if let Some(v) = shape.get("x-unit") {
+        match v.as_str().and_then(Unit::parse) {
+            Some(u) => node = node.prop("unit", u.as_str()),
+            None => lost.push(format!("`x-unit` {} is not a unit; left out", short(v))),
+        }
+    }
     (
         node,
         &[
@@ -602,8 +650,24 @@ fn number(
             "multipleOf",
             "enum",
             "const",
+            "x-unit",
         ],
     )
+}
+
+/// `header="…"` of an input field from `x-mcp-header` (docs/catalog-format.md).
+fn header(node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
+    match shape.get(HEADER_KEYWORD) {
+        None => node,
+        Some(Value::String(h)) => node.prop("header", h.as_str()),
+        Some(v) => {
+            lost.push(format!(
+                "`{HEADER_KEYWORD}` {} is not a header name; left out",
+                short(v)
+            ));
+            node
+        }
+    }
 }
 
 /// A JSON number as a bound of an integer (an integral value within 64 bits) or number field.

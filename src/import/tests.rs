@@ -142,3 +142,48 @@ fn descriptions_split_only_where_they_say_when() {
     assert_eq!(s.summary, "Reads a file. Returns v1.2 text.");
     assert!(s.when.is_none() && s.when_not.is_none());
 }
+
+#[test]
+fn headers_and_units_are_kept() {
+    let i = imported(
+        r#"[{"name":"charge","description":"Charges an account.",
+        "inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},
+        "amount":{"type":"integer","minimum":0,"x-unit":"minor"}},"additionalProperties":false},
+        "annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}}]"#,
+    );
+    assert!(i.notes.is_empty(), "{:?}", i.notes);
+    assert!(
+        i.text
+            .contains(r#"field "region" "string" header="Region""#),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text
+            .contains(r#"field "amount" "integer" min=0 unit="minor""#),
+        "{}",
+        i.text
+    );
+}
+
+#[test]
+fn notes_say_their_json_path() {
+    let i = imported(
+        r#"[{"name":"find","description":"Finds.","inputSchema":{"type":"object","properties":{
+        "tags":{"type":"array","items":{"oneOf":[{"type":"string"},{"type":"integer"}]}},
+        "who":{"type":"object","properties":{"id":{"type":["string","null"]}},"additionalProperties":false}},
+        "additionalProperties":false},"annotations":{"readOnlyHint":true}}]"#,
+    );
+    let places: Vec<(&str, &str)> = i
+        .notes
+        .iter()
+        .map(|n| (n.path.as_str(), n.json_path.as_str()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("input.tags[]", "inputSchema.properties.tags.items"),
+            ("input.who.id", "inputSchema.properties.who.properties.id"),
+        ]
+    );
+}
