@@ -29,7 +29,11 @@ fn server_binary() -> Result<PathBuf, String> {
     if !status.success() {
         return Err("cargo build --release --example billing_server failed".into());
     }
-    Ok(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/examples/billing_server"))
+    // The build above goes where cargo puts this bench's own build (CARGO_TARGET_DIR when set).
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+    Ok(target.join("release/examples/billing_server"))
 }
 
 async fn measure(client: &RunningService<RoleClient, ()>) -> Result<Vec<Duration>, String> {
