@@ -29,7 +29,7 @@ pub use self::http::serve_http;
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 
-use crate::runtime::{CallError, CallResult, Catalog, InputNeeded};
+use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequest, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationSchema, Implementation, InputRequest,
@@ -435,14 +435,18 @@ fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
     }
 }
 
-/// The runtime's result as the SDK's: the same text block, `structuredContent` and `isError`.
+/// The runtime's result as the SDK's: the same content block, `structuredContent` and
+/// `isError`.
 fn to_sdk(result: CallResult) -> CallToolResult {
     let mut sdk = if result.is_error {
         CallToolResult::error(Vec::new())
     } else {
         CallToolResult::success(Vec::new())
     };
-    sdk.content = vec![::rmcp::model::ContentBlock::text(result.text)];
+    sdk.content = vec![match result.content {
+        Content::Text(text) => ::rmcp::model::ContentBlock::text(text),
+        Content::Image { data, mime_type } => ::rmcp::model::ContentBlock::image(data, mime_type),
+    }];
     sdk.structured_content = result.structured_content;
     sdk
 }
