@@ -445,7 +445,7 @@ fn to_sdk(result: CallResult) -> CallToolResult {
     };
     sdk.content = vec![match result.content {
         Content::Text(text) => ::rmcp::model::ContentBlock::text(text),
-        Content::Image { data, mime_type } => ::rmcp::model::ContentBlock::image(data, mime_type),
+        Content::Image(image) => ::rmcp::model::ContentBlock::image(image.data, image.mime_type),
     }];
     sdk.structured_content = result.structured_content;
     sdk

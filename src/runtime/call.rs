@@ -154,7 +154,7 @@ impl CallResult {
     pub fn text(&self) -> &str {
         match &self.content {
             Content::Text(t) => t,
-            Content::Image { .. } => "",
+            Content::Image(_) => "",
         }
     }
 

@@ -28,13 +28,18 @@ pub struct Image {
 pub enum Content {
     /// `{"type":"text","text":…}`: text, Markdown, or the JSON of a structured result.
     Text(String),
-    /// `{"type":"image","data":…,"mimeType":…}`.
-    Image {
-        /// The image, base64-encoded (RFC 4648, with padding).
-        data: String,
-        /// Its MIME type.
-        mime_type: String,
-    },
+    /// `{"type":"image","data":…,"mimeType":…}` (boxed: results are passed by value, and
+    /// most are text).
+    Image(Box<ImageBlock>),
+}
+
+/// An image content block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageBlock {
+    /// The image, base64-encoded (RFC 4648, with padding).
+    pub data: String,
+    /// Its MIME type.
+    pub mime_type: String,
 }
 
 impl Content {
@@ -42,9 +47,9 @@ impl Content {
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Content::Text(text) => serde_json::json!({ "type": "text", "text": text }),
-            Content::Image { data, mime_type } => {
-                serde_json::json!({ "type": "image", "data": data, "mimeType": mime_type })
-            }
+            Content::Image(image) => serde_json::json!({
+                "type": "image", "data": image.data, "mimeType": image.mime_type
+            }),
         }
     }
 }
@@ -76,10 +81,10 @@ impl ToolOutput for Markdown {
 
 impl ToolOutput for Image {
     fn into_result(self) -> CallResult {
-        CallResult::unstructured(Content::Image {
+        CallResult::unstructured(Content::Image(Box::new(ImageBlock {
             data: base64(&self.data),
             mime_type: self.mime_type,
-        })
+        })))
     }
 }
 
