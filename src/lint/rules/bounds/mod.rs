@@ -4,6 +4,8 @@ crate::lint::declare_rules! {
     string_unbounded,
     array_unbounded,
     number_unbounded,
+    integer_as_number,
+    pseudo_bound,
     offset_pagination,
     depth,
     field_count,
