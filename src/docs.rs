@@ -154,8 +154,12 @@ pub struct ToolView {
     pub description_fence: String,
     /// The input fields, nested fields flattened after their parent.
     pub inputs: Vec<FieldView>,
-    /// The output fields; `None` when the tool declares no output.
+    /// The output fields; `None` when the tool declares no structured output.
     pub outputs: Option<Vec<FieldView>>,
+    /// `text`, `markdown` or `image` for an unstructured result (`output kind=…`).
+    pub output_kind: Option<&'static str>,
+    /// `effect … idempotent=#true`: a repeated call has no further effect without a key.
+    pub idempotent: bool,
     /// The declared errors, in declaration order.
     pub errors: Vec<ErrorView>,
     /// How retries are deduplicated, when declared.
@@ -169,6 +173,8 @@ pub struct ToolView {
     pub needs_input: Vec<NeedsInputView>,
     /// Example requests.
     pub examples: ExamplesView,
+    /// `example-call`s: concrete arguments and results.
+    pub example_calls: Vec<ExampleCallView>,
     /// The deprecation, when deprecated.
     pub deprecated: Option<DeprecatedView>,
     /// The four hashes, as `catalogc hash` prints them.
@@ -293,6 +299,21 @@ pub struct ExamplesView {
     pub no_calls: Vec<String>,
     /// Tools a model may confuse with this one.
     pub confusables: Vec<ToolRef>,
+}
+
+/// One `example-call` of a tool, ready to print in fenced code blocks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExampleCallView {
+    /// The example's name.
+    pub name: String,
+    /// The arguments as pretty-printed JSON.
+    pub arguments: String,
+    /// The result: pretty-printed JSON, or the text as written; `None` when not given.
+    pub result: Option<String>,
+    /// The result's code-block language: `json`, `text` or `markdown`.
+    pub result_lang: &'static str,
+    /// A backtick fence longer than any run of backticks in the arguments or result.
+    pub fence: String,
 }
 
 /// A reference to another tool by name.
@@ -423,6 +444,13 @@ fn tool_view(cat: &Catalog, tool: &Tool, description: &str, hashes: &ToolHashes)
                 kind: n.kind.value.as_str(),
                 doc: text(&n.doc),
             })
+            .collect(),
+        output_kind: tool.content.as_ref().map(|k| k.value.as_str()),
+        idempotent: tool.naturally_idempotent(),
+        example_calls: tool
+            .example_calls
+            .iter()
+            .map(|c| example_call(tool, c))
             .collect(),
         examples: ExamplesView {
             calls: tool
@@ -647,6 +675,31 @@ fn retry_words(retry: Retry) -> &'static str {
         Retry::AfterUserAction => "retry only after the user acts",
         Retry::Backoff => "retry later, with backoff",
         Retry::QueryStatus => "check the outcome before retrying",
+    }
+}
+
+fn example_call(tool: &Tool, c: &crate::model::ExampleCall) -> ExampleCallView {
+    use crate::model::ExampleResult;
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let arguments = pretty(&c.arguments.value);
+    let (result, result_lang) = match c.result.as_ref().map(|r| &r.value) {
+        Some(ExampleResult::Json(v)) => (Some(pretty(v)), "json"),
+        Some(ExampleResult::Text(t)) => (
+            Some(t.clone()),
+            match tool.content.as_ref().map(|k| k.value) {
+                Some(crate::model::ContentKind::Markdown) => "markdown",
+                _ => "text",
+            },
+        ),
+        None => (None, "json"),
+    };
+    let both = format!("{arguments}\n{}", result.as_deref().unwrap_or(""));
+    ExampleCallView {
+        name: c.name.value.clone(),
+        arguments,
+        result,
+        result_lang,
+        fence: crate::contract::markdown::fence(&both),
     }
 }
 

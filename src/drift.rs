@@ -158,7 +158,10 @@ fn compare_tool(cat: &Catalog, tool: &Tool, expected: &Value, served: &Value) ->
                 } else if key == "inputSchema" {
                     server_tool.input = imported.input.clone();
                 } else {
+                    // A served `outputSchema` is a structured result, whatever kind the
+                    // catalog declares; a served list cannot state text or image results.
                     server_tool.output = imported.output.clone();
+                    server_tool.content = None;
                 }
             }
         }

@@ -141,6 +141,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
             "output",
             "error",
             "examples",
+            "example-call",
             "deprecated",
             "allow",
         ],
@@ -149,6 +150,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
         Some("error") => &["message", "next-step"],
         Some("needs-input") => &["doc"],
         Some("examples") => &["call", "no-call", "confusable"],
+        Some("example-call") => &["arguments", "result"],
         _ => &[],
     }
 }
@@ -197,16 +199,18 @@ fn entry_order(node: &str) -> Vec<&'static str> {
 }
 
 /// Groups of tool children separated by a blank line: the header (texts, effect and
-/// behaviour), `input`, `output`, the errors, the examples, then deprecation and allows.
+/// behaviour), `input`, `output`, the errors, the examples, the example calls, then
+/// deprecation and allows.
 fn tool_section(name: &str) -> u8 {
     match name {
         "input" => 1,
         "output" => 2,
         "error" => 3,
         "examples" => 4,
-        "deprecated" | "allow" => 5,
+        "example-call" => 5,
+        "deprecated" | "allow" => 6,
         n if child_order(Some("tool")).contains(&n) => 0,
-        _ => 6,
+        _ => 7,
     }
 }
 

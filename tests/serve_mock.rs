@@ -185,7 +185,14 @@ fn the_binary_serves_the_catalogs_over_stdio() {
     assert_eq!(r[1]["result"]["ttlMs"], json!(5000));
 
     assert_eq!(r[2]["result"]["isError"], json!(false), "{}", r[2]);
-    assert_eq!(r[2]["result"]["structuredContent"], json!({"items": []}));
+    // invoice_list declares an `example-call`: the mock answers with its result.
+    let listed = &r[2]["result"]["structuredContent"];
+    assert_eq!(
+        listed["items"][0]["invoice_reference"],
+        json!("INV-1042"),
+        "{listed}"
+    );
+    assert_eq!(listed["next_cursor"], json!("c2"));
 
     let invalid = &tool_error(&r[3]);
     assert_eq!(invalid["code"], json!("INVALID_ARGUMENTS"));

@@ -6,7 +6,8 @@ use super::Options;
 use super::plan::{CatalogPlan, EnumPlan, FieldPlan, Item, RTy, StructPlan, ToolPlan};
 use crate::contract::ToolContract;
 use crate::model::{
-    CURSOR_DEFAULT_MAX_LENGTH, ConfirmDigest, Literal, Num, NumTy, StringTy, Ty, TyKind,
+    CURSOR_DEFAULT_MAX_LENGTH, ConfirmDigest, ContentKind, Literal, Num, NumTy, StringTy, Ty,
+    TyKind,
 };
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -176,6 +177,21 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let input_impl = input_methods(t);
     let error = error_enum(t);
     let needs = needs_input(t);
+    let content = tool.content.as_ref().map(|k| {
+        let (ty, what) = match k.value {
+            ContentKind::Text => (quote!(Text), "plain text"),
+            ContentKind::Markdown => (quote!(Markdown), "Markdown"),
+            ContentKind::Image => (quote!(Image), "an image"),
+        };
+        let d = format!(
+            " The result: {what}, sent as one MCP content block (`output kind=\"{}\"`).",
+            k.value.as_str()
+        );
+        quote! {
+            #[doc = #d]
+            pub type Output = ::catalogc::runtime::#ty;
+        }
+    });
     quote! {
         #mdoc
         pub mod #m {
@@ -204,6 +220,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
             };
 
             #(#items)*
+            #content
             #input_impl
             #error
             #needs

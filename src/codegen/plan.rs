@@ -125,8 +125,11 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 top_level: true,
             };
             s.structure("Input".into(), None, &tool.input.fields);
-            let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
-            s.structure("Output".into(), None, output);
+            // An unstructured result is a runtime type (`emit` aliases it), not a struct.
+            if tool.content.is_none() {
+                let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
+                s.structure("Output".into(), None, output);
+            }
             let errors = pascal_names(&tool.errors, |e| &e.code.value);
             let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
             ToolPlan {

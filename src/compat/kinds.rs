@@ -344,6 +344,18 @@ kinds! {
         "idempotency key, scope or ttl changed",
         "A retry keyed the old way may no longer be deduplicated (recovery behaviour changes).",
         mirror: ToolLevel, reverse: [ToolIdempotencyChanged];
+    ToolIdempotentAdded = "compat/tool-idempotent-added", Minor,
+        "effect declared naturally idempotent",
+        "`idempotent=#true` added to an `append`/`destructive` effect: `idempotentHint` becomes true and retries without a key become safe; old callers lose nothing.",
+        mirror: ToolLevel, reverse: [ToolIdempotentRemoved];
+    ToolIdempotentRemoved = "compat/tool-idempotent-removed", Major,
+        "effect no longer naturally idempotent",
+        "Callers that retry after a timeout without a key (as `idempotentHint` allowed) now repeat the side effect.",
+        mirror: ToolLevel, reverse: [ToolIdempotentAdded];
+    ToolOutputKindChanged = "compat/tool-output-kind-changed", Major,
+        "result kind changed",
+        "What a result holds changed between structured JSON, text, markdown and an image (adding or removing `output kind=` counts): clients read results the way the old contract said.",
+        mirror: ToolLevel, reverse: [ToolOutputKindChanged];
     ToolConfirmAdded = "compat/tool-confirm-added", Major,
         "confirm added",
         "The server now requires a confirmation digest old clients never send.",
@@ -410,7 +422,7 @@ kinds! {
         mirror: ToolLevel, reverse: [ToolSelectionTextChanged];
     ToolExamplesChanged = "compat/tool-examples-changed", Patch,
         "examples changed",
-        "Evaluation data only.",
+        "Evaluation data, docs and mock answers only (`examples`, `example-call`).",
         mirror: ToolLevel, reverse: [ToolExamplesChanged];
     ToolDeprecatedAdded = "compat/tool-deprecated-added", Minor,
         "tool deprecated",

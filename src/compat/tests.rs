@@ -250,6 +250,31 @@ fn tool_level_rows() {
 }
 
 #[test]
+fn example_calls_are_a_patch_and_structured_to_text_is_major() {
+    let base = tool("a_b", vec![], Some(vec![]));
+    let mut t = base.clone();
+    t.example_calls = vec![ExampleCall {
+        name: sp("one".to_string()),
+        arguments: sp(serde_json::json!({})),
+        result: Some(sp(ExampleResult::Json(serde_json::json!({})))),
+        span: Span::default(),
+    }];
+    let old = catalog(vec![base.clone()], vec![]);
+    let new = catalog(vec![t], vec![]);
+    assert_eq!(kinds(&old, &new), [Kind::ToolExamplesChanged]);
+    let mut text = base;
+    text.output = None;
+    text.content = Some(sp(ContentKind::Text));
+    let new = catalog(vec![text], vec![]);
+    let changes = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    assert_eq!(
+        changes.iter().map(|c| c.kind).collect::<Vec<_>>(),
+        [Kind::ToolOutputKindChanged]
+    );
+    assert_eq!(changes[0].message, "result kind changed: structured → text");
+}
+
+#[test]
 fn versions_and_report_verdicts() {
     let old = catalog(
         vec![tool("a_b", vec![], None), tool("c_d", vec![], None)],

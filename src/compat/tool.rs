@@ -40,6 +40,15 @@ impl Cx<'_> {
     }
 }
 
+/// What a result holds: `structured` JSON, a declared content kind, or `undeclared`.
+fn result_kind(t: &Tool) -> &'static str {
+    match (&t.content, &t.output) {
+        (Some(k), _) => k.value.as_str(),
+        (None, Some(_)) => "structured",
+        (None, None) => "undeclared",
+    }
+}
+
 fn sorted<'a>(v: impl IntoIterator<Item = &'a String>) -> Vec<&'a String> {
     let mut v: Vec<_> = v.into_iter().collect();
     v.sort();
@@ -119,6 +128,39 @@ pub(super) fn compare(
             }
         }
         (None, None) => {}
+    }
+
+    if old.naturally_idempotent() != new.naturally_idempotent() {
+        let span = |t: &Tool| t.idempotent.as_ref().map_or(t.effect.span, |i| i.span);
+        let kind = if new.naturally_idempotent() {
+            Kind::ToolIdempotentAdded
+        } else {
+            Kind::ToolIdempotentRemoved
+        };
+        cx.push(
+            kind,
+            "effect.idempotent",
+            Some(span(old)),
+            Some(span(new)),
+            String::new(),
+        );
+    }
+
+    let (ok, nk) = (result_kind(old), result_kind(new));
+    if ok != nk {
+        let span = |t: &Tool| {
+            t.content
+                .as_ref()
+                .map(|c| c.span)
+                .or(t.output.as_ref().map(|o| o.span))
+        };
+        cx.push(
+            Kind::ToolOutputKindChanged,
+            "output.kind",
+            span(old).or(os),
+            span(new).or(ns),
+            format!("{ok} → {nk}"),
+        );
     }
 
     match (&old.confirm, &new.confirm) {
@@ -340,6 +382,37 @@ pub(super) fn compare(
     }
     if ex(old) != ex(new) {
         cx.push(Kind::ToolExamplesChanged, "examples", os, ns, String::new());
+    }
+    // Example calls are documentation and mock data: by name, ignoring spans and order.
+    fn calls(
+        t: &Tool,
+    ) -> Vec<(
+        &String,
+        &serde_json::Value,
+        Option<&crate::model::ExampleResult>,
+    )> {
+        let mut v: Vec<_> = t
+            .example_calls
+            .iter()
+            .map(|c| {
+                (
+                    &c.name.value,
+                    &c.arguments.value,
+                    c.result.as_ref().map(|r| &r.value),
+                )
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    }
+    if calls(old) != calls(new) {
+        cx.push(
+            Kind::ToolExamplesChanged,
+            "example-call",
+            os,
+            ns,
+            String::new(),
+        );
     }
 
     match (&old.deprecated, &new.deprecated) {

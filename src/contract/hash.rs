@@ -64,7 +64,8 @@ pub fn output_hash(cat: &Catalog, tool: &Tool) -> String {
 /// The object the contract hash is taken over.
 ///
 /// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
-/// missing, so every contract has the same keys. Errors are sorted by code and needs-input
+/// missing, so every contract has the same keys, except `idempotent` (natural idempotency)
+/// and `output-kind` (an unstructured result), which appear only when used. Errors are sorted by code and needs-input
 /// by name: reordering declarations is not a contract change. The idempotency scope keeps
 /// its written order (it names a compound key).
 pub fn contract_value(cat: &Catalog, tool: &Tool) -> Value {
@@ -137,5 +138,13 @@ fn contract_from(tool: &Tool, input: &str, output: &str) -> Value {
     m.insert("confirm".into(), confirm.unwrap_or(Value::Null));
     m.insert("on-timeout".into(), on_timeout.unwrap_or(Value::Null));
     m.insert("needs-input".into(), Value::Array(needs_input));
+    // Keys added after the first lock files exist enter only when used, so a catalog that
+    // does not use them keeps its contract hash (docs/versioning.md).
+    if tool.naturally_idempotent() {
+        m.insert("idempotent".into(), json!(true));
+    }
+    if let Some(kind) = &tool.content {
+        m.insert("output-kind".into(), json!(kind.value.as_str()));
+    }
     Value::Object(m)
 }

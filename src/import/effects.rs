@@ -4,10 +4,18 @@
 //! `idempotentHint` false, `openWorldHint` true); a catalog states a class instead. With at
 //! least one of the first three hints, absent ones take MCP's default and a comment says so.
 //! With none, the class is guessed from the verbs of the tool's name.
+//!
+//! `idempotentHint: true` on a write becomes `idempotent=#true` on `append`, and on
+//! `destructive` when the name's verb deletes (`delete_file`); a destructive idempotent tool
+//! whose name does not delete stays `update` (same end state for the same arguments).
+//!
+//! A tool without `outputSchema` whose name says it returns text, Markdown or an image
+//! (logs, diffs, file contents, documentation, screenshots) gets `output kind=…`
+//! ([`content_kind`]) with a comment that it was guessed.
 
 use super::ToolNotes;
 use super::kdl::Node;
-use crate::model::Effect;
+use crate::model::{ContentKind, Effect};
 use serde_json::{Map, Value};
 
 /// Leading verbs of tools that only read.
@@ -103,6 +111,7 @@ pub(super) fn effect(
         hint("destructiveHint"),
         hint("idempotentHint"),
     );
+    let mut natural = false;
     let effect = if read_only.is_none() && destructive.is_none() && idempotent.is_none() {
         let (effect, how) = match (guess(name), description.and_then(guess_from_text)) {
             (Some(e), _) => (e, "from the verbs of its name"),
@@ -124,9 +133,21 @@ pub(super) fn effect(
     } else if read_only == Some(true) {
         Effect::Read
     } else {
-        write_effect(node, read_only, destructive, idempotent, tn)
+        let e = write_effect(node, read_only, destructive, idempotent, tn);
+        natural = idempotent == Some(true)
+            && (e == Effect::Append
+                || (e == Effect::Update && guess(name) == Some(Effect::Destructive)));
+        if natural && e == Effect::Update {
+            Effect::Destructive
+        } else {
+            e
+        }
     };
-    node.child(Node::new("effect").arg(effect.as_str()));
+    let mut effect_node = Node::new("effect").arg(effect.as_str());
+    if natural {
+        effect_node = effect_node.prop("idempotent", true);
+    }
+    node.child(effect_node);
     if let Some(open) = hint("openWorldHint") {
         node.child(Node::new("open-world").arg(open));
     }
@@ -160,15 +181,41 @@ fn write_effect(
         (true, true) => Effect::Update,
         (true, false) => Effect::Destructive,
         (false, false) => Effect::Append,
-        (false, true) => {
-            tn.add(
-                node,
-                "annotations",
-                "a non-destructive idempotent write has no effect class (`append` is idempotent only with an idempotency key); imported as `append`".into(),
-            );
-            Effect::Append
-        }
+        (false, true) => Effect::Append,
     }
+}
+
+/// Words of a tool name that mark an unstructured result, and its kind.
+const CONTENT_WORDS: &[(&str, ContentKind)] = &[
+    ("screenshot", ContentKind::Image),
+    ("markdown", ContentKind::Markdown),
+    ("doc", ContentKind::Markdown),
+    ("docs", ContentKind::Markdown),
+    ("documentation", ContentKind::Markdown),
+    ("guide", ContentKind::Markdown),
+    ("log", ContentKind::Text),
+    ("logs", ContentKind::Text),
+    ("diff", ContentKind::Text),
+    ("blame", ContentKind::Text),
+    ("html", ContentKind::Text),
+    ("content", ContentKind::Text),
+    ("contents", ContentKind::Text),
+    ("csv", ContentKind::Text),
+    ("pcap", ContentKind::Text),
+    ("stacktrace", ContentKind::Text),
+    ("breadcrumbs", ContentKind::Text),
+];
+
+/// The unstructured result a tool without `outputSchema` likely has, from the words of its
+/// name: a listed word (first match in list order), or `image` for a read of an image
+/// (`get_tiny_image`; an `upload_…_image` returns no image).
+pub fn content_kind(name: &str) -> Option<ContentKind> {
+    let words = crate::names::words(name);
+    let has = |w: &str| words.iter().any(|x| x == w);
+    if let Some((_, kind)) = CONTENT_WORDS.iter().find(|(w, _)| has(w)) {
+        return Some(*kind);
+    }
+    (has("image") && guess(name) == Some(Effect::Read)).then_some(ContentKind::Image)
 }
 
 #[cfg(test)]
@@ -187,5 +234,21 @@ mod tests {
         );
         assert_eq!(guess_from_text("Lists pods"), Some(Effect::Read));
         assert_eq!(guess_from_text("Navigate to a URL"), None);
+    }
+
+    #[test]
+    fn result_kinds_guess_from_the_name() {
+        assert_eq!(content_kind("pods_log"), Some(ContentKind::Text));
+        assert_eq!(
+            content_kind("get_url_markdown"),
+            Some(ContentKind::Markdown)
+        );
+        assert_eq!(content_kind("get-tiny-image"), Some(ContentKind::Image));
+        assert_eq!(
+            content_kind("puppeteer_screenshot"),
+            Some(ContentKind::Image)
+        );
+        assert_eq!(content_kind("upload_brand_theme_logo_image"), None);
+        assert_eq!(content_kind("list_issues"), None);
     }
 }

@@ -243,6 +243,16 @@ fn tool_node(name: &str, obj: &Map<String, Value>, notes: &mut Vec<Note>) -> Nod
         let mut output = Node::new("output").block();
         schema::top(&mut output, Some(out), "output", &mut tn);
         node.child(output);
+    } else if let Some(kind) = effects::content_kind(name) {
+        tn.add(
+            &mut node,
+            "outputSchema",
+            format!(
+                "no outputSchema: result kind `{}` guessed from the tool's name",
+                kind.as_str()
+            ),
+        );
+        node.child(Node::new("output").prop("kind", kind.as_str()));
     }
     for key in obj.keys().filter(|k| !TOOL_KEYS.contains(&k.as_str())) {
         tn.add(

@@ -8,18 +8,24 @@
 //!    runtime as a handler's error would be;
 //! 3. a tool with `needs-input` asks for each need the request has not had accepted
 //!    (prompt: the need's `doc`), through the runtime's input-required encoding;
-//! 4. otherwise it answers with its output: the minimal value of its output schema
-//!    ([`sample::sample`]; the catalog format has no example outputs yet), checked against
-//!    that schema by the runtime before it is sent.
+//! 4. otherwise it answers with its output: the result of the tool's `example-call` whose
+//!    arguments equal the call's, else of its first `example-call` with a result, else the
+//!    minimal value of its output schema ([`sample::sample`]); a structured output is checked
+//!    against its schema by the runtime before it is sent. A tool with an unstructured result
+//!    (`output kind=…`) and no example answers with a fixed placeholder of its kind
+//!    ([`placeholder`]).
 
 pub mod sample;
 
 use crate::contract::Artifacts;
 use crate::contract::shape::shape_of;
-use crate::model::{Project, Tool};
+use crate::model::{ContentKind, ExampleResult, Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
-use crate::runtime::{CallError, CallResult, ErrorInfo, InputRequest, Shape, ToolError};
+use crate::runtime::{
+    CallError, CallResult, ErrorInfo, Image, InputRequest, Markdown, Shape, Text, ToolError,
+    ToolOutput,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,6 +64,10 @@ struct MockTool {
     input: &'static Shape,
     output: &'static Shape,
     answer: Value,
+    /// Set for an unstructured result: the placeholder is sent instead of `answer`.
+    content: Option<ContentKind>,
+    /// The `example-call`s with a result: (arguments, result), in declaration order.
+    examples: Vec<(Value, ExampleResult)>,
     needs: Vec<Need>,
     /// The declared error `--fail` asked for.
     fail: Option<Declared>,
@@ -127,6 +137,15 @@ impl Mock {
                         input,
                         output,
                         answer: sample::sample(out_schema),
+                        content: tool.content.as_ref().map(|k| k.value),
+                        examples: tool
+                            .example_calls
+                            .iter()
+                            .filter_map(|c| {
+                                let r = c.result.as_ref()?;
+                                Some((c.arguments.value.clone(), r.value.clone()))
+                            })
+                            .collect(),
                         needs: needs(tool),
                         fail,
                     },
@@ -173,7 +192,47 @@ impl Mock {
         {
             return input_required(need, need.prompt);
         }
-        complete_json(tool.output, tool.answer.clone())
+        let example = tool
+            .examples
+            .iter()
+            .find(|(args, _)| args == arguments)
+            .or(tool.examples.first())
+            .map(|(_, result)| result);
+        match (example, tool.content) {
+            (Some(ExampleResult::Json(v)), _) => complete_json(tool.output, v.clone()),
+            (Some(ExampleResult::Text(t)), Some(ContentKind::Markdown)) => {
+                Markdown(t.clone()).into_result()
+            }
+            (Some(ExampleResult::Text(t)), _) => Text(t.clone()).into_result(),
+            (None, Some(kind)) => placeholder(kind, &tool.definition),
+            (None, None) => complete_json(tool.output, tool.answer.clone()),
+        }
+    }
+}
+
+/// A 1×1 transparent PNG: the smallest valid image a client can decode and show.
+const PIXEL_PNG: [u8; 68] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0b, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0x00, 0x02, 0x00,
+    0x00, 0x05, 0x00, 0x01, 0x7a, 0x5e, 0xab, 0x3f, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44,
+    0xae, 0x42, 0x60, 0x82,
+];
+
+/// The mock's deterministic result for an unstructured tool: text naming the tool, a
+/// Markdown heading, or a 1×1 PNG.
+pub fn placeholder(kind: ContentKind, definition: &Value) -> CallResult {
+    let name = definition["name"].as_str().unwrap_or("tool");
+    match kind {
+        ContentKind::Text => Text(format!("{name}: mock text result")).into_result(),
+        ContentKind::Markdown => {
+            Markdown(format!("# {name}\n\nMock Markdown result.")).into_result()
+        }
+        ContentKind::Image => Image {
+            data: PIXEL_PNG.to_vec(),
+            mime_type: "image/png".into(),
+        }
+        .into_result(),
     }
 }
 

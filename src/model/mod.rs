@@ -100,6 +100,9 @@ pub struct Tool {
     pub when_not: Option<Sp<String>>,
     /// The side-effect class; decides the MCP annotations.
     pub effect: Sp<Effect>,
+    /// `effect … idempotent=#true`: an `append` or `destructive` tool whose repeated call
+    /// has no further effect without a key (a delete by name, an upsert by natural key).
+    pub idempotent: Option<Sp<bool>>,
     /// As written; see [`Tool::open_world`] for the effective value.
     pub open_world: Option<Sp<bool>>,
     /// Result size and time bounds, when declared.
@@ -108,6 +111,9 @@ pub struct Tool {
     pub input: Object,
     /// The structured result, when declared.
     pub output: Option<Object>,
+    /// `output kind="text"|"markdown"|"image"`: the result is MCP content blocks of this
+    /// kind, not structured JSON (then `output` is `None`: there is no `outputSchema`).
+    pub content: Option<Sp<ContentKind>>,
     /// The errors the tool may return, in declaration order.
     pub errors: Vec<ErrorDef>,
     /// How a repeated call is recognised, for write tools.
@@ -120,6 +126,8 @@ pub struct Tool {
     pub needs_input: Vec<NeedsInput>,
     /// Example requests, for the description and the evaluation export.
     pub examples: Examples,
+    /// `example-call`: concrete calls with their result, for docs and `serve --mock`.
+    pub example_calls: Vec<ExampleCall>,
     /// Set when the tool should no longer be used.
     pub deprecated: Option<Deprecated>,
     /// Lint rules suppressed for this tool.
@@ -141,16 +149,19 @@ impl Tool {
             when: None,
             when_not: None,
             effect: Sp::new(effect, Span::default()),
+            idempotent: None,
             open_world: None,
             limits: None,
             input: Object::default(),
             output: None,
+            content: None,
             errors: Vec::new(),
             idempotency: None,
             confirm: None,
             on_timeout: None,
             needs_input: Vec::new(),
             examples: Examples::default(),
+            example_calls: Vec::new(),
             deprecated: None,
             allows: Vec::new(),
             span: Span::default(),
@@ -165,11 +176,17 @@ impl Tool {
             .unwrap_or(self.effect.value == Effect::ExternalRead)
     }
 
-    /// A tool is safe to retry when its effect is read-class or `update`, or it has
-    /// `idempotency`.
+    /// A tool is safe to retry when its effect is read-class or `update`, it has
+    /// `idempotency`, or its effect is declared `idempotent=#true`.
     pub fn safe_to_retry(&self) -> bool {
         !matches!(self.effect.value, Effect::Append | Effect::Destructive)
             || self.idempotency.is_some()
+            || self.naturally_idempotent()
+    }
+
+    /// `effect … idempotent=#true`: repeating the call needs no key to be harmless.
+    pub fn naturally_idempotent(&self) -> bool {
+        self.idempotent.as_ref().is_some_and(|i| i.value)
     }
 
     /// The `input` or `output` object; `None` for a tool without `output`.
@@ -187,7 +204,9 @@ impl Tool {
             read_only: e.is_read_class(),
             destructive: matches!(e, Effect::Update | Effect::Destructive),
             idempotent: match e {
-                Effect::Append | Effect::Destructive => self.idempotency.is_some(),
+                Effect::Append | Effect::Destructive => {
+                    self.idempotency.is_some() || self.naturally_idempotent()
+                }
                 _ => true,
             },
             open_world: self.open_world(),
@@ -203,6 +222,19 @@ keyword_enum! {
         Input = "input",
         /// Written by the server, read by clients.
         Output = "output",
+    }
+}
+
+keyword_enum! {
+    /// What an unstructured result is (`output kind="…"`): the MCP content block it is sent as.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ContentKind {
+        /// Plain text: one `text` content block.
+        Text = "text",
+        /// Markdown: one `text` content block whose text is Markdown.
+        Markdown = "markdown",
+        /// An image: one `image` content block (base64 data and its MIME type).
+        Image = "image",
     }
 }
 
@@ -671,6 +703,29 @@ pub struct Examples {
     pub no_calls: Vec<Sp<String>>,
     /// `confusable`: requests that belong to a similar tool, not this one.
     pub confusables: Vec<Sp<String>>,
+}
+
+/// `example-call "NAME" { arguments "JSON"; result "…" }`: one concrete call of the tool.
+/// Documentation and mock data: it enters no hash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExampleCall {
+    /// Names the example (unique within the tool).
+    pub name: Sp<String>,
+    /// The arguments (`{}` when not written), checked against the input schema by lint.
+    pub arguments: Sp<serde_json::Value>,
+    /// The result, when written: checked against the output by lint.
+    pub result: Option<Sp<ExampleResult>>,
+    /// The `example-call` node.
+    pub span: Span,
+}
+
+/// An example call's result, read by the tool's output kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExampleResult {
+    /// The structured output (a tool with `output { … }` or none), as JSON.
+    Json(serde_json::Value),
+    /// The text or Markdown of an `output kind="text"`/`"markdown"` tool, verbatim.
+    Text(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]

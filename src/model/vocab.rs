@@ -7,7 +7,8 @@
 //! [`ErrorClass`], …).
 
 use super::{
-    BuiltinType, ConfirmDigest, Effect, ErrorClass, Format, InputKind, Retry, TimeoutStrategy, Unit,
+    BuiltinType, ConfirmDigest, ContentKind, Effect, ErrorClass, Format, InputKind, Retry,
+    TimeoutStrategy, Unit,
 };
 
 /// Nodes at the top level of a catalog file.
@@ -31,6 +32,7 @@ pub const TOOL_CHILDREN: &[&str] = &[
     "on-timeout",
     "needs-input",
     "examples",
+    "example-call",
     "deprecated",
     "allow",
 ];
@@ -42,6 +44,8 @@ pub const OBJECT_CHILDREN: &[&str] = &["field"];
 pub const ERROR_CHILDREN: &[&str] = &["message", "next-step"];
 /// Children of `examples`.
 pub const EXAMPLES_CHILDREN: &[&str] = &["call", "no-call", "confusable"];
+/// Children of `example-call`.
+pub const EXAMPLE_CALL_CHILDREN: &[&str] = &["arguments", "result"];
 /// Children of `needs-input`.
 pub const NEEDS_INPUT_CHILDREN: &[&str] = &["doc"];
 
@@ -77,6 +81,10 @@ pub const LIMITS_PROPS: &[&str] = &["max-items", "max-result-bytes", "timeout-ms
 pub const ERROR_PROPS: &[&str] = &["class", "retry"];
 /// Properties of `idempotency`.
 pub const IDEMPOTENCY_PROPS: &[&str] = &["key", "scope", "ttl-s"];
+/// Properties of `effect`.
+pub const EFFECT_PROPS: &[&str] = &["idempotent"];
+/// Properties of `output`.
+pub const OUTPUT_PROPS: &[&str] = &["kind"];
 
 /// The type-specific properties of a field type keyword.
 pub fn type_props(keyword: &str) -> &'static [&'static str] {
@@ -212,9 +220,9 @@ pub const NODES: &[NodeInfo] = &[
     NodeInfo {
         name: "effect",
         parents: &["tool"],
-        usage: "effect \"read\"",
-        meaning: "Required: the side-effect class, from which the MCP annotations are derived.",
-        props: &[],
+        usage: "effect \"destructive\" idempotent=#true",
+        meaning: "Required: the side-effect class, from which the MCP annotations are derived. `idempotent=#true` on `append`/`destructive`: repeating the call needs no key to be harmless.",
+        props: EFFECT_PROPS,
         children: &[],
         arg: Some(ValueKind::Keyword(Effect::NAMES)),
     },
@@ -249,8 +257,8 @@ pub const NODES: &[NodeInfo] = &[
         name: "output",
         parents: &["tool"],
         usage: "output { field … }",
-        meaning: "The structured result (`outputSchema`).",
-        props: &[],
+        meaning: "The structured result (`outputSchema`); or `output kind=\"text\"` (`markdown`, `image`): an unstructured result sent as MCP content blocks, without `outputSchema`.",
+        props: OUTPUT_PROPS,
         children: OBJECT_CHILDREN,
         arg: None,
     },
@@ -352,6 +360,33 @@ pub const NODES: &[NodeInfo] = &[
         props: &[],
         children: &[],
         arg: Some(ValueKind::Tool),
+    },
+    NodeInfo {
+        name: "example-call",
+        parents: &["tool"],
+        usage: "example-call \"NAME\" { arguments #\"{\"a\": 1}\"#; result #\"{\"b\": 2}\"# }",
+        meaning: "A concrete call and its result; repeatable. Checked against the schemas by lint (`output/example-invalid`), shown in docs, answered by `serve --mock`; enters no hash.",
+        props: &[],
+        children: EXAMPLE_CALL_CHILDREN,
+        arg: TEXT,
+    },
+    NodeInfo {
+        name: "arguments",
+        parents: &["example-call"],
+        usage: "arguments #\"{\"status\": \"open\"}\"#",
+        meaning: "The example's arguments, as JSON text (default `{}`).",
+        props: &[],
+        children: &[],
+        arg: TEXT,
+    },
+    NodeInfo {
+        name: "result",
+        parents: &["example-call"],
+        usage: "result #\"{\"items\": []}\"#",
+        meaning: "The example's result: JSON text of the structured output, or the text itself for `output kind=\"text\"`/`\"markdown\"` (none for `image`).",
+        props: &[],
+        children: &[],
+        arg: TEXT,
     },
     NodeInfo {
         name: "deprecated",
@@ -511,6 +546,20 @@ pub const PROPS: &[PropInfo] = {
             "tool",
             Tool,
             "With `query-status`: the read tool that tells the outcome.",
+        ),
+        prop(
+            "effect",
+            "idempotent",
+            Bool,
+            "On `append`/`destructive`: a repeated call has no further effect without a key \
+             (a delete by name, an upsert by natural key); `idempotentHint` becomes true.",
+        ),
+        prop(
+            "output",
+            "kind",
+            Keyword(ContentKind::NAMES),
+            "An unstructured result: MCP content blocks of this kind instead of structured \
+             JSON; no `outputSchema`, no fields.",
         ),
         prop(
             "needs-input",

@@ -35,7 +35,7 @@ pub use self::http::serve_http;
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 
-use crate::runtime::{CallError, CallResult, Catalog, InputNeeded};
+use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
@@ -453,8 +453,9 @@ fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
     }
 }
 
-/// The runtime's result as the SDK's: the same text block and `isError`; `structuredContent`
-/// only on success ([`CallResult::mcp_structured`]: a tool error is its text block).
+/// The runtime's result as the SDK's: the same content block and `isError`;
+/// `structuredContent` only on success ([`CallResult::mcp_structured`]: a tool error is its
+/// text block).
 fn to_sdk(result: CallResult) -> CallToolResult {
     let mut sdk = if result.is_error {
         CallToolResult::error(Vec::new())
@@ -462,7 +463,10 @@ fn to_sdk(result: CallResult) -> CallToolResult {
         CallToolResult::success(Vec::new())
     };
     sdk.structured_content = result.mcp_structured().cloned();
-    sdk.content = vec![::rmcp::model::ContentBlock::text(result.text)];
+    sdk.content = vec![match result.content {
+        Content::Text(text) => ::rmcp::model::ContentBlock::text(text),
+        Content::Image(image) => ::rmcp::model::ContentBlock::image(image.data, image.mime_type),
+    }];
     sdk
 }
 

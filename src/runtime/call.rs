@@ -6,6 +6,7 @@
 //! catalog declared about it (code, class, retry policy, next step, message), never its
 //! internals; an output that breaks its own schema is withheld.
 
+use super::content::{Content, ToolOutput};
 use super::validate::{Shape, Validate, Violation, check};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -107,8 +108,9 @@ pub enum Reply<O, N> {
 pub struct CallResult {
     /// `structuredContent`.
     pub structured_content: Option<Value>,
-    /// The one text block of `content`.
-    pub text: String,
+    /// The one block of `content`: the JSON text of `structuredContent`, or an unstructured
+    /// result's text or image.
+    pub content: Content,
     /// `isError`: the tool failed (a tool error, not a protocol error).
     pub is_error: bool,
     /// Set when the tool answered `needs-input` instead of completing. The result is then
@@ -133,10 +135,7 @@ impl CallResult {
     /// `isError`.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
-        m.insert(
-            "content".into(),
-            json!([{ "type": "text", "text": self.text }]),
-        );
+        m.insert("content".into(), json!([self.content.to_json()]));
         if let Some(sc) = self.mcp_structured() {
             m.insert("structuredContent".into(), sc.clone());
         }
@@ -164,12 +163,30 @@ impl CallResult {
         self.structured_content.as_ref()?.get("code")?.as_str()
     }
 
+    /// The text of the content block (empty for an image).
+    pub fn text(&self) -> &str {
+        match &self.content {
+            Content::Text(t) => t,
+            Content::Image(_) => "",
+        }
+    }
+
     fn structured(value: Value, is_error: bool) -> CallResult {
         let text = value.to_string();
         CallResult {
             structured_content: Some(value),
-            text,
+            content: Content::Text(text),
             is_error,
+            input_required: None,
+        }
+    }
+
+    /// A successful unstructured result: the block alone, no `structuredContent`.
+    pub fn unstructured(content: Content) -> CallResult {
+        CallResult {
+            structured_content: None,
+            content,
+            is_error: false,
             input_required: None,
         }
     }
@@ -263,18 +280,19 @@ pub trait Catalog<H: ?Sized> {
     ) -> impl Future<Output = Result<CallResult, CallError>> + Send;
 }
 
-/// Runs one tool whose handler returns its output.
+/// Runs one tool whose handler returns its output (structured, or an unstructured
+/// [`Text`](super::Text), [`Markdown`](super::Markdown) or [`Image`](super::Image)).
 pub async fn run<I, O, E, F, Fut>(arguments: Value, handler: F) -> CallResult
 where
     I: Validate + DeserializeOwned,
-    O: Validate,
+    O: ToolOutput,
     E: ToolError,
     F: FnOnce(I) -> Fut,
     Fut: Future<Output = Result<O, E>>,
 {
     match parse::<I>(arguments) {
         Ok(input) => match handler(input).await {
-            Ok(output) => complete(&output),
+            Ok(output) => output.into_result(),
             Err(e) => tool_error(&e),
         },
         Err(result) => result,
@@ -285,7 +303,7 @@ where
 pub async fn run_reply<I, O, N, E, F, Fut>(arguments: Value, handler: F) -> CallResult
 where
     I: Validate + DeserializeOwned,
-    O: Validate,
+    O: ToolOutput,
     N: InputRequest,
     E: ToolError,
     F: FnOnce(I) -> Fut,
@@ -293,7 +311,7 @@ where
 {
     match parse::<I>(arguments) {
         Ok(input) => match handler(input).await {
-            Ok(Reply::Complete(output)) => complete(&output),
+            Ok(Reply::Complete(output)) => output.into_result(),
             Ok(Reply::InputRequired { needs, prompt }) => input_required(&needs, &prompt),
             Err(e) => tool_error(&e),
         },

@@ -8,12 +8,14 @@
 
 pub mod call;
 pub mod canonical;
+pub mod content;
 pub mod validate;
 
 pub use call::{
     CallError, CallResult, Catalog, ErrorInfo, InputNeeded, InputRequest, Reply, ToolError,
     ToolInfo, approval_digest,
 };
+pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use validate::{
     ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule, Validate, Violation,
     Violations, some,

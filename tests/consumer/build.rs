@@ -10,6 +10,12 @@ fn main() {
         .config("hostile.catalogc.kdl")
         .compile()
         .expect("hostile catalog");
+    // Tool-level constructs: unstructured results, natural idempotency, confirmation
+    // through elicitation, example calls.
+    catalogc::Builder::new()
+        .catalogs("content")
+        .compile()
+        .expect("content catalog");
     // The same catalogs with `schemars::JsonSchema` derives, for the schema agreement test.
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     catalogc::Builder::new()

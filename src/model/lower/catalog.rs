@@ -217,23 +217,26 @@ impl Cx {
         let mut when_not = None;
         let mut effect = None;
         let mut effect_seen = false;
+        let mut idempotent = None;
         let mut open_world = None;
         let mut limits = None;
         let mut input = None;
         let mut output = None;
+        let mut content = None;
         let mut errors: Vec<ErrorDef> = Vec::new();
         let mut idempotency = None;
         let mut confirm = None;
         let mut on_timeout = None;
         let mut needs_input: Vec<NeedsInput> = Vec::new();
         let mut examples = Examples::default();
+        let mut example_calls: Vec<(ExampleCall, Option<Sp<String>>)> = Vec::new();
         let mut deprecated = None;
         let mut allows = Vec::new();
 
         for n in node.child_nodes() {
             let kind = n.name.value;
-            let single =
-                !matches!(kind, "error" | "needs-input" | "allow") && TOOL_CHILDREN.contains(&kind);
+            let single = !matches!(kind, "error" | "needs-input" | "allow" | "example-call")
+                && TOOL_CHILDREN.contains(&kind);
             if single && !self.once(&mut seen, &n, "a `tool`") {
                 continue;
             }
@@ -244,7 +247,7 @@ impl Cx {
                 "when-not" => when_not = self.text_node(&n),
                 "effect" => {
                     effect_seen = true;
-                    effect = self.lower_effect(&n);
+                    (effect, idempotent) = self.lower_effect(&n);
                 }
                 "open-world" => {
                     self.check_annotations(&n);
@@ -255,6 +258,12 @@ impl Cx {
                 }
                 "limits" => limits = self.lower_limits(&n),
                 "input" => input = Some(self.lower_object_node(&n)),
+                "output"
+                    if n.entries()
+                        .any(|e| e.name.is_some_and(|k| k.value == "kind")) =>
+                {
+                    content = self.lower_content(&n);
+                }
                 "output" => output = Some(self.lower_object_node(&n)),
                 "error" => {
                     if let Some(e) = self.lower_error(&n) {
@@ -282,6 +291,25 @@ impl Cx {
                     }
                 }
                 "examples" => examples = self.lower_examples(&n),
+                "example-call" => {
+                    if let Some((call, result)) = self.lower_example_call(&n) {
+                        if example_calls
+                            .iter()
+                            .any(|(c, _)| c.name.value == call.name.value)
+                        {
+                            self.err(
+                                "naming/duplicate",
+                                call.name.span,
+                                format!("example-call `{}` is declared twice", call.name.value),
+                                Some(
+                                    "rename or remove one; this declaration is ignored".to_string(),
+                                ),
+                            );
+                        } else {
+                            example_calls.push((call, result));
+                        }
+                    }
+                }
                 "deprecated" => deprecated = self.lower_deprecated(&n),
                 "allow" => {
                     if let Some(a) = self.lower_allow(&n) {
@@ -323,6 +351,14 @@ impl Cx {
                 }
             }
         };
+        // The result is read once the output kind is known (it may be declared later).
+        let example_calls = example_calls
+            .into_iter()
+            .map(|(mut call, text)| {
+                call.result = text.and_then(|t| self.example_result(t, content.as_ref()));
+                call
+            })
+            .collect();
         let tool = Tool {
             name: name?,
             version: version?,
@@ -331,16 +367,19 @@ impl Cx {
             when,
             when_not,
             effect: effect?,
+            idempotent,
             open_world,
             limits,
             input,
             output,
+            content,
             errors,
             idempotency,
             confirm,
             on_timeout,
             needs_input,
             examples,
+            example_calls,
             deprecated,
             allows,
             span: node.span,
@@ -371,6 +410,93 @@ impl Cx {
             }
         }
         ex
+    }
+
+    /// An `example-call` with its arguments parsed and its result still as written.
+    pub(super) fn lower_example_call(
+        &mut self,
+        n: &Node,
+    ) -> Option<(ExampleCall, Option<Sp<String>>)> {
+        self.check_annotations(n);
+        let usage = "example-call \"NAME\" { arguments \"{...}\"; result \"...\" }";
+        self.props(n, &[], &|_| None);
+        let a = self.args(n, 1, 1, usage);
+        let name = a.first().and_then(|e| self.string(e, "example-call name"));
+        let mut arguments = None;
+        let mut result = None;
+        let mut seen = HashSet::new();
+        for c in n.child_nodes() {
+            match c.name.value {
+                "arguments" | "result" => {
+                    if !self.once(&mut seen, &c, "`example-call`") {
+                        continue;
+                    }
+                    let text = self.text_node(&c);
+                    if c.name.value == "arguments" {
+                        arguments = text.and_then(|t| self.json(t, "`arguments`"));
+                    } else {
+                        result = text;
+                    }
+                }
+                _ => {
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, "in `example-call`", EXAMPLE_CALL_CHILDREN);
+                }
+            }
+        }
+        let arguments = arguments
+            .unwrap_or_else(|| Sp::new(serde_json::Value::Object(Default::default()), n.span));
+        let call = ExampleCall {
+            name: name?,
+            arguments,
+            result: None,
+            span: n.span,
+        };
+        Some((call, result))
+    }
+
+    /// An example's `result` as the tool's output kind reads it: JSON for a structured
+    /// output, the text itself for text and Markdown; an image has none.
+    fn example_result(
+        &mut self,
+        text: Sp<String>,
+        content: Option<&Sp<ContentKind>>,
+    ) -> Option<Sp<ExampleResult>> {
+        match content.map(|k| k.value) {
+            Some(ContentKind::Text | ContentKind::Markdown) => {
+                Some(Sp::new(ExampleResult::Text(text.value), text.span))
+            }
+            Some(ContentKind::Image) => {
+                self.err(
+                    "model/unexpected-children",
+                    text.span,
+                    "an `output kind=\"image\"` tool's example has no `result`: an image is not written in a catalog",
+                    Some("remove `result`; `serve --mock` answers with a placeholder image".to_string()),
+                );
+                None
+            }
+            None => self
+                .json(text, "`result`")
+                .map(|v| Sp::new(ExampleResult::Json(v.value), v.span)),
+        }
+    }
+
+    /// `text` parsed as JSON, or a `model/wrong-type` error at its span.
+    fn json(&mut self, text: Sp<String>, what: &str) -> Option<Sp<serde_json::Value>> {
+        match serde_json::from_str(&text.value) {
+            Ok(v) => Some(Sp::new(v, text.span)),
+            Err(e) => {
+                self.err(
+                    "model/wrong-type",
+                    text.span,
+                    format!("{what} is not JSON: {e}"),
+                    Some(
+                        "write it as a JSON text, e.g. a raw string `#\"{\"a\": 1}\"#`".to_string(),
+                    ),
+                );
+                None
+            }
+        }
     }
 
     pub(super) fn lower_deprecated(&mut self, n: &Node) -> Option<Deprecated> {

@@ -5,12 +5,59 @@ use super::*;
 use crate::syntax::Node;
 
 impl Cx {
-    pub(super) fn lower_effect(&mut self, n: &Node) -> Option<Sp<Effect>> {
+    /// The effect and, when written, its `idempotent=` flag (only on `append` and
+    /// `destructive`: every other class is idempotent already).
+    pub(super) fn lower_effect(&mut self, n: &Node) -> (Option<Sp<Effect>>, Option<Sp<bool>>) {
         self.check_annotations(n);
-        self.props(n, &[], &|_| None);
+        let props = self.props(n, EFFECT_PROPS, &|_| None);
         self.no_children(n);
         let a = self.args(n, 1, 1, "effect \"read\"");
-        self.keyword::<Effect>(a.first()?, "`effect`")
+        let effect = a
+            .first()
+            .and_then(|e| self.keyword::<Effect>(e, "`effect`"));
+        let idempotent = props
+            .get("idempotent")
+            .and_then(|e| self.boolean(e, "`idempotent`"));
+        let idempotent = match (&effect, idempotent) {
+            (Some(e), Some(i)) if !matches!(e.value, Effect::Append | Effect::Destructive) => {
+                self.err(
+                    "model/unknown-property",
+                    i.span,
+                    format!(
+                        "`idempotent=` applies only to `append` and `destructive`; `{}` is idempotent already",
+                        e.value.as_str()
+                    ),
+                    Some("remove `idempotent=`".to_string()),
+                );
+                None
+            }
+            (_, i) => i,
+        };
+        (effect, idempotent)
+    }
+
+    /// `output kind="…"`: an unstructured result, which has no fields.
+    pub(super) fn lower_content(&mut self, n: &Node) -> Option<Sp<ContentKind>> {
+        self.check_annotations(n);
+        let usage = "output kind=\"text\"";
+        let props = self.props(n, OUTPUT_PROPS, &|_| None);
+        self.args(n, 0, 0, usage);
+        if let Some(ch) = n.children()
+            && let Some(first) = ch.nodes().first()
+        {
+            self.err(
+                "model/unexpected-children",
+                first.name.span,
+                "an unstructured `output kind=…` has no fields: its result is not JSON",
+                Some(
+                    "remove `kind=` to declare a structured output, or remove the fields"
+                        .to_string(),
+                ),
+            );
+        }
+        props
+            .get("kind")
+            .and_then(|e| self.keyword::<ContentKind>(e, "output `kind`"))
     }
 
     pub(super) fn lower_limits(&mut self, n: &Node) -> Option<Limits> {

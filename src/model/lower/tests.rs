@@ -242,3 +242,93 @@ fn deep_nesting_is_refused_not_followed() {
         parsed.errors
     );
 }
+
+const TOOL_LEVEL: &str = r##"
+catalog "notes" version="1.0.0"
+tool "note_delete" version="1.0.0" {
+effect "destructive" idempotent=#true
+input { field "id" "string" required=#true max-length=8 }
+output { field "deleted" "boolean" required=#true }
+example-call "one" {
+    arguments #"{"id": "n1"}"#
+    result #"{"deleted": true}"#
+}
+example-call "default arguments"
+}
+tool "note_text" version="1.0.0" {
+effect "read"
+example-call "text" { result "Buy milk." }
+input
+output kind="markdown"
+}
+"##;
+
+#[test]
+fn lowers_natural_idempotency_unstructured_results_and_example_calls() {
+    let (cat, diags) = lower_text(TOOL_LEVEL);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let delete = &cat.tools[0];
+    assert!(delete.naturally_idempotent());
+    assert!(delete.annotations().idempotent && delete.safe_to_retry());
+    let calls = &delete.example_calls;
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].arguments.value, serde_json::json!({ "id": "n1" }));
+    assert_eq!(
+        calls[0].result.as_ref().map(|r| &r.value),
+        Some(&ExampleResult::Json(serde_json::json!({ "deleted": true })))
+    );
+    assert_eq!(calls[1].arguments.value, serde_json::json!({}));
+    assert!(calls[1].result.is_none());
+    let text = &cat.tools[1];
+    assert_eq!(
+        text.content.as_ref().map(|k| k.value),
+        Some(ContentKind::Markdown)
+    );
+    assert!(text.output.is_none());
+    // The result is read by the output kind, declared after the example.
+    assert_eq!(
+        text.example_calls[0].result.as_ref().map(|r| &r.value),
+        Some(&ExampleResult::Text("Buy milk.".into()))
+    );
+}
+
+#[test]
+fn tool_level_mistakes_are_errors_at_their_place() {
+    let src = r##"
+catalog "notes" version="1.0.0"
+tool "note_get" version="1.0.0" {
+effect "update" idempotent=#true
+input
+output kind="image" { field "x" "string" }
+example-call "bad" {
+    arguments "{not json"
+    result "x"
+}
+example-call "bad" { arguments "{}" }
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    let got: Vec<(&str, &str)> = diags
+        .iter()
+        .map(|d| (d.rule.as_str(), &src[d.span.start..d.span.end]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("model/unknown-property", "#true"),
+            ("model/unexpected-children", "field"),
+            ("model/wrong-type", "\"{not json\""),
+            ("naming/duplicate", "\"bad\""),
+            ("model/unexpected-children", "\"x\""),
+        ],
+        "{diags:?}"
+    );
+    let tool = &cat.expect("catalog").tools[0];
+    assert!(tool.idempotent.is_none());
+    assert_eq!(
+        tool.content.as_ref().map(|k| k.value),
+        Some(ContentKind::Image)
+    );
+    assert_eq!(tool.example_calls.len(), 1);
+}

@@ -13,6 +13,12 @@ pub mod hostile {
     catalogc::include_catalog!("match");
 }
 
+/// Unstructured results, natural idempotency and confirmation through elicitation
+/// (tests/consumer/content/notes.kdl).
+pub mod notes {
+    catalogc::include_catalog!("notes");
+}
+
 /// The same catalogs generated with `json_schema_derive(true)`.
 pub mod with_schemars {
     pub mod billing {

@@ -59,7 +59,7 @@ fn success_carries_structured_content_and_the_same_json_as_text() {
         .unwrap_or_default();
     // Only the caller's tenant, from the trusted context.
     assert_eq!(refs, ["INV-1"]);
-    let text: Value = serde_json::from_str(&r.text).unwrap_or(Value::Null);
+    let text: Value = serde_json::from_str(r.text()).unwrap_or(Value::Null);
     assert_eq!(&text, sc);
     let mcp = r.to_json();
     assert_eq!(mcp["isError"], json!(false));
@@ -184,8 +184,8 @@ fn an_output_that_breaks_its_schema_is_withheld() {
         json!({"invoice_reference": "INV-1"}),
     );
     assert_eq!(r.error_code(), Some("INVALID_TOOL_OUTPUT"));
-    assert!(!r.text.contains("not an invoice number"), "{}", r.text);
-    assert!(!r.text.contains("Customer"), "{}", r.text);
+    assert!(!r.text().contains("not an invoice number"), "{}", r.text());
+    assert!(!r.text().contains("Customer"), "{}", r.text());
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! ## What it does
-//! Flags a `destructive` tool without `confirm`.
+//! Flags a `destructive` tool without `confirm` and without
+//! `needs-input "NAME" kind="confirmation"`: a tool that asks the user through an MCP
+//! elicitation round trip (input required) before it acts is confirmed too.
 //!
 //! ## Why is this bad?
 //! A destructive call (delete, payment, message) cannot be undone. `confirm` makes the client
@@ -19,7 +21,7 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
-use crate::model::Effect;
+use crate::model::{Effect, InputKind, Tool};
 
 /// The `effect/destructive-confirm` rule: `destructive` tools declare `confirm`; the module
 /// documentation explains it.
@@ -31,13 +33,18 @@ pub static RULE: Rule = Rule {
     source: include_str!("destructive_confirm.rs"),
 };
 
+/// `confirm`, or a confirmation the tool asks for itself during the call.
+fn confirmed(tool: &Tool) -> bool {
+    tool.confirm.is_some() || tool.needs_input.iter().any(|n| n.kind.value == InputKind::Confirmation)
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in &catalog.tools {
-            if tool.effect.value == Effect::Destructive && tool.confirm.is_none() {
+            if tool.effect.value == Effect::Destructive && !confirmed(tool) {
                 out.push(
                     Finding::in_tool(catalog, tool, tool.effect.span, format!("destructive tool `{}` has no `confirm`", tool.name.value))
-                        .help("add `confirm digest=\"arguments\"` (or `\"arguments+resource-version\"`) so the user approves the exact call"),
+                        .help("add `confirm digest=\"arguments\"` (or `\"arguments+resource-version\"`) so the user approves the exact call, or `needs-input \"approval\" kind=\"confirmation\"` when the tool asks the user itself"),
                 );
             }
         }
@@ -48,15 +55,24 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 mod tests {
     use crate::lint::testkit::sites::*;
     use super::RULE;
-    use crate::model::{Confirm, ConfirmDigest, Effect, Span};
+    use crate::model::{Confirm, ConfirmDigest, Effect, InputKind, NeedsInput, Span};
 
     #[test]
     fn destructive_only() {
         let mut confirmed = tool("a_ok", Effect::Destructive, vec![], None);
         confirmed.confirm = Some(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(0, 0) });
-        let tools = Effect::ALL.iter().map(|e| tool(&format!("a_{}", e.as_str()), *e, vec![], None)).chain([confirmed]).collect();
+        let need = |name: &str, kind| {
+            let mut t = tool(name, Effect::Destructive, vec![], None);
+            t.needs_input = vec![NeedsInput { name: sp("approval".into()), kind: sp(kind), doc: None, span: Span::new(0, 0) }];
+            t
+        };
+        let tools = Effect::ALL
+            .iter()
+            .map(|e| tool(&format!("a_{}", e.as_str()), *e, vec![], None))
+            .chain([confirmed, need("a_elicited", InputKind::Confirmation), need("a_asks_text", InputKind::Text)])
+            .collect();
         let f = check(&RULE, catalog(tools, vec![]));
         let names: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
-        assert_eq!(names, ["a_destructive"]);
+        assert_eq!(names, ["a_destructive", "a_asks_text"]);
     }
 }

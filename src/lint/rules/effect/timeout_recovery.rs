@@ -1,6 +1,7 @@
 //! ## What it does
 //! Checks that the outcome of a write can be recovered after a timeout:
-//! - a `destructive` or `append` tool must declare `on-timeout`;
+//! - a `destructive` or `append` tool must declare `on-timeout`, unless its effect is declared
+//!   `idempotent=#true` (calling again is then the recovery, as for `update`);
 //! - `on-timeout "query-status"` must name, with `tool=`, a read-class tool (`read`,
 //!   `external-read`, `preview`), looked up in every catalog loaded together (a name that
 //!   exists nowhere is `selection/unknown-tool`'s finding, not this rule's);
@@ -51,7 +52,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         for tool in &catalog.tools {
             let name = &tool.name.value;
             let Some(on_timeout) = &tool.on_timeout else {
-                if matches!(tool.effect.value, Effect::Append | Effect::Destructive) {
+                // A naturally idempotent write recovers by calling again, like `update`.
+                if matches!(tool.effect.value, Effect::Append | Effect::Destructive) && !tool.naturally_idempotent() {
                     out.push(
                         Finding::in_tool(
                             catalog,
@@ -118,6 +120,8 @@ mod tests {
         use TimeoutStrategy::*;
         let mut keyed = write("pay_retry", Effect::Destructive, on(RetryWithKey, None));
         keyed.idempotency = Some(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) });
+        let mut natural = write("file_delete", Effect::Destructive, None);
+        natural.idempotent = Some(sp(true));
         let a = catalog(
             vec![
                 write("pay_none", Effect::Destructive, None),
@@ -130,6 +134,7 @@ mod tests {
                 write("pay_notool", Effect::Append, on(QueryStatus, None)),
                 write("pay_nokey", Effect::Append, on(RetryWithKey, None)),
                 keyed,
+                natural,
             ],
             vec![],
         );

@@ -1,5 +1,7 @@
 //! ## What it does
-//! Flags a tool without an `output` block.
+//! Flags a tool without an `output` block. A tool that declares an unstructured result
+//! (`output kind="text"`, `"markdown"` or `"image"`) is not flagged: a JSON schema does not
+//! apply to text, logs or images.
 //!
 //! ## Why is this bad?
 //! Without `output` the tool has no `outputSchema`: clients get no `structuredContent`
@@ -38,10 +40,10 @@ pub static RULE: Rule = Rule {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
-        for tool in catalog.tools.iter().filter(|t| t.output.is_none()) {
+        for tool in catalog.tools.iter().filter(|t| t.output.is_none() && t.content.is_none()) {
             out.push(
                 Finding::in_tool(catalog, tool, tool.name.span, format!("tool `{}` declares no `output`", tool.name.value))
-                    .help("add an `output { field ... }` block describing the structured result"),
+                    .help("add an `output { field ... }` block describing the structured result, or `output kind=\"text\"` (`markdown`, `image`) when the result is not JSON"),
             );
         }
     }
@@ -51,13 +53,15 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 mod tests {
     use crate::lint::testkit::sites::*;
     use super::RULE;
-    use crate::model::Effect;
+    use crate::model::{ContentKind, Effect};
 
     #[test]
     fn only_tools_without_output() {
         let with = tool("a_with", Effect::Read, vec![], Some(vec![]));
         let without = tool("a_without", Effect::Read, vec![], None);
-        let f = check(&RULE, catalog(vec![with, without], vec![]));
+        let mut text = tool("a_text", Effect::Read, vec![], None);
+        text.content = Some(sp(ContentKind::Text));
+        let f = check(&RULE, catalog(vec![with, without, text], vec![]));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].tool.as_deref(), Some("a_without"));
     }
