@@ -287,7 +287,7 @@ fn symbol_markdown(view: &View, o: &Occurrence) -> Option<String> {
                 tool.effect.value.as_str()
             );
             if let Some(contract) = snap.artifacts.tool(c, t) {
-                let h = &contract.hashes;
+                let h = contract.hashes();
                 md.push_str(&format!(
                     "\n\nDescription the model sees:\n\n```text\n{}\n```\n\n| hash | value |\n|---|---|\n| input | `{}` |\n| output | `{}` |\n| description | `{}` |\n| contract | `{}` |",
                     contract.description, h.input, h.output, h.description, h.contract
