@@ -242,7 +242,7 @@ fn command(name: &str, text: &str) -> usize {
             .catalogs
             .iter()
             .flat_map(|c| &c.tools)
-            .map(|t| t.hashes.contract.len())
+            .map(|t| t.hashes().contract.len())
             .sum(),
         "export" => {
             serde_json::to_string(&artifacts.tools_list(&loaded.project)).map_or(0, |s| s.len())

@@ -67,7 +67,7 @@ fn main() {
             .catalogs
             .iter()
             .flat_map(|c| &c.tools)
-            .map(|t| t.hashes.contract.len())
+            .map(|t| t.hashes().contract.len())
             .sum::<usize>()
     });
     println!(

@@ -351,7 +351,7 @@ pub fn catalog_view(
         .tools
         .iter()
         .zip(&contracts.tools)
-        .map(|(tool, contract)| tool_view(cat, tool, &contract.description, &contract.hashes))
+        .map(|(tool, contract)| tool_view(cat, tool, &contract.description, contract.hashes()))
         .collect();
     let types = cat
         .types
@@ -726,7 +726,7 @@ mod tests {
         for (i, t) in view.tools.iter().enumerate() {
             let c = art.tool(0, i).unwrap_or_else(|| panic!("no contract"));
             assert_eq!(t.description, format!("{}!", t.name));
-            assert_eq!(t.hashes, c.hashes);
+            assert_eq!(&t.hashes, c.hashes());
         }
         let reminder = &view.tools[2];
         assert_eq!(reminder.anchor, "tool-invoice_send_reminder");
@@ -822,7 +822,7 @@ tool "t" version="1.0.0" {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let text = render_catalog(&project, &art, &own, 0).unwrap_or_else(|e| panic!("{e}"));
-        let first = art.tool(0, 0).map(|c| c.hashes.contract.clone());
+        let first = art.tool(0, 0).map(|c| c.hashes().contract.clone());
         assert_eq!(
             text.lines().next(),
             Some(format!("* `invoice_list` {}", first.unwrap_or_default()).as_str())

@@ -52,7 +52,7 @@ impl Lock {
             .map(|(t, c)| LockedTool {
                 name: t.name.value.clone(),
                 version: t.version.value.clone(),
-                hashes: c.hashes.clone(),
+                hashes: c.hashes().clone(),
             })
             .collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));

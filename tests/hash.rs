@@ -165,7 +165,7 @@ fn all_hashes(offset: usize) -> Vec<ToolHashes> {
     let cat = fx.billing();
     cat.tools
         .iter()
-        .map(|t| testing::contract(&cat, t).hashes)
+        .map(|t| testing::contract(&cat, t).hashes().clone())
         .collect()
 }
 
@@ -198,7 +198,7 @@ fn hashes_are_what_they_say() {
     let fx = Fx::new(0);
     let cat = fx.billing();
     let tool = &cat.tools[0];
-    let h = testing::contract(&cat, tool).hashes;
+    let h = testing::contract(&cat, tool).hashes().clone();
     assert_eq!(
         h.input,
         digest(&catalogc::contract::schema::input_schema(&cat, tool))
@@ -218,7 +218,7 @@ fn hashes_are_what_they_say() {
     // No output: the hash of `{}`.
     let ping = cat.tool("service_ping").expect("fixture has service_ping");
     assert_eq!(
-        testing::contract(&cat, ping).hashes.output,
+        testing::contract(&cat, ping).hashes().output.clone(),
         digest(&json!({}))
     );
 }
@@ -241,7 +241,7 @@ fn contract_sensitivity() {
         .tool("payment_transfer_submit")
         .expect("fixture tool")
         .clone();
-    let h = |t: &catalogc::model::Tool| testing::contract(&cat, t).hashes;
+    let h = |t: &catalogc::model::Tool| testing::contract(&cat, t).hashes().clone();
     let before = h(&base);
 
     // Not hashed: version label, error text, needs-input doc, examples, title, declaration
@@ -316,21 +316,21 @@ fn unit_and_bounds_change_the_input_hash_and_the_contract() {
         .tool("payment_transfer_submit")
         .expect("fixture tool")
         .clone();
-    let before = testing::contract(&cat, &base).hashes;
+    let before = testing::contract(&cat, &base).hashes().clone();
     let mut t = base.clone();
     if let TyKind::Integer(n) = &mut t.input.fields[2].ty.kind {
         n.unit = Some(fx.sp(Unit::Count));
     } else {
         panic!("fixture: amount_minor is an integer");
     }
-    let after = testing::contract(&cat, &t).hashes;
+    let after = testing::contract(&cat, &t).hashes().clone();
     assert_ne!(after.input, before.input);
     assert_ne!(after.contract, before.contract);
     assert_eq!(after.output, before.output);
     // `sensitive` is a patch-level change: no hash moves.
     let mut t = base.clone();
     t.input.fields[0].sensitive = true;
-    assert_eq!(testing::contract(&cat, &t).hashes, before);
+    assert_eq!(testing::contract(&cat, &t).hashes().clone(), before);
 }
 
 #[test]
@@ -338,10 +338,10 @@ fn description_change_moves_only_the_description_hash() {
     let fx = Fx::new(0);
     let cat = fx.billing();
     let base = cat.tool("invoice_list").expect("fixture tool").clone();
-    let before = testing::contract(&cat, &base).hashes;
+    let before = testing::contract(&cat, &base).hashes().clone();
     let mut t = base.clone();
     t.when = fx.os("Use to find invoices by status.");
-    let after = testing::contract(&cat, &t).hashes;
+    let after = testing::contract(&cat, &t).hashes().clone();
     assert_ne!(after.description, before.description);
     assert_eq!(
         (&after.input, &after.output, &after.contract),
@@ -374,7 +374,12 @@ fn catalog_hashes(name: &str, text: String) -> Vec<(String, ToolHashes)> {
     let cat = loaded.project.catalogs.first().expect("one catalog");
     cat.tools
         .iter()
-        .map(|t| (t.name.value.clone(), testing::contract(cat, t).hashes))
+        .map(|t| {
+            (
+                t.name.value.clone(),
+                testing::contract(cat, t).hashes().clone(),
+            )
+        })
         .collect()
 }
 

@@ -54,7 +54,7 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
             let mut out = String::new();
             for (c, tools) in cats {
                 for (t, contract) in tools {
-                    let h = &contract.hashes;
+                    let h = contract.hashes();
                     let _ = writeln!(out, "{}/{} {}", c.name.value, t.name.value, t.version.value);
                     let _ = writeln!(out, "  input        {}", h.input);
                     let _ = writeln!(out, "  output       {}", h.output);
@@ -69,7 +69,7 @@ pub fn run(args: &HashArgs, global: &Global) -> Result<Status, CliError> {
                 .into_iter()
                 .flat_map(|(c, tools)| {
                     tools.into_iter().map(move |(t, contract)| {
-                        let h = &contract.hashes;
+                        let h = contract.hashes();
                         json!({
                             "catalog": c.name.value,
                             "tool": t.name.value,

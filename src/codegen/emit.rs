@@ -170,7 +170,8 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let name = &tool.name.value;
     let version = &tool.version.value;
     let description = &c.description;
-    let (ih, oh, ch) = (&c.hashes.input, &c.hashes.output, &c.hashes.contract);
+    let h = c.hashes();
+    let (ih, oh, ch) = (&h.input, &h.output, &h.contract);
     let definition = serde_json::to_string(&c.definition).unwrap_or_default();
     let mdoc = doc(tool.summary.as_ref().map(|s| s.value.as_str()));
     let items = t.items.iter().map(|i| item(i, At::Tool, opts));

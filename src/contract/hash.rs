@@ -37,12 +37,22 @@ pub fn hashes_of(
     input: &Value,
     output: Option<&Value>,
 ) -> ToolHashes {
+    hashes_from(&ContractFacts::of(tool), description, input, output)
+}
+
+/// The hashes of a tool from its [`ContractFacts`], description and schemas.
+pub fn hashes_from(
+    facts: &ContractFacts,
+    description: &str,
+    input: &Value,
+    output: Option<&Value>,
+) -> ToolHashes {
     let input = digest(input);
     let output = match output {
         Some(o) => digest(o),
         None => digest(&json!({})),
     };
-    let contract = digest(&contract_from(tool, &input, &output));
+    let contract = digest(&facts.with_schemas(&input, &output));
     ToolHashes {
         input,
         output,
@@ -61,90 +71,141 @@ pub fn output_hash(cat: &Catalog, tool: &Tool) -> String {
     digest(&schema::output_schema(cat, tool).unwrap_or_else(|| json!({})))
 }
 
-/// The object the contract hash is taken over.
-///
-/// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
-/// missing, so every contract has the same keys, except `idempotent` (natural idempotency)
-/// and `output-kind` (an unstructured result), which appear only when used. Errors are sorted by code and needs-input
-/// by name: reordering declarations is not a contract change. The idempotency scope keeps
-/// its written order (it names a compound key).
+/// The object the contract hash is taken over (see [`ContractFacts`] for its shape).
 pub fn contract_value(cat: &Catalog, tool: &Tool) -> Value {
-    contract_from(tool, &input_hash(cat, tool), &output_hash(cat, tool))
+    ContractFacts::of(tool).with_schemas(&input_hash(cat, tool), &output_hash(cat, tool))
 }
 
-fn contract_from(tool: &Tool, input: &str, output: &str) -> Value {
-    let a = tool.annotations();
-    let mut errors: Vec<Value> = tool
-        .errors
-        .iter()
-        .map(|e| {
-            json!({
-                "code": e.code.value,
-                "class": e.class.value.as_str(),
-                "retry": e.retry().as_str(),
-            })
-        })
-        .collect();
-    errors.sort_by(|a, b| a["code"].as_str().cmp(&b["code"].as_str()));
-    let limits = tool.limits.as_ref().map(|l| {
-        json!({
-            "max-items": l.max_items.as_ref().map(|v| v.value),
-            "max-result-bytes": l.max_result_bytes.as_ref().map(|v| v.value),
-            "timeout-ms": l.timeout_ms.as_ref().map(|v| v.value),
-        })
-    });
-    let idempotency = tool.idempotency.as_ref().map(|i| {
-        json!({
-            "key": i.key.value,
-            "scope": i.scope.iter().map(|s| s.value.as_str()).collect::<Vec<_>>(),
-            "ttl-s": i.ttl_s.as_ref().map(|v| v.value),
-        })
-    });
-    let confirm = tool
-        .confirm
-        .as_ref()
-        .map(|c| json!({ "digest": c.digest.value.as_str() }));
-    let on_timeout = tool.on_timeout.as_ref().map(|t| {
-        json!({
-            "strategy": t.strategy.value.as_str(),
-            "tool": t.tool.as_ref().map(|v| v.value.as_str()),
-        })
-    });
-    let mut needs_input: Vec<Value> = tool
-        .needs_input
-        .iter()
-        .map(|n| json!({ "name": n.name.value, "kind": n.kind.value.as_str() }))
-        .collect();
-    needs_input.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+/// The part of [`contract_value`] a tool's own declarations give, copied out of the tool:
+/// kept by a [`super::ToolContract`] so its contract hash can be computed on first use,
+/// without the tool at hand (`lint` and `lsp` never ask for it). Plain values, not JSON:
+/// building the JSON object for every tool up front cost `lint` as much as a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContractFacts {
+    name: String,
+    effect: &'static str,
+    open_world: bool,
+    annotations: crate::model::Annotations,
+    /// `(code, class, retry)`.
+    errors: Vec<(String, &'static str, &'static str)>,
+    /// `(max-items, max-result-bytes, timeout-ms)`.
+    limits: Option<[Option<u64>; 3]>,
+    /// `(key, scope, ttl-s)`.
+    idempotency: Option<(String, Vec<String>, Option<u64>)>,
+    confirm: Option<&'static str>,
+    /// `(strategy, tool)`.
+    on_timeout: Option<(&'static str, Option<String>)>,
+    /// `(name, kind)`.
+    needs_input: Vec<(String, &'static str)>,
+    naturally_idempotent: bool,
+    /// An unstructured result's kind.
+    output_kind: Option<&'static str>,
+}
 
-    let mut m = Map::new();
-    m.insert("name".into(), json!(tool.name.value));
-    m.insert("effect".into(), json!(tool.effect.value.as_str()));
-    m.insert("open-world".into(), json!(tool.open_world()));
-    m.insert(
-        "annotations".into(),
-        json!({
-            "readOnlyHint": a.read_only,
-            "destructiveHint": a.destructive,
-            "idempotentHint": a.idempotent,
-            "openWorldHint": a.open_world,
-        }),
-    );
-    m.insert("input".into(), json!(input));
-    m.insert("output".into(), json!(output));
-    m.insert("errors".into(), Value::Array(errors));
-    m.insert("limits".into(), limits.unwrap_or(Value::Null));
-    m.insert("idempotency".into(), idempotency.unwrap_or(Value::Null));
-    m.insert("confirm".into(), confirm.unwrap_or(Value::Null));
-    m.insert("on-timeout".into(), on_timeout.unwrap_or(Value::Null));
-    m.insert("needs-input".into(), Value::Array(needs_input));
-    // Keys added after the first lock files exist enter only when used, so a catalog that
-    // does not use them keeps its contract hash (docs/versioning.md).
-    if tool.naturally_idempotent() {
-        m.insert("idempotent".into(), json!(true));
+impl ContractFacts {
+    /// The facts of `tool`.
+    pub fn of(tool: &Tool) -> ContractFacts {
+        let v = |o: &Option<crate::model::Sp<u64>>| o.as_ref().map(|v| v.value);
+        ContractFacts {
+            name: tool.name.value.clone(),
+            effect: tool.effect.value.as_str(),
+            open_world: tool.open_world(),
+            annotations: tool.annotations(),
+            errors: tool
+                .errors
+                .iter()
+                .map(|e| {
+                    let retry = e.retry().as_str();
+                    (e.code.value.clone(), e.class.value.as_str(), retry)
+                })
+                .collect(),
+            limits: tool
+                .limits
+                .as_ref()
+                .map(|l| [v(&l.max_items), v(&l.max_result_bytes), v(&l.timeout_ms)]),
+            idempotency: tool.idempotency.as_ref().map(|i| {
+                let scope = i.scope.iter().map(|s| s.value.clone()).collect();
+                (i.key.value.clone(), scope, v(&i.ttl_s))
+            }),
+            confirm: tool.confirm.as_ref().map(|c| c.digest.value.as_str()),
+            on_timeout: tool.on_timeout.as_ref().map(|t| {
+                let other = t.tool.as_ref().map(|v| v.value.clone());
+                (t.strategy.value.as_str(), other)
+            }),
+            needs_input: tool
+                .needs_input
+                .iter()
+                .map(|n| (n.name.value.clone(), n.kind.value.as_str()))
+                .collect(),
+            naturally_idempotent: tool.naturally_idempotent(),
+            output_kind: tool.content.as_ref().map(|k| k.value.as_str()),
+        }
     }
-    if let Some(kind) = &tool.content {
-        m.insert("output-kind".into(), json!(kind.value.as_str()));
+
+    /// The contract object over these facts and the two schema hashes.
+    ///
+    /// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
+    /// missing, so every contract has the same keys, except `idempotent` (natural
+    /// idempotency) and `output-kind` (an unstructured result), which appear only when used.
+    /// Errors are sorted by code and
+    /// needs-input by name: reordering declarations is not a contract change. The
+    /// idempotency scope keeps its written order (it names a compound key).
+    fn with_schemas(&self, input: &str, output: &str) -> Value {
+        let a = &self.annotations;
+        let mut errors: Vec<Value> = self
+            .errors
+            .iter()
+            .map(|(code, class, retry)| json!({ "code": code, "class": class, "retry": retry }))
+            .collect();
+        errors.sort_by(|a, b| a["code"].as_str().cmp(&b["code"].as_str()));
+        let limits = self.limits.map(|[items, bytes, timeout]| {
+            json!({ "max-items": items, "max-result-bytes": bytes, "timeout-ms": timeout })
+        });
+        let idempotency = self
+            .idempotency
+            .as_ref()
+            .map(|(key, scope, ttl)| json!({ "key": key, "scope": scope, "ttl-s": ttl }));
+        let confirm = self.confirm.map(|d| json!({ "digest": d }));
+        let on_timeout = self
+            .on_timeout
+            .as_ref()
+            .map(|(strategy, tool)| json!({ "strategy": strategy, "tool": tool }));
+        let mut needs_input: Vec<Value> = self
+            .needs_input
+            .iter()
+            .map(|(name, kind)| json!({ "name": name, "kind": kind }))
+            .collect();
+        needs_input.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+
+        let mut m = Map::new();
+        m.insert("name".into(), json!(self.name));
+        m.insert("effect".into(), json!(self.effect));
+        m.insert("open-world".into(), json!(self.open_world));
+        m.insert(
+            "annotations".into(),
+            json!({
+                "readOnlyHint": a.read_only,
+                "destructiveHint": a.destructive,
+                "idempotentHint": a.idempotent,
+                "openWorldHint": a.open_world,
+            }),
+        );
+        m.insert("input".into(), json!(input));
+        m.insert("output".into(), json!(output));
+        m.insert("errors".into(), Value::Array(errors));
+        m.insert("limits".into(), limits.unwrap_or(Value::Null));
+        m.insert("idempotency".into(), idempotency.unwrap_or(Value::Null));
+        m.insert("confirm".into(), confirm.unwrap_or(Value::Null));
+        m.insert("on-timeout".into(), on_timeout.unwrap_or(Value::Null));
+        m.insert("needs-input".into(), Value::Array(needs_input));
+        // Keys added after the first lock files exist enter only when used, so a catalog
+        // that does not use them keeps its contract hash (docs/versioning.md).
+        if self.naturally_idempotent {
+            m.insert("idempotent".into(), json!(true));
+        }
+        if let Some(kind) = self.output_kind {
+            m.insert("output-kind".into(), json!(kind));
+        }
+        Value::Object(m)
     }
-    Value::Object(m)
 }

@@ -18,18 +18,36 @@ pub use description::{TemplateError, Templates};
 pub use hash::ToolHashes;
 
 use crate::model::{Catalog, Project, Tool};
+use hash::ContractFacts;
 use serde_json::{Value, json};
+use std::sync::OnceLock;
 
 /// The contract of one tool. The schemas live once, inside the definition: a project of
 /// tens of thousands of tools keeps each schema tree in memory a single time.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The four hashes are computed on first use and kept: `hash`, `lock`, `export`, docs and
+/// code generation read them, while `lint` and `lsp` (which only measure descriptions and
+/// definitions) never pay for canonicalising and hashing every schema.
+#[derive(Debug, Clone)]
 pub struct ToolContract {
     /// The rendered model-facing description (the MCP `description`).
     pub description: String,
     /// The MCP tool definition (one entry of `tools/list`), holding both schemas.
     pub definition: Value,
-    /// The `input`, `output`, `description` and `contract` hashes.
-    pub hashes: ToolHashes,
+    /// What the contract hash covers besides the schemas.
+    facts: ContractFacts,
+    /// The `input`, `output`, `description` and `contract` hashes, once asked for.
+    hashes: OnceLock<ToolHashes>,
+}
+
+/// Two contracts are equal when what they are computed from is: the hashes follow from it,
+/// whether or not either side has computed them yet.
+impl PartialEq for ToolContract {
+    fn eq(&self, other: &Self) -> bool {
+        self.description == other.description
+            && self.definition == other.definition
+            && self.facts == other.facts
+    }
 }
 
 impl ToolContract {
@@ -39,17 +57,15 @@ impl ToolContract {
         tool: &Tool,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        let Parts {
-            description,
-            input_schema,
-            output_schema,
-            hashes,
-        } = Parts::build(cat, tool, templates)?;
+        let description = templates.description(cat, tool)?;
+        let input_schema = schema::input_schema(cat, tool);
+        let output_schema = schema::output_schema(cat, tool);
         let definition = schema::definition_of(tool, &description, input_schema, output_schema);
         Ok(ToolContract {
             description,
             definition,
-            hashes,
+            facts: ContractFacts::of(tool),
+            hashes: OnceLock::new(),
         })
     }
 
@@ -62,40 +78,36 @@ impl ToolContract {
     pub fn output_schema(&self) -> Option<&Value> {
         self.definition.get("outputSchema")
     }
-}
 
-/// What a tool's hashes are computed from, and the hashes: a [`ToolContract`] without its
-/// MCP definition.
-struct Parts {
-    description: String,
-    input_schema: Value,
-    output_schema: Option<Value>,
-    hashes: ToolHashes,
-}
-
-impl Parts {
-    fn build(cat: &Catalog, tool: &Tool, templates: &Templates) -> Result<Parts, TemplateError> {
-        let description = templates.description(cat, tool)?;
-        let input_schema = schema::input_schema(cat, tool);
-        let output_schema = schema::output_schema(cat, tool);
-        let hashes = hash::hashes_of(tool, &description, &input_schema, output_schema.as_ref());
-        Ok(Parts {
-            description,
-            input_schema,
-            output_schema,
-            hashes,
+    /// The `input`, `output`, `description` and `contract` hashes, computed on first use.
+    pub fn hashes(&self) -> &ToolHashes {
+        self.hashes.get_or_init(|| {
+            hash::hashes_from(
+                &self.facts,
+                &self.description,
+                self.input_schema(),
+                self.output_schema(),
+            )
         })
     }
 }
 
-/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::build`], without building
+/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::hashes`], without building
 /// the MCP definition (a copy of both schemas) that `breaking` would drop at once.
 pub fn tool_hashes(
     cat: &Catalog,
     tool: &Tool,
     templates: &Templates,
 ) -> Result<ToolHashes, TemplateError> {
-    Parts::build(cat, tool, templates).map(|p| p.hashes)
+    let description = templates.description(cat, tool)?;
+    let input_schema = schema::input_schema(cat, tool);
+    let output_schema = schema::output_schema(cat, tool);
+    Ok(hash::hashes_of(
+        tool,
+        &description,
+        &input_schema,
+        output_schema.as_ref(),
+    ))
 }
 
 /// The contracts of every tool of one catalog, in declaration order.
@@ -207,13 +219,13 @@ mod tests {
             let text = format!("{} is {}.", tool.name.value, tool.effect.value.as_str());
             assert_eq!(c.description, text);
             assert_eq!(c.definition["description"], json!(text));
-            assert_eq!(c.hashes.description, sha256_hex(text.as_bytes()));
-            assert_eq!(c.hashes.input, digest(c.input_schema()));
+            assert_eq!(c.hashes().description, sha256_hex(text.as_bytes()));
+            assert_eq!(c.hashes().input, digest(c.input_schema()));
             assert_eq!(c.output_schema().is_some(), tool.output.is_some());
             assert_ne!(c.description, b.description);
             assert_eq!(
-                (c.input_schema(), &c.hashes.input, &c.hashes.contract),
-                (b.input_schema(), &b.hashes.input, &b.hashes.contract)
+                (c.input_schema(), &c.hashes().input, &c.hashes().contract),
+                (b.input_schema(), &b.hashes().input, &b.hashes().contract)
             );
         }
         let list = art.tools_list(&project);

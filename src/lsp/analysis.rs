@@ -44,6 +44,9 @@ pub struct Snapshot {
     pub diagnostics: Vec<Diagnostic>,
     /// Declarations and references of every tool and named type.
     pub occurrences: Vec<Occurrence>,
+    /// The project's tool naming convention (`naming` in `catalogc.kdl`); `None` for each
+    /// catalog's own.
+    pub naming: Option<crate::names::Convention>,
 }
 
 impl Snapshot {
@@ -94,6 +97,7 @@ impl Snapshot {
             artifacts,
             diagnostics,
             occurrences,
+            naming: config.lint.naming,
         }
     }
 

@@ -287,7 +287,7 @@ fn symbol_markdown(view: &View, o: &Occurrence) -> Option<String> {
                 tool.effect.value.as_str()
             );
             if let Some(contract) = snap.artifacts.tool(c, t) {
-                let h = &contract.hashes;
+                let h = contract.hashes();
                 md.push_str(&format!(
                     "\n\nDescription the model sees:\n\n```text\n{}\n```\n\n| hash | value |\n|---|---|\n| input | `{}` |\n| output | `{}` |\n| description | `{}` |\n| contract | `{}` |",
                     contract.description, h.input, h.output, h.description, h.contract
@@ -344,8 +344,8 @@ pub fn rename(view: &View, offset: usize, new_name: &str) -> Result<lsp::Workspa
         .snap
         .occurrence_at(view.file, offset)
         .ok_or("no tool or named type here to rename")?;
-    if new_name.trim().is_empty() {
-        return Err("the new name is empty".to_string());
+    if let Some(problem) = rename_problem(view.snap, &o.target, new_name) {
+        return Err(problem);
     }
     let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
     for occ in view.snap.occurrences_of(&o.target) {
@@ -360,6 +360,38 @@ pub fn rename(view: &View, offset: usize, new_name: &str) -> Result<lsp::Workspa
         changes: Some(changes),
         ..lsp::WorkspaceEdit::default()
     })
+}
+
+/// Why `new_name` cannot replace the name of `target`: the rules a name is linted by
+/// (`naming/tool-name` in the catalog's convention, `naming/type-name`), and no clash with
+/// another tool of the project or type of the file. Renaming to the current name is allowed.
+fn rename_problem(snap: &Snapshot, target: &Target, new_name: &str) -> Option<String> {
+    use crate::lint::rules::naming::{tool_name, type_name};
+    match target {
+        Target::Tool(old) => {
+            let cat = snap
+                .tool_index(old)
+                .and_then(|(c, _)| snap.loaded.project.catalogs.get(c));
+            let convention = snap.naming.unwrap_or_else(|| {
+                crate::names::Convention::dominant(
+                    cat.iter()
+                        .flat_map(|c| c.tools.iter().map(|t| t.name.value.as_str())),
+                )
+            });
+            if let Some(problem) = tool_name::problem(new_name, convention) {
+                return Some(problem);
+            }
+            (new_name != old && snap.tool_index(new_name).is_some())
+                .then(|| format!("a tool named `{new_name}` already exists"))
+        }
+        Target::Type(file, old) => {
+            if !type_name::is_pascal_case(new_name) {
+                return Some(format!("type name `{new_name}` is not PascalCase"));
+            }
+            (new_name != old && snap.type_names(*file).contains(&new_name))
+                .then(|| format!("a type named `{new_name}` already exists in this file"))
+        }
+    }
 }
 
 // ---- document symbols ----

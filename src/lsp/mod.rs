@@ -225,10 +225,12 @@ impl Server {
     }
 
     fn changed(&mut self, path: &Path, delay: Duration) {
+        // The deadline is taken before the stale analysis is dropped: freeing a large
+        // project's model and contracts then happens inside the debounce, not after it.
+        let due = Instant::now() + delay;
         self.snapshots.remove(&folder(path));
         // Every open document of the folder may gain or lose a cross-catalog finding.
         let dir = folder(path);
-        let due = Instant::now() + delay;
         for p in self.docs.keys().filter(|p| folder(p) == dir) {
             let at = self.pending.entry(p.clone()).or_insert(due);
             *at = (*at).max(due);

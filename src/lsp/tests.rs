@@ -332,3 +332,45 @@ fn uris_and_paths_round_trip() {
     assert_eq!(uri.as_str(), "file:///tmp/a%20dir/caf%C3%A9.kdl");
     assert_eq!(uri_to_path(&uri).as_deref(), Some(p));
 }
+
+/// A rename to a name lint would reject, or to one already taken, is refused with an error
+/// response before any edit is offered; a valid one is not.
+#[test]
+fn rename_refuses_invalid_or_taken_names() {
+    let mut c = Client::start();
+    let text = format!(
+        "{}type \"OrderLine\" {{\n    field \"sku\" \"string\" max-length=16\n}}\n",
+        SHOP.replace("effect \"reed\"", "effect \"read\"")
+    );
+    let uri = c.open("shop.kdl", &text);
+    c.diagnostics(&uri);
+    let doc = json!({"uri": uri});
+    let tool = pos(&text, "\"order_list\" version", 1);
+    let ty = pos(&text, "\"OrderLine\"", 1);
+    let mut rename = |position: &Value, name: &str| {
+        c.request_raw(
+            "textDocument/rename",
+            json!({"textDocument": doc, "position": position, "newName": name}),
+        )
+        .response_result
+    };
+    for (position, name, why) in [
+        (&tool, "OrderSearch", "is not snake_case"),
+        (&tool, "order-search", "is not snake_case"),
+        (&tool, "orders", "is one word"),
+        (&tool, "", "is not snake_case"),
+        (&tool, "order_get", "already exists"),
+        (&ty, "order_line", "is not PascalCase"),
+        (&ty, "Order Line", "is not PascalCase"),
+    ] {
+        match rename(position, name) {
+            Err(e) => {
+                assert_eq!(e.code, ErrorCode::RequestFailed as i32, "{name}");
+                assert!(e.message.contains(why), "{name}: {}", e.message);
+            }
+            Ok(v) => panic!("`{name}` was accepted: {v}"),
+        }
+    }
+    assert!(rename(&tool, "order_search").is_ok());
+    assert!(rename(&ty, "OrderItem").is_ok());
+}

@@ -53,6 +53,28 @@ pub fn estimate_tokens(bytes: usize) -> usize {
     bytes.div_ceil(4)
 }
 
+/// The length of `value` as compact JSON (what `serde_json::to_string` would return), counted
+/// while serialising instead of building the text: the definitions of a large catalog are
+/// megabytes of JSON that this rule only measures.
+fn json_len(value: &serde_json::Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` to a sink that never fails cannot fail.
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let t = &cx.config.thresholds;
     for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
@@ -62,8 +84,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             let bytes = cx
                 .artifacts
                 .tool(ci, i)
-                .and_then(|c| serde_json::to_string(&c.definition).ok())
-                .map_or(0, |s| s.len());
+                .map_or(0, |c| json_len(&c.definition));
             catalog_bytes += bytes + usize::from(i > 0);
             if bytes > t.budget_tool_bytes {
                 out.push(
@@ -103,7 +124,14 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::estimate_tokens;
+    use super::{estimate_tokens, json_len};
+    use serde_json::json;
+
+    #[test]
+    fn json_len_is_the_compact_texts_length() {
+        let v = json!({"name": "a\"b", "n": [1, 2.5, null], "s": "é\u{1}"});
+        assert_eq!(json_len(&v), v.to_string().len());
+    }
 
     #[test]
     fn token_estimate_rounds_up() {

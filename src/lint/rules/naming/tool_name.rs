@@ -38,7 +38,7 @@ pub static RULE: Rule = Rule {
 };
 
 /// Why `name` is not a valid tool name under `convention`, if it is not.
-fn problem(name: &str, convention: Convention) -> Option<String> {
+pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {
     let conv = convention.as_str();
     if !convention.matches(name) {
         Some(format!("tool name `{name}` is not {conv}"))

@@ -29,7 +29,9 @@ pub static RULE: Rule = Rule {
     source: include_str!("type_name.rs"),
 };
 
-fn is_pascal_case(name: &str) -> bool {
+/// PascalCase: an uppercase ASCII letter first, ASCII letters and digits only, and at least
+/// one lowercase letter.
+pub(crate) fn is_pascal_case(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.bytes().all(|b| b.is_ascii_alphanumeric())
         && name.bytes().any(|b| b.is_ascii_lowercase())

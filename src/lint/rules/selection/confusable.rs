@@ -92,23 +92,6 @@ pub static RULE: Rule = Rule {
     source: include_str!("confusable.rs"),
 };
 
-/// The terms of a text with their counts: content words and pairs of consecutive content
-/// words.
-fn terms(text: &str) -> HashMap<String, f64> {
-    let content: Vec<String> = words(text)
-        .filter(|w| !is_stop_word(w))
-        .map(|w| stem(&w))
-        .collect();
-    let mut counts = HashMap::new();
-    for w in &content {
-        *counts.entry(w.clone()).or_insert(0.0) += 1.0;
-    }
-    for pair in content.windows(2) {
-        *counts.entry(format!("{} {}", pair[0], pair[1])).or_insert(0.0) += 1.0;
-    }
-    counts
-}
-
 fn tool_text(tool: &Tool) -> String {
     let mut text = String::new();
     for t in [&tool.summary, &tool.when].into_iter().flatten() {
@@ -125,23 +108,70 @@ struct Vector {
     norm: f64,
 }
 
+/// Interned term ids: content words (lower-cased, stemmed, stop words left out) and pairs of
+/// consecutive content words, one id space for both.
+#[derive(Default)]
+struct Terms {
+    words: HashMap<String, usize>,
+    pairs: HashMap<(usize, usize), usize>,
+}
+
+impl Terms {
+    fn len(&self) -> usize {
+        self.words.len() + self.pairs.len()
+    }
+
+    /// The term ids of `text` with their counts, sorted by id. Words are looked up without
+    /// allocating when already known: a large catalog repeats the same few hundred words.
+    fn count(&mut self, text: &str, content: &mut Vec<usize>) -> Vec<(usize, f64)> {
+        content.clear();
+        let mut lower = String::new();
+        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            lower.clear();
+            // As `words` lower-cases (`str::to_lowercase` knows the final sigma).
+            if w.is_ascii() {
+                lower.push_str(w);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.push_str(&w.to_lowercase());
+            }
+            if is_stop_word(&lower) {
+                continue;
+            }
+            let stemmed = stem(&lower);
+            let id = match self.words.get(&stemmed) {
+                Some(&id) => id,
+                None => {
+                    let id = self.len();
+                    self.words.insert(stemmed, id);
+                    id
+                }
+            };
+            content.push(id);
+        }
+        let mut ids = content.clone();
+        for pair in content.windows(2) {
+            let next = self.len();
+            ids.push(*self.pairs.entry((pair[0], pair[1])).or_insert(next));
+        }
+        ids.sort_unstable();
+        let mut counted: Vec<(usize, f64)> = Vec::with_capacity(ids.len());
+        for id in ids {
+            match counted.last_mut() {
+                Some((last, c)) if *last == id => *c += 1.0,
+                _ => counted.push((id, 1.0)),
+            }
+        }
+        counted
+    }
+}
+
 /// The TF-IDF vectors of a set of texts: terms are interned and counted once.
 fn vectors(texts: &[String]) -> Vec<Vector> {
-    let mut ids: HashMap<String, usize> = HashMap::new();
-    let counted: Vec<Vec<(usize, f64)>> = texts
-        .iter()
-        .map(|t| {
-            let mut v: Vec<(usize, f64)> = terms(t)
-                .into_iter()
-                .map(|(term, c)| {
-                    let next = ids.len();
-                    (*ids.entry(term).or_insert(next), c)
-                })
-                .collect();
-            v.sort_unstable_by_key(|&(id, _)| id);
-            v
-        })
-        .collect();
+    let mut ids = Terms::default();
+    let mut content = Vec::new();
+    let counted: Vec<Vec<(usize, f64)>> =
+        texts.iter().map(|t| ids.count(t, &mut content)).collect();
     let mut df = vec![0usize; ids.len()];
     for v in &counted {
         for &(id, _) in v {
