@@ -13,6 +13,11 @@ pub mod hostile {
     catalogc::include_catalog!("match");
 }
 
+/// Maps, JSON values, nullable fields and address formats.
+pub mod free {
+    catalogc::include_catalog!("free");
+}
+
 /// The same catalogs generated with `json_schema_derive(true)`.
 pub mod with_schemars {
     pub mod billing {
@@ -23,6 +28,9 @@ pub mod with_schemars {
     }
     pub mod hostile {
         include!(concat!(env!("OUT_DIR"), "/schemars/match.rs"));
+    }
+    pub mod free {
+        include!(concat!(env!("OUT_DIR"), "/schemars/free.rs"));
     }
 }
 
