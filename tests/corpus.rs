@@ -282,7 +282,8 @@ fn finding_ids(server: &str, diags: &[Diagnostic]) -> Vec<(String, Level)> {
 }
 
 struct Verdict {
-    real: bool,
+    /// `None` for `unclear`: a reviewer could argue either way; left out of the figures.
+    real: Option<bool>,
     fixed: bool,
 }
 
@@ -300,8 +301,9 @@ fn judged() -> BTreeMap<String, Verdict> {
         };
         assert!(!reason.is_empty(), "{id}: no reason");
         let real = match *verdict {
-            "true" => true,
-            "false" => false,
+            "true" => Some(true),
+            "false" => Some(false),
+            "unclear" => None,
             other => panic!("{id}: verdict {other:?}"),
         };
         out.insert(
@@ -325,12 +327,12 @@ fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
     }
     let lost: Vec<&String> = judged
         .iter()
-        .filter(|(id, v)| v.real && !current.contains_key(*id))
+        .filter(|(id, v)| v.real == Some(true) && !current.contains_key(*id))
         .map(|(id, _)| id)
         .collect();
     let back: Vec<&String> = judged
         .iter()
-        .filter(|(id, v)| !v.real && v.fixed && current.contains_key(*id))
+        .filter(|(id, v)| v.real == Some(false) && v.fixed && current.contains_key(*id))
         .map(|(id, _)| id)
         .collect();
     assert!(
@@ -347,9 +349,9 @@ fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
     for level in [Level::Error, Level::Warn] {
         let (mut real, mut noise) = (0, 0);
         for (id, l) in &current {
-            match judged.get(id) {
-                Some(v) if *l == level && v.real => real += 1,
-                Some(_) if *l == level => noise += 1,
+            match judged.get(id).and_then(|v| v.real) {
+                Some(true) if *l == level => real += 1,
+                Some(false) if *l == level => noise += 1,
                 _ => {}
             }
         }

@@ -3,6 +3,7 @@
 
 use catalogc::runtime::serde_json::{self, Value, json};
 use catalogc::runtime::{Bound, Shape, Validate};
+use catalogc::testing::tool_error;
 use catalogc_consumer::{billing, payments};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -189,7 +190,7 @@ fn the_binary_serves_the_catalogs_over_stdio() {
     assert_eq!(r[2]["result"]["isError"], json!(false), "{}", r[2]);
     assert_eq!(r[2]["result"]["structuredContent"], json!({"items": []}));
 
-    let invalid = &r[3]["result"]["structuredContent"];
+    let invalid = &tool_error(&r[3]);
     assert_eq!(invalid["code"], json!("INVALID_ARGUMENTS"));
     let paths: Vec<&str> = invalid["violations"]
         .as_array()
@@ -199,12 +200,12 @@ fn the_binary_serves_the_catalogs_over_stdio() {
         .collect();
     assert_eq!(paths, ["/status", "/page_size"]);
 
-    let failed = &r[4]["result"]["structuredContent"];
+    let failed = &tool_error(&r[4]);
     assert_eq!(failed["code"], json!("INVOICE_NOT_FOUND"), "{}", r[4]);
     assert_eq!(failed["class"], json!("not-found"));
 
     // This client cannot answer input requests: the tool's INPUT_REQUIRED result.
-    let asked = &r[5]["result"]["structuredContent"];
+    let asked = &tool_error(&r[5]);
     assert_eq!(asked["code"], json!("INPUT_REQUIRED"), "{}", r[5]);
     assert_eq!(
         asked["input_required"]["prompt"],

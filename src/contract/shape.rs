@@ -28,7 +28,15 @@ fn leak_str(s: &str) -> &'static str {
 }
 
 /// Keywords that only annotate: they never change what validates.
-const ANNOTATIONS: &[&str] = &["$schema", "description", "default", "deprecated", "x-unit"];
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "description",
+    "default",
+    "deprecated",
+    "x-unit",
+    // Where the argument also travels (an HTTP header); the transport checks it.
+    super::schema::HEADER_KEYWORD,
+];
 
 fn build(schema: &Value, at: &str) -> Result<Shape, String> {
     let Value::Object(s) = schema else {
@@ -83,7 +91,7 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
     }
     Ok(match s.get("type").and_then(Value::as_str) {
         Some("string") => Shape::String(leak(string(s, at)?)),
-        Some("integer") => Shape::Integer(leak(number(s, at)?)),
+        Some("integer") => Shape::Integer(leak(within_i64(number(s, at)?))),
         Some("number") => Shape::Number(leak(number(s, at)?)),
         Some("boolean") => Shape::Boolean,
         Some("array") => Shape::Array(leak(ArrayRule {
@@ -209,6 +217,34 @@ fn number(s: &Map<String, Value>, at: &str) -> Result<NumRule, String> {
     })
 }
 
+/// `rule` narrowed to what an `i64` holds. Generated code deserialises an `integer` into
+/// `i64`, so it refuses 2^63 and beyond even where the schema states no bound; the checker
+/// runs before serde there, but here it is the only check, so a side the declared bounds
+/// leave open (or open beyond `i64`) gets the type's limit. A side already within range is
+/// left as declared, so the shape stays the one generated code states.
+fn within_i64(rule: NumRule) -> NumRule {
+    // An integer bound is within range by its type; a float one if it is tighter than the
+    // limit on its side.
+    let above_min = |b: Option<Bound>| match b {
+        Some(Bound::Int(_)) => true,
+        Some(Bound::Float(f)) => f > i64::MIN as f64,
+        None => false,
+    };
+    let below_max = |b: Option<Bound>| match b {
+        Some(Bound::Int(_)) => true,
+        Some(Bound::Float(f)) => f < i64::MAX as f64,
+        None => false,
+    };
+    let mut rule = rule;
+    if !above_min(rule.min) && !above_min(rule.exclusive_min) {
+        rule.min = Some(Bound::Int(i64::MIN));
+    }
+    if !below_max(rule.max) && !below_max(rule.exclusive_max) {
+        rule.max = Some(Bound::Int(i64::MAX));
+    }
+    rule
+}
+
 /// Integers stay exact, as generated code writes them.
 fn bound_of(n: &Number) -> Bound {
     match n.as_i64() {
@@ -269,6 +305,8 @@ mod tests {
         });
         let shape = shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
         assert!(check(shape, &json!({"id": "A1", "n": 3, "tags": ["a"]})).is_empty());
+        let routed = json!({"type": "string", "x-mcp-header": "Region", "x-unit": "code"});
+        assert!(shape_of(&routed).is_ok(), "annotations only");
         let paths: Vec<String> = check(
             shape,
             &json!({"id": "B123456789", "n": 9, "tags": ["a", "a", "c"], "x": 1}),
@@ -329,5 +367,32 @@ mod tests {
         assert!(accepts(n.clone(), json!(6.0)));
         assert!(!accepts(n.clone(), json!(7)));
         assert!(!accepts(n, json!(1.5)));
+    }
+
+    #[test]
+    fn integers_stay_within_what_generated_code_deserialises() {
+        // Generated code reads an `integer` into `i64`: 2^63 fails serde there, even with no
+        // declared bound, so it must fail here too.
+        let shape = |schema: Value| shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+        let open = shape(json!({"type": "integer"}));
+        let bounded = shape(json!({"type": "integer", "minimum": -1e30, "maximum": 5}));
+        for (rule, value, ok) in [
+            (open, json!(i64::MAX), true),
+            (open, json!(i64::MIN), true),
+            (open, json!(9_223_372_036_854_775_808u64), false),
+            (open, json!(u64::MAX), false),
+            (open, json!(1e19), false),
+            (open, json!(-1e19), false),
+            (bounded, json!(i64::MIN), true),
+            (bounded, json!(6), false),
+            (bounded, json!(-1e19), false),
+        ] {
+            assert_eq!(check(rule, &value).is_empty(), ok, "{value}");
+        }
+        let not_integers = shape(json!({"type": "number"}));
+        assert!(
+            check(not_integers, &json!(1e19)).is_empty(),
+            "numbers are f64"
+        );
     }
 }

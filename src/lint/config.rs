@@ -42,6 +42,9 @@ pub struct Thresholds {
     pub budget_tool_bytes: usize,
     /// `selection/confusable`: similarity in 0..=1 at which two tools are near-duplicates.
     pub confusable_similarity: f64,
+    /// `selection/confusable`: the similarity at which two list tools whose names are
+    /// variants (one name's words a subset of the other's) are near-duplicates.
+    pub confusable_list_similarity: f64,
 }
 
 impl Default for Thresholds {
@@ -55,6 +58,7 @@ impl Default for Thresholds {
             budget_catalog_bytes: 32 * 1024,
             budget_tool_bytes: 4 * 1024,
             confusable_similarity: 0.8,
+            confusable_list_similarity: 0.54,
         }
     }
 }
@@ -124,6 +128,10 @@ const THRESHOLDS: &[(&str, Setter)] = &[
     (
         "confusable-similarity",
         Setter::Ratio(|t, v| t.confusable_similarity = v),
+    ),
+    (
+        "confusable-list-similarity",
+        Setter::Ratio(|t, v| t.confusable_list_similarity = v),
     ),
 ];
 

@@ -11,14 +11,20 @@
 //! - `tools/list` is the catalog's definitions in declaration order, unchanged (the bytes of
 //!   `catalogc export tools-json`), with the configured `ttlMs` and `cacheScope`.
 //! - An unknown tool is a JSON-RPC error −32602 (invalid params); everything that reached a
-//!   tool, a failure included, is a `CallToolResult`.
+//!   tool, a failure included, is a `CallToolResult`. A tool error (`isError`) is its error
+//!   object as the JSON text block, without `structuredContent`: MCP requires
+//!   `structuredContent` to conform to the `outputSchema`, and clients check that.
 //! - A `needs-input` answer becomes an input request the client answers: on protocol
 //!   2026-07-28 an `InputRequiredResult` (one form elicitation per need, keyed by its
-//!   name) that the client answers by calling again with `inputResponses`; on earlier
-//!   versions an `elicitation/create` request within the call, when the client declared
-//!   form elicitation. The answers reach the handler through its context ([`Request::answers`]).
-//!   A client that can do neither, or whose answer did not satisfy the tool, gets the
-//!   runtime's `INPUT_REQUIRED` tool error.
+//!   name) that the client answers by calling again with `inputResponses` — never a request
+//!   of the server's own on the response stream; on earlier versions an `elicitation/create`
+//!   request within the call, when the client declared form elicitation. The answers reach
+//!   the handler through its context ([`Request::answers`]). A 2026-07-28 client that did
+//!   not declare form elicitation gets the JSON-RPC error −32021 (missing required client
+//!   capability, HTTP 400) naming it; an earlier client that cannot be asked, or one whose
+//!   answer did not satisfy the tool, gets the runtime's `INPUT_REQUIRED` tool error.
+//! - The server never logs to the client (`notifications/message`): it declares no
+//!   `logging` capability, so no request can ask for a log level.
 //! - The handler's context is built per call by a function the server author supplies,
 //!   from the [`Request`]: its HTTP request head (e.g. an authorization header → tenant)
 //!   and the answers to input requests. Returning an error refuses the call.
@@ -31,10 +37,10 @@ pub use ::rmcp::{ErrorData, model::CacheScope};
 
 use crate::runtime::{CallError, CallResult, Catalog, InputNeeded};
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequest, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationSchema, Implementation, InputRequest,
-    InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
+    InputRequest, InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::{ServerHandler, ServiceExt};
@@ -378,8 +384,19 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             if answers.contains_key(&need.name) {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
+            let can_ask = rc
+                .client_capabilities()
+                .and_then(|c| c.elicitation)
+                .is_some_and(|e| e.form.is_some() || e.url.is_none());
             let params = elicitation(&need);
             if current {
+                // 2026-07-28 forbids an input request the client did not declare, and
+                // requires −32021 when a request cannot proceed without it (HTTP 400).
+                if !can_ask {
+                    return Err(ErrorData::missing_required_client_capability(
+                        form_elicitation(),
+                    ));
+                }
                 let mut requests = InputRequests::new();
                 requests.insert(
                     need.name.clone(),
@@ -389,10 +406,6 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                     InputRequiredResult::from_input_requests(requests),
                 ));
             }
-            let can_ask = rc
-                .client_capabilities()
-                .and_then(|c| c.elicitation)
-                .is_some_and(|e| e.form.is_some() || e.url.is_none());
             if !can_ask || asked >= MAX_ELICITATIONS {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
@@ -416,6 +429,11 @@ pub enum Transport {
     Http(SocketAddr),
 }
 
+/// The client capability every `needs-input` request needs: form elicitation.
+fn form_elicitation() -> ClientCapabilities {
+    serde_json::from_value(serde_json::json!({"elicitation": {"form": {}}})).unwrap_or_default()
+}
+
 /// The form a client shows for one `needs-input`: a confirmation is the accept/decline
 /// choice itself; the other kinds ask for one string, `value`.
 fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
@@ -435,15 +453,16 @@ fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
     }
 }
 
-/// The runtime's result as the SDK's: the same text block, `structuredContent` and `isError`.
+/// The runtime's result as the SDK's: the same text block and `isError`; `structuredContent`
+/// only on success ([`CallResult::mcp_structured`]: a tool error is its text block).
 fn to_sdk(result: CallResult) -> CallToolResult {
     let mut sdk = if result.is_error {
         CallToolResult::error(Vec::new())
     } else {
         CallToolResult::success(Vec::new())
     };
+    sdk.structured_content = result.mcp_structured().cloned();
     sdk.content = vec![::rmcp::model::ContentBlock::text(result.text)];
-    sdk.structured_content = result.structured_content;
     sdk
 }
 

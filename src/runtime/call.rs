@@ -129,21 +129,34 @@ pub struct InputNeeded {
 }
 
 impl CallResult {
-    /// The result as MCP JSON: `content`, `structuredContent`, `isError`.
+    /// The result as MCP JSON: `content`, `structuredContent` ([`Self::mcp_structured`]),
+    /// `isError`.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert(
             "content".into(),
             json!([{ "type": "text", "text": self.text }]),
         );
-        if let Some(sc) = &self.structured_content {
+        if let Some(sc) = self.mcp_structured() {
             m.insert("structuredContent".into(), sc.clone());
         }
         m.insert("isError".into(), json!(self.is_error));
         Value::Object(m)
     }
 
-    /// The error code of a tool error (`structuredContent.code`).
+    /// What MCP's `structuredContent` carries: the output, and nothing on a tool error. MCP
+    /// requires `structuredContent` to conform to the tool's `outputSchema`, with no
+    /// exception for `isError` results, and clients check it (the MCP Inspector rejects an
+    /// error object there); the error object is the text block instead, as JSON.
+    pub fn mcp_structured(&self) -> Option<&Value> {
+        if self.is_error {
+            None
+        } else {
+            self.structured_content.as_ref()
+        }
+    }
+
+    /// The error code of a tool error (`structured_content.code`).
     pub fn error_code(&self) -> Option<&str> {
         if !self.is_error {
             return None;

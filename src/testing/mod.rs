@@ -119,6 +119,17 @@ fn assert_clean(loaded: Loaded) -> Loaded {
     loaded
 }
 
+/// The error object of a JSON-RPC response holding an MCP tool error: its JSON text block.
+/// Asserts what the wire promises: `isError`, and no `structuredContent` (which MCP reserves
+/// for output conforming to the `outputSchema`).
+pub fn tool_error(response: &serde_json::Value) -> serde_json::Value {
+    let result = &response["result"];
+    assert_eq!(result["isError"], serde_json::json!(true), "{response}");
+    assert_eq!(result.get("structuredContent"), None, "{response}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {response}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,9 +8,11 @@ data) and `catalogc serve --mock catalogs/ --fail invoice_get=INVOICE_NOT_FOUND`
 For each target and era: tools/list equals `catalogc export tools-json` (names, schemas,
 annotations, order); a valid call returns structured content the SDK itself validates against
 the outputSchema; bad arguments are an isError INVALID_ARGUMENTS result naming every violation;
-a failing handler returns its declared structured error; an unknown tool raises MCPError
+a failing handler returns its declared error (isError results carry the error object as their
+JSON text block, no structuredContent); an unknown tool raises MCPError
 -32602; the needs-input tool asks for input (2026: an InputRequiredResult; 2025: an
-elicitation within the call) and completes once answered.
+elicitation within the call) and completes once answered; a client that declared no
+elicitation gets MCPError -32021 (2026) or the INPUT_REQUIRED tool error (2025).
 """
 
 from __future__ import annotations
@@ -80,20 +82,29 @@ async def common(label: str, list_tools: Callable[[], Awaitable[Any]],
           not ok.is_error and isinstance(items, list), ok)
 
     bad = await call("invoice_list", BAD_LIST)
-    sc = bad.structured_content or {}
+    sc = tool_error(bad)
     paths = [v.get("path") for v in sc.get("violations", [])]
     check(f"{label}: bad arguments are INVALID_ARGUMENTS with every violation",
-          bad.is_error and sc.get("code") == "INVALID_ARGUMENTS" and paths == BAD_PATHS, sc)
+          sc.get("code") == "INVALID_ARGUMENTS" and paths == BAD_PATHS, bad)
 
     failed = await call("invoice_get", {"invoice_reference": "INV-999"})
     check(f"{label}: a failing handler returns its declared error",
-          failed.is_error and failed.structured_content == NOT_FOUND, failed.structured_content)
+          tool_error(failed) == NOT_FOUND, failed)
 
     try:
         r = await call("invoice_delete", {})
         check(f"{label}: unknown tool is MCPError -32602", False, r)
     except MCPError as e:
         check(f"{label}: unknown tool is MCPError -32602", e.code == -32602, e)
+
+
+def tool_error(r: types.CallToolResult) -> dict[str, Any]:
+    """The error object of an isError result: its JSON text block. An error result carries no
+    structuredContent, which MCP reserves for output conforming to the outputSchema."""
+    if not r.is_error or r.structured_content is not None or not r.content:
+        return {}
+    block = r.content[0]
+    return json.loads(block.text) if isinstance(block, types.TextContent) else {}
 
 
 def completed(r: Any) -> bool:
@@ -119,9 +130,9 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
             await session.initialize()
             await session.list_tools()
             r = await session.call_tool("invoice_send_reminder", REMINDER)
-            sc = r.structured_content or {}
+            sc = tool_error(r)
             check(f"{label}: without elicitation, needs-input is INPUT_REQUIRED",
-                  r.is_error and sc.get("code") == "INPUT_REQUIRED"
+                  sc.get("code") == "INPUT_REQUIRED"
                   and sc.get("input_required", {}).get("name") == "approval", sc)
 
 
@@ -138,6 +149,13 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
         done = await client.call_tool("invoice_send_reminder", REMINDER)
         check(f"{label}: answered, the call completes",
               completed(done) and len(asked.messages) == 1, (asked.messages, done))
+    # A client that declared no elicitation cannot be asked: MissingRequiredClientCapability.
+    async with Client(params) as client:
+        try:
+            r = await client.call_tool("invoice_send_reminder", REMINDER)
+            check(f"{label}: without elicitation, needs-input is MCPError -32021", False, r)
+        except MCPError as e:
+            check(f"{label}: without elicitation, needs-input is MCPError -32021", e.code == -32021, e)
 
 
 async def main(catalogc: str, example: str) -> None:

@@ -38,6 +38,10 @@ fn shown(s: &str) -> String {
 const MAX_SNIPPET: usize = 400;
 /// Characters of a window shown before the span.
 const WINDOW_BEFORE: usize = 100;
+/// Longest caret underline: a span longer than this (a 500-character summary, a span that
+/// runs to the end of a long line) is underlined this far and marked `…`, so the caret
+/// points at where the span starts without a screen-wide row of `^`.
+const MAX_CARET: usize = 40;
 
 /// The source line as shown under a finding, and where its caret goes.
 struct Snippet {
@@ -45,8 +49,11 @@ struct Snippet {
     text: String,
     /// Display width before the caret.
     lead: usize,
-    /// Length of the caret: the span's width inside the window, at least 1.
+    /// Length of the caret: the span's width inside the window, at least 1 and at most
+    /// [`MAX_CARET`].
     under: usize,
+    /// The span is wider than the caret shows.
+    capped: bool,
 }
 
 impl Snippet {
@@ -80,10 +87,12 @@ impl Snippet {
         let stop = stop.map_or(right, |s| floor(s).clamp(start, right));
         let cut_left = if left > 0 { "…" } else { "" };
         let cut_right = if right < line.len() { "…" } else { "" };
+        let width = shown(&line[start..stop]).chars().count().max(1);
         Snippet {
             text: format!("{cut_left}{}{cut_right}", shown(&line[left..right])),
             lead: cut_left.chars().count() + shown(&line[left..start]).chars().count(),
-            under: shown(&line[start..stop]).chars().count().max(1),
+            under: width.min(MAX_CARET),
+            capped: width > MAX_CARET,
         }
     }
 }
@@ -217,7 +226,14 @@ fn write_one(
         "{pad} {} {}{}",
         gutter("|"),
         " ".repeat(snip.lead),
-        st.paint(lc, &"^".repeat(snip.under))
+        st.paint(
+            lc,
+            &format!(
+                "{}{}",
+                "^".repeat(snip.under),
+                if snip.capped { "…" } else { "" }
+            )
+        )
     )?;
     let mut context = Vec::new();
     if let Some(t) = &d.tool {
@@ -350,6 +366,18 @@ mod tests {
         let caret = lines[snippet + 1].chars().position(|c| c == '^');
         assert_eq!(at, caret, "{out}");
         assert_eq!(lines[snippet + 1].matches('^').count(), 3, "{out}");
+    }
+
+    #[test]
+    fn a_long_span_gets_a_capped_caret() {
+        let text = format!("summary \"{}\"", "word ".repeat(60));
+        let sources = one_file(&text);
+        let diags = vec![diag(8, text.len())];
+        let out = render(&diags, &sources, &Summary::new(&diags, 0, 1), false);
+        let caret = out.lines().find(|l| l.contains('^')).unwrap_or_default();
+        assert_eq!(caret.matches('^').count(), MAX_CARET, "{out}");
+        assert!(caret.ends_with("^…"), "{caret}");
+        assert_eq!(caret.find('^'), Some("  | ".len() + 8), "{out}");
     }
 }
 

@@ -4,6 +4,7 @@
 
 use catalogc::runtime::Catalog;
 use catalogc::runtime::serde_json::{self, Value, json};
+use catalogc::testing::tool_error;
 use catalogc_consumer::billing;
 use catalogc_consumer::mcp::server;
 use catalogc_consumer::memory::Memory;
@@ -59,7 +60,7 @@ impl Client {
                 .await;
             assert_eq!(init["result"]["protocolVersion"], json!(version), "{init}");
             assert_eq!(init["result"]["serverInfo"]["name"], json!("billing"));
-            assert_eq!(init["result"]["serverInfo"]["version"], json!("1.4.0"));
+            assert_eq!(init["result"]["serverInfo"]["version"], json!("2.0.0"));
             c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
                 .await;
         }
@@ -153,19 +154,14 @@ async fn outcomes_reach_the_wire_as_the_runtime_encodes_them() {
                 json!({"status": "closed", "page_size": 0, "x": 1}),
             )
             .await;
-        let sc = &bad["result"]["structuredContent"];
-        assert_eq!(bad["result"]["isError"], json!(true), "{bad}");
+        let sc = tool_error(&bad);
         assert_eq!(sc["code"], json!("INVALID_ARGUMENTS"));
         assert_eq!(sc["violations"].as_array().map(Vec::len), Some(3), "{bad}");
 
         let failed = c
             .call("invoice_get", json!({"invoice_reference": "INV-9"}))
             .await;
-        assert_eq!(failed["result"]["isError"], json!(true));
-        assert_eq!(
-            failed["result"]["structuredContent"]["code"],
-            json!("INVOICE_NOT_FOUND")
-        );
+        assert_eq!(tool_error(&failed)["code"], json!("INVOICE_NOT_FOUND"));
 
         let unknown = c.call("invoice_delete", json!({})).await;
         assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
@@ -206,11 +202,26 @@ async fn needs_input_is_an_input_request_answered_by_a_retry_on_2026() {
                    "inputResponses": {"approval": {"action": "decline"}}}),
         )
         .await;
-    assert_eq!(
-        declined["result"]["structuredContent"]["code"],
-        json!("INPUT_REQUIRED"),
-        "{declined}"
-    );
+    assert_eq!(tool_error(&declined)["code"], json!("INPUT_REQUIRED"));
+}
+
+#[tokio::test]
+async fn needs_input_without_declared_elicitation_is_a_missing_capability_on_2026() {
+    // Asking through an undeclared capability is forbidden; the call cannot proceed
+    // without it: −32021 naming the capability, not a result.
+    for capabilities in [json!({}), json!({"elicitation": {"url": {}}})] {
+        let mut c = Client::start(MODERN, capabilities).await;
+        let r = c.call("invoice_send_reminder", reminder()).await;
+        assert_eq!(r["error"]["code"], json!(-32021), "{r}");
+        assert_eq!(
+            r["error"]["data"]["requiredCapabilities"],
+            json!({"elicitation": {"form": {}}}),
+            "{r}"
+        );
+        // A call that needs no input is unaffected.
+        let ok = c.call("invoice_list", json!({"status": "open"})).await;
+        assert_eq!(ok["result"]["isError"], json!(false), "{ok}");
+    }
 }
 
 #[tokio::test]
@@ -228,7 +239,7 @@ async fn needs_input_is_elicited_within_the_call_on_2025() {
     // A client without elicitation gets the tool's INPUT_REQUIRED result.
     let mut plain = Client::start(LEGACY, json!({})).await;
     let r = plain.call("invoice_send_reminder", reminder()).await;
-    let sc = &r["result"]["structuredContent"];
+    let sc = tool_error(&r);
     assert_eq!(sc["code"], json!("INPUT_REQUIRED"), "{r}");
     assert_eq!(sc["input_required"]["name"], json!("approval"));
 }

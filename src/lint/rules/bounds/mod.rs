@@ -5,6 +5,8 @@ crate::lint::declare_rules! {
     array_unbounded,
     free_form,
     number_unbounded,
+    integer_as_number,
+    pseudo_bound,
     offset_pagination,
     depth,
     field_count,

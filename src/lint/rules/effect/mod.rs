@@ -6,4 +6,5 @@ crate::lint::declare_rules! {
     destructive_confirm,
     timeout_recovery,
     pointless,
+    write_without_input,
 }

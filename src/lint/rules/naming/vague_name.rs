@@ -50,12 +50,12 @@ const WEAK: &[&str] = &["get", "set", "fetch", "send", "make", "perform", "do", 
 const INFRA: &[&str] = &["http", "https", "sql", "shell", "url", "bash", "curl", "eval", "cmd"];
 
 #[derive(Debug, PartialEq)]
-enum Vague {
+pub(crate) enum Vague {
     Generic,
     Infrastructure,
 }
 
-fn classify(name: &str) -> Option<Vague> {
+pub(crate) fn classify(name: &str) -> Option<Vague> {
     let words: Vec<String> = crate::names::words(name);
     if words.is_empty() {
         return None;

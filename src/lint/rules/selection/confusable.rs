@@ -16,6 +16,25 @@
 //! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
 //! `catalogc.kdl` (the default).
 //!
+//! The names decide how similar is too similar. Name words are compared as in the texts (the
+//! name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):
+//!
+//! - **list variants**: two read-class tools whose names both have `list`, `find` or
+//!   `search` and one name's words are a strict subset of the other's (`pods_list` and
+//!   `pods_list_in_namespace`, `find_monitors` and `find_uptime_monitors`). The longer name
+//!   only narrows the shorter, the texts come from one template, and the model cannot tell
+//!   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
+//!   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
+//!   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
+//!   those below name different resources (`list_groups` and `list_group_users`);
+//! - **distinct names**: each name has a word the other lacks, each tool's text says its
+//!   own name's difference, and one of the texts does not also say the other's (`pods_get`
+//!   "Get a pod" and `pods_delete` "Delete a pod",
+//!   `confirm_delete_group` and `confirm_delete_application`): the names and texts already
+//!   tell the tools apart, and the pair is not reported at any similarity;
+//! - any other pair (`invoice_list` and `invoice_search` whose texts never say "search") is
+//!   reported from `confusable-similarity`.
+//!
 //! Terms are indexed once: only tools sharing a term are compared, and tools with the same
 //! text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
 //!
@@ -288,6 +307,53 @@ fn names(tool: &Tool, other: &str) -> bool {
         })
 }
 
+/// How two tool names relate, by their content words.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Names {
+    /// Two read-class list tools, one name's words a strict subset of the other's.
+    ListVariant,
+    /// Each name has a word the other lacks, and each tool's text has its own name's.
+    Distinct,
+    /// Anything else.
+    Other,
+}
+
+/// A name's content words, as the texts' terms are made.
+fn name_words(name: &str) -> std::collections::BTreeSet<String> {
+    crate::names::words(name)
+        .into_iter()
+        .filter(|w| !is_stop_word(w))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+fn relation(a: &Tool, b: &Tool) -> Names {
+    let (wa, wb) = (name_words(&a.name.value), name_words(&b.name.value));
+    let only_a: Vec<&String> = wa.difference(&wb).collect();
+    let only_b: Vec<&String> = wb.difference(&wa).collect();
+    let lists = |t: &Tool, w: &std::collections::BTreeSet<String>| {
+        t.effect.value.is_read_class() && ["list", "find", "search"].iter().any(|v| w.contains(*v))
+    };
+    match (only_a.is_empty(), only_b.is_empty()) {
+        (true, false) | (false, true) if lists(a, &wa) && lists(b, &wb) => Names::ListVariant,
+        (true, false) | (false, true) => Names::Other,
+        (false, false) => {
+            let says = |t: &Tool, own: &[&String]| {
+                let text: std::collections::HashSet<String> = words(&tool_text(t)).map(|w| stem(&w)).collect();
+                own.iter().all(|w| text.contains(*w))
+            };
+            // Identical texts that each mention both names' words tell nothing apart.
+            let one_sided = !says(a, &only_b) || !says(b, &only_a);
+            if says(a, &only_a) && says(b, &only_b) && one_sided {
+                Names::Distinct
+            } else {
+                Names::Other
+            }
+        }
+        (true, true) => Names::Other,
+    }
+}
+
 /// Union-find over tool indices: the clusters of confusable tools.
 struct Clusters {
     parent: Vec<usize>,
@@ -334,7 +400,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         }
         groups[g].push(i);
     }
-    let similar: Vec<(usize, usize, f64)> = similar_pairs(&texts, threshold, &groups);
+    let variant_threshold = cx.config.thresholds.confusable_list_similarity.min(threshold);
+    let similar: Vec<(usize, usize, f64)> = similar_pairs(&texts, variant_threshold, &groups);
     // Two tools are joined when their texts are similar and neither names the other; each
     // joined pair is tried only while the two are still apart, so the work stays close to
     // the number of tools.
@@ -346,6 +413,14 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let (a, b) = (tools[i].1, tools[j].1);
         let (an, bn) = (&a.name.value, &b.name.value);
         if clusters.find(i) == clusters.find(j) || an == bn || names(a, bn) || names(b, an) {
+            return;
+        }
+        let enough = match relation(a, b) {
+            Names::ListVariant => sim + 1e-9 >= variant_threshold,
+            Names::Distinct => false,
+            Names::Other => sim + 1e-9 >= threshold,
+        };
+        if !enough {
             return;
         }
         let merged = best[clusters.find(i)].max(best[clusters.find(j)]).max(sim);
@@ -397,6 +472,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             all => format!("{} and {} more", all.join(", "), others.len() - all.len()),
         };
         let sim = best[root];
+        // A cluster joined only through list variants was held to the list threshold.
+        let threshold = if sim + 1e-9 >= threshold { threshold } else { variant_threshold };
         let message = if rest.is_empty() {
             format!(
                 "tool `{}` reads like {list}: their summary and when texts are {:.0}% similar (threshold {:.0}%)",
@@ -534,6 +611,26 @@ mod tests {
             messages,
             ["tool `invoice_search` reads like `invoice_list` and `invoice_find`: these 3 tools' summary and when texts are up to 100% similar (threshold 80%)"]
         );
+    }
+
+    #[test]
+    fn names_decide_how_similar_is_too_similar() {
+        let read = |name: &str, summary: &str| with_text(name, summary, "Use in the current namespace.");
+        // Distinct names whose texts say the difference: not reported even when 90% alike.
+        let get = read("pods_get", "Get a Kubernetes pod of the namespace with the provided name.");
+        let delete = read("pods_delete", "Delete a Kubernetes pod of the namespace with the provided name.");
+        assert_eq!(relation(&get, &delete), Names::Distinct);
+        // The same words in both texts: the names' difference is not in the texts.
+        let harvest = read("parcel_harvest_get", "Read the harvest yield of one parcel.");
+        let yield_ = read("parcel_yield_get", "Read the harvest yield of one parcel.");
+        assert_eq!(relation(&harvest, &yield_), Names::Other);
+        // List variants are held to the lower threshold.
+        let all = read("pods_list", "List Kubernetes pods in all namespaces of the cluster.");
+        let one = read("pods_list_in_namespace", "List Kubernetes pods in one namespace of the cluster.");
+        assert_eq!(relation(&all, &one), Names::ListVariant);
+        let found = run(&RULE, vec![get, delete, harvest, yield_, all, one]);
+        let tools: Vec<&str> = found.iter().filter_map(|f| f.tool.as_deref()).collect();
+        assert_eq!(tools, ["parcel_yield_get", "pods_list_in_namespace"]);
     }
 
     #[test]

@@ -85,7 +85,7 @@ static PHRASES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&joined).unwrap_or_else(|e| panic!("built-in phrase list: {e}"))
 });
 
-fn find_phrases(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn find_phrases(text: &str) -> Vec<Range<usize>> {
     PHRASES.find_iter(text).map(|m| m.range()).collect()
 }
 

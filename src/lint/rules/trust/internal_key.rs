@@ -1,6 +1,12 @@
 //! ## What it does
 //! Flags input fields, at any depth, named `id` or ending in the word `id` (`order_id`,
-//! `orderId`) of type `integer`, and arrays of integers named `ids` or `…_ids`.
+//! `orderId`) of type `integer`, and arrays of integers named `ids` or `…_ids`, unless
+//! another read-class tool of the same catalog names the resource the key is for: the word
+//! before `id` (`folder` for `folder_id`; for a bare `id`, the object field it sits in), in
+//! its name, singular or plural (`folder_list`, `get_folders`). Such a tool hands the model
+//! the keys, so it does not have to guess them; a wrapper of an upstream API whose public
+//! identifiers are integers (GitHub comment IDs, a dashboard ID listed by `dashboards_get_all`)
+//! has no other key to offer.
 //!
 //! ## Why is this bad?
 //! An integer database key is something the user never sees and the model cannot know, so it
@@ -20,6 +26,7 @@
 
 use crate::names::words;
 use crate::diag::Level;
+use crate::model::{Catalog, Tool};
 use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
@@ -44,24 +51,55 @@ fn is_integer_key(name: &str, kind: &TyKind) -> bool {
     }
 }
 
+/// The resource a key is for: the word before `id` / `ids`, or for a bare `id` the last word
+/// of the object field it sits in (`input.updated_field.id` → `field`); `None` at the top
+/// level of the input, where the key is the tool's own resource.
+fn resource(name: &str, path: &str) -> Option<String> {
+    let w = words(name);
+    if w.len() >= 2 {
+        return w.get(w.len() - 2).cloned();
+    }
+    let parent = path.rsplit('.').nth(1)?.trim_end_matches("[]");
+    if parent == "input" {
+        return None;
+    }
+    words(parent).pop()
+}
+
+/// Another read-class tool of the catalog has `resource` (or its plural) in its name.
+fn listed_by_another_tool(catalog: &Catalog, this: &Tool, resource: &str) -> bool {
+    let plural = [format!("{resource}s"), format!("{resource}es")];
+    catalog.tools.iter().any(|t| {
+        t.name.value != this.name.value
+            && t.effect.value.is_read_class()
+            && words(&t.name.value).iter().any(|w| w == resource || plural.contains(w))
+    })
+}
+
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     if site.side != Some(Side::Input) {
         return;
     }
-    let Some(field) = site.field else { return };
+    let (Some(field), Some(tool)) = (site.field, site.tool) else { return };
     if !is_integer_key(&field.name.value, &site.ty.kind) {
         return;
     }
+    let resource = resource(&field.name.value, site.path);
+    if resource.as_deref().is_some_and(|r| listed_by_another_tool(site.catalog, tool, r)) {
+        return;
+    }
+    let what = resource.unwrap_or_else(|| "record".to_string());
     out.push(
-        site_finding(site, field.name.span, format!("input field `{}` takes an integer key", site.path))
-            .help("take a reference the user knows (`order_reference`) or an opaque string id another tool returned"),
+        site_finding(site, field.name.span, format!("input field `{}` takes an integer key that no other tool of the catalog lists", site.path))
+            .help(format!("take a `{what}_reference` the user knows (a name or a number shown to users), or add a read tool that lists the {what}s with their ids, so the model never guesses `{}`", field.name.value)),
     );
 }
 
 #[cfg(test)]
 mod tests {
     use crate::lint::testkit::sites::*;
-    use super::is_integer_key;
+    use super::{RULE, is_integer_key};
+    use crate::model::Effect;
 
     #[test]
     fn integer_ids_only() {
@@ -75,5 +113,25 @@ mod tests {
         assert!(!is_integer_key("paid", &i));
         assert!(!is_integer_key("identity_count", &i));
         assert!(!is_integer_key("ids", &i));
+    }
+
+    #[test]
+    fn keys_another_tool_lists_pass() {
+        let key = || int(Some(1), Some(9));
+        let get = tool(
+            "dashboard_get",
+            Effect::Read,
+            vec![
+                field("dashboard_id", key()),
+                field("folder_id", key()),
+                field("updated_field", object(vec![field("id", key())])),
+                field("id", key()),
+            ],
+            None,
+        );
+        let list = tool("dashboards_get_all", Effect::Read, vec![], None);
+        let f = check(&RULE, catalog(vec![get, list], vec![]));
+        assert_eq!(paths(&f), ["input.folder_id", "input.updated_field.id", "input.id"]);
+        assert!(f[0].help.as_deref().unwrap_or("").contains("`folder_reference`"));
     }
 }

@@ -2,8 +2,10 @@
 
 crate::lint::declare_rules! {
     forbidden_field,
+    authority_field,
     internal_key,
     sensitive_unmarked,
+    general_execution,
 }
 
 /// Words that, before `token`, make it a pagination cursor rather than a credential:

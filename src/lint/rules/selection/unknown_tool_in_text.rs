@@ -1,0 +1,171 @@
+//! ## What it does
+//! Looks in a tool's texts (title, summary, when / when-not, field docs, error messages and
+//! next steps) for a name the text calls a tool that no catalog loaded together has: a
+//! name written in the catalog's tool naming convention, with at least two words, one of
+//! which some tool of the catalog also has, and used as a tool — after "use", "call",
+//! "calling", "using", "invoke", "try" or "see" (optionally "the" and a quote), or before
+//! "tool" or `()`. Names of fields of the catalog and values of its enums (a `method`
+//! enum's `update_project_item`) are not tool names. The help suggests the
+//! closest existing tool.
+//!
+//! `selection/unknown-tool` checks the references the format states (`confusable`,
+//! `on-timeout tool=`, `replacement=`); this rule reads the prose.
+//!
+//! ## Why is this bad?
+//! The model follows the text: told to "use the `update_issue` tool" when the server offers
+//! `issue_write`, it calls a tool that does not exist, gets an error, and guesses. Such
+//! references go stale whenever a tool is renamed or merged, and no test notices.
+//!
+//! ## Example
+//! ```kdl
+//! tool "label_write" version="1.0.0" {
+//!     summary "Create or rename a label. To set labels on issues, use the update_issue tool."
+//!     // …
+//! }
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! tool "label_write" version="1.0.0" {
+//!     summary "Create or rename a label. To set labels on issues, use the issue_write tool."
+//!     // …
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::text::{Text, sub_span};
+use crate::lint::walk::declarations;
+use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::model::Catalog;
+use crate::names::{Convention, words};
+use regex::Regex;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// The `selection/unknown-tool-in-text` rule: texts name only tools that exist; the module
+/// documentation explains it.
+pub static RULE: Rule = Rule {
+    id: "selection/unknown-tool-in-text",
+    level: Level::Warn,
+    summary: "texts that tell the model to use a tool name a tool that exists",
+    hooks: crate::lint::Hooks::state(|cx| Box::new(Names::new(cx))),
+    source: include_str!("unknown_tool_in_text.rs"),
+};
+
+/// A name-like token (two or more words in any of the conventions) with what is around it.
+static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<before>\b(?i:use|call|calling|using|invoke|try|see)\s+(?i:the\s+)?)?[`'‘“]{0,2}\b(?P<name>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)\b[`'’”]{0,2}(?P<after>\(\)|\s+(?i:tools?)\b)?")
+        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
+});
+
+struct Names<'a> {
+    tools: HashSet<&'a str>,
+    /// Field names and enum values of the current catalog.
+    fields: HashSet<&'a str>,
+    tool_words: HashSet<String>,
+    convention: Convention,
+    catalog_tools: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    fn new(cx: &Context<'a>) -> Self {
+        let tools = cx.project.catalogs.iter().flat_map(|c| c.tools.iter().map(|t| t.name.value.as_str())).collect();
+        Names {
+            tools,
+            fields: HashSet::new(),
+            tool_words: HashSet::new(),
+            convention: Convention::Snake,
+            catalog_tools: Vec::new(),
+        }
+    }
+
+    /// The unknown tool names `text` uses as tools, each once, with their byte ranges.
+    fn unknown(&self, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for c in TOKEN.captures_iter(text) {
+            let Some(m) = c.name("name") else { continue };
+            let name = m.as_str();
+            let used_as_tool = c.name("before").is_some() || c.name("after").is_some();
+            if !used_as_tool
+                || self.tools.contains(name)
+                || self.fields.contains(name)
+                || !self.convention.matches(name)
+                || words(name).len() < 2
+                || !words(name).iter().any(|w| self.tool_words.contains(w))
+                || !seen.insert(name)
+            {
+                continue;
+            }
+            out.push((m.range(), name.to_string()));
+        }
+        out
+    }
+}
+
+impl<'a> RuleState<'a> for Names<'a> {
+    fn catalog(&mut self, _: &Context<'a>, catalog: &'a Catalog, _: &mut Vec<Finding>) {
+        self.catalog_tools = catalog.tools.iter().map(|t| t.name.value.as_str()).collect();
+        self.convention = Convention::dominant(self.catalog_tools.iter().copied());
+        self.tool_words = self.catalog_tools.iter().flat_map(|n| words(n)).collect();
+        let mut fields = HashSet::new();
+        declarations(catalog, &mut |site| {
+            if let Some(f) = site.field {
+                fields.insert(f.name.value.as_str());
+            }
+            if let crate::model::TyKind::String(s) = &site.ty.kind {
+                for v in s.enum_values.iter().flat_map(|e| e.values.iter()) {
+                    fields.insert(v.value.as_str());
+                }
+            }
+        });
+        self.fields = fields;
+    }
+
+    fn text(&mut self, cx: &Context<'a>, t: &Text<'a, '_>, out: &mut Vec<Finding>) {
+        if !t.instructs || t.tool.is_none() {
+            return;
+        }
+        for (range, name) in self.unknown(&t.text.value) {
+            let suggestion = crate::lint::did_you_mean(&name, self.catalog_tools.iter().copied());
+            let help = match suggestion {
+                Some(s) => format!("no tool is named `{name}`: name the tool that exists, probably `{s}`, or remove the reference"),
+                None => format!("no tool is named `{name}`: name the tool that does this among the catalog's tools, or remove the reference"),
+            };
+            let span = sub_span(cx, t.catalog.file, t.text, range);
+            out.push(t.finding(span, format!("{} points the model at tool `{name}`, which does not exist", t.what)).help(help));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::lint::testkit::texts::*;
+
+    #[test]
+    fn names_used_as_tools_that_do_not_exist() {
+        let mut a = tool("label_write");
+        a.summary = s("Create a label. To set labels, use the 'issue_update' tool, or call label_read().");
+        a.when = s("Use when a label is missing; see the ledger_entry_list tool for entries.");
+        let b = tool("issue_write");
+        let c = tool("ledger_entry_list");
+        let found = run(&RULE, vec![a, b, c]);
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "summary points the model at tool `issue_update`, which does not exist",
+                "summary points the model at tool `label_read`, which does not exist",
+            ]
+        );
+        assert!(found[0].help.as_deref().unwrap_or("").contains("no tool is named `issue_update`"));
+    }
+
+    #[test]
+    fn prose_fields_and_other_conventions_stay_quiet() {
+        let mut a = tool("label_write");
+        a.summary = s("Use the built-in sign-in page; use endCursor from the previous page; the top_level map lists labels.");
+        assert!(run(&RULE, vec![a]).is_empty());
+    }
+}
