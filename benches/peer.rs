@@ -284,6 +284,15 @@ impl Numbers {
                 "google.protobuf.Timestamp".into()
             }
             TyKind::Named(n) => n.value.clone(),
+            TyKind::Json => {
+                imports.insert("google/protobuf/struct.proto");
+                "google.protobuf.Value".into()
+            }
+            // Map values are scalars or `json` (the format admits no others).
+            TyKind::Map(m) => {
+                let value = self.ty(out, imports, depth, path, field, &m.values);
+                format!("map<string, {value}>")
+            }
             TyKind::Object(o) => {
                 let name = pascal_case(field);
                 self.message(

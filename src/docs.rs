@@ -528,6 +528,9 @@ fn push_fields(fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<Field
             deprecated: f.deprecated,
             doc: text(&f.doc),
         };
+        if f.nullable {
+            bounds.push("may be null".to_string());
+        }
         describe(&f.ty, "", &mut bounds, &mut view);
         view.bounds = bounds;
         out.push(view);
@@ -558,6 +561,7 @@ fn named_type(ty: &Ty) -> Option<&str> {
 fn type_words(ty: &Ty) -> String {
     match &ty.kind {
         TyKind::Array(a) => format!("array of {}", type_words(&a.items)),
+        TyKind::Map(m) => format!("map of {}", type_words(&m.values)),
         k => k.keyword().to_string(),
     }
 }
@@ -588,8 +592,22 @@ fn describe(ty: &Ty, prefix: &str, bounds: &mut Vec<String>, view: &mut FieldVie
             }
             describe(&a.items, "each item ", bounds, view);
         }
+        TyKind::Map(m) => {
+            if let Some(n) = &m.min_entries {
+                push(format!("at least {} {}", n.value, entries(n.value)));
+            }
+            if let Some(n) = &m.max_entries {
+                push(format!("at most {} {}", n.value, entries(n.value)));
+            }
+            describe(&m.values, "each value ", bounds, view);
+        }
+        TyKind::Json => push("any JSON value".to_string()),
         TyKind::Boolean | TyKind::Object(_) | TyKind::Named(_) => {}
     }
+}
+
+fn entries(n: u64) -> &'static str {
+    if n == 1 { "entry" } else { "entries" }
 }
 
 fn items(n: u64) -> &'static str {
@@ -653,6 +671,7 @@ fn literal(l: &Literal) -> String {
         Literal::Int(i) => i.to_string(),
         Literal::Float(f) => f.to_string(),
         Literal::Bool(b) => b.to_string(),
+        Literal::Null => "null".to_string(),
     }
 }
 

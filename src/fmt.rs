@@ -146,7 +146,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
             "allow",
         ],
         Some("type") => &["doc", "field"],
-        Some("field" | "items") => &["doc", "enum", "items", "field"],
+        Some("field" | "items" | "values") => &["doc", "enum", "items", "values", "field"],
         Some("error") => &["message", "next-step"],
         Some("needs-input") => &["doc"],
         Some("examples") => &["call", "no-call", "confusable"],
@@ -157,7 +157,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
 
 /// A field's type attributes: as docs/catalog-format.md lists them, a lower bound before
 /// the upper one.
-const ATTRIBUTES: [&str; 14] = [
+const ATTRIBUTES: [&str; 16] = [
     "min-length",
     "max-length",
     "pattern",
@@ -172,6 +172,8 @@ const ATTRIBUTES: [&str; 14] = [
     "min-items",
     "max-items",
     "unique",
+    "min-entries",
+    "max-entries",
 ];
 
 /// The entry order of a node: `""` stands for its arguments (in their order), other names
@@ -180,12 +182,12 @@ fn entry_order(node: &str) -> Vec<&'static str> {
     match node {
         "catalog" | "tool" => vec!["", "version"],
         "field" => [
-            &["", "required"][..],
+            &["", "required", "nullable"][..],
             &ATTRIBUTES,
             &["default", "sensitive", "deprecated", "header"],
         ]
         .concat(),
-        "items" => [&[""][..], &ATTRIBUTES].concat(),
+        "items" | "values" => [&[""][..], &ATTRIBUTES].concat(),
         "limits" => vec!["", "max-items", "max-result-bytes", "timeout-ms"],
         "error" => vec!["", "class", "retry"],
         "idempotency" => vec!["key", "scope", "", "ttl-s"],

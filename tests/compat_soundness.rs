@@ -51,6 +51,10 @@ const FORMATS: &[Format] = &[
     Format::Uuid,
     Format::Email,
     Format::Uri,
+    Format::Ipv4,
+    Format::Ipv6,
+    Format::Hostname,
+    Format::Time,
 ];
 const UNITS: &[Unit] = &[Unit::Ms, Unit::S, Unit::Minor];
 
@@ -126,7 +130,7 @@ fn ty(kind: TyKind) -> Ty {
 }
 
 fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
-    let choices = if depth == 0 { 6 } else { 9 };
+    let choices = if depth == 0 { 7 } else { 11 };
     match r.below(choices) {
         0 => TyKind::String(gen_string(r)),
         1 => TyKind::Integer(gen_num(r)),
@@ -137,7 +141,18 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
             ..StringTy::default()
         }),
         5 => TyKind::Timestamp,
-        6 => {
+        6 => TyKind::Json,
+        7 => {
+            let min = r.chance(1, 3).then(|| sp(r.int(0, 2) as u64));
+            let lo = min.as_ref().map_or(0, |m| m.value as i64);
+            TyKind::Map(MapTy {
+                min_entries: min,
+                max_entries: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
+                // Map values are scalars or `json`: what depth 0 generates.
+                values: Box::new(ty(gen_kind(r, 0, types))),
+            })
+        }
+        8 => {
             let min = r.chance(1, 2).then(|| sp(r.int(0, 2) as u64));
             let lo = min.as_ref().map_or(0, |m| m.value as i64);
             TyKind::Array(ArrayTy {
@@ -147,7 +162,7 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
                 items: Box::new(ty(gen_kind(r, depth - 1, types))),
             })
         }
-        7 if !types.is_empty() => TyKind::Named(sp(r.pick(types).clone())),
+        9 if !types.is_empty() => TyKind::Named(sp(r.pick(types).clone())),
         _ => TyKind::Object(Object {
             fields: gen_fields(r, depth - 1, types, 3),
             span: Span::default(),
@@ -160,6 +175,7 @@ fn gen_field(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Field {
         name: sp(name.to_string()),
         ty: ty(gen_kind(r, depth, types)),
         required: r.chance(1, 2),
+        nullable: r.chance(1, 4),
         default: None,
         sensitive: false,
         deprecated: false,
@@ -288,7 +304,12 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 span: Span::default(),
             });
         }
-        TyKind::Boolean | TyKind::Timestamp => t.kind = gen_kind(r, 0, names),
+        TyKind::Map(m) => match r.below(3) {
+            0 => m.min_entries = opt_u64(r, 0, 3),
+            1 => m.max_entries = opt_u64(r, 0, 5),
+            _ => tweak_ty(r, &mut m.values, cat_types, names),
+        },
+        TyKind::Boolean | TyKind::Timestamp | TyKind::Json => t.kind = gen_kind(r, 0, names),
     }
 }
 
@@ -315,6 +336,10 @@ fn mutate_fields(r: &mut Rng, fields: &mut Vec<Field>, cat_types: &[TypeDef], na
         4 if !fields.is_empty() && r.chance(1, 2) => {
             let i = r.below(fields.len() as u64) as usize;
             fields[i].header = gen_header(r);
+        }
+        4 if !fields.is_empty() => {
+            let i = r.below(fields.len() as u64) as usize;
+            fields[i].nullable = !fields[i].nullable;
         }
         _ if !fields.is_empty() => {
             let i = r.below(fields.len() as u64) as usize;
@@ -359,7 +384,18 @@ fn sample_format(f: Format) -> &'static str {
         Format::Uuid => "123e4567-e89b-12d3-a456-426614174000",
         Format::Email => "a@example.com",
         Format::Uri => "https://example.com/x",
+        Format::Ipv4 => "192.0.2.1",
+        Format::Ipv6 => "2001:db8::1",
+        Format::Hostname => "api.example.com",
+        Format::Time => "09:30:00Z",
     }
+}
+
+/// An item or entry count within the bounds, at most 4 over the least.
+fn gen_count(r: &mut Rng, min: &Option<Sp<u64>>, max: &Option<Sp<u64>>) -> u64 {
+    let min = min.as_ref().map_or(0, |m| m.value);
+    let max = max.as_ref().map_or(min + 3, |m| m.value).min(min + 4);
+    length(r, min, max.max(min))
 }
 
 /// A length in `[lo, hi]`, often at an end.
@@ -447,19 +483,30 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
         TyKind::Integer(n) => gen_number(r, n, true)?,
         TyKind::Number(n) => gen_number(r, n, false)?,
         TyKind::Array(a) => {
-            let min = a.min_items.as_ref().map_or(0, |m| m.value);
-            let max = a
-                .max_items
-                .as_ref()
-                .map_or(min + 3, |m| m.value)
-                .min(min + 4);
-            let n = length(r, min, max.max(min));
+            let n = gen_count(r, &a.min_items, &a.max_items);
             let items: Option<Vec<Value>> = (0..n)
                 .map(|_| gen_value(r, cat, &a.items, depth + 1))
                 .collect();
             Value::Array(items?)
         }
         TyKind::Object(o) => gen_object(r, cat, &o.fields, depth)?,
+        TyKind::Map(m) => {
+            let n = gen_count(r, &m.min_entries, &m.max_entries);
+            let mut entries = serde_json::Map::new();
+            for i in 0..n {
+                entries.insert(format!("k{i}"), gen_value(r, cat, &m.values, depth + 1)?);
+            }
+            Value::Object(entries)
+        }
+        TyKind::Json => r
+            .pick(&[
+                json!(null),
+                json!(1.5),
+                json!("x"),
+                json!([true]),
+                json!({"k": {}}),
+            ])
+            .clone(),
         TyKind::Named(n) => gen_object(
             r,
             cat,
@@ -473,7 +520,12 @@ fn gen_object(r: &mut Rng, cat: &Catalog, fields: &[Field], depth: u32) -> Optio
     let mut m = serde_json::Map::new();
     for f in fields {
         if f.required || r.chance(1, 2) {
-            m.insert(f.name.value.clone(), gen_value(r, cat, &f.ty, depth + 1)?);
+            let v = if f.nullable && r.chance(1, 3) {
+                Value::Null
+            } else {
+                gen_value(r, cat, &f.ty, depth + 1)?
+            };
+            m.insert(f.name.value.clone(), v);
         }
     }
     Some(Value::Object(m))
@@ -488,11 +540,13 @@ fn validator(schema: &Value) -> jsonschema::Validator {
         .expect("catalogc's schemas compile")
 }
 
-/// An old client reading output: unknown properties ignored.
+/// An old client reading output: unknown properties ignored (a map's value schema stays).
 fn tolerant(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            m.remove("additionalProperties");
+            if m.get("additionalProperties") == Some(&Value::Bool(false)) {
+                m.remove("additionalProperties");
+            }
             m.values_mut().for_each(tolerant);
         }
         Value::Array(a) => a.iter_mut().for_each(tolerant),
@@ -510,6 +564,7 @@ fn open_extensible(cat: &mut Catalog) {
                 s.enum_values = None;
             }
             TyKind::Array(a) => ty(&mut a.items),
+            TyKind::Map(m) => ty(&mut m.values),
             TyKind::Object(o) => o.fields.iter_mut().for_each(|f| ty(&mut f.ty)),
             _ => {}
         }

@@ -108,6 +108,8 @@ const KEYWORDS: &[&str] = &[
     "maxItems",
     "uniqueItems",
     "deprecated",
+    "minProperties",
+    "maxProperties",
 ];
 
 /// Checks the export against the original; returns how many keyword values it compared.
@@ -225,6 +227,24 @@ fn schema_parts(ctx: &str, path: &str, orig: &Value, out: &Value, notes: &[&Note
     }
     if let (Some(items @ Value::Object(_)), Some(sub)) = (orig.get("items"), out.get("items")) {
         compared += schema_parts(ctx, &format!("{path}[]"), items, sub, notes);
+    }
+    // An open object (a `map`): its value schema, `true` being the empty schema `{}`.
+    match (
+        orig.get("additionalProperties"),
+        out.get("additionalProperties"),
+    ) {
+        (Some(Value::Bool(true)), Some(got)) if !noted => {
+            assert_eq!(
+                got,
+                &serde_json::json!({}),
+                "{ctx} {path}: additionalProperties"
+            );
+            compared += 1;
+        }
+        (Some(values @ Value::Object(_)), Some(sub)) => {
+            compared += schema_parts(ctx, &format!("{path}{{}}"), values, sub, notes);
+        }
+        _ => {}
     }
     compared
 }

@@ -37,6 +37,9 @@ fn describe(shape: &Shape) -> Value {
                 .collect(),
         ),
         Shape::Named(f) => describe(f()),
+        Shape::Map(m) => json!({"map": [m.min_entries, m.max_entries, describe(&m.values)]}),
+        Shape::Any => json!("any"),
+        Shape::Nullable(inner) => json!({"nullable": describe(inner)}),
     }
 }
 

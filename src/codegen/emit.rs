@@ -46,6 +46,11 @@ fn rust_type(ty: &RTy, at: At) -> TokenStream {
             let inner = rust_type(inner, at);
             quote!(::std::vec::Vec<#inner>)
         }
+        RTy::Map(inner) => {
+            let inner = rust_type(inner, at);
+            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+        }
+        RTy::Json => quote!(::catalogc::runtime::serde_json::Value),
         RTy::Local(name) => {
             let id = ident(name);
             quote!(#id)
@@ -300,7 +305,10 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
         .map(|f| {
             let name = &f.field.name.value;
             let required = f.field.required;
-            let shape = shape(&f.field.ty, &f.ty, at, &mut counter);
+            let mut shape = shape(&f.field.ty, &f.ty, at, &mut counter);
+            if f.field.nullable {
+                shape = quote!(__rt::Shape::Nullable(&#shape));
+            }
             quote!(__rt::FieldRule::new(#name, #required, #shape))
         })
         .collect();
@@ -338,6 +346,7 @@ fn patterns_of(ty: &Ty) -> Vec<&str> {
             s.pattern.iter().map(|p| p.value.as_str()).collect()
         }
         TyKind::Array(a) => patterns_of(&a.items),
+        TyKind::Map(m) => patterns_of(&m.values),
         _ => Vec::new(),
     }
 }
@@ -375,6 +384,11 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
     let value = default_value(f)?;
     let fname = default_fn_ident(f);
     let ty = rust_type(&f.ty, at);
+    if f.field.nullable {
+        return Some(quote! {
+            fn #fname() -> ::core::option::Option<#ty> { ::core::option::Option::Some(#value) }
+        });
+    }
     Some(quote! {
         fn #fname() -> #ty { #value }
     })
@@ -398,10 +412,21 @@ fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream 
     };
     let plain = f.field.required || default_value(f).is_some();
     let schemars = if opts.json_schema_derive {
-        super::schemars::field_attrs(f, (!plain).then_some(&ty))
+        // schemars reads an `Option` as nullable and, unless told, as optional: a required
+        // nullable field is told through `OrNull`, an optional one needs no `with`.
+        let or_null = quote!(::catalogc::runtime::OrNull<#ty>);
+        let with = match (f.field.nullable, f.field.required) {
+            (true, true) => Some(&or_null),
+            (true, false) => None,
+            (false, _) => (!plain).then_some(&ty),
+        };
+        super::schemars::field_attrs(f, with)
     } else {
         TokenStream::new()
     };
+    if f.field.nullable {
+        return nullable_field(owner, f, (d, deprecated, rename, schemars), &ty);
+    }
     if f.field.required {
         return quote! { #d #deprecated #rename #schemars pub #id: #ty, };
     }
@@ -416,6 +441,31 @@ fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream 
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none",
             deserialize_with = "::catalogc::runtime::some")]
         #schemars
+        pub #id: ::core::option::Option<#ty>,
+    }
+}
+
+/// A `nullable=#true` field is an `Option` whose `None` is `null`. A required one is always
+/// written (`null` included); an optional one without a non-null default leaves `None` out,
+/// which means the same to a reader; one with such a default writes `null`, since leaving
+/// it out would mean the default.
+fn nullable_field(
+    owner: &str,
+    f: &FieldPlan<'_>,
+    (d, deprecated, rename, schemars): (TokenStream, TokenStream, TokenStream, TokenStream),
+    ty: &TokenStream,
+) -> TokenStream {
+    let id = ident(&f.ident);
+    let attrs = if f.field.required {
+        quote!(#[serde(deserialize_with = "::catalogc::runtime::or_null")])
+    } else if default_value(f).is_some() {
+        let path = format!("{owner}::{}", default_fn_ident(f));
+        quote!(#[serde(default = #path)])
+    } else {
+        quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")])
+    };
+    quote! {
+        #d #deprecated #rename #attrs #schemars
         pub #id: ::core::option::Option<#ty>,
     }
 }
@@ -444,6 +494,14 @@ fn bound(n: &Option<crate::model::Sp<Num>>) -> Option<TokenStream> {
     })
 }
 
+/// A count bound (`max-items`, `max-entries`) as a literal, when set.
+fn count(v: &Option<crate::model::Sp<u64>>) -> Option<TokenStream> {
+    v.as_ref().map(|v| {
+        let v = v.value;
+        quote!(#v)
+    })
+}
+
 fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
     match (&ty.kind, rty) {
         (TyKind::String(s), _) => string_rule(s, None, counter),
@@ -464,12 +522,6 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
         (TyKind::Array(a), RTy::Vec(inner)) => {
             let items = shape(&a.items, inner, at, counter);
-            let count = |v: &Option<crate::model::Sp<u64>>| {
-                v.as_ref().map(|v| {
-                    let v = v.value;
-                    quote!(#v)
-                })
-            };
             let mut r = with_bounds(
                 quote!(__rt::ArrayRule::of(#items)),
                 vec![
@@ -482,6 +534,18 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
             }
             quote!(__rt::Shape::Array(&#r))
         }
+        (TyKind::Map(m), RTy::Map(inner)) => {
+            let values = shape(&m.values, inner, at, counter);
+            let r = with_bounds(
+                quote!(__rt::MapRule::of(#values)),
+                vec![
+                    ("min_entries", count(&m.min_entries)),
+                    ("max_entries", count(&m.max_entries)),
+                ],
+            );
+            quote!(__rt::Shape::Map(&#r))
+        }
+        (TyKind::Json, _) => quote!(__rt::Shape::Any),
         (TyKind::Object(_), rty) | (TyKind::Named(_), rty @ RTy::Root(_)) => {
             let t = rust_type(rty, at);
             quote!(__rt::Shape::Named(<#t as __rt::Validate>::shape))
@@ -505,6 +569,10 @@ fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> T
             crate::model::Format::Email => "Email",
             crate::model::Format::Uri => "Uri",
             crate::model::Format::Uuid => "Uuid",
+            crate::model::Format::Ipv4 => "Ipv4",
+            crate::model::Format::Ipv6 => "Ipv6",
+            crate::model::Format::Hostname => "Hostname",
+            crate::model::Format::Time => "Time",
         });
         quote!(__rt::Format::#v)
     });

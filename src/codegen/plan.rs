@@ -26,6 +26,10 @@ pub enum RTy {
     F64,
     Bool,
     Vec(Box<RTy>),
+    /// A `map`: `BTreeMap<String, T>`, keys in order so output is deterministic.
+    Map(Box<RTy>),
+    /// A `json` value: `serde_json::Value`.
+    Json,
     /// An enum or struct generated in the same scope.
     Local(String),
     /// A named `type` at the catalog root.
@@ -265,6 +269,11 @@ impl<'a> Scope<'_, 'a> {
                 let item_base = format!("{base}Item");
                 RTy::Vec(Box::new(self.ty(owner, &item_base, &a.items, None)))
             }
+            TyKind::Map(m) => {
+                let value_base = format!("{base}Value");
+                RTy::Map(Box::new(self.ty(owner, &value_base, &m.values, None)))
+            }
+            TyKind::Json => RTy::Json,
             TyKind::Object(o) => {
                 let ident = self.claim(owner, base);
                 let was = std::mem::replace(&mut self.top_level, false);

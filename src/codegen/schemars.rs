@@ -42,6 +42,7 @@ pub fn field_attrs(f: &FieldPlan<'_>, with: Option<&TokenStream>) -> TokenStream
         let t = t.to_string();
         parts.push(quote!(with = #t));
     }
+
     if parts.is_empty() {
         return TokenStream::new();
     }
@@ -141,6 +142,24 @@ fn extensions(ty: &Ty) -> Vec<TokenStream> {
         && a.unique
     {
         out.push(quote!("uniqueItems" = true));
+    }
+    if let TyKind::Map(m) = &ty.kind {
+        // The value schema as the contract states it (map values are scalars or `json`, so
+        // no named type needs the catalog): JSON text is `extend`'s value syntax.
+        let values =
+            crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &*m.values);
+        if let Ok(values) = values.to_string().parse::<TokenStream>() {
+            out.push(quote!("additionalProperties" = #values));
+        }
+        for (key, v) in [
+            ("minProperties", &m.min_entries),
+            ("maxProperties", &m.max_entries),
+        ] {
+            if let Some(v) = v {
+                let v = v.value;
+                out.push(quote!(#key = #v));
+            }
+        }
     }
     out
 }

@@ -8,8 +8,8 @@
 use super::kinds::{Kind, Side};
 use super::{Change, Loc};
 use crate::model::{
-    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Field, Format, Literal, Num, NumTy,
-    Span, StringTy, Tool, Ty, TyKind, Unit,
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Field, Format, Literal, MapTy, Num,
+    NumTy, Span, StringTy, Tool, Ty, TyKind, Unit,
 };
 
 /// What the reader sees compared with the writer, independent of the side.
@@ -28,6 +28,15 @@ enum Ev {
     /// The writer always sends a field the reader treats as optional.
     ReaderRelaxes,
     TypeDiffers,
+    /// The reader takes any JSON value (`json`), the writer a typed one.
+    ReaderAny,
+    /// The writer may produce any JSON value (`json`), the reader wants a type.
+    WriterAny,
+    /// `nullable` differs: the writer may produce `null` (`writer_has`) or only the reader
+    /// accepts it.
+    NullableDiffers {
+        writer_has: bool,
+    },
     /// The writer may produce an enum value the reader does not list.
     WriterEnumValueUnknown {
         reader_extensible: bool,
@@ -77,6 +86,10 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::ReaderRequires => InputFieldMadeRequired,
             Ev::ReaderRelaxes => InputFieldMadeOptional,
             Ev::TypeDiffers => InputTypeChanged,
+            Ev::ReaderAny => InputTypeOpened,
+            Ev::WriterAny => InputTypeClosed,
+            Ev::NullableDiffers { writer_has: false } => InputNullableAdded,
+            Ev::NullableDiffers { writer_has: true } => InputNullableRemoved,
             Ev::WriterEnumValueUnknown { .. } => InputEnumValueRemoved,
             Ev::ReaderEnumValueUnused => InputEnumValueAdded,
             Ev::Narrower => InputBoundTightened,
@@ -121,6 +134,10 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::ReaderRequires => OutputFieldMadeOptional,
             Ev::ReaderRelaxes => OutputFieldMadeRequired,
             Ev::TypeDiffers => OutputTypeChanged,
+            Ev::ReaderAny => OutputTypeClosed,
+            Ev::WriterAny => OutputTypeOpened,
+            Ev::NullableDiffers { writer_has: true } => OutputNullableAdded,
+            Ev::NullableDiffers { writer_has: false } => OutputNullableRemoved,
             Ev::WriterEnumValueUnknown {
                 reader_extensible: true,
             } => OutputEnumValueAddedExtensible,
@@ -157,6 +174,8 @@ enum Norm<'a> {
     Bool,
     Arr(&'a ArrayTy),
     Obj(&'a [Field]),
+    Map(&'a MapTy),
+    Json,
 }
 
 #[derive(Default)]
@@ -199,6 +218,8 @@ fn normalize<'a>(cat: &'a Catalog, ty: &'a Ty) -> Norm<'a> {
         TyKind::Boolean => Norm::Bool,
         TyKind::Array(a) => Norm::Arr(a),
         TyKind::Object(o) => Norm::Obj(&o.fields),
+        TyKind::Map(m) => Norm::Map(m),
+        TyKind::Json => Norm::Json,
         // Lowering guarantees the type exists; an unresolved one (never from a lowered
         // catalog) reads as an empty object rather than a panic.
         TyKind::Named(n) => Norm::Obj(cat.type_def(&n.value).map_or(&[], |t| &t.fields)),
@@ -213,6 +234,8 @@ fn norm_name(n: &Norm<'_>) -> &'static str {
         Norm::Bool => "boolean",
         Norm::Arr(_) => "array",
         Norm::Obj(_) => "object",
+        Norm::Map(_) => "map",
+        Norm::Json => "json",
     }
 }
 
@@ -376,6 +399,12 @@ impl<'a> Reader<'a, '_> {
                 format!("({} → {})", name(o), name(n)),
             );
         }
+        if w.nullable != r.nullable {
+            let ev = Ev::NullableDiffers {
+                writer_has: w.nullable,
+            };
+            self.emit(ev, &sub(path, "nullable"), ws, rs, String::new());
+        }
         if w.deprecated != r.deprecated {
             let (_, new) = self.on(w, r);
             let ev = Ev::DeprecatedDiffers {
@@ -412,6 +441,36 @@ impl<'a> Reader<'a, '_> {
                 self.ty(&a.items, &b.items, &format!("{path}[]"));
             }
             (Norm::Obj(a), Norm::Obj(b)) => self.object(a, b, path),
+            (Norm::Map(a), Norm::Map(b)) => {
+                let n = |v: &Option<crate::model::Sp<u64>>| v.as_ref().map(u);
+                self.lower("min-entries", n(&a.min_entries), n(&b.min_entries), path);
+                self.upper("max-entries", n(&a.max_entries), n(&b.max_entries), path);
+                self.ty(&a.values, &b.values, &format!("{path}{{}}"));
+            }
+            (Norm::Json, Norm::Json) => {}
+            (a, Norm::Json) => {
+                let (o, n) = self.on(norm_name(&a), "json");
+                self.emit(Ev::ReaderAny, path, ws, rs, format!("({o} → {n})"));
+                // Clients mirror headers only through declared properties: the headers of
+                // fields inside the opened value are gone.
+                if let Norm::Obj(fields) = a {
+                    let mut headers = Vec::new();
+                    nested_headers(self.writer, fields, path, 0, &mut headers);
+                    for (p, h) in headers {
+                        let ev = Ev::HeaderDiffers {
+                            writer_has: true,
+                            reader_has: false,
+                            case_only: false,
+                        };
+                        let detail = format!("(`{}` → none)", h.value);
+                        self.emit(ev, &sub(&p, "header"), Some(h.span), rs, detail);
+                    }
+                }
+            }
+            (Norm::Json, b) => {
+                let (o, n) = self.on("json", norm_name(&b));
+                self.emit(Ev::WriterAny, path, ws, rs, format!("({o} → {n})"));
+            }
             (a, b) => {
                 let (o, n) = self.on(norm_name(&a), norm_name(&b));
                 self.emit(Ev::TypeDiffers, path, ws, rs, format!("({o} → {n})"));
@@ -670,6 +729,33 @@ fn literal(l: &Literal) -> String {
         Literal::Int(i) => i.to_string(),
         Literal::Float(f) => f.to_string(),
         Literal::Bool(b) => if *b { "#true" } else { "#false" }.to_string(),
+        Literal::Null => "#null".to_string(),
+    }
+}
+
+/// The `header=` of every field in `fields` and the objects below them (through object
+/// fields only, as clients mirror them), with each field's path.
+fn nested_headers<'c>(
+    cat: &'c Catalog,
+    fields: &'c [Field],
+    path: &str,
+    depth: usize,
+    out: &mut Vec<(String, &'c crate::model::Sp<String>)>,
+) {
+    if depth > crate::model::inline::MAX_INLINED_DEPTH {
+        return;
+    }
+    for f in fields {
+        let p = join(path, &f.name.value);
+        if let Some(h) = &f.header {
+            out.push((p.clone(), h));
+        }
+        let inner = match &f.ty.kind {
+            TyKind::Object(o) => &o.fields[..],
+            TyKind::Named(n) => cat.type_def(&n.value).map_or(&[][..], |t| &t.fields[..]),
+            _ => continue,
+        };
+        nested_headers(cat, inner, &p, depth + 1, out);
     }
 }
 

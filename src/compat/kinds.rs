@@ -243,6 +243,38 @@ kinds! {
         "output format removed",
         "Clients parse the value in the old format; the server no longer promises it.",
         mirror: Other(InputFormatRemoved), reverse: [OutputFormatAdded];
+    InputNullableAdded = "compat/input-nullable-added", Minor,
+        "input field made nullable",
+        "The server now also accepts `null` for the field; old calls never send it.",
+        mirror: Other(OutputNullableAdded), reverse: [InputNullableRemoved];
+    OutputNullableAdded = "compat/output-nullable-added", Major,
+        "output field made nullable",
+        "The server may now return `null` where old clients expect a value of the field's type.",
+        mirror: Other(InputNullableAdded), reverse: [OutputNullableRemoved];
+    InputNullableRemoved = "compat/input-nullable-removed", Major,
+        "input field no longer nullable",
+        "Old calls that pass `null` for the field are now rejected.",
+        mirror: Other(OutputNullableRemoved), reverse: [InputNullableAdded];
+    OutputNullableRemoved = "compat/output-nullable-removed", Minor,
+        "output field no longer nullable",
+        "The server stops returning `null`; clients already handle the values it still returns.",
+        mirror: Other(InputNullableRemoved), reverse: [OutputNullableAdded];
+    InputTypeOpened = "compat/input-type-opened", Minor,
+        "input field opened to any JSON value",
+        "The field became `json`: the server accepts every value, so every old call stays valid.",
+        mirror: Other(OutputTypeOpened), reverse: [InputTypeClosed];
+    OutputTypeOpened = "compat/output-type-opened", Major,
+        "output field opened to any JSON value",
+        "The field became `json`: the server may return values old clients cannot read.",
+        mirror: Other(InputTypeOpened), reverse: [OutputTypeClosed];
+    InputTypeClosed = "compat/input-type-closed", Major,
+        "input field closed from any JSON value to a type",
+        "A `json` field got a type: old calls that pass any other value are rejected.",
+        mirror: Other(OutputTypeClosed), reverse: [InputTypeOpened];
+    OutputTypeClosed = "compat/output-type-closed", Minor,
+        "output field closed from any JSON value to a type",
+        "A `json` field got a type: old clients accepted any value, so they accept these.",
+        mirror: Other(InputTypeClosed), reverse: [OutputTypeOpened];
     InputDefaultChanged = "compat/input-default-changed", Major,
         "input default changed",
         "Old calls that omit the field now mean something else.",
@@ -560,6 +592,10 @@ mod tests {
             ("unit-changed", Major, Major),
             ("doc-changed", Patch, Patch),
             ("sensitive-changed", Patch, Patch),
+            ("nullable-added", Minor, Major),
+            ("nullable-removed", Major, Minor),
+            ("type-opened", Minor, Major),
+            ("type-closed", Major, Minor),
         ];
         for (row, input, output) in table {
             let i = Kind::from_id(&format!("compat/input-{row}"));

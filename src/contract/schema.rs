@@ -24,6 +24,13 @@
 //!   without `header=` hash as before.
 //! - `sensitive` is not emitted: it governs what the server logs, not what a client may send
 //!   (a patch-level change in docs/compatibility.md), and naming the secret fields helps no client.
+//! - `nullable=#true` writes `"type": [T, "null"]` (and `null` at the end of an `enum`), the
+//!   2020-12 spelling every validator knows; `anyOf` with a null branch would read as a
+//!   union to clients that flatten schemas. An optional field still is simply not required.
+//! - A `map` is an object with `"properties": {}` (for the clients that insist on it) and
+//!   its value schema as `additionalProperties`, `min-entries`/`max-entries` as
+//!   `minProperties`/`maxProperties`. A `json` value is the empty schema (only its
+//!   `description`): no `type`, so `null` is one of its values already.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
 //! - Lowering guarantees named types exist and are not recursive, and loading leaves out a
@@ -170,6 +177,9 @@ impl<'a> Ctx<'a> {
 
     fn field(&mut self, f: &Field) -> Map<String, Value> {
         let mut m = self.ty(&f.ty, f.doc.as_ref().map(|d| d.value.as_str()));
+        if f.nullable {
+            nullable(&mut m);
+        }
         if let Some(d) = &f.default {
             m.insert("default".into(), literal(&d.value));
         }
@@ -218,6 +228,26 @@ impl<'a> Ctx<'a> {
                 self.array(&mut m, a);
             }
             TyKind::Object(o) => return self.object(&o.fields, doc),
+            TyKind::Map(mt) => {
+                head(&mut m, "object");
+                m.insert("properties".into(), json!({}));
+                m.insert(
+                    "additionalProperties".into(),
+                    Value::Object(self.ty(&mt.values, None)),
+                );
+                if let Some(n) = &mt.min_entries {
+                    m.insert("minProperties".into(), json!(n.value));
+                }
+                if let Some(n) = &mt.max_entries {
+                    m.insert("maxProperties".into(), json!(n.value));
+                }
+            }
+            TyKind::Json => {
+                // The empty schema: any value. Only the description is said.
+                if let Some(d) = doc {
+                    m.insert("description".into(), json!(d));
+                }
+            }
             TyKind::Named(name) => return self.named(&name.value, doc),
         }
         m
@@ -253,6 +283,18 @@ impl<'a> Ctx<'a> {
         if a.unique {
             m.insert("uniqueItems".into(), json!(true));
         }
+    }
+}
+
+/// `null` added to a schema's values: its `type` becomes `[T, "null"]` (in place, so the key
+/// order stays) and an `enum` lists `null` last, since `enum` alone decides what it admits.
+fn nullable(m: &mut Map<String, Value>) {
+    if let Some(Value::String(t)) = m.get("type") {
+        let both = json!([t, "null"]);
+        m.insert("type".into(), both);
+    }
+    if let Some(Value::Array(values)) = m.get_mut("enum") {
+        values.push(Value::Null);
     }
 }
 
@@ -311,5 +353,6 @@ fn literal(l: &Literal) -> Value {
         Literal::Int(i) => json!(i),
         Literal::Float(f) => float(*f),
         Literal::Bool(b) => json!(b),
+        Literal::Null => Value::Null,
     }
 }

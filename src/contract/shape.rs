@@ -9,7 +9,9 @@
 //! schemas use are understood (`contract::schema`); anything else is refused at start, never
 //! silently ignored.
 
-use crate::runtime::{ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule};
+use crate::runtime::{
+    ArrayRule, Bound, FieldRule, Format, MapRule, NumRule, Pattern, Shape, StrRule,
+};
 use serde_json::{Map, Number, Value};
 
 /// The shape of `schema` (an object schema with `type`), or why it cannot be built.
@@ -40,7 +42,26 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
     let Value::Object(s) = schema else {
         return Err(format!("{}: a schema must be an object", pointer(at)));
     };
+    if let Some(Value::Array(types)) = s.get("type") {
+        return nullable(s, types, at);
+    }
+    if !s.contains_key("type") {
+        // A `json` value: the empty schema, annotations aside.
+        if let Some(k) = s.keys().find(|k| !ANNOTATIONS.contains(&k.as_str())) {
+            return Err(format!("{}: unsupported keyword `{k}`", pointer(at)));
+        }
+        return Ok(Shape::Any);
+    }
+    let map = s.get("type").and_then(Value::as_str) == Some("object")
+        && s.get("additionalProperties").is_some_and(Value::is_object);
     let known: &[&str] = match s.get("type").and_then(Value::as_str) {
+        Some("object") if map => &[
+            "type",
+            "properties",
+            "additionalProperties",
+            "minProperties",
+            "maxProperties",
+        ],
         Some("string") => &[
             "type",
             "enum",
@@ -82,7 +103,52 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
                 None => return Err(format!("{}: an array needs `items`", pointer(at))),
             },
         })),
+        _ if map => Shape::Map(leak(entries(s, at)?)),
         _ => Shape::Object(object(s, at)?),
+    })
+}
+
+/// `"type": [T, "null"]` (a nullable field): the shape of `T`, `null` also accepted. An
+/// `enum` lists `null` too; the inner shape checks the other values.
+fn nullable(s: &Map<String, Value>, types: &[Value], at: &str) -> Result<Shape, String> {
+    let [Value::String(t), Value::String(null)] = types else {
+        return Err(format!("{}: `type` must be `[T, \"null\"]`", pointer(at)));
+    };
+    if null != "null" {
+        return Err(format!("{}: `type` must be `[T, \"null\"]`", pointer(at)));
+    }
+    let mut inner = s.clone();
+    inner.insert("type".into(), Value::String(t.clone()));
+    if let Some(Value::Array(values)) = inner.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    Ok(Shape::Nullable(leak(build(&Value::Object(inner), at)?)))
+}
+
+/// A `map`: `additionalProperties` is the value schema and no property is named.
+fn entries(s: &Map<String, Value>, at: &str) -> Result<MapRule, String> {
+    if s.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
+    {
+        return Err(format!(
+            "{}: an object with both `properties` and a schema in `additionalProperties`",
+            pointer(at)
+        ));
+    }
+    let values = match s.get("additionalProperties") {
+        Some(v) => build(v, &format!("{at}/additionalProperties"))?,
+        None => {
+            return Err(format!(
+                "{}: a map needs `additionalProperties`",
+                pointer(at)
+            ));
+        }
+    };
+    Ok(MapRule {
+        min_entries: count(s, "minProperties", at)?,
+        max_entries: count(s, "maxProperties", at)?,
+        values,
     })
 }
 
@@ -98,12 +164,10 @@ fn string(s: &Map<String, Value>, at: &str) -> Result<StrRule, String> {
     };
     let format = match s.get("format").map(|f| f.as_str()) {
         None => None,
-        Some(Some("date-time")) => Some(Format::DateTime),
-        Some(Some("date")) => Some(Format::Date),
-        Some(Some("email")) => Some(Format::Email),
-        Some(Some("uri")) => Some(Format::Uri),
-        Some(Some("uuid")) => Some(Format::Uuid),
-        Some(_) => return Err(format!("{}: unsupported `format`", pointer(at))),
+        Some(name) => match name.and_then(Format::from_name) {
+            Some(f) => Some(f),
+            None => return Err(format!("{}: unsupported `format`", pointer(at))),
+        },
     };
     let values = match s.get("enum") {
         None => None,
@@ -255,6 +319,30 @@ mod tests {
             ["/id", "/id", "/n", "/tags", "/tags/2", "/x"],
             "every violation, in document order"
         );
+    }
+
+    #[test]
+    fn nullable_maps_and_any_values() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "note": {"type": ["string", "null"], "maxLength": 3},
+                "kind": {"type": ["string", "null"], "enum": ["a", null]},
+                "labels": {"type": "object", "properties": {},
+                           "additionalProperties": {"type": "string", "maxLength": 2},
+                           "maxProperties": 2},
+                "extra": {"description": "anything"}
+            },
+            "additionalProperties": false
+        });
+        let shape = shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+        let ok = json!({"note": null, "kind": null, "labels": {"x": "ab"}, "extra": [1, {}]});
+        assert!(check(shape, &ok).is_empty());
+        let bad = json!({"note": "abcd", "kind": "b", "labels": {"x": "abc", "y": "", "z": ""}});
+        let paths: Vec<String> = check(shape, &bad).into_iter().map(|v| v.path).collect();
+        assert_eq!(paths, ["/note", "/kind", "/labels", "/labels/x"]);
+        let odd = json!({"type": ["string", "integer"]});
+        assert!(shape_of(&odd).is_err());
     }
 
     #[test]

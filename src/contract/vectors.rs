@@ -222,8 +222,29 @@ fn count(schema: &Value, key: &str) -> Option<usize> {
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
+/// The schema's type; of a nullable one (`[T, "null"]`), `T`.
 fn ty(schema: &Value) -> Option<&str> {
-    schema.get("type").and_then(Value::as_str)
+    match schema.get("type")? {
+        Value::Array(types) => types.first().and_then(Value::as_str),
+        t => t.as_str(),
+    }
+}
+
+fn is_nullable(schema: &Value) -> bool {
+    schema
+        .get("type")
+        .and_then(Value::as_array)
+        .is_some_and(|t| t.iter().any(|t| t == "null"))
+}
+
+/// A `map`: an object schema whose `additionalProperties` is a schema.
+fn map_values(schema: &Value) -> Option<&Value> {
+    schema.get("additionalProperties").filter(|v| v.is_object())
+}
+
+/// `n` entries `k0`, `k1`, … of a map, each value from `value(j)`.
+fn map_of(n: usize, value: impl Fn(usize) -> Value) -> Value {
+    Value::Object((0..n).map(|j| (format!("k{j}"), value(j))).collect())
 }
 
 fn properties(schema: &Value) -> impl Iterator<Item = (&String, &Value)> {
@@ -249,6 +270,10 @@ fn format_example(format: &str) -> Option<&'static str> {
         "uuid" => "123e4567-e89b-12d3-a456-426614174000",
         "email" => "someone@example.com",
         "uri" => "https://example.com/",
+        "ipv4" => "192.0.2.1",
+        "ipv6" => "2001:db8::1",
+        "hostname" => "api.example.com",
+        "time" => "10:00:00Z",
         _ => return None,
     })
 }
@@ -271,6 +296,11 @@ pub fn valid(schema: &Value, i: usize) -> Value {
         return values[i % values.len()].clone();
     }
     match ty(schema) {
+        Some("object") if let Some(values) = map_values(schema) => {
+            let n = count(schema, "minProperties").unwrap_or(0).max(1);
+            let n = n.min(count(schema, "maxProperties").unwrap_or(n));
+            map_of(n, |j| valid(values, i + j))
+        }
         Some("object") => Value::Object(
             properties(schema)
                 .map(|(k, s)| (k.clone(), valid(s, i)))
@@ -325,7 +355,7 @@ fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
 /// The required properties only, each [`valid`].
 pub fn minimal(schema: &Value) -> Value {
     match ty(schema) {
-        Some("object") => Value::Object(
+        Some("object") if map_values(schema).is_none() => Value::Object(
             properties(schema)
                 .filter(|(k, _)| is_required(schema, k))
                 .map(|(k, s)| (k.clone(), minimal(s)))
@@ -349,6 +379,13 @@ fn maximal_at(schema: &Value, i: usize) -> Value {
         return valid(schema, i);
     }
     match ty(schema) {
+        Some("object") if let Some(values) = map_values(schema) => {
+            let n = count(schema, "maxProperties")
+                .unwrap_or(1)
+                .min(MAX_ARRAY_ITEMS)
+                .max(count(schema, "minProperties").unwrap_or(0));
+            map_of(n, |j| maximal_at(values, i + j))
+        }
         Some("object") => Value::Object(
             properties(schema)
                 .map(|(k, s)| (k.clone(), maximal_at(s, i)))
@@ -438,7 +475,9 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
     ]
     .into_iter()
     .map(|(t, v)| {
-        let same = t == want || (t == "integer" && want == "number");
+        let same = t == want
+            || (t == "integer" && want == "number")
+            || (t == "null" && is_nullable(schema));
         let kind = if same { Kind::Value } else { Kind::WrongType };
         probe(kind, format!("a value of type {t}"), v)
     })
@@ -456,6 +495,27 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
     match want {
         "string" => string_probes(schema, &mut out),
         "integer" | "number" => number_probes(schema, want == "integer", &mut out),
+        "object" if let Some(values) = map_values(schema) => {
+            for key in ["minProperties", "maxProperties"] {
+                if let Some(n) = count(schema, key) {
+                    for (len, d) in around(n) {
+                        let len = len.min(MAX_ARRAY_ITEMS + 1);
+                        out.push(probe(
+                            Kind::Bound,
+                            format!("{key}{d}"),
+                            map_of(len, |j| valid(values, j)),
+                        ));
+                    }
+                }
+            }
+            for p in boundary_values(values) {
+                out.push(probe(
+                    p.kind,
+                    format!("one entry: {}", p.note),
+                    json!({ "k0": p.value }),
+                ));
+            }
+        }
         "array" => {
             let items = schema.get("items").unwrap_or(&Value::Null);
             let item = valid(items, 0);

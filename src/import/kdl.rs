@@ -16,6 +16,8 @@ pub enum Val {
     Float(f64),
     /// `#true` / `#false`.
     Bool(bool),
+    /// `#null`.
+    Null,
 }
 
 impl From<&str> for Val {
@@ -164,6 +166,7 @@ fn value(v: &Val) -> String {
         // `{:?}` keeps a decimal point (`2.0`), so a float reads back as a float.
         Val::Float(f) => format!("{f:?}"),
         Val::Bool(b) => format!("#{b}"),
+        Val::Null => "#null".to_string(),
     }
 }
 

@@ -22,7 +22,18 @@ const MAX_FIELDS: usize = 5_000;
 const MAX_REFS: usize = 1_000;
 
 /// Keywords every type reads (or reports itself).
-const COMMON: &[&str] = &["type", "description", "default", "deprecated", "$schema"];
+const COMMON: &[&str] = &[
+    "type",
+    "description",
+    "default",
+    "deprecated",
+    "$schema",
+    NULLABLE,
+];
+
+/// The key [`Cx::shape`] leaves in a flattened shape whose `null` it dropped (from a type
+/// list or a union), so the field is written `nullable=#true`. Not a JSON Schema keyword.
+const NULLABLE: &str = "\u{0}nullable";
 
 /// Writes the fields of the top-level `inputSchema` / `outputSchema` into `block`.
 pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut ToolNotes<'_>) {
@@ -194,7 +205,7 @@ impl Cx<'_, '_, '_> {
         let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
         let mut kept: Vec<&Value> = alts.iter().filter(|a| !is_null(a)).collect();
         if kept.len() < alts.len() {
-            lost.push("nullable: `null` is not expressible; the non-null type is kept".into());
+            out.insert(NULLABLE.into(), Value::Bool(true));
         }
         if kept.len() == 1 && alts.len() == 1 {
             lost.push(format!(
@@ -313,6 +324,9 @@ impl Cx<'_, '_, '_> {
                 read = &["items", "minItems", "maxItems", "uniqueItems"];
                 self.array(&mut node, &shape, at, depth, lost);
             }
+            "object" if depth < MAX_DEPTH && is_map(&shape) => {
+                (node, read) = self.map(head, &shape, at, depth, lost);
+            }
             "object" if depth < MAX_DEPTH => {
                 node = head.arg("object").block();
                 read = &["properties", "required", "additionalProperties"];
@@ -332,12 +346,16 @@ impl Cx<'_, '_, '_> {
                 read = &[];
             }
             _ => {
-                lost.push("a value of any type is not expressible: a closed empty object".into());
-                node = head.arg("object");
-                read = &["properties", "required", "additionalProperties"];
+                node = head.arg("json");
+                read = &[];
             }
         }
         let mut read = read.to_vec();
+        if shape.contains_key(NULLABLE) && !is_field {
+            lost.push(
+                "nullable items: `null` is not expressible here; the non-null type is kept".into(),
+            );
+        }
         if is_field {
             node = self.field_level(node, &shape, ty, lost);
             if self.input {
@@ -357,6 +375,73 @@ impl Cx<'_, '_, '_> {
         let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
         unread(&shape, &keys, &read, lost);
         node
+    }
+
+    /// A `map` node from an object whose only content is an `additionalProperties` schema.
+    fn map(
+        &mut self,
+        head: Node,
+        shape: &Shape,
+        at: &At,
+        depth: usize,
+        lost: &mut Vec<String>,
+    ) -> (Node, &'static [&'static str]) {
+        let mut node = head.arg("map");
+        for (key, attr) in [
+            ("minProperties", "min-entries"),
+            ("maxProperties", "max-entries"),
+        ] {
+            if let Some(v) = shape.get(key) {
+                match v.as_u64() {
+                    Some(n) => node = node.prop(attr, n),
+                    None => lost.push(format!("`{key}` {} is not a count; left out", short(v))),
+                }
+            }
+        }
+        let values_at = At {
+            path: format!("{}{{}}", at.path),
+            json: format!("{}.additionalProperties", at.json),
+        };
+        let mut values_lost = Vec::new();
+        let values = match shape.get("additionalProperties") {
+            Some(v @ Value::Object(o)) if !o.is_empty() => {
+                let refs = self.refs.len();
+                let value_type = self.shape(v, &mut Vec::new());
+                self.refs.truncate(refs);
+                let scalar = matches!(
+                    value_type.get("type").and_then(Value::as_str),
+                    Some("string" | "integer" | "number" | "boolean")
+                );
+                if scalar {
+                    self.typed(
+                        Node::new("values"),
+                        v,
+                        &values_at,
+                        depth + 1,
+                        &mut values_lost,
+                        false,
+                    )
+                } else {
+                    values_lost.push(format!(
+                        "map values {} are not expressible (values are scalars or `json`): any JSON value",
+                        short(v)
+                    ));
+                    Node::new("values").arg("json")
+                }
+            }
+            _ => Node::new("values").arg("json"),
+        };
+        self.report(&mut node, &values_at, values_lost);
+        node.child(values);
+        (
+            node,
+            &[
+                "properties",
+                "additionalProperties",
+                "minProperties",
+                "maxProperties",
+            ],
+        )
     }
 
     fn array(
@@ -418,8 +503,12 @@ impl Cx<'_, '_, '_> {
         ty: &str,
         lost: &mut Vec<String>,
     ) -> Node {
+        let nullable = shape.contains_key(NULLABLE);
+        if nullable {
+            node = node.prop("nullable", true);
+        }
         if let Some(v) = shape.get("default") {
-            match default_value(v, ty) {
+            match default_value(v, ty, nullable) {
                 Some(val) => node = node.prop("default", val),
                 None => lost.push(format!(
                     "default {} is not expressible for a {} field; left out",
@@ -438,6 +527,21 @@ impl Cx<'_, '_, '_> {
         }
         node
     }
+}
+
+/// An object schema that is a map: free keys (`additionalProperties` `true` or a schema) and
+/// no named property.
+fn is_map(shape: &Shape) -> bool {
+    let open = match shape.get("additionalProperties") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Object(_)) => true,
+        _ => false,
+    };
+    let named = shape
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    open && !named
 }
 
 /// Adds to `out` every key of `part` it does not have (the outer schema's words win).
@@ -467,14 +571,13 @@ fn merge_under(out: &mut Shape, part: Shape) {
 /// `type` as one string: `null` dropped from a list, a union cut to its first member, an
 /// absent type inferred from the other keywords.
 fn single_type(out: &mut Shape, lost: &mut Vec<String>) {
+    let mut nullable = false;
     let ty = match out.get("type") {
         Some(Value::String(t)) => Some(t.clone()),
         Some(Value::Array(list)) => {
             let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
             let kept: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
-            if kept.len() < names.len() && !kept.is_empty() {
-                lost.push("nullable: `null` is not expressible; the non-null type is kept".into());
-            }
+            nullable = kept.len() < names.len() && !kept.is_empty();
             if kept.len() > 1 {
                 lost.push(format!(
                     "type union ({}) is not expressible; only `{}` is kept",
@@ -486,6 +589,9 @@ fn single_type(out: &mut Shape, lost: &mut Vec<String>) {
         }
         _ => None,
     };
+    if nullable {
+        out.insert(NULLABLE.into(), Value::Bool(true));
+    }
     let ty = ty.or_else(|| inferred_type(out));
     match ty {
         Some(t) => out.insert("type".into(), Value::String(t)),
@@ -574,7 +680,10 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
         }
         (None, None) => None,
     };
-    if let Some(vals) = values {
+    if let Some(mut vals) = values {
+        // `null` in an enum is a value only when the type admits it, and then the field is
+        // written `nullable=#true`, which lists it again: either way it is not a string value.
+        vals.retain(|v| !v.is_null());
         let mut strings: Vec<&str> = vals.iter().filter_map(Value::as_str).collect();
         let all_strings = strings.len() == vals.len();
         let mut seen = std::collections::HashSet::new();
@@ -683,8 +792,9 @@ fn num_value(v: &Value, integer: bool) -> Option<Val> {
     f.is_finite().then_some(Val::Float(f))
 }
 
-fn default_value(v: &Value, ty: &str) -> Option<Val> {
+fn default_value(v: &Value, ty: &str, nullable: bool) -> Option<Val> {
     match (ty, v) {
+        (_, Value::Null) if nullable => Some(Val::Null),
         ("string", Value::String(s)) => Some(Val::Str(s.clone())),
         ("boolean", Value::Bool(b)) => Some(Val::Bool(*b)),
         ("integer", Value::Number(_)) => match num_value(v, true)? {

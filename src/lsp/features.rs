@@ -192,6 +192,9 @@ fn at(doc: &Document, offset: usize) -> At<'_> {
 
 /// The field type argument of a `field` (second argument) or `items` (first) node.
 fn field_type<'d>(n: &Node<'d>) -> Option<&'d str> {
+    if !vocab::TYPED_NODES.contains(&n.name.value) {
+        return None;
+    }
     let skip = usize::from(n.name.value == "field");
     match n
         .entries()
@@ -654,7 +657,7 @@ fn split_words(head: &str) -> Vec<String> {
 fn line_field_type(node: &str, rest: &[String]) -> Option<String> {
     let skip = usize::from(node == "field");
     match node {
-        "field" | "items" => rest.iter().filter(|w| !w.contains('=')).nth(skip).cloned(),
+        "field" | "items" | "values" => rest.iter().filter(|w| !w.contains('=')).nth(skip).cloned(),
         _ => None,
     }
 }
@@ -753,7 +756,7 @@ fn fix(view: &View, d: &Diagnostic) -> Option<(String, Span, String)> {
                 .chain
                 .iter()
                 .rev()
-                .find(|n| matches!(n.name.value, "field" | "items"))?;
+                .find(|n| vocab::TYPED_NODES.contains(&n.name.value))?;
             let end = node
                 .entries()
                 .next_back()

@@ -41,6 +41,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "Add the property shown in the message.",
     ),
     (
+        "model/unsupported-type",
+        "A type the format has no form for in this place yet (map values of an array, object or named type).",
+        "Use a type the message lists, e.g. `json` for free-form values.",
+    ),
+    (
         "model/missing-child",
         "A required child node is missing.",
         "Add the child node shown in the message.",

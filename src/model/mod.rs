@@ -308,6 +308,9 @@ pub struct Field {
     pub ty: Ty,
     /// The field must be present (`required=#true`).
     pub required: bool,
+    /// `nullable=#true`: `null` is a value of the field, besides those of its type (a
+    /// required nullable field is present, possibly `null`).
+    pub nullable: bool,
     /// `default=`: the value a reader assumes when the field is absent.
     pub default: Option<Sp<Literal>>,
     /// `sensitive=#true`: the value is a secret or personal data; kept out of logs.
@@ -331,6 +334,7 @@ impl Field {
             name: Sp::new(name.into(), Span::default()),
             ty: Ty::new(kind),
             required: false,
+            nullable: false,
             default: None,
             sensitive: false,
             deprecated: false,
@@ -379,6 +383,11 @@ pub enum TyKind {
     Array(ArrayTy),
     /// `object`, with its fields written inline.
     Object(Object),
+    /// `map`: an object whose keys are free and whose values share one type (label maps,
+    /// filters, options).
+    Map(MapTy),
+    /// `json`: any JSON value (the empty schema `{}`), for free-form payloads.
+    Json,
     /// A named `type` of the same catalog, inlined in schemas. Resolved at lowering: a
     /// missing or recursive type is an error, so consumers may rely on it existing.
     Named(Sp<String>),
@@ -396,6 +405,8 @@ keyword_enum! {
         Timestamp = "timestamp",
         Array = "array",
         Object = "object",
+        Map = "map",
+        Json = "json",
     }
 }
 
@@ -411,6 +422,8 @@ impl TyKind {
             TyKind::Timestamp => BuiltinType::Timestamp,
             TyKind::Array(_) => BuiltinType::Array,
             TyKind::Object(_) => BuiltinType::Object,
+            TyKind::Map(_) => BuiltinType::Map,
+            TyKind::Json => BuiltinType::Json,
             TyKind::Named(n) => return &n.value,
         };
         builtin.as_str()
@@ -455,13 +468,35 @@ keyword_enum! {
         Email = "email",
         Uri = "uri",
         Uuid = "uuid",
+        Ipv4 = "ipv4",
+        Ipv6 = "ipv6",
+        Hostname = "hostname",
+        Time = "time",
     }
 }
 
 impl Format {
     /// Formats whose values have a bounded length (`bounds/string-unbounded` accepts them).
     pub fn is_bounded(self) -> bool {
-        matches!(self, Format::DateTime | Format::Date | Format::Uuid)
+        self.max_len().is_some()
+    }
+
+    /// The longest value of this format in characters, for formats that bound it. A date-time
+    /// or time may carry any number of fraction digits; 40 and 32 cover milliseconds to
+    /// nanoseconds with an offset, which is what servers write.
+    pub fn max_len(self) -> Option<u64> {
+        match self {
+            Format::DateTime => Some(40),
+            Format::Date => Some(10),
+            Format::Uuid => Some(36),
+            Format::Ipv4 => Some(15),
+            // Eight groups, or six with an embedded IPv4 address.
+            Format::Ipv6 => Some(45),
+            // RFC 1123: at most 253 characters.
+            Format::Hostname => Some(253),
+            Format::Time => Some(32),
+            Format::Email | Format::Uri => None,
+        }
     }
 }
 
@@ -528,6 +563,29 @@ pub struct ArrayTy {
     pub items: Box<Ty>,
 }
 
+#[derive(Debug, Clone, PartialEq)]
+/// The constraints of a `map` type.
+pub struct MapTy {
+    /// `min-entries`: fewest keys.
+    pub min_entries: Option<Sp<u64>>,
+    /// `max-entries`: most keys.
+    pub max_entries: Option<Sp<u64>>,
+    /// The `values` child: the type of every value. Lowering admits scalar types and `json`
+    /// only (see [`MapTy::admits`]), so no walk over types needs to look inside a map.
+    pub values: Box<Ty>,
+}
+
+impl MapTy {
+    /// Whether a map's values may have type `kind`: the scalars and `json`. Arrays, objects
+    /// and named types as values are not part of the format yet.
+    pub fn admits(kind: &TyKind) -> bool {
+        !matches!(
+            kind,
+            TyKind::Array(_) | TyKind::Object(_) | TyKind::Map(_) | TyKind::Named(_)
+        )
+    }
+}
+
 /// A `default=` value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
@@ -539,6 +597,8 @@ pub enum Literal {
     Float(f64),
     /// `#true` or `#false`.
     Bool(bool),
+    /// `#null`, on a `nullable=#true` field only.
+    Null,
 }
 
 #[derive(Debug, Clone, PartialEq)]

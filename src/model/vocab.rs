@@ -52,8 +52,14 @@ pub const NEEDS_INPUT_CHILDREN: &[&str] = &["doc"];
 /// The field types built into the format.
 pub const TYPE_KEYWORDS: &[&str] = BuiltinType::NAMES;
 /// Properties every field takes, whatever its type.
-pub const COMMON_FIELD_PROPS: &[&str] =
-    &["required", "default", "sensitive", "deprecated", "header"];
+pub const COMMON_FIELD_PROPS: &[&str] = &[
+    "required",
+    "nullable",
+    "default",
+    "sensitive",
+    "deprecated",
+    "header",
+];
 /// Properties of a `string` field.
 pub const STRING_PROPS: &[&str] = &[
     "min-length",
@@ -75,6 +81,8 @@ pub const NUM_PROPS: &[&str] = &[
 ];
 /// Properties of an `array` field.
 pub const ARRAY_PROPS: &[&str] = &["min-items", "max-items", "unique"];
+/// Properties of a `map` field.
+pub const MAP_PROPS: &[&str] = &["min-entries", "max-entries"];
 /// Properties of `limits`.
 pub const LIMITS_PROPS: &[&str] = &["max-items", "max-result-bytes", "timeout-ms"];
 /// Properties of `error`.
@@ -93,6 +101,7 @@ pub fn type_props(keyword: &str) -> &'static [&'static str] {
         "cursor" => CURSOR_PROPS,
         "integer" | "number" => NUM_PROPS,
         "array" => ARRAY_PROPS,
+        "map" => MAP_PROPS,
         _ => &[],
     }
 }
@@ -102,6 +111,7 @@ pub fn type_children(keyword: &str) -> &'static [&'static str] {
     match keyword {
         "string" => &["enum"],
         "array" => &["items"],
+        "map" => &["values"],
         "object" => OBJECT_CHILDREN,
         _ => &[],
     }
@@ -149,7 +159,9 @@ pub struct NodeInfo {
     pub arg: Option<ValueKind>,
 }
 
-const FIELD_PARENTS: &[&str] = &["type", "input", "output", "field", "items"];
+const FIELD_PARENTS: &[&str] = &["type", "input", "output", "field", "items", "values"];
+/// The nodes that carry a type: a field, an array's `items`, a map's `values`.
+pub const TYPED_NODES: &[&str] = &["field", "items", "values"];
 const TEXT: Option<ValueKind> = Some(ValueKind::Text);
 
 /// Every node of the format.
@@ -426,7 +438,7 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "enum",
-        parents: &["field", "items"],
+        parents: &["field", "items", "values"],
         usage: "enum \"a\" \"b\" …",
         meaning: "The only values a string may take (`extensible=#true` on the field: more may be added later).",
         props: &[],
@@ -435,9 +447,18 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "items",
-        parents: &["field", "items"],
+        parents: &["field", "items", "values"],
         usage: "items \"TYPE\" …",
         meaning: "The type of an array's items, with its own constraints.",
+        props: &[],
+        children: &[],
+        arg: Some(ValueKind::Type),
+    },
+    NodeInfo {
+        name: "values",
+        parents: &["field", "items", "values"],
+        usage: "values \"string\" max-length=256",
+        meaning: "The type of every value of a `map` (a scalar type or `json`), with its own constraints.",
         props: &[],
         children: &[],
         arg: Some(ValueKind::Type),
@@ -582,6 +603,12 @@ pub const PROPS: &[PropInfo] = {
         prop("field", "required", Bool, "The field must be present."),
         prop(
             "field",
+            "nullable",
+            Bool,
+            "`null` is a value of the field too (`\"type\": [T, \"null\"]`); `default=#null` needs it.",
+        ),
+        prop(
+            "field",
             "default",
             Any,
             "The value a reader assumes when the field is absent.",
@@ -674,6 +701,13 @@ pub const PROPS: &[PropInfo] = {
             "Most items in the array (`bounds/array-unbounded` asks for it).",
         ),
         prop("field", "unique", Bool, "No two items are equal."),
+        prop("field", "min-entries", Count, "Fewest keys in the map."),
+        prop(
+            "field",
+            "max-entries",
+            Count,
+            "Most keys in the map (`bounds/free-form` asks for it).",
+        ),
     ]
 };
 
@@ -686,9 +720,13 @@ pub fn node(parent: &str, name: &str) -> Option<&'static NodeInfo> {
         .or_else(|| NODES.iter().find(|n| n.name == name))
 }
 
-/// The property `name` of node `node` (`items` reads as `field`).
+/// The property `name` of node `node` (`items` and `values` read as `field`).
 pub fn property(node: &str, name: &str) -> Option<&'static PropInfo> {
-    let node = if node == "items" { "field" } else { node };
+    let node = if matches!(node, "items" | "values") {
+        "field"
+    } else {
+        node
+    };
     PROPS.iter().find(|p| p.node == node && p.name == name)
 }
 
@@ -698,16 +736,16 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
         return TOP_LEVEL.to_vec();
     }
     let mut out: Vec<&str> = match parent {
-        "items" => Vec::new(),
+        "items" | "values" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == parent)
             .map_or(Vec::new(), |n| n.children.to_vec()),
     };
-    if matches!(parent, "field" | "items") {
+    if TYPED_NODES.contains(&parent) {
         match ty {
             Some(t) => out.extend_from_slice(type_children(t)),
-            None => out.extend_from_slice(&["enum", "items", "field"]),
+            None => out.extend_from_slice(&["enum", "items", "values", "field"]),
         }
     }
     out
@@ -717,13 +755,13 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
 pub fn props_of(node: &str, ty: Option<&str>) -> Vec<&'static str> {
     let mut out: Vec<&str> = match node {
         "field" => COMMON_FIELD_PROPS.to_vec(),
-        "items" => Vec::new(),
+        "items" | "values" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == node)
             .map_or(Vec::new(), |n| n.props.to_vec()),
     };
-    if matches!(node, "field" | "items")
+    if TYPED_NODES.contains(&node)
         && let Some(t) = ty
     {
         out.extend_from_slice(type_props(t));

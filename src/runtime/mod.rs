@@ -17,10 +17,31 @@ pub use call::{
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use validate::{
-    ArrayRule, Bound, FieldRule, Format, NumRule, Pattern, Shape, StrRule, Validate, Violation,
-    Violations, some,
+    ArrayRule, Bound, FieldRule, Format, MapRule, NumRule, Pattern, Shape, StrRule, Validate,
+    Violation, Violations, or_null, some,
 };
 pub use {regress, serde, serde_json, sha2};
 
 #[cfg(feature = "schemars")]
 pub use schemars;
+
+/// schemars' view of a required nullable field (`#[schemars(with = "OrNull<T>")]`): the
+/// schema of `Option<T>` (`T` or `null`), but not an `Option`, so schemars lists the field
+/// as required, as the catalog's schema does.
+#[cfg(feature = "schemars")]
+pub struct OrNull<T>(core::marker::PhantomData<T>);
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for OrNull<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Option<T> as schemars::JsonSchema>::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Option<T> as schemars::JsonSchema>::json_schema(generator)
+    }
+}

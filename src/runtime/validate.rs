@@ -68,6 +68,12 @@ pub enum Shape {
     Object(&'static [FieldRule]),
     /// A named type's shape, shared by every use of it.
     Named(fn() -> &'static Shape),
+    /// An object with free keys whose values share one shape (a catalog `map`).
+    Map(&'static MapRule),
+    /// Any JSON value (a catalog `json`).
+    Any,
+    /// `null` or a value of the inner shape (a `nullable=#true` field).
+    Nullable(&'static Shape),
 }
 
 /// One property of a closed object.
@@ -219,6 +225,40 @@ impl NumRule {
     }
 }
 
+/// The bounds of a map: an object with free keys.
+#[derive(Debug, Clone, Copy)]
+pub struct MapRule {
+    /// The least number of keys.
+    pub min_entries: Option<u64>,
+    /// The greatest number of keys.
+    pub max_entries: Option<u64>,
+    /// What every value must be.
+    pub values: Shape,
+}
+
+impl MapRule {
+    /// A map of `values` with no count bound; the builders add what the catalog sets.
+    pub const fn of(values: Shape) -> MapRule {
+        MapRule {
+            min_entries: None,
+            max_entries: None,
+            values,
+        }
+    }
+
+    /// This rule with a least key count.
+    pub const fn min_entries(mut self, n: u64) -> MapRule {
+        self.min_entries = Some(n);
+        self
+    }
+
+    /// This rule with a greatest key count.
+    pub const fn max_entries(mut self, n: u64) -> MapRule {
+        self.max_entries = Some(n);
+        self
+    }
+}
+
 /// The bounds of an array.
 #[derive(Debug, Clone, Copy)]
 pub struct ArrayRule {
@@ -277,9 +317,36 @@ pub enum Format {
     Uri,
     /// RFC 4122 text form: 36 characters, hyphens at 8, 13, 18 and 23.
     Uuid,
+    /// RFC 2673 dotted quad (`192.0.2.1`), no leading zeros.
+    Ipv4,
+    /// RFC 4291 text form (`2001:db8::1`), an embedded IPv4 tail included.
+    Ipv6,
+    /// RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, each
+    /// at most 63 characters, 253 in all.
+    Hostname,
+    /// RFC 3339 `full-time` (`09:30:00Z`, `09:30:00.5+01:00`), offset required.
+    Time,
 }
 
 impl Format {
+    /// Every format, in the catalog format's order.
+    pub const ALL: &'static [Format] = &[
+        Format::DateTime,
+        Format::Date,
+        Format::Email,
+        Format::Uri,
+        Format::Uuid,
+        Format::Ipv4,
+        Format::Ipv6,
+        Format::Hostname,
+        Format::Time,
+    ];
+
+    /// The format a JSON Schema `format` names, when it is one of these.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.iter().copied().find(|f| f.as_str() == name)
+    }
+
     /// The JSON Schema `format` name, as violations and schemas say it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -288,6 +355,10 @@ impl Format {
             Format::Email => "email",
             Format::Uri => "uri",
             Format::Uuid => "uuid",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Hostname => "hostname",
+            Format::Time => "time",
         }
     }
 
@@ -300,6 +371,11 @@ impl Format {
             Format::Uuid => is_uuid(s),
             Format::Email => is_email(s),
             Format::Uri => is_uri(s),
+            Format::Ipv4 => s.parse::<std::net::Ipv4Addr>().is_ok(),
+            // Rust's parser also takes a zone-less address only, as RFC 4291 text form is.
+            Format::Ipv6 => s.parse::<std::net::Ipv6Addr>().is_ok(),
+            Format::Hostname => is_hostname(s),
+            Format::Time => is_time(s),
         }
     }
 }
@@ -415,6 +491,9 @@ fn kind_of(v: &Value) -> &'static str {
 fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation>) {
     match (shape, value) {
         (Shape::Named(f), v) => walk(f(), v, path, out),
+        (Shape::Any, _) | (Shape::Nullable(_), Value::Null) => {}
+        (Shape::Nullable(inner), v) => walk(inner, v, path, out),
+        (Shape::Map(rule), Value::Object(map)) => entries(rule, map, path, out),
         (Shape::String(rule), Value::String(s)) => string(rule, s, path, out),
         (Shape::Integer(rule), Value::Number(n)) if is_integer(n) => number(rule, n, path, out),
         (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
@@ -428,7 +507,9 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
                 Shape::Number(_) => "a number",
                 Shape::Boolean => "a boolean",
                 Shape::Array(_) => "an array",
-                Shape::Object(_) | Shape::Named(_) => "an object",
+                Shape::Object(_) | Shape::Named(_) | Shape::Map(_) => "an object",
+                // Both match every value above; listed so the match stays exhaustive.
+                Shape::Any | Shape::Nullable(_) => "a value",
             };
             push(out, path, format!("expected {want}, found {}", kind_of(v)));
         }
@@ -573,6 +654,26 @@ fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Vec<Vio
     }
 }
 
+fn entries(rule: &MapRule, map: &Map<String, Value>, path: &mut String, out: &mut Vec<Violation>) {
+    let n = map.len() as u64;
+    if let Some(min) = rule.min_entries
+        && n < min
+    {
+        push(out, path, format!("fewer than {min} entries"));
+    }
+    if let Some(max) = rule.max_entries
+        && n > max
+    {
+        push(out, path, format!("more than {max} entries"));
+    }
+    let len = path.len();
+    for (key, value) in map {
+        push_token(path, key);
+        walk(&rule.values, value, path, out);
+        path.truncate(len);
+    }
+}
+
 /// JSON Schema equality: numbers by value (`1` equals `1.0`), objects regardless of order.
 pub fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -659,9 +760,24 @@ fn is_date_time(s: &str) -> bool {
     let Some(time) = rest.strip_prefix(['T', 't']) else {
         return false;
     };
-    if !is_date(date) {
-        return false;
-    }
+    is_date(date) && is_time(time)
+}
+
+fn is_hostname(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 253
+        && s.split('.').all(|label| {
+            let b = label.as_bytes();
+            !b.is_empty()
+                && b.len() <= 63
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                && b[0] != b'-'
+                && b[b.len() - 1] != b'-'
+        })
+}
+
+/// RFC 3339 `full-time`: `HH:MM:SS[.frac]` and `Z` or `±HH:MM`.
+fn is_time(time: &str) -> bool {
     let (time, offset) = if let Some(t) = time.strip_suffix(['Z', 'z']) {
         (t, None)
     } else if time.len() > 6 && time.is_char_boundary(time.len() - 6) {
@@ -738,6 +854,16 @@ where
     T: serde::Deserialize<'de>,
 {
     T::deserialize(d).map(Some)
+}
+
+/// Deserializes a required nullable field: `null` is `None`, and a missing field stays an
+/// error (serde's own `Option` handling would read it as `None`).
+pub fn or_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    <Option<T> as serde::Deserialize>::deserialize(d)
 }
 
 #[cfg(test)]
@@ -827,6 +953,24 @@ mod tests {
         assert!(!Format::Email.matches("a b@c"));
         assert!(Format::Uri.matches("https://example.com/x"));
         assert!(!Format::Uri.matches("/relative"));
+        assert!(Format::Ipv4.matches("192.0.2.1"));
+        assert!(!Format::Ipv4.matches("192.0.2.01"));
+        assert!(!Format::Ipv4.matches("256.0.0.1"));
+        assert!(Format::Ipv6.matches("2001:db8::1"));
+        assert!(Format::Ipv6.matches("::ffff:192.0.2.1"));
+        assert!(!Format::Ipv6.matches("2001:db8::1::2"));
+        assert!(Format::Hostname.matches("api.example.com"));
+        assert!(!Format::Hostname.matches("-bad.example"));
+        assert!(!Format::Hostname.matches("a..b"));
+        assert!(!Format::Hostname.matches(&"a".repeat(64)));
+        assert!(Format::Time.matches("09:30:00Z"));
+        assert!(Format::Time.matches("09:30:00.5+01:00"));
+        assert!(!Format::Time.matches("09:30Z"));
+        assert!(!Format::Time.matches("25:00:00Z"));
+        assert!(!Format::Time.matches("09:30:00"));
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.as_str()), Some(*f));
+        }
     }
 
     #[test]

@@ -56,6 +56,7 @@ impl Fx {
             name: self.s(name),
             ty: self.ty(kind),
             required,
+            nullable: false,
             default: None,
             sensitive: false,
             deprecated: false,

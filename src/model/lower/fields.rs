@@ -6,6 +6,15 @@ use crate::diag::suggest::did_you_mean;
 use crate::model::read::{Props, Reader, number_text, quoted_list};
 use crate::syntax::{Entry, Node, Number, Value};
 
+/// The element node of a container type.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Element {
+    /// An array's `items`.
+    Items,
+    /// A map's `values`.
+    Values,
+}
+
 impl Cx {
     /// A bound: an integer that fits an `i64` or, unless `integer_only`, a finite float.
     pub(super) fn num(&mut self, e: &Entry, what: &str, integer_only: bool) -> Option<Sp<Num>> {
@@ -137,6 +146,10 @@ impl Cx {
             .get("required")
             .and_then(|e| self.boolean(e, "`required`"))
             .is_some_and(|b| b.value);
+        let nullable = props
+            .get("nullable")
+            .and_then(|e| self.boolean(e, "`nullable`"))
+            .is_some_and(|b| b.value);
         let sensitive = props
             .get("sensitive")
             .and_then(|e| self.boolean(e, "`sensitive`"))
@@ -162,13 +175,18 @@ impl Cx {
             }
         }
         let ty = self.lower_ty(&ty_name, &props, &rest, depth, &["doc"], &kind_label)?;
-        let default = props
-            .get("default")
-            .and_then(|e| self.default_value(e, &ty.kind, &kind_label));
+        let default = props.get("default").and_then(|e| {
+            if matches!(e.value.value, Value::Null) {
+                self.null_default(e, nullable)
+            } else {
+                self.default_value(e, &ty.kind, &kind_label)
+            }
+        });
         Some(Field {
             name,
             ty,
             required,
+            nullable,
             default,
             sensitive,
             deprecated,
@@ -243,6 +261,7 @@ impl Cx {
         allowed_children.extend_from_slice(own_children);
         let mut enum_node = None;
         let mut items_node = None;
+        let mut values_node = None;
         let mut fields = Vec::new();
         let mut seen = HashSet::new();
         for c in children {
@@ -257,10 +276,15 @@ impl Cx {
                         items_node = Some(*c);
                     }
                 }
+                ("values", "map") => {
+                    if self.once(&mut seen, c, label) {
+                        values_node = Some(*c);
+                    }
+                }
                 ("field", "object") => self.push_field(&mut fields, c, depth + 1),
                 (other, _) => {
                     self.check_annotations(c);
-                    if ["enum", "items", "field", "doc"].contains(&other) {
+                    if ["enum", "items", "values", "field", "doc"].contains(&other) {
                         self.err(
                             "model/unknown-node",
                             c.name.span,
@@ -356,16 +380,13 @@ impl Cx {
                     .get("unique")
                     .and_then(|e| self.boolean(e, "`unique`"))
                     .is_some_and(|b| b.value);
-                let Some(items) = items_node else {
-                    self.err(
-                        "model/missing-child",
-                        ty_name.span,
-                        "an `array` needs an `items` child naming the element type",
-                        Some("add `{ items \"string\" max-length=64 }`".to_string()),
-                    );
-                    return None;
-                };
-                let items = self.lower_items(&items, depth)?;
+                let items = self.needed_child(
+                    items_node,
+                    ty_name.span,
+                    "an `array` needs an `items` child naming the element type",
+                    "add `{ items \"string\" max-length=64 }`",
+                )?;
+                let items = self.lower_element(&items, depth, Element::Items)?;
                 TyKind::Array(ArrayTy {
                     min_items,
                     max_items,
@@ -377,6 +398,35 @@ impl Cx {
                 fields,
                 span: ty_name.span,
             }),
+            "map" => {
+                let min_entries = u(self, "min-entries");
+                let max_entries = u(self, "max-entries");
+                let values = self.needed_child(
+                    values_node,
+                    ty_name.span,
+                    "a `map` needs a `values` child naming the type of its values",
+                    "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
+                )?;
+                let values = self.lower_element(&values, depth, Element::Values)?;
+                if !MapTy::admits(&values.kind) {
+                    self.err(
+                        "model/unsupported-type",
+                        values.span,
+                        format!(
+                            "map values of type `{}` are not supported yet",
+                            values.kind.keyword()
+                        ),
+                        Some("use a scalar type (`string`, `integer`, `number`, `boolean`, `cursor`, `timestamp`) or `json`".to_string()),
+                    );
+                    return None;
+                }
+                TyKind::Map(MapTy {
+                    min_entries,
+                    max_entries,
+                    values: Box::new(values),
+                })
+            }
+            "json" => TyKind::Json,
             _ => TyKind::Named(ty_name.clone()),
         };
         Some(Ty {
@@ -385,22 +435,41 @@ impl Cx {
         })
     }
 
-    /// `items TYPE [attributes] { ... }`: the element type of an array.
-    pub(super) fn lower_items(&mut self, node: &Node, depth: usize) -> Option<Ty> {
+    /// `child`, or a `model/missing-child` error at the type name when it is absent.
+    fn needed_child<'n>(
+        &mut self,
+        child: Option<Node<'n>>,
+        at: Span,
+        message: &str,
+        help: &str,
+    ) -> Option<Node<'n>> {
+        if child.is_none() {
+            self.err("model/missing-child", at, message, Some(help.to_string()));
+        }
+        child
+    }
+
+    /// `items TYPE [attributes] { ... }` (the element type of an array) or `values TYPE …`
+    /// (the value type of a map).
+    pub(super) fn lower_element(&mut self, node: &Node, depth: usize, el: Element) -> Option<Ty> {
         self.check_annotations(node);
-        let args = self.args(node, 1, 1, "items \"string\" max-length=64");
+        let (name, owner, path) = match el {
+            Element::Items => ("items", "array", "[]"),
+            Element::Values => ("values", "map", "{}"),
+        };
+        let args = self.args(node, 1, 1, format!("{name} \"string\" max-length=64"));
         let ty_name = self.type_name(args.first()?)?;
         let keyword = ty_name.value.clone();
         let label = if TYPE_KEYWORDS.contains(&keyword.as_str()) {
-            format!("`{keyword}` items")
+            format!("`{keyword}` {name}")
         } else {
-            format!("items of type `{keyword}`")
+            format!("{name} of type `{keyword}`")
         };
         let label2 = label.clone();
         let props = self.props(node, type_props(&keyword), &|p| {
             if COMMON_FIELD_PROPS.contains(&p) {
                 return Some(format!(
-                    "`{p}` belongs on the array field, not on its `items`"
+                    "`{p}` belongs on the {owner} field, not on its `{name}`"
                 ));
             }
             let owners = types_with_prop(p);
@@ -412,7 +481,7 @@ impl Cx {
             })
         });
         let children: Vec<Node> = node.child_nodes().collect();
-        self.path.push("[]".to_string());
+        self.path.push(path.to_string());
         let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], &label);
         self.path.pop();
         ty
@@ -444,6 +513,20 @@ impl Cx {
         }
     }
 
+    /// `default=#null`: the value of a nullable field when it is absent.
+    fn null_default(&mut self, e: &Entry, nullable: bool) -> Option<Sp<Literal>> {
+        if nullable {
+            return Some(Sp::new(Literal::Null, e.value.span));
+        }
+        self.err(
+            "model/wrong-type",
+            e.value.span,
+            "`default=#null` on a field that is not nullable",
+            Some("add `nullable=#true` to the field, or remove the default".to_string()),
+        );
+        None
+    }
+
     pub(super) fn default_value(
         &mut self,
         e: &Entry,
@@ -471,7 +554,11 @@ impl Cx {
             TyKind::Boolean => self
                 .boolean(e, what)
                 .map(|b| Sp::new(Literal::Bool(b.value), span)),
-            TyKind::Array(_) | TyKind::Object(_) | TyKind::Named(_) => {
+            TyKind::Array(_)
+            | TyKind::Object(_)
+            | TyKind::Map(_)
+            | TyKind::Json
+            | TyKind::Named(_) => {
                 let name_span = e.name.as_ref().map(|n| n.span).unwrap_or(e.span);
                 self.err(
                     "model/unknown-property",

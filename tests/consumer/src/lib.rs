@@ -19,6 +19,11 @@ pub mod notes {
     catalogc::include_catalog!("notes");
 }
 
+/// Maps, JSON values, nullable fields and address formats.
+pub mod free {
+    catalogc::include_catalog!("free");
+}
+
 /// The same catalogs generated with `json_schema_derive(true)`.
 pub mod with_schemars {
     pub mod billing {
@@ -29,6 +34,9 @@ pub mod with_schemars {
     }
     pub mod hostile {
         include!(concat!(env!("OUT_DIR"), "/schemars/match.rs"));
+    }
+    pub mod free {
+        include!(concat!(env!("OUT_DIR"), "/schemars/free.rs"));
     }
 }
 

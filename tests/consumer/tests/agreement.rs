@@ -19,7 +19,7 @@ use catalogc::runtime::serde::{Serialize, de::DeserializeOwned};
 use catalogc::runtime::serde_json::{self, Value};
 use catalogc::runtime::validate::check;
 use catalogc::runtime::{Shape, ToolInfo, Validate};
-use catalogc_consumer::{billing, hostile, payments, with_schemars};
+use catalogc_consumer::{billing, free, hostile, payments, with_schemars};
 use proptest::prelude::*;
 
 /// The three verdicts on one instance of generated type `T` with JSON Schema `schema`.
@@ -98,6 +98,7 @@ fn all_sides() -> Vec<Side> {
         payments::payment_transfer_status,
         hostile::r#async,
         hostile::mut_record,
+        free::host_label_set,
     )
 }
 

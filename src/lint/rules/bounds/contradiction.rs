@@ -53,6 +53,7 @@ fn lit(l: &Literal) -> String {
         Literal::Int(i) => i.to_string(),
         Literal::Float(f) => f.to_string(),
         Literal::Bool(b) => if *b { "#true" } else { "#false" }.to_string(),
+        Literal::Null => "#null".to_string(),
     }
 }
 
@@ -192,6 +193,8 @@ fn problems(kind: &TyKind, default: Option<&Sp<Literal>>) -> Vec<(Span, String)>
         (TyKind::Number(n), Literal::Float(f)) => number_default_violation(*f, n),
         (TyKind::String(s) | TyKind::Cursor(s), Literal::String(v)) => string_default_violation(v, s),
         (TyKind::Timestamp, Literal::String(_)) | (TyKind::Boolean, Literal::Bool(_)) => None,
+        // Lowering admits `#null` on nullable fields only, where it is always a value.
+        (_, Literal::Null) => None,
         _ => {
             wrong_type(&mut out);
             None

@@ -3,6 +3,7 @@
 crate::lint::declare_rules! {
     string_unbounded,
     array_unbounded,
+    free_form,
     number_unbounded,
     integer_as_number,
     pseudo_bound,

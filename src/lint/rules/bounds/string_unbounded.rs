@@ -1,6 +1,6 @@
 //! ## What it does
 //! Checks that every `string` field, and every array `items` of type `string`, has a
-//! `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`), or a
+//! `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`, `hostname`, `time`), or a
 //! `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
 //! `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
 //! through named types), a warning in `output`.

@@ -90,7 +90,7 @@ impl Bound<'_> {
         match &ty.kind {
             TyKind::String(s) => string(s, None),
             TyKind::Cursor(s) => string(s, Some(crate::model::CURSOR_DEFAULT_MAX_LENGTH)),
-            TyKind::Timestamp => Some(40),
+            TyKind::Timestamp => Format::DateTime.max_len(),
             TyKind::Integer(_) => Some(20),
             TyKind::Number(_) => Some(24),
             TyKind::Boolean => Some(5),
@@ -100,6 +100,8 @@ impl Bound<'_> {
                 n.checked_mul(each)?.checked_add(2)
             }
             TyKind::Object(o) => self.object(&o.fields, depth + 1),
+            // Keys of any length, values of any size: no bound to compute.
+            TyKind::Map(_) | TyKind::Json => None,
             TyKind::Named(n) => self.object(&self.catalog.type_def(&n.value)?.fields, depth + 1),
         }
     }
@@ -111,12 +113,7 @@ fn string(s: &StringTy, default_max: Option<u64>) -> Option<u64> {
     } else if let Some(m) = s.max_length.as_ref().map(|m| m.value).or(default_max) {
         m
     } else if let Some(f) = &s.format {
-        match f.value {
-            Format::DateTime => 40,
-            Format::Date => 10,
-            Format::Uuid => 36,
-            Format::Email | Format::Uri => return None,
-        }
+        f.value.max_len()?
     } else {
         let p = s.pattern.as_ref()?;
         crate::lint::rules::bounds::string_unbounded::pattern_max_len(&p.value)? as u64

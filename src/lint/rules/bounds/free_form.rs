@@ -1,0 +1,114 @@
+//! ## What it does
+//! Checks the free-form values of the format, in input and output and in named types: a
+//! `map` states `max-entries`, and a `map` or `json` field has a `doc`. (A `json` value
+//! cannot state a size in its schema: its `doc` must say what goes in it.)
+//!
+//! ## Why is this bad?
+//! An open object or a value of any type is the one place the schema does not guide the
+//! model: without a stated number of keys a call may send thousands of them, and without a
+//! description the model guesses which keys and values the server understands (and servers
+//! tend to ignore what they do not know, silently). Both are often legitimate (label maps,
+//! query filters, launch options); this rule asks that they be bounded and said.
+//!
+//! ## Example
+//! ```kdl
+//! field "labels" "map" {
+//!     values "string" max-length=63
+//! }
+//! field "filter" "json"
+//! ```
+//!
+//! ## Use instead
+//! ```kdl
+//! field "labels" "map" max-entries=64 {
+//!     doc "Labels to set, by name (at most 64)."
+//!     values "string" max-length=63
+//! }
+//! field "filter" "json" {
+//!     doc "A MongoDB query filter, e.g. {\"status\": \"open\"}."
+//! }
+//! ```
+
+use crate::diag::Level;
+use crate::lint::walk::{Site, site_finding, site_span};
+use crate::lint::{Context, Finding, Rule};
+use crate::model::TyKind;
+
+/// The `bounds/free-form` rule: maps are bounded, free-form values documented; the module
+/// documentation explains it.
+pub static RULE: Rule = Rule {
+    id: "bounds/free-form",
+    level: Level::Warn,
+    summary: "maps have `max-entries`; maps and `json` values have a `doc`",
+    hooks: crate::lint::Hooks::declaration(check),
+    source: include_str!("free_form.rs"),
+};
+
+// Once per declaration: the bound and the doc are missing wherever the type is used.
+fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+    let what = match &site.ty.kind {
+        TyKind::Map(m) => {
+            if m.max_entries.is_none() {
+                out.push(
+                    site_finding(
+                        site,
+                        site_span(site),
+                        format!("map `{}` has no `max-entries`", site.path),
+                    )
+                    .help("add `max-entries=N`: the most keys a call may send or a result may hold"),
+                );
+            }
+            "map"
+        }
+        TyKind::Json => "`json` value",
+        _ => return,
+    };
+    // The doc belongs to the field whose own type this is (not to array items).
+    let field = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty));
+    if field.is_some_and(|f| f.doc.is_none()) {
+        out.push(
+            site_finding(
+                site,
+                site_span(site),
+                format!("{what} `{}` has no `doc`", site.path),
+            )
+            .help("add a `doc` that says which keys and values the server understands, with an example"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::lint::testkit::sites::*;
+    use crate::model::{Effect, MapTy, Sp, Ty, TyKind};
+
+    fn map(max: Option<u64>) -> TyKind {
+        TyKind::Map(MapTy {
+            min_entries: None,
+            max_entries: max.map(sp),
+            values: Box::new(Ty::new(TyKind::Json)),
+        })
+    }
+
+    #[test]
+    fn unbounded_maps_and_undocumented_free_values() {
+        let mut documented = field("options", map(Some(8)));
+        documented.doc = Some(Sp::new("Launch options.".to_string(), Default::default()));
+        let t = tool(
+            "host_set",
+            Effect::Update,
+            vec![
+                field("labels", map(None)),
+                field("payload", TyKind::Json),
+                documented,
+            ],
+            Some(vec![field("extra", map(Some(2)))]),
+        );
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert_eq!(
+            paths(&f),
+            ["input.labels", "input.labels", "input.payload", "output.extra"]
+        );
+    }
+}
