@@ -35,12 +35,13 @@ pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>)
         type_names: HashSet::new(),
     };
     let catalog = cx.lower_document(doc);
+    let mut diags = cx.r.finish(doc.end());
     if let Some(c) = &catalog {
-        for d in &mut cx.r.diags {
+        for d in &mut diags {
             d.catalog = Some(c.name.value.clone());
         }
     }
-    (catalog, cx.r.diags)
+    (catalog, diags)
 }
 
 pub(super) use crate::model::vocab::{
