@@ -107,8 +107,8 @@ impl Cx {
         self.path.clear();
         self.break_cycles(&mut types);
         let mut c = catalog?;
-        c.types = types;
-        c.tools = tools;
+        c.types = compact(types);
+        c.tools = compact(tools);
         Some(c)
     }
 
@@ -184,7 +184,7 @@ impl Cx {
         Some(TypeDef {
             name,
             doc,
-            fields,
+            fields: compact(fields),
             span: node.span,
         })
     }
@@ -335,14 +335,14 @@ impl Cx {
             limits,
             input,
             output,
-            errors,
+            errors: compact(errors),
             idempotency,
             confirm,
             on_timeout,
-            needs_input,
+            needs_input: compact(needs_input),
             examples,
             deprecated,
-            allows,
+            allows: compact(allows),
             span: node.span,
         };
         Some(tool)

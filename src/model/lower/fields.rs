@@ -65,7 +65,7 @@ impl Cx {
         }
         self.path.clear();
         Object {
-            fields,
+            fields: compact(fields),
             span: n.span,
         }
     }
@@ -374,7 +374,7 @@ impl Cx {
                 })
             }
             "object" => TyKind::Object(Object {
-                fields,
+                fields: compact(fields),
                 span: ty_name.span,
             }),
             _ => TyKind::Named(ty_name.clone()),
