@@ -214,14 +214,37 @@ fn on_side(note: &Note, key: &str) -> bool {
 }
 
 /// Whether both tools have the same value at the note's JSON path. A path that does not lead
-/// to a value (absent, or a property name with a `.` in it) is never the same.
+/// to a value is never the same.
 fn same_at(expected: &Value, served: &Value, note: &Note) -> bool {
-    let at = |tool| {
-        note.json_path
-            .split('.')
-            .try_fold(tool, |v: &Value, key| v.get(key))
+    let path = note.json_path.as_str();
+    matches!((value_at(expected, path), value_at(served, path)), (Some(a), Some(b)) if a == b)
+}
+
+/// The value at a dotted JSON path whose keys may themselves hold dots (a property named
+/// `a.b`): each key of the object that the path starts with is tried, and the first that
+/// leads to a value wins.
+fn value_at<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    if path.is_empty() {
+        return Some(value);
+    }
+    let rest_after = |key: &str| {
+        path.strip_prefix(key).and_then(|rest| match rest {
+            "" => Some(""),
+            _ => rest.strip_prefix('.'),
+        })
     };
-    matches!((at(expected), at(served)), (Some(a), Some(b)) if a == b)
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .find_map(|(key, child)| rest_after(key).and_then(|rest| value_at(child, rest))),
+        Value::Array(items) => {
+            let (index, rest) = path.split_once('.').unwrap_or((path, ""));
+            items
+                .get(index.parse::<usize>().ok()?)
+                .and_then(|item| value_at(item, rest))
+        }
+        _ => None,
+    }
 }
 
 fn unclassified(path: &str, why: &str) -> Found {
@@ -469,6 +492,16 @@ mod tests {
         let path = format!("input.{name}.header");
         let d = compare(&project, &art, &list);
         assert_eq!(rules(&d), [("compat/input-header-added".to_string(), path)]);
+    }
+
+    #[test]
+    fn paths_find_keys_that_hold_dots() {
+        let v = serde_json::json!({"a": {"b.c": {"d": 1}, "b": {"e": 2}}, "l": [0, {"x": 3}]});
+        assert_eq!(value_at(&v, "a.b.c.d"), Some(&Value::from(1)));
+        assert_eq!(value_at(&v, "a.b.e"), Some(&Value::from(2)));
+        assert_eq!(value_at(&v, "l.1.x"), Some(&Value::from(3)));
+        assert_eq!(value_at(&v, "a.zz"), None);
+        assert_eq!(value_at(&v, ""), Some(&v));
     }
 
     #[test]
