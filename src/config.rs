@@ -120,7 +120,7 @@ impl ProjectConfig {
             }
         }
         if !r.diags.is_empty() {
-            return Err(r.diags);
+            return Err(r.finish(doc.end()));
         }
         Ok(ProjectConfig {
             file: None,

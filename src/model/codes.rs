@@ -126,6 +126,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "Flatten the chain of named types.",
     ),
     (
+        "model/too-many-errors",
+        "More than 1,000 lowering errors in one file: the rest are counted, not listed.",
+        "Fix the errors listed first.",
+    ),
+    (
         "naming/duplicate",
         "A duplicate tool, type, field, error code or enum value.",
         "Rename or remove one of them.",

@@ -140,14 +140,22 @@ impl<'a> Props<'a> {
     }
 }
 
+/// How many problems one reader lists; the rest are counted ([`Reader::finish`] reports how
+/// many). A hostile file of a few MB can hold half a million mistakes, each a diagnostic of
+/// several hundred bytes: listing them all would take far more memory than the file, and no
+/// one reads past the first screens. The parser caps its own errors the same way.
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
 /// Reads nodes of one file, collecting every problem as a [`Diagnostic`] (all errors).
 pub struct Reader {
     /// The file being read; every diagnostic points into it.
     pub file: FileId,
     /// `model`, `config`, `lock`: the first part of every code the reader itself reports.
     prefix: &'static str,
-    /// Every problem found so far, in reading order.
+    /// The first [`MAX_DIAGNOSTICS`] problems found so far, in reading order.
     pub diags: Vec<Diagnostic>,
+    /// Problems found beyond [`MAX_DIAGNOSTICS`]: counted, not kept.
+    pub dropped: usize,
     /// The tool the nodes being read belong to, if any.
     pub tool: Option<String>,
     /// Dotted location of the field being read; `[]` segments attach without a dot.
@@ -161,6 +169,7 @@ impl Reader {
             file,
             prefix,
             diags: Vec::new(),
+            dropped: 0,
             tool: None,
             path: Vec::new(),
         }
@@ -179,6 +188,10 @@ impl Reader {
         message: impl Into<String>,
         help: Option<String>,
     ) {
+        if self.diags.len() >= MAX_DIAGNOSTICS {
+            self.dropped += 1;
+            return;
+        }
         let mut d = Diagnostic::new(rule, Level::Error, self.file, span, message);
         d.help = help;
         d.tool = self.tool.clone();
@@ -193,6 +206,23 @@ impl Reader {
             d.path = Some(p);
         }
         self.diags.push(d);
+    }
+
+    /// Every problem listed, then, when some were only counted, one `PREFIX/too-many-errors`
+    /// error at `end` (the end of the file) saying how many.
+    pub fn finish(mut self, end: usize) -> Vec<Diagnostic> {
+        if self.dropped > 0 {
+            let d = Diagnostic::new(
+                self.code("too-many-errors"),
+                Level::Error,
+                self.file,
+                Span::new(end, end),
+                format!("{} more errors were not reported", self.dropped),
+            )
+            .with_help("fix the errors above first");
+            self.diags.push(d);
+        }
+        self.diags
     }
 
     /// Reports an error under this reader's prefix (`kind` = `unknown-property`).

@@ -112,6 +112,15 @@ impl Document {
         }
     }
 
+    /// Where the last top-level node ends, its children block included (0 when there is
+    /// none): where a summary of a whole file's problems points.
+    pub fn end(&self) -> usize {
+        self.nodes().next_back().map_or(0, |n| {
+            n.children()
+                .map_or(n.span.end, |c| c.span.end.max(n.span.end))
+        })
+    }
+
     /// Heap bytes held by the view.
     pub fn heap_size(&self) -> usize {
         use std::mem::size_of;

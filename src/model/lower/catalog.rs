@@ -107,8 +107,8 @@ impl Cx {
         self.path.clear();
         self.break_cycles(&mut types);
         let mut c = catalog?;
-        c.types = types;
-        c.tools = tools;
+        c.types = compact(types);
+        c.tools = compact(tools);
         Some(c)
     }
 
@@ -184,7 +184,7 @@ impl Cx {
         Some(TypeDef {
             name,
             doc,
-            fields,
+            fields: compact(fields),
             span: node.span,
         })
     }
@@ -373,15 +373,15 @@ impl Cx {
             input,
             output,
             content,
-            errors,
+            errors: compact(errors),
             idempotency,
             confirm,
             on_timeout,
-            needs_input,
+            needs_input: compact(needs_input),
             examples,
-            example_calls,
+            example_calls: compact(example_calls),
             deprecated,
-            allows,
+            allows: compact(allows),
             span: node.span,
         };
         Some(tool)

@@ -10,22 +10,27 @@ impl Cx {
     /// Reports every named-type cycle at the reference that closes it and removes the field
     /// holding that reference, so schemas (which inline named types) stay finite.
     pub(super) fn break_cycles(&mut self, types: &mut [TypeDef]) {
-        let index: HashMap<String, usize> = types
+        let index: HashMap<&str, usize> = types
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.name.value.clone(), i))
+            .map(|(i, t)| (t.name.value.as_str(), i))
             .collect();
-        // Edges: for each type, (referenced type, reference span, dotted path of the field).
-        let edges: Vec<Vec<(usize, Span, String)>> = types
-            .iter()
-            .map(|t| {
-                let mut out = Vec::new();
-                collect_refs(&t.fields, &t.name.value, &mut out);
-                out.into_iter()
-                    .filter_map(|(name, span, path)| index.get(&name).map(|&i| (i, span, path)))
-                    .collect()
-            })
-            .collect();
+        // Edges of type `i`: `edges[starts[i]..starts[i + 1]]`, (referenced type, reference
+        // span). Flat, and without the field paths (built only for a reported cycle): a file
+        // of many small types would otherwise hold a list and a path string per type.
+        let mut starts = Vec::with_capacity(types.len() + 1);
+        let mut edges: Vec<(usize, Span)> = Vec::new();
+        let mut path = String::new();
+        for t in types.iter() {
+            starts.push(edges.len());
+            each_ref(&t.fields, &mut path, &mut |name, span, _| {
+                if let Some(&i) = index.get(name) {
+                    edges.push((i, span));
+                }
+            });
+        }
+        starts.push(edges.len());
+        let edges_of = |i: usize| &edges[starts[i]..starts[i + 1]];
         // 0 = unvisited, 1 = on the stack, 2 = done.
         let mut state = vec![0u8; types.len()];
         let mut bad: HashSet<Span> = HashSet::new();
@@ -37,7 +42,7 @@ impl Cx {
             let mut stack = vec![(start, 0usize)];
             state[start] = 1;
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                if let Some((to, span, path)) = edges[node].get(*next) {
+                if let Some((to, span)) = edges_of(node).get(*next) {
                     *next += 1;
                     match state[*to] {
                         0 => {
@@ -52,7 +57,7 @@ impl Cx {
                                 .chain(std::iter::once(types[*to].name.value.as_str()))
                                 .collect();
                             self.tool = None;
-                            self.path = vec![path.clone()];
+                            self.path = vec![ref_path(&types[node], *span)];
                             self.err(
                                 "model/recursive-type",
                                 *span,
@@ -82,21 +87,43 @@ impl Cx {
     }
 }
 
-/// Every named-type reference inside `fields`: (type name, span, dotted field path).
-fn collect_refs(fields: &[Field], prefix: &str, out: &mut Vec<(String, Span, String)>) {
-    for f in fields {
-        let path = format!("{prefix}.{}", f.name.value);
-        collect_ty_refs(&f.ty, &path, out);
+/// Calls `f` with every named-type reference inside `fields`: its type name, span and the
+/// dotted path of the field holding it below `path` (restored on return).
+fn each_ref(fields: &[Field], path: &mut String, f: &mut impl FnMut(&str, Span, &str)) {
+    for field in fields {
+        let len = path.len();
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(&field.name.value);
+        ty_refs(&field.ty, path, f);
+        path.truncate(len);
     }
 }
 
-fn collect_ty_refs(ty: &Ty, path: &str, out: &mut Vec<(String, Span, String)>) {
+fn ty_refs(ty: &Ty, path: &mut String, f: &mut impl FnMut(&str, Span, &str)) {
     match &ty.kind {
-        TyKind::Named(n) => out.push((n.value.clone(), n.span, path.to_string())),
-        TyKind::Array(a) => collect_ty_refs(&a.items, &format!("{path}[]"), out),
-        TyKind::Object(o) => collect_refs(&o.fields, path, out),
+        TyKind::Named(n) => f(&n.value, n.span, path),
+        TyKind::Array(a) => {
+            path.push_str("[]");
+            ty_refs(&a.items, path, f);
+            path.truncate(path.len() - 2);
+        }
+        TyKind::Object(o) => each_ref(&o.fields, path, f),
         _ => {}
     }
+}
+
+/// The dotted path (`Type.field.inner`) of the field of `t` holding the reference at `span`.
+fn ref_path(t: &TypeDef, span: Span) -> String {
+    let mut path = t.name.value.clone();
+    let mut found = None;
+    each_ref(&t.fields, &mut path, &mut |_, s, p| {
+        if s == span && found.is_none() {
+            found = Some(p.to_string());
+        }
+    });
+    found.unwrap_or_else(|| t.name.value.clone())
 }
 
 /// Removes fields whose type (directly or through array items) is a reference in `bad`.

@@ -74,7 +74,7 @@ impl Cx {
         }
         self.path.clear();
         Object {
-            fields,
+            fields: compact(fields),
             span: n.span,
         }
     }
@@ -395,7 +395,7 @@ impl Cx {
                 })
             }
             "object" => TyKind::Object(Object {
-                fields,
+                fields: compact(fields),
                 span: ty_name.span,
             }),
             "map" => {

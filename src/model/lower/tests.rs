@@ -332,3 +332,30 @@ example-call "bad" { arguments "{}" }
     );
     assert_eq!(tool.example_calls.len(), 1);
 }
+
+#[test]
+fn an_error_flood_lists_the_first_errors_and_counts_the_rest() {
+    let head = "catalog \"c\" version=\"1.0.0\"\n";
+    let line = |i| {
+        format!(
+            "tool \"t{i}\" version=\"1\" {{ effect \"maybe\"; input {{ field \"\" \"nope\" }} }}\n"
+        )
+    };
+    let per_line = lower_text(&format!("{head}{}", line(0))).1.len();
+    assert!(per_line > 0);
+    let mut src = String::from(head);
+    let lines = 2 * crate::model::read::MAX_DIAGNOSTICS;
+    for i in 0..lines {
+        src.push_str(&line(i));
+    }
+    let (_, diags) = lower_text(&src);
+    let max = crate::model::read::MAX_DIAGNOSTICS;
+    assert_eq!(diags.len(), max + 1);
+    let last = &diags[max];
+    assert_eq!(last.rule, "model/too-many-errors");
+    assert_eq!(
+        last.message,
+        format!("{} more errors were not reported", per_line * lines - max)
+    );
+    assert_eq!(last.span.start, src.trim_end().len());
+}
