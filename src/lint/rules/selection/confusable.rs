@@ -358,29 +358,53 @@ fn name_words(name: &str) -> std::collections::BTreeSet<String> {
 }
 
 fn relation(a: &Tool, b: &Tool) -> Names {
-    let (wa, wb) = (name_words(&a.name.value), name_words(&b.name.value));
-    let only_a: Vec<&String> = wa.difference(&wb).collect();
-    let only_b: Vec<&String> = wb.difference(&wa).collect();
-    let lists = |t: &Tool, w: &std::collections::BTreeSet<String>| {
-        t.effect.value.is_read_class() && ["list", "find", "search"].iter().any(|v| w.contains(*v))
-    };
-    match (only_a.is_empty(), only_b.is_empty()) {
-        (true, false) | (false, true) if lists(a, &wa) && lists(b, &wb) => Names::ListVariant,
-        (true, false) | (false, true) => Names::Other,
-        (false, false) => {
-            let says = |t: &Tool, own: &[&String]| {
-                let text: std::collections::HashSet<String> = words(&tool_text(t)).map(|w| stem(&w)).collect();
-                own.iter().all(|w| text.contains(*w))
-            };
-            // Identical texts that each mention both names' words tell nothing apart.
-            let one_sided = !says(a, &only_b) || !says(b, &only_a);
-            if says(a, &only_a) && says(b, &only_b) && one_sided {
-                Names::Distinct
-            } else {
-                Names::Other
-            }
+    let words = Words::new(&[a, b]);
+    words.relation(0, 1, a, b)
+}
+
+/// Each tool's name words and text words, computed on first use: a large catalog compares a
+/// tool with many others, and splitting its texts again for each pair dominated the rule.
+struct Words {
+    names: Vec<std::cell::OnceCell<std::collections::BTreeSet<String>>>,
+    texts: Vec<std::cell::OnceCell<std::collections::HashSet<String>>>,
+}
+
+impl Words {
+    fn new<T>(tools: &[T]) -> Words {
+        Words {
+            names: tools.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            texts: tools.iter().map(|_| std::cell::OnceCell::new()).collect(),
         }
-        (true, true) => Names::Other,
+    }
+
+    /// How tools `i` (`a`) and `j` (`b`) relate by their names.
+    fn relation(&self, i: usize, j: usize, a: &Tool, b: &Tool) -> Names {
+        let wa = self.names[i].get_or_init(|| name_words(&a.name.value));
+        let wb = self.names[j].get_or_init(|| name_words(&b.name.value));
+        let only_a: Vec<&String> = wa.difference(wb).collect();
+        let only_b: Vec<&String> = wb.difference(wa).collect();
+        let lists = |t: &Tool, w: &std::collections::BTreeSet<String>| {
+            t.effect.value.is_read_class() && ["list", "find", "search"].iter().any(|v| w.contains(*v))
+        };
+        match (only_a.is_empty(), only_b.is_empty()) {
+            (true, false) | (false, true) if lists(a, wa) && lists(b, wb) => Names::ListVariant,
+            (true, false) | (false, true) => Names::Other,
+            (false, false) => {
+                let says = |k: usize, t: &Tool, own: &[&String]| {
+                    let text = self.texts[k]
+                        .get_or_init(|| words(&tool_text(t)).map(|w| stem(&w)).collect());
+                    own.iter().all(|w| text.contains(*w))
+                };
+                // Identical texts that each mention both names' words tell nothing apart.
+                let one_sided = !says(i, a, &only_b) || !says(j, b, &only_a);
+                if says(i, a, &only_a) && says(j, b, &only_b) && one_sided {
+                    Names::Distinct
+                } else {
+                    Names::Other
+                }
+            }
+            (true, true) => Names::Other,
+        }
     }
 }
 
@@ -439,13 +463,14 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         parent: (0..tools.len()).collect(),
     };
     let mut best = vec![0.0f64; tools.len()];
+    let words = Words::new(&tools);
     let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
         let (a, b) = (tools[i].1, tools[j].1);
         let (an, bn) = (&a.name.value, &b.name.value);
         if clusters.find(i) == clusters.find(j) || an == bn || names(a, bn) || names(b, an) {
             return;
         }
-        let enough = match relation(a, b) {
+        let enough = match words.relation(i, j, a, b) {
             Names::ListVariant => sim + 1e-9 >= variant_threshold,
             Names::Distinct => false,
             Names::Other => sim + 1e-9 >= threshold,

@@ -85,16 +85,16 @@ static AFTER_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// Every phrase of `text` with its kind, in text order, leaving out what
 /// `selection/injection-phrase` already reports.
 fn find(text: &str) -> Vec<(Range<usize>, Kind)> {
-    let injected = find_phrases(text);
     let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
     for (re, kind) in [(&*SHOUTED, Kind::Shouted), (&*CAPABILITY, Kind::Capability), (&*AFTER_CALL, Kind::AfterCall)] {
-        for m in re.find_iter(text) {
-            let r = m.range();
-            if !injected.iter().any(|i| i.start < r.end && r.start < i.end) {
-                out.push((r, kind));
-            }
-        }
+        out.extend(re.find_iter(text).map(|m| (m.range(), kind)));
     }
+    // Most texts match nothing: the injection phrases are looked for only when one does.
+    if out.is_empty() {
+        return out;
+    }
+    let injected = find_phrases(text);
+    out.retain(|(r, _)| !injected.iter().any(|i| i.start < r.end && r.start < i.end));
     out.sort_by_key(|(r, _)| (r.start, r.end));
     // Overlapping matches ("You MUST present" is shouted and an after-call order) are one.
     let mut kept: Vec<(Range<usize>, Kind)> = Vec::with_capacity(out.len());
