@@ -3,9 +3,10 @@
 //! checker generated code uses, against the very schema clients see.
 //!
 //! Generated code states its shapes as statics; a catalog loaded at run time has none, so
-//! these are built once per schema per process (when the mock starts; once per tool side in
-//! an export) and live until it exits (leaked: a few bytes per schema keyword, bounded by the
-//! catalog size cap). Only the keywords catalogc's own
+//! these are built once per distinct schema per process and live until it exits (leaked: a
+//! few bytes per schema keyword). Shapes are kept by schema text, so a process that checks the
+//! same schemas again (the language server re-linting `example-call`s on every keystroke)
+//! builds nothing new; only schemas it has not seen before cost memory. Only the keywords catalogc's own
 //! schemas use are understood (`contract::schema`); anything else is refused at start, never
 //! silently ignored.
 
@@ -16,7 +17,18 @@ use serde_json::{Map, Number, Value};
 
 /// The shape of `schema` (an object schema with `type`), or why it cannot be built.
 pub fn shape_of(schema: &Value) -> Result<&'static Shape, String> {
-    Ok(leak(build(schema, "")?))
+    static BUILT: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<String, &'static Shape>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let key = schema.to_string();
+    // A poisoned lock only means another thread panicked while inserting: the map is intact.
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(shape) = built.get(&key) {
+        return Ok(shape);
+    }
+    let shape = leak(build(schema, "")?);
+    built.insert(key, shape);
+    Ok(shape)
 }
 
 fn leak<T>(value: T) -> &'static T {
@@ -289,6 +301,14 @@ mod tests {
     use super::*;
     use crate::runtime::validate::check;
     use serde_json::json;
+
+    #[test]
+    fn a_schema_seen_before_reuses_its_shape() {
+        let s = json!({"type": "string", "maxLength": 3});
+        let a = shape_of(&s).unwrap_or_else(|e| panic!("{e}"));
+        let b = shape_of(&s.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(std::ptr::eq(a, b));
+    }
 
     #[test]
     fn checks_what_the_schema_says() {

@@ -357,6 +357,8 @@ fn name_words(name: &str) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+/// How two tools relate by their names, for the tests ([`Words::relation`] in the rule).
+#[cfg(test)]
 fn relation(a: &Tool, b: &Tool) -> Names {
     let words = Words::new(&[a, b]);
     words.relation(0, 1, a, b)
