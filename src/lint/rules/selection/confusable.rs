@@ -360,22 +360,25 @@ fn name_words(name: &str) -> std::collections::BTreeSet<String> {
 /// How two tools relate by their names, for the tests ([`Words::relation`] in the rule).
 #[cfg(test)]
 fn relation(a: &Tool, b: &Tool) -> Names {
-    let words = Words::new(&[a, b]);
-    words.relation(0, 1, a, b)
+    let texts = [tool_text(a), tool_text(b)];
+    Words::new(&texts).relation(0, 1, a, b)
 }
 
-/// Each tool's name words and text words, computed on first use: a large catalog compares a
-/// tool with many others, and splitting its texts again for each pair dominated the rule.
-struct Words {
+/// Each tool's name words and text words (over its [`tool_text`], built once by the rule),
+/// computed on first use: a large catalog compares a tool with many others, and splitting its
+/// texts again for each pair dominated the rule.
+struct Words<'a> {
+    texts: &'a [String],
     names: Vec<std::cell::OnceCell<std::collections::BTreeSet<String>>>,
-    texts: Vec<std::cell::OnceCell<std::collections::HashSet<String>>>,
+    text_words: Vec<std::cell::OnceCell<std::collections::HashSet<String>>>,
 }
 
-impl Words {
-    fn new<T>(tools: &[T]) -> Words {
+impl<'a> Words<'a> {
+    fn new(texts: &'a [String]) -> Words<'a> {
         Words {
-            names: tools.iter().map(|_| std::cell::OnceCell::new()).collect(),
-            texts: tools.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            texts,
+            names: texts.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            text_words: texts.iter().map(|_| std::cell::OnceCell::new()).collect(),
         }
     }
 
@@ -392,14 +395,14 @@ impl Words {
             (true, false) | (false, true) if lists(a, wa) && lists(b, wb) => Names::ListVariant,
             (true, false) | (false, true) => Names::Other,
             (false, false) => {
-                let says = |k: usize, t: &Tool, own: &[&String]| {
-                    let text = self.texts[k]
-                        .get_or_init(|| words(&tool_text(t)).map(|w| stem(&w)).collect());
+                let says = |k: usize, own: &[&String]| {
+                    let text = self.text_words[k]
+                        .get_or_init(|| words(&self.texts[k]).map(|w| stem(&w)).collect());
                     own.iter().all(|w| text.contains(*w))
                 };
                 // Identical texts that each mention both names' words tell nothing apart.
-                let one_sided = !says(i, a, &only_b) || !says(j, b, &only_a);
-                if says(i, a, &only_a) && says(j, b, &only_b) && one_sided {
+                let one_sided = !says(i, &only_b) || !says(j, &only_a);
+                if says(i, &only_a) && says(j, &only_b) && one_sided {
                     Names::Distinct
                 } else {
                     Names::Other
@@ -465,7 +468,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         parent: (0..tools.len()).collect(),
     };
     let mut best = vec![0.0f64; tools.len()];
-    let words = Words::new(&tools);
+    let words = Words::new(&texts);
     let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
         let (a, b) = (tools[i].1, tools[j].1);
         let (an, bn) = (&a.name.value, &b.name.value);
