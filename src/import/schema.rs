@@ -708,45 +708,8 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
             None => lost.push(format!("format {f:?} is not expressible; left out")),
         }
     }
-    let values = match (shape.get("enum"), shape.get("const")) {
-        (Some(Value::Array(vals)), _) => Some(vals.clone()),
-        (Some(other), _) => {
-            lost.push(format!("`enum` {} is not a list; left out", short(other)));
-            None
-        }
-        (None, Some(c)) => {
-            lost.push(format!(
-                "`const` {} is written as a one-value enum",
-                short(c)
-            ));
-            Some(vec![c.clone()])
-        }
-        (None, None) => None,
-    };
-    if let Some(mut vals) = values {
-        // `null` in an enum is a value only when the type admits it, and then the field is
-        // written `nullable=#true`, which lists it again: either way it is not a string value.
-        vals.retain(|v| !v.is_null());
-        let mut strings: Vec<&str> = vals.iter().filter_map(Value::as_str).collect();
-        let all_strings = strings.len() == vals.len();
-        let mut seen = std::collections::HashSet::new();
-        strings.retain(|s| seen.insert(*s));
-        if all_strings && strings.len() < vals.len() {
-            lost.push("enum values listed twice are written once".into());
-        }
-        if all_strings && !strings.is_empty() {
-            let mut e = Node::new("enum");
-            for s in strings {
-                e = e.arg(s);
-            }
-            node = node.block();
-            node.child(e);
-        } else {
-            lost.push(format!(
-                "enum {} mixes types or is empty; left out",
-                short(&Value::Array(vals))
-            ));
-        }
+    if let Some(vals) = listed_values(shape, lost) {
+        node = enum_child(node, vals, |v| v.as_str().map(Val::from), lost);
     }
     (node, READ)
 }
@@ -778,47 +741,8 @@ fn number(
             )),
         }
     }
-    let values = match (shape.get("enum"), shape.get("const")) {
-        (Some(Value::Array(vals)), _) => Some(vals.clone()),
-        (None, Some(c)) => {
-            lost.push(format!(
-                "`const` {} is written as a one-value enum",
-                short(c)
-            ));
-            Some(vec![c.clone()])
-        }
-        (Some(other), _) => {
-            lost.push(format!("`enum` {} is not a list; left out", short(other)));
-            None
-        }
-        (None, None) => None,
-    };
-    if let Some(mut vals) = values {
-        // As for strings: `null` is the nullable flag's, not a number.
-        vals.retain(|v| !v.is_null());
-        let nums: Vec<Val> = vals.iter().filter_map(|v| num_value(v, integer)).collect();
-        let mut unique: Vec<Val> = Vec::new();
-        for n in &nums {
-            if !unique.contains(n) {
-                unique.push(n.clone());
-            }
-        }
-        if nums.len() == vals.len() && !unique.is_empty() {
-            if unique.len() < nums.len() {
-                lost.push("enum values listed twice are written once".into());
-            }
-            let mut e = Node::new("enum");
-            for n in unique {
-                e = e.arg(n);
-            }
-            node = node.block();
-            node.child(e);
-        } else {
-            lost.push(format!(
-                "enum {} mixes types or is empty; left out",
-                short(&Value::Array(vals))
-            ));
-        }
+    if let Some(vals) = listed_values(shape, lost) {
+        node = enum_child(node, vals, |v| num_value(v, integer), lost);
     }
     if let Some(v) = shape.get("x-unit") {
         match v.as_str().and_then(Unit::parse) {
@@ -839,6 +763,62 @@ fn number(
             "x-unit",
         ],
     )
+}
+
+/// The values of an `enum`, or of a `const` written as a one-value enum (with a note).
+fn listed_values(shape: &Shape, lost: &mut Vec<String>) -> Option<Vec<Value>> {
+    match (shape.get("enum"), shape.get("const")) {
+        (Some(Value::Array(vals)), _) => Some(vals.clone()),
+        (Some(other), _) => {
+            lost.push(format!("`enum` {} is not a list; left out", short(other)));
+            None
+        }
+        (None, Some(c)) => {
+            lost.push(format!(
+                "`const` {} is written as a one-value enum",
+                short(c)
+            ));
+            Some(vec![c.clone()])
+        }
+        (None, None) => None,
+    }
+}
+
+/// `node` with an `enum` child of `vals`, each converted to the field's kind of value; an
+/// enum with a value of another kind, or none, is left out with a note.
+fn enum_child(
+    mut node: Node,
+    mut vals: Vec<Value>,
+    convert: impl Fn(&Value) -> Option<Val>,
+    lost: &mut Vec<String>,
+) -> Node {
+    // `null` in an enum is a value only when the type admits it, and then the field is
+    // written `nullable=#true`, which lists it again: either way it is not a value here.
+    vals.retain(|v| !v.is_null());
+    let converted: Vec<Val> = vals.iter().filter_map(&convert).collect();
+    let mut unique: Vec<Val> = Vec::new();
+    for v in &converted {
+        if !unique.contains(v) {
+            unique.push(v.clone());
+        }
+    }
+    if converted.len() == vals.len() && !unique.is_empty() {
+        if unique.len() < converted.len() {
+            lost.push("enum values listed twice are written once".into());
+        }
+        let mut e = Node::new("enum");
+        for v in unique {
+            e = e.arg(v);
+        }
+        node = node.block();
+        node.child(e);
+    } else {
+        lost.push(format!(
+            "enum {} mixes types or is empty; left out",
+            short(&Value::Array(vals))
+        ));
+    }
+    node
 }
 
 /// A field's `examples` child: each value of the field's type as a KDL value (strings,
