@@ -616,7 +616,7 @@ fn scalar(l: &Literal) -> TokenStream {
 
 fn num_rule(n: &NumTy) -> TokenStream {
     let values = n.enum_values.as_ref().map(|e| {
-        let vs = e.values.iter().map(|v| bound(&Some(v.clone())));
+        let vs = e.values.iter().map(|v| bound(&Some(*v)));
         quote!(&[#(#vs),*])
     });
     with_bounds(
