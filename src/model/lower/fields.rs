@@ -163,7 +163,7 @@ impl Cx {
         let mut doc = None;
         let mut title = None;
         let mut examples_node = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         let mut rest: Vec<Node> = Vec::new();
         if let Some(ch) = node.children() {
             for c in ch.nodes() {
@@ -288,7 +288,7 @@ impl Cx {
         let mut items_node = None;
         let mut values_node = None;
         let mut fields = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         for c in children {
             match (c.name.value, keyword) {
                 ("enum", "string" | "integer" | "number") => {
