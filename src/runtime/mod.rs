@@ -17,8 +17,8 @@ pub use call::{
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use validate::{
-    ArrayRule, Bound, FieldRule, Format, MapRule, NumRule, Pattern, Shape, StrRule, Validate,
-    Violation, Violations, or_null, some,
+    ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
+    StrRule, Validate, Violation, Violations, or_null, some,
 };
 pub use {regress, serde, serde_json, sha2};
 
