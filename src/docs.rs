@@ -602,6 +602,14 @@ fn describe(ty: &Ty, prefix: &str, bounds: &mut Vec<String>, view: &mut FieldVie
             describe(&m.values, "each value ", bounds, view);
         }
         TyKind::Json => push("any JSON value".to_string()),
+        TyKind::Union(u) => {
+            let names: Vec<&str> = u.variants.iter().map(|v| v.name.value.as_str()).collect();
+            push(format!(
+                "one of {} by `{}`",
+                crate::model::read::quoted_list(&names),
+                u.discriminator.value
+            ));
+        }
         TyKind::Boolean | TyKind::Object(_) | TyKind::Named(_) => {}
     }
 }

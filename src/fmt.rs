@@ -147,8 +147,9 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
         ],
         Some("type") => &["doc", "field"],
         Some("field" | "items" | "values") => &[
-            "doc", "title", "examples", "enum", "items", "values", "field",
+            "doc", "title", "examples", "enum", "items", "values", "field", "variant",
         ],
+        Some("variant") => &["doc", "field"],
         Some("error") => &["message", "next-step"],
         Some("needs-input") => &["doc"],
         Some("examples") => &["call", "no-call", "confusable"],
@@ -159,7 +160,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
 
 /// A field's type attributes: as docs/catalog-format.md lists them, a lower bound before
 /// the upper one.
-const ATTRIBUTES: [&str; 16] = [
+const ATTRIBUTES: [&str; 17] = [
     "min-length",
     "max-length",
     "pattern",
@@ -176,6 +177,7 @@ const ATTRIBUTES: [&str; 16] = [
     "unique",
     "min-entries",
     "max-entries",
+    "discriminator",
 ];
 
 /// The entry order of a node: `""` stands for its arguments (in their order), other names

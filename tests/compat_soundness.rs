@@ -158,7 +158,7 @@ fn ty(kind: TyKind) -> Ty {
 }
 
 fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
-    let choices = if depth == 0 { 7 } else { 11 };
+    let choices = if depth == 0 { 7 } else { 12 };
     match r.below(choices) {
         0 => TyKind::String(gen_string(r)),
         1 => TyKind::Integer(gen_num(r)),
@@ -191,10 +191,31 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
             })
         }
         9 if !types.is_empty() => TyKind::Named(sp(r.pick(types).clone())),
+        11 => TyKind::Union(UnionTy {
+            discriminator: sp(r.pick(DISCRIMINATORS).to_string()),
+            variants: (0..r.int(2, 3) as usize)
+                .map(|i| gen_variant(r, VARIANTS[i], depth - 1, types))
+                .collect(),
+        }),
         _ => TyKind::Object(Object {
             fields: gen_fields(r, depth - 1, types, 3),
             span: Span::default(),
         }),
+    }
+}
+
+/// Union discriminators: never one of [`NAMES`], so no variant field takes its name.
+const DISCRIMINATORS: &[&str] = &["type", "kind"];
+const VARIANTS: &[&str] = &["x", "y", "z", "w"];
+
+fn gen_variant(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Variant {
+    Variant {
+        name: sp(name.to_string()),
+        doc: None,
+        fields: Object {
+            fields: gen_fields(r, depth, types, 2),
+            span: Span::default(),
+        },
     }
 }
 
@@ -360,6 +381,23 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
             0 => m.min_entries = opt_u64(r, 0, 3),
             1 => m.max_entries = opt_u64(r, 0, 5),
             _ => tweak_ty(r, &mut m.values, cat_types, names),
+        },
+        TyKind::Union(u) => match r.below(4) {
+            0 => {
+                let name = *r.pick(VARIANTS);
+                if !u.variants.iter().any(|v| v.name.value == name) {
+                    u.variants.push(gen_variant(r, name, 1, names));
+                }
+            }
+            1 if u.variants.len() > 2 => {
+                let i = r.below(u.variants.len() as u64) as usize;
+                u.variants.remove(i);
+            }
+            2 => u.discriminator = sp(r.pick(DISCRIMINATORS).to_string()),
+            _ => {
+                let i = r.below(u.variants.len() as u64) as usize;
+                mutate_fields(r, &mut u.variants[i].fields.fields, cat_types, names);
+            }
         },
         TyKind::Boolean | TyKind::Timestamp | TyKind::Json => t.kind = gen_kind(r, 0, names),
     }
@@ -583,6 +621,14 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
             cat.type_def(&n.value).map_or(&[], |t| &t.fields),
             depth,
         )?,
+        TyKind::Union(u) => {
+            let v = &u.variants[r.below(u.variants.len() as u64) as usize];
+            let mut obj = gen_object(r, cat, &v.fields.fields, depth)?;
+            if let Value::Object(m) = &mut obj {
+                m.insert(u.discriminator.value.clone(), json!(v.name.value));
+            }
+            obj
+        }
     })
 }
 

@@ -42,6 +42,10 @@ fn describe(shape: &Shape) -> Value {
         Shape::Any => json!("any"),
         Shape::Nullable(inner) => json!({"nullable": describe(inner)}),
         Shape::Const(c) => json!({"const": [format!("{:?}", c.value), describe(&c.base)]}),
+        Shape::Union(u) => json!({
+            "union": [u.discriminator, u.variants.iter()
+                .map(|(name, s)| json!([name, describe(s)])).collect::<Vec<_>>()]
+        }),
     }
 }
 

@@ -3,7 +3,7 @@
 //! description can close a literal or a comment.
 
 use super::Options;
-use super::plan::{CatalogPlan, EnumPlan, FieldPlan, Item, RTy, StructPlan, ToolPlan};
+use super::plan::{CatalogPlan, EnumPlan, FieldPlan, Item, RTy, StructPlan, ToolPlan, UnionPlan};
 use crate::contract::ToolContract;
 use crate::model::{
     CURSOR_DEFAULT_MAX_LENGTH, ConfirmDigest, ContentKind, Literal, Num, NumTy, StringTy, Ty,
@@ -238,6 +238,46 @@ fn item(i: &Item<'_>, at: At, opts: &Options) -> TokenStream {
     match i {
         Item::Struct(s) => structure(s, at, opts),
         Item::Enum(e) => enumeration(e, opts),
+        Item::Union(u) => union(u, opts),
+    }
+}
+
+/// A serde internally tagged enum: the discriminator is the tag, each variant's struct holds
+/// the other fields; `validate()` picks the variant's rules by the tag.
+fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
+    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let id = ident(&u.ident);
+    let d = doc(u.doc);
+    let tag = u.discriminator;
+    let variants = u.variants.iter().map(|(v, name, s)| {
+        let vid = ident(v);
+        let sid = ident(s);
+        quote!(#[serde(rename = #name)] #vid(#sid),)
+    });
+    let rules = u.variants.iter().map(|(_, name, s)| {
+        let sid = ident(s);
+        quote!((#name, __rt::Shape::Named(<#sid as __rt::Validate>::shape)))
+    });
+    quote! {
+        #d
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq,
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            #schemars_derive)]
+        #[serde(crate = "::catalogc::runtime::serde", tag = #tag)]
+        #schemars_attr
+        pub enum #id {
+            #(#variants)*
+        }
+        impl ::catalogc::runtime::Validate for #id {
+            fn shape() -> &'static ::catalogc::runtime::Shape {
+                use ::catalogc::runtime as __rt;
+                static SHAPE: __rt::Shape = __rt::Shape::Union(&__rt::UnionRule {
+                    discriminator: #tag,
+                    variants: &[#(#rules),*],
+                });
+                &SHAPE
+            }
+        }
     }
 }
 
@@ -550,7 +590,7 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
             quote!(__rt::Shape::Map(&#r))
         }
         (TyKind::Json, _) => quote!(__rt::Shape::Any),
-        (TyKind::Object(_), rty) | (TyKind::Named(_), rty @ RTy::Root(_)) => {
+        (TyKind::Object(_) | TyKind::Union(_), rty) | (TyKind::Named(_), rty @ RTy::Root(_)) => {
             let t = rust_type(rty, at);
             quote!(__rt::Shape::Named(<#t as __rt::Validate>::shape))
         }

@@ -60,10 +60,22 @@ pub struct EnumPlan<'a> {
     pub variants: Vec<(String, &'a str)>,
 }
 
+/// A `union`: a serde internally tagged enum with one struct per variant.
+#[derive(Debug)]
+pub struct UnionPlan<'a> {
+    pub ident: String,
+    pub doc: Option<&'a str>,
+    /// The discriminator property (the serde `tag`).
+    pub discriminator: &'a str,
+    /// Variant identifier, its JSON name and the struct holding its other fields.
+    pub variants: Vec<(String, &'a str, String)>,
+}
+
 #[derive(Debug)]
 pub enum Item<'a> {
     Struct(StructPlan<'a>),
     Enum(EnumPlan<'a>),
+    Union(UnionPlan<'a>),
 }
 
 #[derive(Debug)]
@@ -281,6 +293,35 @@ impl<'a> Scope<'_, 'a> {
                 self.top_level = was;
                 RTy::Local(ident)
             }
+            TyKind::Union(u) => {
+                let ident = self.claim(owner, base);
+                let at = self.items.len();
+                self.items.push(Item::Union(UnionPlan {
+                    ident: ident.clone(),
+                    doc,
+                    discriminator: &u.discriminator.value,
+                    variants: Vec::new(),
+                }));
+                let was = std::mem::replace(&mut self.top_level, false);
+                let mut names = Unique::new();
+                let variants = u
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        let vid =
+                            names.claim(rust_ident(&v.name.value, Case::Pascal), Case::Pascal);
+                        let sid = self.claim(&ident, &v.name.value);
+                        let vdoc = v.doc.as_ref().map(|d| d.value.as_str());
+                        self.structure(sid.clone(), vdoc, &v.fields.fields);
+                        (vid, v.name.value.as_str(), sid)
+                    })
+                    .collect();
+                self.top_level = was;
+                if let Some(Item::Union(p)) = self.items.get_mut(at) {
+                    p.variants = variants;
+                }
+                RTy::Local(ident)
+            }
             TyKind::Named(n) => match self.named.get(n.value.as_str()) {
                 Some(ident) => RTy::Root(ident.clone()),
                 // Lowering resolves every named type; a hand-built model that does not is
@@ -329,6 +370,7 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
             .map(|i| match i {
                 Item::Struct(s) => s.ident.as_str(),
                 Item::Enum(e) => e.ident.as_str(),
+                Item::Union(u) => u.ident.as_str(),
             })
             .collect();
         assert_eq!(idents, ["Match", "MatchType"]);
@@ -351,6 +393,7 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
             .map(|i| match i {
                 Item::Struct(s) => s.ident.as_str(),
                 Item::Enum(e) => e.ident.as_str(),
+                Item::Union(u) => u.ident.as_str(),
             })
             .collect();
         assert_eq!(

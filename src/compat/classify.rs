@@ -9,7 +9,7 @@ use super::kinds::{Kind, Side};
 use super::{Change, Loc};
 use crate::model::{
     ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Field, Format, Literal, MapTy, Num,
-    NumTy, Span, StringTy, Tool, Ty, TyKind, Unit,
+    NumTy, Span, StringTy, Tool, Ty, TyKind, UnionTy, Unit,
 };
 
 /// What the reader sees compared with the writer, independent of the side.
@@ -176,6 +176,7 @@ enum Norm<'a> {
     Obj(&'a [Field]),
     Map(&'a MapTy),
     Json,
+    Union(&'a UnionTy),
 }
 
 #[derive(Default)]
@@ -220,6 +221,7 @@ fn normalize<'a>(cat: &'a Catalog, ty: &'a Ty) -> Norm<'a> {
         TyKind::Object(o) => Norm::Obj(&o.fields),
         TyKind::Map(m) => Norm::Map(m),
         TyKind::Json => Norm::Json,
+        TyKind::Union(u) => Norm::Union(u),
         // Lowering guarantees the type exists; an unresolved one (never from a lowered
         // catalog) reads as an empty object rather than a panic.
         TyKind::Named(n) => Norm::Obj(cat.type_def(&n.value).map_or(&[], |t| &t.fields)),
@@ -236,6 +238,7 @@ fn norm_name(n: &Norm<'_>) -> &'static str {
         Norm::Obj(_) => "object",
         Norm::Map(_) => "map",
         Norm::Json => "json",
+        Norm::Union(_) => "union",
     }
 }
 
@@ -466,6 +469,7 @@ impl<'a> Reader<'a, '_> {
                 self.upper("max-entries", n(&a.max_entries), n(&b.max_entries), path);
                 self.ty(&a.values, &b.values, &format!("{path}{{}}"));
             }
+            (Norm::Union(a), Norm::Union(b)) => self.union(a, b, path, ws, rs),
             (Norm::Json, Norm::Json) => {}
             (a, Norm::Json) => {
                 let (o, n) = self.on(norm_name(&a), "json");
@@ -610,6 +614,51 @@ impl<'a> Reader<'a, '_> {
                 }
             }
             (None, None) => {}
+        }
+    }
+
+    /// A union's variants are the values of its discriminator: one the writer alone has is
+    /// an enum value the reader does not know, one the reader alone has a value never sent.
+    /// Variants in both compare as objects; another discriminator shares no value.
+    fn union(
+        &mut self,
+        w: &'a UnionTy,
+        r: &'a UnionTy,
+        path: &str,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        if w.discriminator.value != r.discriminator.value {
+            let (o, n) = self.on(&w.discriminator.value, &r.discriminator.value);
+            let detail = format!("(discriminator `{o}` → `{n}`)");
+            self.emit(Ev::TypeDiffers, path, ws, rs, detail);
+            return;
+        }
+        for wv in &w.variants {
+            let p = format!("{path}<{}>", wv.name.value);
+            match r.variants.iter().find(|v| v.name.value == wv.name.value) {
+                Some(rv) => {
+                    let saved = (self.w_anchor, self.r_anchor);
+                    (self.w_anchor, self.r_anchor) = (wv.fields.span, rv.fields.span);
+                    self.object(&wv.fields.fields, &rv.fields.fields, &p);
+                    (self.w_anchor, self.r_anchor) = saved;
+                }
+                None => {
+                    let ev = Ev::WriterEnumValueUnknown {
+                        reader_extensible: false,
+                    };
+                    let detail = format!("(variant `{}`)", wv.name.value);
+                    self.emit(ev, &p, Some(wv.name.span), rs, detail);
+                }
+            }
+        }
+        for rv in &r.variants {
+            if !w.variants.iter().any(|v| v.name.value == rv.name.value) {
+                let p = format!("{path}<{}>", rv.name.value);
+                let detail = format!("(variant `{}`)", rv.name.value);
+                let ev = Ev::ReaderEnumValueUnused;
+                self.emit(ev, &p, ws, Some(rv.name.span), detail);
+            }
         }
     }
 

@@ -36,6 +36,12 @@
 //!   `integer` or `number` lists its numbers as written. A field's `title` and `examples`
 //!   come after `default`: descriptive like `doc`, they are part of the schema clients see and
 //!   so of its hash, and appear only where written (existing hashes do not move).
+//! - A `union` is `{"type": "object", "oneOf": [...]}` with one closed object per variant in
+//!   declaration order; each lists the discriminator first, as `{"type": "string", "const":
+//!   NAME}`, and requires it first. `oneOf` (not `anyOf`) because the constants make the
+//!   variants disjoint, and the outer `type` serves clients that read a property's type
+//!   without looking into `oneOf`. A nullable union adds `{"type": "null"}` as the last
+//!   branch, since `oneOf` alone decides what it admits.
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
 //! - Lowering guarantees named types exist and are not recursive, and loading leaves out a
@@ -47,7 +53,7 @@
 use crate::model::inline::MAX_INLINED_DEPTH;
 use crate::model::{
     ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, StringTy,
-    Tool, Ty, TyKind,
+    Tool, Ty, TyKind, UnionTy,
 };
 use serde_json::{Map, Number, Value, json};
 
@@ -159,13 +165,28 @@ impl<'a> Ctx<'a> {
     }
 
     fn object(&mut self, fields: &[Field], doc: Option<&str>) -> Map<String, Value> {
+        self.object_with(fields, doc, None)
+    }
+
+    /// An object schema; `tag` is a union variant's discriminator and name, listed and
+    /// required before the fields.
+    fn object_with(
+        &mut self,
+        fields: &[Field],
+        doc: Option<&str>,
+        tag: Option<(&str, &str)>,
+    ) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("type".into(), json!("object"));
         if let Some(d) = doc {
             m.insert("description".into(), json!(d));
         }
-        let mut props = Map::with_capacity(fields.len());
+        let mut props = Map::with_capacity(fields.len() + 1);
         let mut required = Vec::new();
+        if let Some((disc, name)) = tag {
+            props.insert(disc.into(), json!({"type": "string", "const": name}));
+            required.push(json!(disc));
+        }
         for f in fields {
             props.insert(f.name.value.clone(), Value::Object(self.field(f)));
             if f.required {
@@ -263,9 +284,26 @@ impl<'a> Ctx<'a> {
                     m.insert("description".into(), json!(d));
                 }
             }
+            TyKind::Union(u) => {
+                head(&mut m, "object");
+                self.union(&mut m, u);
+            }
             TyKind::Named(name) => return self.named(&name.value, doc),
         }
         m
+    }
+
+    fn union(&mut self, m: &mut Map<String, Value>, u: &UnionTy) {
+        let disc = u.discriminator.value.as_str();
+        let branches = u
+            .variants
+            .iter()
+            .map(|v| {
+                let doc = v.doc.as_ref().map(|d| d.value.as_str());
+                Value::Object(self.object_with(&v.fields.fields, doc, Some((disc, &v.name.value))))
+            })
+            .collect();
+        m.insert("oneOf".into(), Value::Array(branches));
     }
 
     fn named(&mut self, name: &str, doc: Option<&str>) -> Map<String, Value> {
@@ -310,6 +348,9 @@ fn nullable(m: &mut Map<String, Value>) {
     }
     if let Some(Value::Array(values)) = m.get_mut("enum") {
         values.push(Value::Null);
+    }
+    if let Some(Value::Array(branches)) = m.get_mut("oneOf") {
+        branches.push(json!({"type": "null"}));
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::runtime::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
-    StrRule,
+    StrRule, UnionRule,
 };
 use serde_json::{Map, Number, Value};
 
@@ -70,8 +70,11 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
         }
         return Ok(Shape::Any);
     }
-    let map = s.get("type").and_then(Value::as_str) == Some("object")
-        && s.get("additionalProperties").is_some_and(Value::is_object);
+    let object_type = s.get("type").and_then(Value::as_str) == Some("object");
+    if object_type && s.contains_key("oneOf") {
+        return union(s, at);
+    }
+    let map = object_type && s.get("additionalProperties").is_some_and(Value::is_object);
     let known: &[&str] = match s.get("type").and_then(Value::as_str) {
         Some("object") if map => &[
             "type",
@@ -164,6 +167,64 @@ fn constant(s: &Map<String, Value>, value: &Value, at: &str) -> Result<Shape, St
     base.remove("const");
     let base = build(&Value::Object(base), at)?;
     Ok(Shape::Const(leak(ConstRule::new(scalar, base))))
+}
+
+/// A `union`: `oneOf` closed objects whose first property is a required string `const`, the
+/// same property in each (`contract::schema` writes no other `oneOf`). A `{"type": "null"}`
+/// branch is the nullable wrapper's, which admits `null` already.
+fn union(s: &Map<String, Value>, at: &str) -> Result<Shape, String> {
+    if let Some(k) = s
+        .keys()
+        .find(|k| !["type", "oneOf"].contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()))
+    {
+        return Err(format!("{}: unsupported keyword `{k}`", pointer(at)));
+    }
+    let bad = || {
+        format!(
+            "{}: `oneOf` must list objects tagged by one `const` property",
+            pointer(at)
+        )
+    };
+    let Some(Value::Array(branches)) = s.get("oneOf") else {
+        return Err(bad());
+    };
+    let mut discriminator: Option<&str> = None;
+    let mut variants = Vec::with_capacity(branches.len());
+    for (i, branch) in branches.iter().enumerate() {
+        let Value::Object(b) = branch else {
+            return Err(bad());
+        };
+        if b.get("type").and_then(Value::as_str) == Some("null") && b.len() == 1 {
+            continue;
+        }
+        let props = b
+            .get("properties")
+            .and_then(Value::as_object)
+            .ok_or_else(bad)?;
+        let (disc, tag) = props
+            .iter()
+            .next()
+            .and_then(|(k, v)| Some((k.as_str(), v.get("const")?.as_str()?)))
+            .ok_or_else(bad)?;
+        if discriminator.is_some_and(|d| d != disc) {
+            return Err(bad());
+        }
+        discriminator = Some(disc);
+        let mut rest = b.clone();
+        if let Some(Value::Object(p)) = rest.get_mut("properties") {
+            p.remove(disc);
+        }
+        if let Some(Value::Array(r)) = rest.get_mut("required") {
+            r.retain(|n| n.as_str() != Some(disc));
+        }
+        let fields = object(&rest, &format!("{at}/oneOf/{i}"))?;
+        variants.push((leak_str(tag), Shape::Object(fields)));
+    }
+    let discriminator = leak_str(discriminator.ok_or_else(bad)?);
+    Ok(Shape::Union(leak(UnionRule {
+        discriminator,
+        variants: Box::leak(variants.into_boxed_slice()),
+    })))
 }
 
 /// A `map`: `additionalProperties` is the value schema and no property is named.
@@ -346,6 +407,89 @@ mod tests {
     use super::*;
     use crate::runtime::validate::check;
     use serde_json::json;
+
+    #[test]
+    fn a_union_is_emitted_as_one_of_and_checked_by_its_discriminator() {
+        let text = r#"catalog "c" version="1.0.0"
+tool "survey_create" version="1.0.0" {
+effect "update"
+input {
+    field "q" "union" required=#true discriminator="type" {
+        variant "choice" {
+            doc "Pick one."
+            field "options" "array" required=#true max-items=2 { items "string" max-length=3 }
+        }
+        variant "text"
+    }
+    field "r" "union" nullable=#true discriminator="k" { variant "a"; variant "b" }
+}
+}"#;
+        let loaded = crate::project::load_source("x.kdl", text);
+        let cat = &loaded.project.catalogs[0];
+        let schema = crate::contract::schema::input_schema(cat, &cat.tools[0]);
+        assert_eq!(
+            schema["properties"]["q"],
+            json!({"type": "object", "oneOf": [
+                {"type": "object", "description": "Pick one.", "properties": {
+                    "type": {"type": "string", "const": "choice"},
+                    "options": {"type": "array", "items": {"type": "string", "maxLength": 3},
+                                "maxItems": 2}},
+                 "required": ["type", "options"], "additionalProperties": false},
+                {"type": "object", "properties": {"type": {"type": "string", "const": "text"}},
+                 "required": ["type"], "additionalProperties": false}
+            ]})
+        );
+        assert_eq!(schema["properties"]["r"]["type"], json!(["object", "null"]));
+        assert_eq!(
+            schema["properties"]["r"]["oneOf"][2],
+            json!({"type": "null"})
+        );
+        let shape = shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+        let violations = |v: Value| -> Vec<(String, String)> {
+            check(shape, &v)
+                .into_iter()
+                .map(|v| (v.path, v.reason))
+                .collect()
+        };
+        assert!(
+            violations(json!({"q": {"type": "choice", "options": ["a"]}, "r": null})).is_empty()
+        );
+        assert!(violations(json!({"q": {"type": "text"}, "r": {"k": "b"}})).is_empty());
+        assert_eq!(
+            violations(json!({"q": {"type": "choice", "options": ["abcd"], "x": 1}})),
+            [
+                (
+                    "/q/options/0".to_string(),
+                    "longer than 3 characters".to_string()
+                ),
+                ("/q/x".to_string(), "unknown field".to_string())
+            ]
+        );
+        assert_eq!(
+            violations(json!({"q": {"options": []}})),
+            [(
+                "/q/type".to_string(),
+                "required field is missing".to_string()
+            )]
+        );
+        assert_eq!(
+            violations(json!({"q": {"type": "other"}, "r": {"k": 1}})),
+            [
+                (
+                    "/q/type".to_string(),
+                    r#"must be one of "choice", "text""#.to_string()
+                ),
+                ("/r/k".to_string(), r#"must be one of "a", "b""#.to_string())
+            ]
+        );
+        assert_eq!(
+            violations(json!({"q": 3})),
+            [(
+                "/q".to_string(),
+                "expected an object, found a number".to_string()
+            )]
+        );
+    }
 
     #[test]
     fn a_schema_seen_before_reuses_its_shape() {

@@ -237,6 +237,18 @@ fn is_nullable(schema: &Value) -> bool {
         .is_some_and(|t| t.iter().any(|t| t == "null"))
 }
 
+/// A `union`'s variant for the `i`-th instance: the object branches of `oneOf` in turn (a
+/// nullable union's `{"type": "null"}` branch aside).
+fn variant(schema: &Value, i: usize) -> Option<&Value> {
+    let branches: Vec<&Value> = schema
+        .get("oneOf")?
+        .as_array()?
+        .iter()
+        .filter(|b| ty(b) == Some("object"))
+        .collect();
+    (!branches.is_empty()).then(|| branches[i % branches.len()])
+}
+
 /// A `map`: an object schema whose `additionalProperties` is a schema.
 fn map_values(schema: &Value) -> Option<&Value> {
     schema.get("additionalProperties").filter(|v| v.is_object())
@@ -299,6 +311,7 @@ pub fn valid(schema: &Value, i: usize) -> Value {
         return values[i % values.len()].clone();
     }
     match ty(schema) {
+        Some("object") if let Some(v) = variant(schema, i) => valid(v, i),
         Some("object") if let Some(values) = map_values(schema) => {
             let n = count(schema, "minProperties").unwrap_or(0).max(1);
             let n = n.min(count(schema, "maxProperties").unwrap_or(n));
@@ -358,6 +371,7 @@ fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
 /// The required properties only, each [`valid`].
 pub fn minimal(schema: &Value) -> Value {
     match ty(schema) {
+        Some("object") if let Some(v) = variant(schema, 0) => minimal(v),
         Some("object") if map_values(schema).is_none() => Value::Object(
             properties(schema)
                 .filter(|(k, _)| is_required(schema, k))
@@ -382,6 +396,7 @@ fn maximal_at(schema: &Value, i: usize) -> Value {
         return valid(schema, i);
     }
     match ty(schema) {
+        Some("object") if let Some(v) = variant(schema, i) => maximal_at(v, i),
         Some("object") if let Some(values) = map_values(schema) => {
             let n = count(schema, "maxProperties")
                 .unwrap_or(1)
@@ -677,6 +692,10 @@ pub fn edits(schema: &Value) -> Vec<Edit> {
 }
 
 fn collect_edits(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Edit>) {
+    // A union's instances in [`valid`] take its first variant: edits go into that one.
+    if let Some(v) = variant(schema, 0) {
+        return collect_edits(v, path, out);
+    }
     out.push(Edit::Unknown(path.clone()));
     for (k, s) in properties(schema) {
         path.push(k.clone());

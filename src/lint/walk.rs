@@ -167,6 +167,8 @@ struct Frame<'a> {
     depth: usize,
     /// The named type entered for this level, left again when the level is done.
     entered: Option<usize>,
+    /// A union variant's name, written after the union field's path: `input.q<choice>.text`.
+    variant: Option<&'a str>,
 }
 
 struct Walker<'t, 'a> {
@@ -214,6 +216,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             path_len: path.len(),
             depth: 1,
             entered: None,
+            variant: None,
         }];
         while let Some(frame) = stack.last_mut() {
             let Some(field) = frame.fields.get(frame.next) else {
@@ -227,6 +230,11 @@ impl<'t, 'a> Walker<'t, 'a> {
             frame.next += 1;
             let (siblings, depth) = (frame.fields, frame.depth);
             path.truncate(frame.path_len);
+            if let Some(v) = frame.variant {
+                path.push('<');
+                path.push_str(v);
+                path.push('>');
+            }
             path.push('.');
             path.push_str(&field.name.value);
             let mut ty = &field.ty;
@@ -262,7 +270,20 @@ impl<'t, 'a> Walker<'t, 'a> {
                             path_len: path.len(),
                             depth: depth + 1,
                             entered: None,
+                            variant: None,
                         });
+                        break;
+                    }
+                    TyKind::Union(u) => {
+                        // Reversed: the stack pops the first variant first.
+                        stack.extend(u.variants.iter().rev().map(|v| Frame {
+                            fields: &v.fields.fields,
+                            next: 0,
+                            path_len: path.len(),
+                            depth: depth + 1,
+                            entered: None,
+                            variant: Some(v.name.value.as_str()),
+                        }));
                         break;
                     }
                     TyKind::Named(_) if self.resolve => {
@@ -278,6 +299,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                                     path_len: path.len(),
                                     depth: depth + 1,
                                     entered: Some(i),
+                                    variant: None,
                                 });
                             }
                         }

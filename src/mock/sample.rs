@@ -16,6 +16,17 @@ pub fn sample(schema: &Value) -> Value {
     if let Some(default) = schema.get("default") {
         return default.clone();
     }
+    if let Some(c) = schema.get("const") {
+        return c.clone();
+    }
+    // A union: its first variant (`{"type": "null"}` of a nullable one comes last).
+    if let Some(first) = schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .and_then(|b| b.first())
+    {
+        return sample(first);
+    }
     match schema.get("type").and_then(Value::as_str) {
         Some("string") => Value::String(string(schema)),
         Some("integer") => integer(schema),

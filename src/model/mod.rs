@@ -399,6 +399,8 @@ pub enum TyKind {
     Map(MapTy),
     /// `json`: any JSON value (the empty schema `{}`), for free-form payloads.
     Json,
+    /// `union`: one of several object shapes, told apart by a discriminator property.
+    Union(UnionTy),
     /// A named `type` of the same catalog, inlined in schemas. Resolved at lowering: a
     /// missing or recursive type is an error, so consumers may rely on it existing.
     Named(Sp<String>),
@@ -418,6 +420,7 @@ keyword_enum! {
         Object = "object",
         Map = "map",
         Json = "json",
+        Union = "union",
     }
 }
 
@@ -435,6 +438,7 @@ impl TyKind {
             TyKind::Object(_) => BuiltinType::Object,
             TyKind::Map(_) => BuiltinType::Map,
             TyKind::Json => BuiltinType::Json,
+            TyKind::Union(_) => BuiltinType::Union,
             TyKind::Named(n) => return &n.value,
         };
         builtin.as_str()
@@ -604,9 +608,34 @@ impl MapTy {
     pub fn admits(kind: &TyKind) -> bool {
         !matches!(
             kind,
-            TyKind::Array(_) | TyKind::Object(_) | TyKind::Map(_) | TyKind::Named(_)
+            TyKind::Array(_)
+                | TyKind::Object(_)
+                | TyKind::Map(_)
+                | TyKind::Union(_)
+                | TyKind::Named(_)
         )
     }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// A `union` type: objects told apart by the string constant of one property.
+pub struct UnionTy {
+    /// `discriminator=`: the property whose value names the variant.
+    pub discriminator: Sp<String>,
+    /// The `variant` children, in declaration order (at least two, names unique).
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// One `variant "NAME" { field … }` of a union: a closed object whose discriminator property
+/// is the constant `NAME`. The discriminator is implicit: `fields` never holds it.
+pub struct Variant {
+    /// The variant's name: the discriminator's value.
+    pub name: Sp<String>,
+    /// Its `doc` text, which becomes the schema `description` of the variant.
+    pub doc: Option<Sp<String>>,
+    /// Its fields besides the discriminator.
+    pub fields: Object,
 }
 
 /// A `default=` value.

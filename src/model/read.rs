@@ -203,7 +203,7 @@ impl Reader {
         if !self.path.is_empty() {
             let mut p = String::new();
             for seg in &self.path {
-                if !p.is_empty() && seg != "[]" {
+                if !p.is_empty() && seg != "[]" && !seg.starts_with('<') {
                     p.push('.');
                 }
                 p.push_str(seg);

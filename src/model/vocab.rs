@@ -86,6 +86,10 @@ pub const NUM_PROPS: &[&str] = &[
 pub const ARRAY_PROPS: &[&str] = &["min-items", "max-items", "unique"];
 /// Properties of a `map` field.
 pub const MAP_PROPS: &[&str] = &["min-entries", "max-entries"];
+/// Properties of a `union` field.
+pub const UNION_PROPS: &[&str] = &["discriminator"];
+/// Children of a union's `variant`.
+pub const VARIANT_CHILDREN: &[&str] = &["doc", "field"];
 /// Properties of `limits`.
 pub const LIMITS_PROPS: &[&str] = &["max-items", "max-result-bytes", "timeout-ms"];
 /// Properties of `error`.
@@ -105,6 +109,7 @@ pub fn type_props(keyword: &str) -> &'static [&'static str] {
         "integer" | "number" => NUM_PROPS,
         "array" => ARRAY_PROPS,
         "map" => MAP_PROPS,
+        "union" => UNION_PROPS,
         _ => &[],
     }
 }
@@ -116,6 +121,7 @@ pub fn type_children(keyword: &str) -> &'static [&'static str] {
         "array" => &["items"],
         "map" => &["values"],
         "object" => OBJECT_CHILDREN,
+        "union" => &["variant"],
         _ => &[],
     }
 }
@@ -162,7 +168,9 @@ pub struct NodeInfo {
     pub arg: Option<ValueKind>,
 }
 
-const FIELD_PARENTS: &[&str] = &["type", "input", "output", "field", "items", "values"];
+const FIELD_PARENTS: &[&str] = &[
+    "type", "input", "output", "field", "items", "values", "variant",
+];
 /// The nodes that carry a type: a field, an array's `items`, a map's `values`.
 pub const TYPED_NODES: &[&str] = &["field", "items", "values"];
 const TEXT: Option<ValueKind> = Some(ValueKind::Text);
@@ -432,7 +440,7 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "doc",
-        parents: &["type", "field", "needs-input"],
+        parents: &["type", "field", "needs-input", "variant"],
         usage: "doc \"…\"",
         meaning: "What it is, for the model and for readers; becomes the schema `description`.",
         props: &[],
@@ -483,6 +491,15 @@ pub const NODES: &[NodeInfo] = &[
         props: &[],
         children: &[],
         arg: Some(ValueKind::Type),
+    },
+    NodeInfo {
+        name: "variant",
+        parents: &["field", "items"],
+        usage: "variant \"NAME\" { doc \"…\" field … }",
+        meaning: "One object shape of a `union`: its fields besides the discriminator, whose value is NAME.",
+        props: &[],
+        children: VARIANT_CHILDREN,
+        arg: TEXT,
     },
 ];
 
@@ -729,6 +746,12 @@ pub const PROPS: &[PropInfo] = {
         ),
         prop("field", "unique", Bool, "No two items are equal."),
         prop("field", "min-entries", Count, "Fewest keys in the map."),
+        prop(
+            "field",
+            "discriminator",
+            Text,
+            "The property whose string value names the union's variant (required).",
+        ),
         prop(
             "field",
             "max-entries",

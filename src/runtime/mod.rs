@@ -18,7 +18,7 @@ pub use call::{
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
-    StrRule, Validate, Violation, Violations, or_null, some,
+    StrRule, UnionRule, Validate, Violation, Violations, or_null, some,
 };
 pub use {regress, serde, serde_json, sha2};
 

@@ -76,6 +76,18 @@ pub enum Shape {
     Nullable(&'static Shape),
     /// Exactly one value, which also satisfies the base shape (a `const=` field).
     Const(&'static ConstRule),
+    /// One of several closed objects, chosen by the string in one property (a `union`).
+    Union(&'static UnionRule),
+}
+
+/// A `union`: the property naming the variant, and each variant's other properties.
+#[derive(Debug, Clone, Copy)]
+pub struct UnionRule {
+    /// The discriminator property; its value is a variant's name.
+    pub discriminator: &'static str,
+    /// The variants, each a name and the closed object shape of its other properties
+    /// (`Shape::Object`, or `Shape::Named` of one in generated code).
+    pub variants: &'static [(&'static str, Shape)],
 }
 
 /// The one value of a `const=` field.
@@ -566,7 +578,8 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
         (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
         (Shape::Boolean, Value::Bool(_)) => {}
         (Shape::Array(rule), Value::Array(items)) => array(rule, items, path, out),
-        (Shape::Object(fields), Value::Object(map)) => object(fields, map, path, out),
+        (Shape::Object(fields), Value::Object(map)) => object(fields, None, map, path, out),
+        (Shape::Union(rule), Value::Object(map)) => union(rule, map, path, out),
         (shape, v) => {
             let want = match shape {
                 Shape::String(_) => "a string",
@@ -574,7 +587,7 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
                 Shape::Number(_) => "a number",
                 Shape::Boolean => "a boolean",
                 Shape::Array(_) => "an array",
-                Shape::Object(_) | Shape::Named(_) | Shape::Map(_) => "an object",
+                Shape::Object(_) | Shape::Named(_) | Shape::Map(_) | Shape::Union(_) => "an object",
                 // Both match every value above; listed so the match stays exhaustive.
                 Shape::Any | Shape::Nullable(_) | Shape::Const(_) => "a value",
             };
@@ -769,8 +782,46 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The variant the discriminator names, checked as a closed object; a missing or unknown
+/// discriminator is one violation at its own path (no variant's fields are then checked).
+fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mut Vec<Violation>) {
+    let len = path.len();
+    let tag = map.get(rule.discriminator);
+    let found = tag
+        .and_then(Value::as_str)
+        .and_then(|t| rule.variants.iter().find(|(name, _)| *name == t));
+    match (tag, found) {
+        (_, Some((_, shape))) => {
+            let mut shape = shape;
+            while let Shape::Named(f) = shape {
+                shape = f();
+            }
+            match shape {
+                Shape::Object(fields) => object(fields, Some(rule.discriminator), map, path, out),
+                other => walk(other, &Value::Object(map.clone()), path, out),
+            }
+        }
+        (None, _) => {
+            push_token(path, rule.discriminator);
+            push(out, path, "required field is missing");
+        }
+        (Some(_), None) => {
+            push_token(path, rule.discriminator);
+            let list: Vec<String> = rule
+                .variants
+                .iter()
+                .map(|(n, _)| format!("{n:?}"))
+                .collect();
+            push(out, path, format!("must be one of {}", list.join(", ")));
+        }
+    }
+    path.truncate(len);
+}
+
+/// A closed object; `tag` is a union's discriminator, already checked, so not unknown.
 fn object(
     fields: &[FieldRule],
+    tag: Option<&str>,
     map: &Map<String, Value>,
     path: &mut String,
     out: &mut Vec<Violation>,
@@ -786,7 +837,7 @@ fn object(
         path.truncate(len);
     }
     for key in map.keys() {
-        if !fields.iter().any(|f| f.name == key) {
+        if !fields.iter().any(|f| f.name == key) && tag != Some(key.as_str()) {
             push_token(path, key);
             push(out, path, "unknown field");
             path.truncate(len);

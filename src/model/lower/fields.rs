@@ -288,6 +288,7 @@ impl Cx {
         let mut items_node = None;
         let mut values_node = None;
         let mut fields = Vec::new();
+        let mut variant_nodes = Vec::new();
         let mut seen = Seen::default();
         for c in children {
             match (c.name.value, keyword) {
@@ -307,10 +308,11 @@ impl Cx {
                     }
                 }
                 ("field", "object") => self.push_field(&mut fields, c, depth + 1),
+                ("variant", "union") => variant_nodes.push(*c),
                 (other, _) => {
                     self.check_annotations(c);
                     if [
-                        "enum", "items", "values", "field", "doc", "title", "examples",
+                        "enum", "items", "values", "field", "variant", "doc", "title", "examples",
                     ]
                     .contains(&other)
                     {
@@ -458,11 +460,128 @@ impl Cx {
                 })
             }
             "json" => TyKind::Json,
+            "union" => TyKind::Union(self.lower_union(ty_name, props, &variant_nodes, depth)?),
             _ => TyKind::Named(ty_name.clone()),
         };
         Some(Ty {
             kind,
             span: ty_name.span,
+        })
+    }
+
+    /// A `union`'s `discriminator=` and `variant` children: at least two, names unique.
+    fn lower_union(
+        &mut self,
+        ty_name: &Sp<String>,
+        props: &Props<'_>,
+        variant_nodes: &[Node],
+        depth: usize,
+    ) -> Option<UnionTy> {
+        let discriminator = match props.get("discriminator") {
+            Some(e) => self.string(e, "`discriminator`"),
+            None => {
+                self.err(
+                    "model/missing-property",
+                    ty_name.span,
+                    "a `union` needs `discriminator=`, the property that names its variant",
+                    Some("add `discriminator=\"type\"`".to_string()),
+                );
+                None
+            }
+        };
+        let mut variants: Vec<Variant> = Vec::new();
+        for node in variant_nodes {
+            if let Some(v) = self.lower_variant(node, discriminator.as_ref(), depth) {
+                self.push_unique(
+                    &mut variants,
+                    v,
+                    |v| &v.name,
+                    |n| format!("variant \"{n}\" is declared twice in this union"),
+                    "rename or remove one; this declaration is ignored",
+                );
+            }
+        }
+        if variants.len() < 2 {
+            self.err(
+                "model/missing-child",
+                ty_name.span,
+                format!(
+                    "a `union` needs at least two `variant` children (found {})",
+                    variants.len()
+                ),
+                Some(
+                    "add `variant \"NAME\" { field … }` for each shape, or use an `object` field"
+                        .to_string(),
+                ),
+            );
+            return None;
+        }
+        Some(UnionTy {
+            discriminator: discriminator?,
+            variants: compact(variants),
+        })
+    }
+
+    /// `variant "NAME" { doc "…" field … }`. The discriminator is implicit: a field of that
+    /// name inside the variant would give it a second, conflicting definition.
+    fn lower_variant(
+        &mut self,
+        node: &Node,
+        discriminator: Option<&Sp<String>>,
+        depth: usize,
+    ) -> Option<Variant> {
+        self.check_annotations(node);
+        self.props(node, &[], &|_| None);
+        let args = self.args(node, 1, 1, "variant \"NAME\" { field … }");
+        let name = args.first().and_then(|e| self.string(e, "variant name"))?;
+        if name.value.is_empty() {
+            self.err(
+                "model/wrong-type",
+                name.span,
+                "a variant name is empty",
+                Some("write the discriminator value this variant carries".to_string()),
+            );
+            return None;
+        }
+        self.path.push(format!("<{}>", name.value));
+        let mut fields = Vec::new();
+        let mut doc = None;
+        let mut seen = Seen::default();
+        for c in node.child_nodes() {
+            match c.name.value {
+                "doc" if !self.once(&mut seen, &c, "a `variant`") => {}
+                "doc" => doc = self.text_node(&c),
+                "field" => self.push_field(&mut fields, &c, depth + 1),
+                _ => {
+                    self.check_annotations(&c);
+                    self.unknown_node(&c, "in a `variant`", crate::model::vocab::VARIANT_CHILDREN);
+                }
+            }
+        }
+        if let Some(d) = discriminator
+            && let Some(i) = fields.iter().position(|f| f.name.value == d.value)
+        {
+            let f = fields.remove(i);
+            self.err(
+                "naming/duplicate",
+                f.name.span,
+                format!(
+                    "field `{}` is the union's discriminator: its value in this variant is \"{}\"",
+                    d.value, name.value
+                ),
+                Some(
+                    "remove the field; the variant's name is the discriminator's value".to_string(),
+                ),
+            );
+        }
+        self.path.pop();
+        Some(Variant {
+            name,
+            doc,
+            fields: Object {
+                fields: compact(fields),
+                span: node.span,
+            },
         })
     }
 
@@ -605,6 +724,7 @@ impl Cx {
                 | TyKind::Object(_)
                 | TyKind::Map(_)
                 | TyKind::Json
+                | TyKind::Union(_)
                 | TyKind::Named(_) => self
                     .string(&e, "example (JSON text)")
                     .and_then(|s| self.json(s, "the example")),
@@ -669,6 +789,7 @@ impl Cx {
             | TyKind::Object(_)
             | TyKind::Map(_)
             | TyKind::Json
+            | TyKind::Union(_)
             | TyKind::Named(_) => {
                 let name_span = e.name.as_ref().map(|n| n.span).unwrap_or(e.span);
                 self.err(

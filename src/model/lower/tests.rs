@@ -432,3 +432,83 @@ input {
         "{diags:?}"
     );
 }
+
+#[test]
+fn lowers_unions_and_reports_their_mistakes() {
+    let (cat, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "survey_create" version="1.0.0" {
+effect "update"
+input {
+    field "question" "union" required=#true discriminator="type" {
+        doc "The question."
+        variant "choice" {
+            doc "Pick one."
+            field "options" "array" required=#true max-items=3 { items "string" max-length=8 }
+        }
+        variant "text"
+    }
+    field "more" "array" max-items=2 {
+        items "union" discriminator="kind" {
+            variant "a" { field "x" "boolean" }
+            variant "b"
+        }
+    }
+}
+}
+"##,
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let f = &cat.expect("catalog").tools[0].input.fields;
+    let TyKind::Union(u) = &f[0].ty.kind else {
+        panic!("union")
+    };
+    assert_eq!(u.discriminator.value, "type");
+    let names: Vec<&str> = u.variants.iter().map(|v| v.name.value.as_str()).collect();
+    assert_eq!(names, ["choice", "text"]);
+    assert_eq!(u.variants[0].fields.fields[0].name.value, "options");
+    assert_eq!(
+        u.variants[0].doc.as_ref().map(|d| d.value.as_str()),
+        Some("Pick one.")
+    );
+    let TyKind::Array(a) = &f[1].ty.kind else {
+        panic!("array")
+    };
+    assert!(matches!(&a.items.kind, TyKind::Union(u) if u.variants.len() == 2));
+
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "survey_create" version="1.0.0" {
+effect "update"
+input {
+    field "a" "union" { variant "x"; variant "y" }
+    field "b" "union" discriminator="type" { variant "x" }
+    field "c" "union" discriminator="type" {
+        variant "x" { field "type" "string" }
+        variant "x"
+        variant "y" { bogus }
+    }
+    field "d" "string" { variant "x" }
+}
+}
+"##,
+    );
+    let got: Vec<(&str, Option<&str>)> = diags
+        .iter()
+        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("model/missing-property", Some("input.a")),
+            ("model/missing-child", Some("input.b")),
+            ("naming/duplicate", Some("input.c<x>")),
+            ("naming/duplicate", Some("input.c")),
+            ("model/unknown-node", Some("input.c<y>")),
+            ("model/unknown-node", Some("input.d")),
+        ],
+        "{diags:?}"
+    );
+}

@@ -99,6 +99,7 @@ fn all_sides() -> Vec<Side> {
         hostile::r#async,
         hostile::mut_record,
         free::host_label_set,
+        free::host_schedule_set,
     )
 }
 

@@ -112,6 +112,18 @@ impl Bound<'_, '_, '_> {
             TyKind::Object(o) => self.object(&o.fields, depth + 1),
             // Keys of any length, values of any size: no bound to compute.
             TyKind::Map(_) | TyKind::Json => None,
+            // The largest variant, with its discriminator property.
+            TyKind::Union(u) => {
+                let len = |s: &str| (s.chars().count() as u64).checked_mul(ESCAPED);
+                let key = len(&u.discriminator.value)?.checked_add(4)?;
+                let mut most = 0;
+                for v in &u.variants {
+                    let tag = len(&v.name.value)?.checked_add(3)?;
+                    let body = self.object(&v.fields.fields, depth + 1)?;
+                    most = most.max(body.checked_add(key)?.checked_add(tag)?);
+                }
+                Some(most)
+            }
             TyKind::Named(_) => {
                 let (i, def) = self.types.named(ty)?;
                 let key = (i, self.items, depth);
