@@ -45,6 +45,7 @@ use crate::model::{
     Tool, Ty, TyKind,
 };
 use serde_json::{Map, Number, Value, json};
+use std::collections::HashMap;
 
 /// The MCP 2026-07-28 keyword naming the `Mcp-Param-{Name}` header a client mirrors an
 /// argument into (from a field's `header=`).
@@ -55,16 +56,42 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The input schema of `tool`, with `$schema`: the one schema that carries `x-mcp-header`.
 pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
-    let mut ctx = Ctx::new(cat);
-    ctx.headers = true;
-    with_dialect(Value::Object(ctx.object(&tool.input.fields, None)))
+    Schemas::new(cat).input(tool)
 }
 
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
 pub fn output_schema(cat: &Catalog, tool: &Tool) -> Option<Value> {
-    tool.output
-        .as_ref()
-        .map(|o| with_dialect(object_schema(cat, o)))
+    Schemas::new(cat).output(tool)
+}
+
+/// The schemas of the tools of one catalog, each named type's schema built once and copied
+/// into every use: a catalog whose tools share nested types no longer walks (and formats the
+/// constraints of) every type again at every use. The same bytes as building each schema on
+/// its own.
+pub struct Schemas<'a> {
+    ctx: Ctx<'a>,
+}
+
+impl<'a> Schemas<'a> {
+    /// Schemas of the tools of `cat`.
+    pub fn new(cat: &'a Catalog) -> Self {
+        Schemas { ctx: Ctx::new(cat) }
+    }
+
+    /// [`input_schema`] of `tool`, a tool of this catalog.
+    pub fn input(&mut self, tool: &Tool) -> Value {
+        self.ctx.headers = true;
+        with_dialect(Value::Object(self.ctx.object(&tool.input.fields, None)))
+    }
+
+    /// [`output_schema`] of `tool`, a tool of this catalog.
+    pub fn output(&mut self, tool: &Tool) -> Option<Value> {
+        self.ctx.headers = false;
+        let out = tool.output.as_ref()?;
+        Some(with_dialect(Value::Object(
+            self.ctx.object(&out.fields, None),
+        )))
+    }
 }
 
 /// The closed object schema of `obj`, without `$schema`.
@@ -142,6 +169,16 @@ pub struct Ctx<'a> {
     inlining: Vec<&'a str>,
     /// Emit `x-mcp-header`: only clients send arguments, so only the input schema has it.
     headers: bool,
+    /// The object schema of each named type (without `description`, which the use site
+    /// decides) by name and `headers`, with the number of named-type levels it spans.
+    built: HashMap<(&'a str, bool), (Map<String, Value>, usize)>,
+    /// Named types cut off (recursive or too deep) so far: a schema built with a cut depends
+    /// on where it was built, so it is not kept.
+    cuts: usize,
+    /// The longest `inlining` reached so far.
+    deepest: usize,
+    /// Keep built named types (off only to test that keeping them changes nothing).
+    keep: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -150,6 +187,10 @@ impl<'a> Ctx<'a> {
             cat,
             inlining: Vec::new(),
             headers: false,
+            built: HashMap::new(),
+            cuts: 0,
+            deepest: 0,
+            keep: true,
         }
     }
 
@@ -258,17 +299,34 @@ impl<'a> Ctx<'a> {
         let Some(def) = cat.type_def(name) else {
             return self.object(&[], doc);
         };
+        let key = (def.name.value.as_str(), self.headers);
+        let own_doc = doc.or(def.doc.as_ref().map(|d| d.value.as_str()));
+        // A kept schema was built without any cut, so it is what building it here gives as
+        // long as its levels fit under the depth cap from here (a type on the inlining path
+        // would have been cut while building it: a kept type reaches none).
+        if let Some((body, levels)) = self.built.get(&key)
+            && self.inlining.len() + levels <= MAX_INLINED_DEPTH
+        {
+            self.deepest = self.deepest.max(self.inlining.len() + levels);
+            return described(body, own_doc);
+        }
         // Loading leaves out tools over the inlined depth cap; a hand-built model is cut off
         // at it rather than overflowing the stack.
-        if self.inlining.contains(&def.name.value.as_str())
-            || self.inlining.len() >= MAX_INLINED_DEPTH
-        {
+        if self.inlining.contains(&key.0) || self.inlining.len() >= MAX_INLINED_DEPTH {
+            self.cuts += 1;
             return self.object(&[], doc);
         }
-        self.inlining.push(def.name.value.as_str());
-        let doc = doc.or(def.doc.as_ref().map(|d| d.value.as_str()));
-        let m = self.object(&def.fields, doc);
+        let (cuts, deepest, depth) = (self.cuts, self.deepest, self.inlining.len());
+        self.inlining.push(key.0);
+        self.deepest = self.inlining.len();
+        let body = self.object(&def.fields, None);
         self.inlining.pop();
+        let levels = self.deepest - depth;
+        self.deepest = self.deepest.max(deepest);
+        let m = described(&body, own_doc);
+        if self.cuts == cuts && self.keep {
+            self.built.insert(key, (body, levels));
+        }
         m
     }
 
@@ -284,6 +342,22 @@ impl<'a> Ctx<'a> {
             m.insert("uniqueItems".into(), json!(true));
         }
     }
+}
+
+/// A copy of the object schema `body` (built without a description) with `doc` as its
+/// `description`, in the place [`Ctx::object`] puts it: right after `type`.
+fn described(body: &Map<String, Value>, doc: Option<&str>) -> Map<String, Value> {
+    let Some(d) = doc else {
+        return body.clone();
+    };
+    let mut m = Map::with_capacity(body.len() + 1);
+    let mut rest = body.iter();
+    if let Some((k, v)) = rest.next() {
+        m.insert(k.clone(), v.clone());
+    }
+    m.insert("description".into(), json!(d));
+    m.extend(rest.map(|(k, v)| (k.clone(), v.clone())));
+    m
 }
 
 /// `null` added to a schema's values: its `type` becomes `[T, "null"]` (in place, so the key
@@ -354,5 +428,114 @@ fn literal(l: &Literal) -> Value {
         Literal::Float(f) => float(*f),
         Literal::Bool(b) => json!(b),
         Literal::Null => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Effect, TypeDef};
+    use crate::testing::{catalog_with, sp, text, tool_with};
+
+    fn named(field: &str, ty: &str, doc: Option<&str>) -> Field {
+        let mut f = Field::new(field, TyKind::Named(sp(ty.to_string())));
+        f.doc = doc.and_then(text);
+        f.header = (field == "a").then(|| sp("A".to_string()));
+        f
+    }
+
+    /// Every tool's schemas, built with each named type kept or rebuilt at every use.
+    fn both(cat: &Catalog) -> [Vec<(Value, Option<Value>)>; 2] {
+        [true, false].map(|keep| {
+            let mut s = Schemas::new(cat);
+            s.ctx.keep = keep;
+            cat.tools
+                .iter()
+                .map(|t| (s.input(t), s.output(t)))
+                .collect()
+        })
+    }
+
+    /// Keeping each named type's schema gives the bytes of building it at every use:
+    /// whatever doc the use site gives, with `x-mcp-header` in inputs only, and where a
+    /// hand-built chain deeper than the cap is cut off at different depths.
+    #[test]
+    fn kept_named_types_change_nothing() {
+        let depth = MAX_INLINED_DEPTH + 6;
+        let mut types: Vec<TypeDef> = (0..depth)
+            .map(|i| TypeDef {
+                name: sp(format!("T{i}")),
+                doc: text(&format!("Level {i}.")),
+                fields: vec![
+                    named("a", &format!("T{}", i + 1), None),
+                    named("b", "Leaf", Some("Other.")),
+                    Field::new("leaf", crate::testing::string()),
+                ],
+                span: crate::model::Span::default(),
+            })
+            .collect();
+        types.push(TypeDef {
+            name: sp(format!("T{depth}")),
+            doc: None,
+            fields: vec![Field::new("end", crate::testing::string())],
+            span: crate::model::Span::default(),
+        });
+        // `Leaf` is shared by every level; `Self` refers to itself.
+        types.push(TypeDef {
+            name: sp("Leaf".to_string()),
+            doc: text("A leaf."),
+            fields: vec![Field::new("end", crate::testing::string())],
+            span: crate::model::Span::default(),
+        });
+        types.push(TypeDef {
+            name: sp("Self".to_string()),
+            doc: None,
+            fields: vec![named("again", "Self", None)],
+            span: crate::model::Span::default(),
+        });
+        let uses = |first: usize| {
+            vec![
+                named("a", &format!("T{first}"), Some("Here.")),
+                named("b", &format!("T{}", depth - 3), None),
+                named("c", "Self", None),
+                named("d", "Missing", None),
+            ]
+        };
+        let tools = [depth - 2, 5, 0, depth - 1, MAX_INLINED_DEPTH - 2]
+            .iter()
+            .enumerate()
+            .map(|(i, &first)| {
+                tool_with(
+                    &format!("t{i}"),
+                    Effect::Read,
+                    uses(first),
+                    Some(uses(depth - first)),
+                )
+            })
+            .collect();
+        let cat = catalog_with("c", tools, types);
+        let [kept, rebuilt] = both(&cat);
+        assert_eq!(kept, rebuilt);
+        assert_eq!(kept[2].0, input_schema(&cat, &cat.tools[2]));
+        assert!(kept[0].0.to_string().contains(HEADER_KEYWORD));
+        assert!(
+            !kept[0]
+                .1
+                .as_ref()
+                .map(Value::to_string)
+                .unwrap_or_default()
+                .contains(HEADER_KEYWORD)
+        );
+    }
+
+    /// The synthetic catalog of nested shared types gives the same schemas either way.
+    #[test]
+    fn kept_types_of_a_loaded_catalog_change_nothing() {
+        let text = crate::testing::synthetic_catalog_nested("nested", 12, 4);
+        let loaded = crate::project::load_source("nested.kdl", text);
+        let cat = &loaded.project.catalogs[0];
+        assert!(!cat.types.is_empty());
+        let [kept, rebuilt] = both(cat);
+        assert_eq!(kept, rebuilt);
     }
 }
