@@ -68,7 +68,9 @@ impl ToolContract {
         tool: &Tool,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        let description = templates.description(cat, tool)?;
+        let mut description = templates.description(cat, tool)?;
+        // Rendering leaves room to grow; the description lives for the whole run.
+        description.shrink_to_fit();
         let input_schema = schemas.input(tool);
         let output_schema = schemas.output(tool);
         let definition = schema::definition_of(tool, &description, input_schema, output_schema);

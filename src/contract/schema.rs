@@ -45,7 +45,7 @@ use crate::model::{
     Tool, Ty, TyKind,
 };
 use serde_json::{Map, Number, Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The MCP 2026-07-28 keyword naming the `Mcp-Param-{Name}` header a client mirrors an
 /// argument into (from a field's `header=`).
@@ -56,25 +56,34 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The input schema of `tool`, with `$schema`: the one schema that carries `x-mcp-header`.
 pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
-    Schemas::new(cat).input(tool)
+    Schemas::one_tool(cat).input(tool)
 }
 
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
 pub fn output_schema(cat: &Catalog, tool: &Tool) -> Option<Value> {
-    Schemas::new(cat).output(tool)
+    Schemas::one_tool(cat).output(tool)
 }
 
-/// The schemas of the tools of one catalog, each named type's schema built once and copied
-/// into every use: a catalog whose tools share nested types no longer walks (and formats the
-/// constraints of) every type again at every use. The same bytes as building each schema on
-/// its own.
+/// The schemas of the tools of one catalog, the schema of each named type used in more than
+/// one place built once and copied into every use: a catalog whose tools share nested types
+/// no longer walks (and formats the constraints of) every type again at every use. The same
+/// bytes as building each schema on its own. A type used once is not kept: keeping every
+/// level of a deep type would hold its subtrees once more per level.
 pub struct Schemas<'a> {
     ctx: Ctx<'a>,
 }
 
 impl<'a> Schemas<'a> {
-    /// Schemas of the tools of `cat`.
+    /// Schemas of the tools of `cat`, sharing the named types its fields use repeatedly.
     pub fn new(cat: &'a Catalog) -> Self {
+        let mut ctx = Ctx::new(cat);
+        ctx.repeated = repeated_types(cat);
+        Schemas { ctx }
+    }
+
+    /// Schemas of a tool or two of `cat`: counting the uses of every type of the catalog
+    /// would cost more than it saves.
+    fn one_tool(cat: &'a Catalog) -> Self {
         Schemas { ctx: Ctx::new(cat) }
     }
 
@@ -127,7 +136,9 @@ impl SchemaOf for Ty {
 /// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
-    let mut def = Map::new();
+    // Exact capacities here and in `fit`: a catalog of many small tools is mostly these
+    // maps, and a map grown by doubling holds room for up to twice its entries.
+    let mut def = Map::with_capacity(6);
     def.insert("name".into(), json!(tool.name.value));
     if let Some(title) = &tool.title {
         def.insert("title".into(), json!(title.value));
@@ -138,7 +149,7 @@ pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Optio
         def.insert("outputSchema".into(), out);
     }
     let a = tool.annotations();
-    let mut ann = Map::new();
+    let mut ann = Map::with_capacity(5);
     if let Some(title) = &tool.title {
         ann.insert("title".into(), json!(title.value));
     }
@@ -177,8 +188,8 @@ pub struct Ctx<'a> {
     cuts: usize,
     /// The longest `inlining` reached so far.
     deepest: usize,
-    /// Keep built named types (off only to test that keeping them changes nothing).
-    keep: bool,
+    /// The named types worth keeping once built: those used in more than one place.
+    repeated: HashSet<&'a str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -190,18 +201,18 @@ impl<'a> Ctx<'a> {
             built: HashMap::new(),
             cuts: 0,
             deepest: 0,
-            keep: true,
+            repeated: HashSet::new(),
         }
     }
 
     fn object(&mut self, fields: &[Field], doc: Option<&str>) -> Map<String, Value> {
-        let mut m = Map::new();
+        let mut m = Map::with_capacity(5);
         m.insert("type".into(), json!("object"));
         if let Some(d) = doc {
             m.insert("description".into(), json!(d));
         }
         let mut props = Map::with_capacity(fields.len());
-        let mut required = Vec::new();
+        let mut required = Vec::with_capacity(fields.iter().filter(|f| f.required).count());
         for f in fields {
             props.insert(f.name.value.clone(), Value::Object(self.field(f)));
             if f.required {
@@ -230,7 +241,7 @@ impl<'a> Ctx<'a> {
         if let Some(h) = f.header.as_ref().filter(|_| self.headers) {
             m.insert(HEADER_KEYWORD.into(), json!(h.value));
         }
-        m
+        fit(m)
     }
 
     /// `doc` is the description the use site gives; a named type falls back to its own.
@@ -274,7 +285,7 @@ impl<'a> Ctx<'a> {
                 m.insert("properties".into(), json!({}));
                 m.insert(
                     "additionalProperties".into(),
-                    Value::Object(self.ty(&mt.values, None)),
+                    Value::Object(fit(self.ty(&mt.values, None))),
                 );
                 if let Some(n) = &mt.min_entries {
                     m.insert("minProperties".into(), json!(n.value));
@@ -324,14 +335,14 @@ impl<'a> Ctx<'a> {
         let levels = self.deepest - depth;
         self.deepest = self.deepest.max(deepest);
         let m = described(&body, own_doc);
-        if self.cuts == cuts && self.keep {
+        if self.cuts == cuts && self.repeated.contains(key.0) {
             self.built.insert(key, (body, levels));
         }
         m
     }
 
     fn array(&mut self, m: &mut Map<String, Value>, a: &ArrayTy) {
-        m.insert("items".into(), Value::Object(self.ty(&a.items, None)));
+        m.insert("items".into(), Value::Object(fit(self.ty(&a.items, None))));
         if let Some(n) = &a.min_items {
             m.insert("minItems".into(), json!(n.value));
         }
@@ -342,6 +353,42 @@ impl<'a> Ctx<'a> {
             m.insert("uniqueItems".into(), json!(true));
         }
     }
+}
+
+/// `m` without spare room (see [`definition_of`]).
+fn fit(m: Map<String, Value>) -> Map<String, Value> {
+    let mut exact = Map::with_capacity(m.len());
+    exact.extend(m);
+    exact
+}
+
+/// The named types `cat` refers to from more than one field (of its tools and types).
+fn repeated_types(cat: &Catalog) -> HashSet<&str> {
+    let mut once = HashSet::new();
+    let mut repeated = HashSet::new();
+    // A stack, not recursion: a model built in code may nest without bound.
+    let mut stack: Vec<&Ty> = Vec::new();
+    let objects = cat
+        .tools
+        .iter()
+        .flat_map(|t| std::iter::once(&t.input.fields).chain(t.output.as_ref().map(|o| &o.fields)));
+    for fields in objects.chain(cat.types.iter().map(|t| &t.fields)) {
+        stack.extend(fields.iter().map(|f| &f.ty));
+        while let Some(ty) = stack.pop() {
+            match &ty.kind {
+                TyKind::Named(n) => {
+                    if !once.insert(n.value.as_str()) {
+                        repeated.insert(n.value.as_str());
+                    }
+                }
+                TyKind::Array(a) => stack.push(&a.items),
+                TyKind::Map(m) => stack.push(&m.values),
+                TyKind::Object(o) => stack.extend(o.fields.iter().map(|f| &f.ty)),
+                _ => {}
+            }
+        }
+    }
+    repeated
 }
 
 /// A copy of the object schema `body` (built without a description) with `doc` as its
@@ -447,8 +494,12 @@ mod tests {
     /// Every tool's schemas, built with each named type kept or rebuilt at every use.
     fn both(cat: &Catalog) -> [Vec<(Value, Option<Value>)>; 2] {
         [true, false].map(|keep| {
-            let mut s = Schemas::new(cat);
-            s.ctx.keep = keep;
+            let mut s = if keep {
+                Schemas::new(cat)
+            } else {
+                Schemas::one_tool(cat)
+            };
+            assert_eq!(s.ctx.repeated.is_empty(), !keep);
             cat.tools
                 .iter()
                 .map(|t| (s.input(t), s.output(t)))
