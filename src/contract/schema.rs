@@ -173,6 +173,10 @@ fn with_dialect(schema: Value) -> Value {
     }
 }
 
+/// Built named-type schemas by type name and `headers`, each with the named-type levels it
+/// spans.
+type Built<'a> = HashMap<(&'a str, bool), (Map<String, Value>, usize)>;
+
 /// Schema-building state: the catalog for named types, and the named types being inlined
 /// (the guard against recursion in hand-built models).
 pub struct Ctx<'a> {
@@ -182,7 +186,7 @@ pub struct Ctx<'a> {
     headers: bool,
     /// The object schema of each named type (without `description`, which the use site
     /// decides) by name and `headers`, with the number of named-type levels it spans.
-    built: HashMap<(&'a str, bool), (Map<String, Value>, usize)>,
+    built: Built<'a>,
     /// Named types cut off (recursive or too deep) so far: a schema built with a cut depends
     /// on where it was built, so it is not kept.
     cuts: usize,
@@ -377,9 +381,9 @@ fn repeated_types(cat: &Catalog) -> HashSet<&str> {
         while let Some(ty) = stack.pop() {
             match &ty.kind {
                 TyKind::Named(n) => {
-                    if !once.insert(n.value.as_str()) {
-                        repeated.insert(n.value.as_str());
-                    }
+                    let name = n.value.as_str();
+                    let again = !once.insert(name);
+                    repeated.extend(again.then_some(name));
                 }
                 TyKind::Array(a) => stack.push(&a.items),
                 TyKind::Map(m) => stack.push(&m.values),
