@@ -12,7 +12,6 @@
 use crate::diag::suggest::did_you_mean;
 use crate::diag::{Diagnostic, FileId, Level};
 use crate::syntax::{Entry, Node, Number, Span, Spanned as Sp, Value};
-use std::collections::HashSet;
 
 /// A closed set of keywords a value may take (an effect, an error class, a unit...).
 /// Implemented by `keyword_enum!`, which writes each keyword once.
@@ -145,6 +144,12 @@ impl<'a> Props<'a> {
 /// several hundred bytes: listing them all would take far more memory than the file, and no
 /// one reads past the first screens. The parser caps its own errors the same way.
 pub const MAX_DIAGNOSTICS: usize = 1000;
+
+/// The names of the single-valued children of one block met so far, for
+/// [`Reader::once`]. A block has a handful of children, so a list beats hashing an owned copy
+/// of each name (which showed in the profile of every catalog load).
+#[derive(Default)]
+pub struct Seen<'a>(Vec<&'a str>);
 
 /// Reads nodes of one file, collecting every problem as a [`Diagnostic`] (all errors).
 pub struct Reader {
@@ -413,8 +418,9 @@ impl Reader {
     }
 
     /// Reports the second and later occurrence of a single-valued child; true for the first.
-    pub fn once(&mut self, seen: &mut HashSet<String>, node: &Node, parent: &str) -> bool {
-        if seen.insert(node.name.value.to_string()) {
+    pub fn once<'a>(&mut self, seen: &mut Seen<'a>, node: &Node<'a>, parent: &str) -> bool {
+        if !seen.0.contains(&node.name.value) {
+            seen.0.push(node.name.value);
             return true;
         }
         self.fail(

@@ -128,7 +128,7 @@ impl Cx {
             )
             .and_then(|e| self.string(&e, "`version`"));
         let mut summary = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         if let Some(ch) = node.children() {
             for n in ch.nodes() {
                 match n.name.value {
@@ -163,7 +163,7 @@ impl Cx {
         self.path = vec![name.value.clone()];
         let mut doc = None;
         let mut fields = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         if let Some(ch) = node.children() {
             for n in ch.nodes() {
                 match n.name.value {
@@ -210,7 +210,7 @@ impl Cx {
             )
             .and_then(|e| self.string(&e, "`version`"));
 
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         let mut title = None;
         let mut summary = None;
         let mut when = None;
@@ -424,7 +424,7 @@ impl Cx {
         let name = a.first().and_then(|e| self.string(e, "example-call name"));
         let mut arguments = None;
         let mut result = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         for c in n.child_nodes() {
             match c.name.value {
                 "arguments" | "result" => {

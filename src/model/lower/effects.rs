@@ -103,7 +103,7 @@ impl Cx {
             .and_then(|e| self.keyword::<Retry>(e, "error `retry`"));
         let mut message = None;
         let mut next_step = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         if let Some(ch) = n.children() {
             for c in ch.nodes() {
                 match c.name.value {
@@ -251,7 +251,7 @@ impl Cx {
             )
             .and_then(|e| self.keyword::<InputKind>(&e, "needs-input `kind`"));
         let mut doc = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         if let Some(ch) = n.children() {
             for c in ch.nodes() {
                 if c.name.value == "doc" {

@@ -161,7 +161,7 @@ impl Cx {
         let header = props.get("header").and_then(|e| self.string(e, "`header`"));
 
         let mut doc = None;
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         let mut rest: Vec<Node> = Vec::new();
         if let Some(ch) = node.children() {
             for c in ch.nodes() {
@@ -263,7 +263,7 @@ impl Cx {
         let mut items_node = None;
         let mut values_node = None;
         let mut fields = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         for c in children {
             match (c.name.value, keyword) {
                 ("enum", "string") => {

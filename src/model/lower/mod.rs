@@ -12,7 +12,7 @@
 
 use super::*;
 use crate::diag::{Diagnostic, FileId};
-use crate::model::read::Reader;
+use crate::model::read::{Reader, Seen};
 use crate::syntax::Document;
 use std::collections::HashSet;
 

@@ -77,7 +77,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::rules::selection::{is_stop_word, stem, words};
+use crate::lint::rules::selection::{is_stop_word, stem};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, Tool};
 use std::collections::HashMap;
@@ -166,12 +166,38 @@ impl Terms {
     }
 }
 
+/// The texts of a set of tools as the rule compares them.
+struct Index {
+    /// Each text's TF-IDF vector.
+    vectors: Vec<Vector>,
+    /// The content word ids (stemmed, stop words left out).
+    words: HashMap<String, usize>,
+    /// Each text's content word ids, sorted, each once: what [`Words::relation`] asks
+    /// whether a text says, without splitting the text again.
+    said: Vec<Vec<usize>>,
+}
+
 /// The TF-IDF vectors of a set of texts: terms are interned and counted once.
+#[cfg(test)]
 fn vectors(texts: &[String]) -> Vec<Vector> {
+    index(texts).vectors
+}
+
+/// Interns and counts the terms of `texts` once.
+fn index(texts: &[String]) -> Index {
     let mut ids = Terms::default();
     let mut content = Vec::new();
-    let counted: Vec<Vec<(usize, f64)>> =
-        texts.iter().map(|t| ids.count(t, &mut content)).collect();
+    let mut said = Vec::with_capacity(texts.len());
+    let counted: Vec<Vec<(usize, f64)>> = texts
+        .iter()
+        .map(|t| {
+            let counted = ids.count(t, &mut content);
+            content.sort_unstable();
+            content.dedup();
+            said.push(content.clone());
+            counted
+        })
+        .collect();
     let mut df = vec![0usize; ids.len()];
     for v in &counted {
         for &(id, _) in v {
@@ -183,14 +209,19 @@ fn vectors(texts: &[String]) -> Vec<Vector> {
         .iter()
         .map(|&d| ((1.0 + n) / (1.0 + d as f64)).ln() + 1.0)
         .collect();
-    counted
+    let vectors = counted
         .into_iter()
         .map(|v| {
             let weights: Vec<(usize, f64)> = v.into_iter().map(|(id, c)| (id, c * idf[id])).collect();
             let norm = weights.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
             Vector { weights, norm }
         })
-        .collect()
+        .collect();
+    Index {
+        vectors,
+        words: ids.words,
+        said,
+    }
 }
 
 /// Cosine similarity of two vectors, the straightforward way, to check [`similar_pairs`]
@@ -223,13 +254,8 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
 ///
 /// The weights count every text, but the search runs over `groups` (texts that are equal,
 /// each group listed once): the pairs are of group indices.
-fn similar_pairs(texts: &[String], threshold: f64, groups: &[Vec<usize>]) -> Vec<(usize, usize, f64)> {
-    let all = vectors(texts);
-    let mut slots: Vec<Option<Vector>> = all.into_iter().map(Some).collect();
-    let docs: Vec<Vector> = groups
-        .iter()
-        .filter_map(|g| g.first().and_then(|&i| slots.get_mut(i)?.take()))
-        .collect();
+fn similar_pairs(all: &[Vector], threshold: f64, groups: &[Vec<usize>]) -> Vec<(usize, usize, f64)> {
+    let docs: Vec<&Vector> = groups.iter().filter_map(|g| g.first().and_then(|&i| all.get(i))).collect();
     let terms = docs
         .iter()
         .flat_map(|d| d.weights.iter().map(|&(id, _)| id + 1))
@@ -360,25 +386,23 @@ fn name_words(name: &str) -> std::collections::BTreeSet<String> {
 /// How two tools relate by their names, for the tests ([`Words::relation`] in the rule).
 #[cfg(test)]
 fn relation(a: &Tool, b: &Tool) -> Names {
-    let texts = [tool_text(a), tool_text(b)];
-    Words::new(&texts).relation(0, 1, a, b)
+    let index = index(&[tool_text(a), tool_text(b)]);
+    Words::new(&index).relation(0, 1, a, b)
 }
 
-/// Each tool's name words and text words (over its [`tool_text`], built once by the rule),
-/// computed on first use: a large catalog compares a tool with many others, and splitting its
-/// texts again for each pair dominated the rule.
+/// Each tool's name words, computed on first use, and the words its text says (from the
+/// [`Index`] the similarity was computed over): a large catalog compares a tool with many
+/// others, and splitting its texts again for each pair dominated the rule.
 struct Words<'a> {
-    texts: &'a [String],
+    index: &'a Index,
     names: Vec<std::cell::OnceCell<std::collections::BTreeSet<String>>>,
-    text_words: Vec<std::cell::OnceCell<std::collections::HashSet<String>>>,
 }
 
 impl<'a> Words<'a> {
-    fn new(texts: &'a [String]) -> Words<'a> {
+    fn new(index: &'a Index) -> Words<'a> {
         Words {
-            texts,
-            names: texts.iter().map(|_| std::cell::OnceCell::new()).collect(),
-            text_words: texts.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            index,
+            names: index.said.iter().map(|_| std::cell::OnceCell::new()).collect(),
         }
     }
 
@@ -395,10 +419,12 @@ impl<'a> Words<'a> {
             (true, false) | (false, true) if lists(a, wa) && lists(b, wb) => Names::ListVariant,
             (true, false) | (false, true) => Names::Other,
             (false, false) => {
+                // Name words are content words, so a text says one when its content words
+                // hold it; a word no text has is said by none.
                 let says = |k: usize, own: &[&String]| {
-                    let text = self.text_words[k]
-                        .get_or_init(|| words(&self.texts[k]).map(|w| stem(&w)).collect());
-                    own.iter().all(|w| text.contains(*w))
+                    own.iter().all(|w| {
+                        self.index.words.get(w.as_str()).is_some_and(|id| self.index.said[k].binary_search(id).is_ok())
+                    })
                 };
                 // Identical texts that each mention both names' words tell nothing apart.
                 let one_sided = !says(i, &only_b) || !says(j, &only_a);
@@ -460,7 +486,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         groups[g].push(i);
     }
     let variant_threshold = cx.config.thresholds.confusable_list_similarity.min(threshold);
-    let similar: Vec<(usize, usize, f64)> = similar_pairs(&texts, variant_threshold, &groups);
+    let index = index(&texts);
+    let similar: Vec<(usize, usize, f64)> = similar_pairs(&index.vectors, variant_threshold, &groups);
     // Two tools are joined when their texts are similar and neither names the other; each
     // joined pair is tried only while the two are still apart, so the work stays close to
     // the number of tools.
@@ -468,7 +495,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         parent: (0..tools.len()).collect(),
     };
     let mut best = vec![0.0f64; tools.len()];
-    let words = Words::new(&texts);
+    let words = Words::new(&index);
     let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
         let (a, b) = (tools[i].1, tools[j].1);
         let (an, bn) = (&a.name.value, &b.name.value);
@@ -611,10 +638,10 @@ mod tests {
             "Add a new record to the regional shipment records of the open project.",
             "Add a new record to the regional ticket records of the open project.",
         ];
-        let alone = similar_pairs(&pair.map(String::from), 0.0, &singletons(2));
+        let alone = similar_pairs(&vectors(&pair.map(String::from)), 0.0, &singletons(2));
         let mut many: Vec<String> = pair.map(String::from).to_vec();
         many.extend((0..50).map(|i| format!("Add a new record to the w{i} records of the open project.")));
-        let among_many = similar_pairs(&many, 0.0, &singletons(many.len()));
+        let among_many = similar_pairs(&vectors(&many), 0.0, &singletons(many.len()));
         let sim = |pairs: &[(usize, usize, f64)]| {
             pairs.iter().find(|p| (p.0, p.1) == (0, 1)).map(|p| p.2).unwrap_or(0.0)
         };
@@ -737,7 +764,7 @@ mod tests {
                         }
                     }
                 }
-                let indexed: Vec<(usize, usize)> = similar_pairs(&texts, threshold, &singletons(texts.len()))
+                let indexed: Vec<(usize, usize)> = similar_pairs(&vectors(&texts), threshold, &singletons(texts.len()))
                     .into_iter()
                     .map(|(i, j, _)| (i, j))
                     .collect();
