@@ -146,7 +146,9 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
             "allow",
         ],
         Some("type") => &["doc", "field"],
-        Some("field" | "items" | "values") => &["doc", "enum", "items", "values", "field"],
+        Some("field" | "items" | "values") => &[
+            "doc", "title", "examples", "enum", "items", "values", "field",
+        ],
         Some("error") => &["message", "next-step"],
         Some("needs-input") => &["doc"],
         Some("examples") => &["call", "no-call", "confusable"],
@@ -182,7 +184,7 @@ fn entry_order(node: &str) -> Vec<&'static str> {
     match node {
         "catalog" | "tool" => vec!["", "version"],
         "field" => [
-            &["", "required", "nullable"][..],
+            &["", "required", "nullable", "const"][..],
             &ATTRIBUTES,
             &["default", "sensitive", "deprecated", "header"],
         ]

@@ -119,7 +119,35 @@ fn gen_num(r: &mut Rng) -> NumTy {
     if r.chance(1, 4) {
         n.unit = Some(sp(*r.pick(UNITS)));
     }
+    if r.chance(1, 5) {
+        n.enum_values = Some(gen_num_enum(r));
+    }
     n
+}
+
+/// An integer `enum` of one to three values of a small pool.
+fn gen_num_enum(r: &mut Rng) -> NumEnum {
+    let mut values: Vec<Sp<Num>> = Vec::new();
+    for _ in 0..r.int(1, 3) {
+        let v = Num::Int(*r.pick(&[-2, 0, 1, 2, 3, 6, 12]));
+        if !values.iter().any(|x| x.value == v) {
+            values.push(sp(v));
+        }
+    }
+    NumEnum {
+        values,
+        span: Span::default(),
+    }
+}
+
+/// A `const=` for a field of `kind`, when the kind takes one (strings, integers, booleans).
+fn gen_const(r: &mut Rng, kind: &TyKind) -> Option<Sp<Literal>> {
+    Some(sp(match kind {
+        TyKind::String(_) => Literal::String(r.pick(ENUM_POOL).to_string()),
+        TyKind::Integer(_) => Literal::Int(r.int(-2, 6)),
+        TyKind::Boolean => Literal::Bool(r.chance(1, 2)),
+        _ => return None,
+    }))
 }
 
 fn ty(kind: TyKind) -> Ty {
@@ -171,15 +199,26 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
 }
 
 fn gen_field(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Field {
+    let kind = gen_kind(r, depth, types);
+    let nullable = r.chance(1, 4);
+    // Lowering refuses `const` on a nullable field.
+    let constant = if !nullable && r.chance(1, 5) {
+        gen_const(r, &kind)
+    } else {
+        None
+    };
     Field {
         name: sp(name.to_string()),
-        ty: ty(gen_kind(r, depth, types)),
+        ty: ty(kind),
         required: r.chance(1, 2),
-        nullable: r.chance(1, 4),
+        nullable,
         default: None,
         sensitive: false,
         deprecated: false,
         doc: None,
+        title: None,
+        examples: Vec::new(),
+        constant,
         header: gen_header(r),
         span: Span::default(),
     }
@@ -273,7 +312,20 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
         },
         TyKind::Integer(n) | TyKind::Number(n) => {
             let v = |r: &mut Rng, lo, hi| r.chance(3, 4).then(|| sp(Num::Int(r.int(lo, hi))));
-            match r.below(6) {
+            match r.below(7) {
+                6 => match &mut n.enum_values {
+                    Some(e) if r.chance(1, 2) && e.values.len() > 1 => {
+                        let i = r.below(e.values.len() as u64) as usize;
+                        e.values.remove(i);
+                    }
+                    Some(e) if r.chance(1, 2) => {
+                        let v = Num::Int(*r.pick(&[-2, 0, 1, 2, 3, 6, 12]));
+                        if !e.values.iter().any(|x| x.value == v) {
+                            e.values.push(sp(v));
+                        }
+                    }
+                    _ => n.enum_values = r.chance(1, 2).then(|| gen_num_enum(r)),
+                },
                 0 => n.min = v(r, -6, 6),
                 1 => n.max = v(r, -6, 40),
                 2 => n.exclusive_min = v(r, -6, 6),
@@ -337,9 +389,21 @@ fn mutate_fields(r: &mut Rng, fields: &mut Vec<Field>, cat_types: &[TypeDef], na
             let i = r.below(fields.len() as u64) as usize;
             fields[i].header = gen_header(r);
         }
+        4 if !fields.is_empty() && r.chance(1, 3) => {
+            let i = r.below(fields.len() as u64) as usize;
+            let f = &mut fields[i];
+            f.constant = if f.constant.is_none() && !f.nullable {
+                gen_const(r, &f.ty.kind)
+            } else {
+                None
+            };
+        }
         4 if !fields.is_empty() => {
             let i = r.below(fields.len() as u64) as usize;
             fields[i].nullable = !fields[i].nullable;
+            if fields[i].nullable {
+                fields[i].constant = None;
+            }
         }
         _ if !fields.is_empty() => {
             let i = r.below(fields.len() as u64) as usize;
@@ -435,6 +499,12 @@ fn gen_string_value(r: &mut Rng, s: &StringTy, default_max: Option<u64>) -> Valu
 }
 
 fn gen_number(r: &mut Rng, n: &NumTy, integer: bool) -> Option<Value> {
+    if let Some(e) = n.enum_values.as_ref().filter(|e| !e.values.is_empty()) {
+        return Some(match r.pick(&e.values).value {
+            Num::Int(i) => json!(i),
+            Num::Float(f) => json!(f),
+        });
+    }
     let mut lo = n.min.as_ref().map_or(-1000.0, |m| m.value.as_f64());
     let mut hi = n.max.as_ref().map_or(1000.0, |m| m.value.as_f64());
     if let Some(e) = &n.exclusive_min {
@@ -522,6 +592,14 @@ fn gen_object(r: &mut Rng, cat: &Catalog, fields: &[Field], depth: u32) -> Optio
         if f.required || r.chance(1, 2) {
             let v = if f.nullable && r.chance(1, 3) {
                 Value::Null
+            } else if let Some(c) = &f.constant {
+                match &c.value {
+                    Literal::String(s) => json!(s),
+                    Literal::Int(i) => json!(i),
+                    Literal::Float(x) => json!(x),
+                    Literal::Bool(b) => json!(b),
+                    Literal::Null => Value::Null,
+                }
             } else {
                 gen_value(r, cat, &f.ty, depth + 1)?
             };

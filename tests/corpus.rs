@@ -110,6 +110,9 @@ const KEYWORDS: &[&str] = &[
     "deprecated",
     "minProperties",
     "maxProperties",
+    "const",
+    "title",
+    "examples",
 ];
 
 /// Checks the export against the original; returns how many keyword values it compared.

@@ -24,7 +24,8 @@ fn describe(shape: &Shape) -> Value {
         Shape::Integer(r) | Shape::Number(r) => json!({
             (if matches!(shape, Shape::Integer(_)) { "integer" } else { "number" }):
                 [bound(r.min), bound(r.max), bound(r.exclusive_min), bound(r.exclusive_max),
-                 bound(r.multiple_of)]
+                 bound(r.multiple_of),
+                 r.values.map(|vs| vs.iter().map(|&b| bound(Some(b))).collect::<Vec<_>>())]
         }),
         Shape::Boolean => json!("boolean"),
         Shape::Array(a) => json!({
@@ -40,6 +41,7 @@ fn describe(shape: &Shape) -> Value {
         Shape::Map(m) => json!({"map": [m.min_entries, m.max_entries, describe(&m.values)]}),
         Shape::Any => json!("any"),
         Shape::Nullable(inner) => json!({"nullable": describe(inner)}),
+        Shape::Const(c) => json!({"const": [format!("{:?}", c.value), describe(&c.base)]}),
     }
 }
 

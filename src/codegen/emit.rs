@@ -325,6 +325,10 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
             let name = &f.field.name.value;
             let required = f.field.required;
             let mut shape = shape(&f.field.ty, &f.ty, at, &mut counter);
+            if let Some(c) = &f.field.constant {
+                let value = scalar(&c.value);
+                shape = quote!(__rt::Shape::Const(&__rt::ConstRule::new(#value, #shape)));
+            }
             if f.field.nullable {
                 shape = quote!(__rt::Shape::Nullable(&#shape));
             }
@@ -673,7 +677,25 @@ fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> T
     quote!(__rt::Shape::String(&#r))
 }
 
+/// A `const=` value as the runtime's `Scalar` (lowering admits no `null` and no `const` on
+/// a nullable field).
+fn scalar(l: &Literal) -> TokenStream {
+    match l {
+        Literal::String(s) => quote!(__rt::Scalar::Str(#s)),
+        Literal::Int(i) => quote!(__rt::Scalar::Int(#i)),
+        Literal::Float(f) => quote!(__rt::Scalar::Float(#f)),
+        Literal::Bool(b) => quote!(__rt::Scalar::Bool(#b)),
+        Literal::Null => quote!(::core::compile_error!(
+            "catalogc: a `const=#null` field cannot be generated"
+        )),
+    }
+}
+
 fn num_rule(n: &NumTy) -> TokenStream {
+    let values = n.enum_values.as_ref().map(|e| {
+        let vs = e.values.iter().map(|v| bound(&Some(*v)));
+        quote!(&[#(#vs),*])
+    });
     with_bounds(
         quote!(__rt::NumRule::ANY),
         vec![
@@ -682,6 +704,7 @@ fn num_rule(n: &NumTy) -> TokenStream {
             ("exclusive_min", bound(&n.exclusive_min)),
             ("exclusive_max", bound(&n.exclusive_max)),
             ("multiple_of", bound(&n.multiple_of)),
+            ("values", values),
         ],
     )
 }

@@ -11,7 +11,7 @@
 //! schemars' schema of such an item states only the rest (the lint flags no catalog for it).
 
 use super::plan::FieldPlan;
-use crate::model::{CURSOR_DEFAULT_MAX_LENGTH, Num, NumTy, StringTy, Ty, TyKind};
+use crate::model::{CURSOR_DEFAULT_MAX_LENGTH, Literal, Num, NumTy, StringTy, Ty, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -34,7 +34,18 @@ pub fn field_attrs(f: &FieldPlan<'_>, with: Option<&TokenStream>) -> TokenStream
             parts.push(quote!(inner(#(#inner),*)));
         }
     }
-    let ext = extensions(&f.field.ty);
+    let mut ext = extensions(&f.field.ty, f.field.nullable);
+    let constant = f.field.constant.as_ref().and_then(|c| match &c.value {
+        Literal::String(s) => Some(quote!(#s)),
+        Literal::Int(i) => Some(num(Num::Int(*i))),
+        Literal::Float(x) => Some(num(Num::Float(*x))),
+        Literal::Bool(b) => Some(quote!(#b)),
+        // Lowering refuses `const=#null`; the generated rule reports it (emit::scalar).
+        Literal::Null => None,
+    });
+    if let Some(v) = constant {
+        ext.push(quote!("const" = #v));
+    }
     if !ext.is_empty() {
         parts.push(quote!(extend(#(#ext),*)));
     }
@@ -116,7 +127,7 @@ fn validation(ty: &Ty) -> Vec<TokenStream> {
 }
 
 /// JSON Schema keywords schemars has no attribute for, as `"keyword" = value`.
-fn extensions(ty: &Ty) -> Vec<TokenStream> {
+fn extensions(ty: &Ty, nullable: bool) -> Vec<TokenStream> {
     let mut out = Vec::new();
     let format = match &ty.kind {
         TyKind::String(s) | TyKind::Cursor(s) => s.format.as_ref().map(|f| f.value.as_str()),
@@ -127,6 +138,13 @@ fn extensions(ty: &Ty) -> Vec<TokenStream> {
         out.push(quote!("format" = #f));
     }
     if let TyKind::Integer(n) | TyKind::Number(n) = &ty.kind {
+        if let Some(e) = &n.enum_values {
+            let vs = e.values.iter().map(|v| num(v.value));
+            // `extend` replaces the keyword: a nullable field's `null` is listed here too,
+            // as the contract's schema lists it.
+            let null = nullable.then(|| quote!(, null));
+            out.push(quote!("enum" = [#(#vs),* #null]));
+        }
         for (key, v) in [
             ("exclusiveMinimum", &n.exclusive_min),
             ("exclusiveMaximum", &n.exclusive_max),

@@ -13,6 +13,12 @@ fn sort_ty(ty: &mut Ty) {
                 e.values.sort_by(|a, b| a.value.cmp(&b.value));
             }
         }
+        TyKind::Integer(n) | TyKind::Number(n) => {
+            if let Some(e) = &mut n.enum_values {
+                e.values
+                    .sort_by(|a, b| a.value.as_f64().total_cmp(&b.value.as_f64()));
+            }
+        }
         TyKind::Array(a) => sort_ty(&mut a.items),
         TyKind::Object(o) => sort_fields(&mut o.fields),
         _ => {}

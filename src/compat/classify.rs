@@ -369,6 +369,25 @@ impl<'a> Reader<'a, '_> {
                 String::new(),
             );
         }
+        let descriptive = [
+            (
+                "title",
+                w.title.as_ref().map(|t| &t.value) != r.title.as_ref().map(|t| &t.value),
+            ),
+            (
+                "examples",
+                w.examples
+                    .iter()
+                    .map(|e| &e.value)
+                    .ne(r.examples.iter().map(|e| &e.value)),
+            ),
+        ];
+        for (key, differs) in descriptive {
+            if differs {
+                self.emit(Ev::DocDiffers, &sub(path, key), ws, rs, String::new());
+            }
+        }
+        self.constant(w, r, path);
         if w.sensitive != r.sensitive {
             self.emit(
                 Ev::SensitiveDiffers,
@@ -540,7 +559,22 @@ impl<'a> Reader<'a, '_> {
             }
             _ => {}
         }
-        match (w.enumeration, r.enumeration) {
+        let listed = |e: &EnumValues| EnumList {
+            values: e
+                .values
+                .iter()
+                .map(|v| (Literal::String(v.value.clone()), v.span))
+                .collect(),
+            extensible: e.extensible,
+            span: e.span,
+        };
+        self.enumeration(w.enumeration.map(listed), r.enumeration.map(listed), path);
+    }
+
+    /// The `enum` of a string or number: a restriction added or removed, or values each side
+    /// lacks.
+    fn enumeration(&mut self, w: Option<EnumList>, r: Option<EnumList>, path: &str) {
+        match (w, r) {
             (None, Some(e)) => self.emit(
                 Ev::Narrower,
                 &sub(path, "enum"),
@@ -556,37 +590,50 @@ impl<'a> Reader<'a, '_> {
                 "(`enum` restriction)".into(),
             ),
             (Some(we), Some(re)) => {
-                for v in &we.values {
-                    if !re.values.iter().any(|x| x.value == v.value) {
+                for (v, span) in &we.values {
+                    if !re.values.iter().any(|x| same_value(&x.0, v)) {
                         let ev = Ev::WriterEnumValueUnknown {
                             reader_extensible: re.extensible,
                         };
-                        let p = format!("{path}.enum[{:?}]", v.value);
-                        self.emit(
-                            ev,
-                            &p,
-                            Some(v.span),
-                            Some(re.span),
-                            format!("(`{}`)", v.value),
-                        );
+                        let p = format!("{path}.enum[{}]", enum_key(v));
+                        let detail = format!("(`{}`)", enum_text(v));
+                        self.emit(ev, &p, Some(*span), Some(re.span), detail);
                     }
                 }
-                for v in &re.values {
-                    if !we.values.iter().any(|x| x.value == v.value) {
+                for (v, span) in &re.values {
+                    if !we.values.iter().any(|x| same_value(&x.0, v)) {
                         let ev = Ev::ReaderEnumValueUnused;
-                        let p = format!("{path}.enum[{:?}]", v.value);
-                        self.emit(
-                            ev,
-                            &p,
-                            Some(we.span),
-                            Some(v.span),
-                            format!("(`{}`)", v.value),
-                        );
+                        let p = format!("{path}.enum[{}]", enum_key(v));
+                        let detail = format!("(`{}`)", enum_text(v));
+                        self.emit(ev, &p, Some(we.span), Some(*span), detail);
                     }
                 }
             }
             (None, None) => {}
         }
+    }
+
+    /// `const=`: a constant the reader alone has narrows what it accepts, one the writer
+    /// alone has widens it, and two different ones share no value.
+    fn constant(&mut self, w: &Field, r: &Field, path: &str) {
+        let (wc, rc) = (w.constant.as_ref(), r.constant.as_ref());
+        let ev = match (wc, rc) {
+            (None, Some(_)) => Ev::Narrower,
+            (Some(_), None) => Ev::Wider,
+            (Some(a), Some(b)) if !same_value(&a.value, &b.value) => Ev::Incomparable,
+            _ => return,
+        };
+        let (o, n) = self.on(wc, rc);
+        let show =
+            |c: Option<&crate::model::Sp<Literal>>| c.map_or("none".into(), |c| literal(&c.value));
+        let detail = format!("(`const` {} → {})", show(o), show(n));
+        self.emit(
+            ev,
+            &sub(path, "const"),
+            wc.map_or(Some(w.span), |c| Some(c.span)),
+            rc.map_or(Some(r.span), |c| Some(c.span)),
+            detail,
+        );
     }
 
     fn number(
@@ -610,6 +657,20 @@ impl<'a> Reader<'a, '_> {
             "exclusive-max",
             f(&w.exclusive_max),
             f(&r.exclusive_max),
+            path,
+        );
+        let listed = |e: &crate::model::NumEnum| EnumList {
+            values: e
+                .values
+                .iter()
+                .map(|v| (num_literal(v.value), v.span))
+                .collect(),
+            extensible: false,
+            span: e.span,
+        };
+        self.enumeration(
+            w.enum_values.as_ref().map(listed),
+            r.enum_values.as_ref().map(listed),
             path,
         );
         let (wm, rm) = (f(&w.multiple_of), f(&r.multiple_of));
@@ -699,6 +760,49 @@ impl<'a> Reader<'a, '_> {
         };
         let (o, n) = self.on(w, r);
         self.emit(ev, &sub(path, key), ws, rs, format!("(`{key}` {o} → {n})"));
+    }
+}
+
+/// The values of a string or numeric `enum`, each with its span.
+struct EnumList {
+    values: Vec<(Literal, Span)>,
+    extensible: bool,
+    span: Span,
+}
+
+fn num_literal(n: Num) -> Literal {
+    match n {
+        Num::Int(i) => Literal::Int(i),
+        Num::Float(f) => Literal::Float(f),
+    }
+}
+
+/// Equal as JSON values: `1` and `1.0` are one number.
+fn same_value(a: &Literal, b: &Literal) -> bool {
+    let as_f64 = |l: &Literal| match l {
+        Literal::Int(i) => Some(*i as f64),
+        Literal::Float(f) => Some(*f),
+        _ => None,
+    };
+    match (as_f64(a), as_f64(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// An enum value in a change path: strings quoted (`enum["open"]`), numbers bare (`enum[3]`).
+fn enum_key(l: &Literal) -> String {
+    match l {
+        Literal::String(s) => format!("{s:?}"),
+        other => literal(other),
+    }
+}
+
+/// An enum value in a change message: strings as written, without quotes.
+fn enum_text(l: &Literal) -> String {
+    match l {
+        Literal::String(s) => s.clone(),
+        other => literal(other),
     }
 }
 

@@ -31,6 +31,11 @@
 //!   its value schema as `additionalProperties`, `min-entries`/`max-entries` as
 //!   `minProperties`/`maxProperties`. A `json` value is the empty schema (only its
 //!   `description`): no `type`, so `null` is one of its values already.
+//! - `const=` writes `"const"` after the type's constraints (a nullable field cannot have
+//!   one: lowering refuses it, since `const` alone would then reject `null`); an `enum` of an
+//!   `integer` or `number` lists its numbers as written. A field's `title` and `examples`
+//!   come after `default`: descriptive like `doc`, they are part of the schema clients see and
+//!   so of its hash, and appear only where written (existing hashes do not move).
 //! - `extensible=#true` enums still list their current values in `enum`: the schema states
 //!   what the server accepts and returns today; extensibility is a compatibility promise.
 //! - Lowering guarantees named types exist and are not recursive, and loading leaves out a
@@ -180,8 +185,18 @@ impl<'a> Ctx<'a> {
         if f.nullable {
             nullable(&mut m);
         }
+        if let Some(c) = &f.constant {
+            m.insert("const".into(), literal(&c.value));
+        }
         if let Some(d) = &f.default {
             m.insert("default".into(), literal(&d.value));
+        }
+        if let Some(t) = &f.title {
+            m.insert("title".into(), json!(t.value));
+        }
+        if !f.examples.is_empty() {
+            let examples = f.examples.iter().map(|e| e.value.clone()).collect();
+            m.insert("examples".into(), Value::Array(examples));
         }
         if f.deprecated {
             m.insert("deprecated".into(), json!(true));
@@ -318,6 +333,10 @@ fn string_constraints(m: &mut Map<String, Value>, s: &StringTy, default_max: Opt
 }
 
 fn num_constraints(m: &mut Map<String, Value>, n: &NumTy) {
+    if let Some(e) = &n.enum_values {
+        let vals: Vec<Value> = e.values.iter().map(|v| num(v.value)).collect();
+        m.insert("enum".into(), Value::Array(vals));
+    }
     let bounds = [
         ("minimum", &n.min),
         ("exclusiveMinimum", &n.exclusive_min),

@@ -11,7 +11,8 @@
 //! silently ignored.
 
 use crate::runtime::{
-    ArrayRule, Bound, FieldRule, Format, MapRule, NumRule, Pattern, Shape, StrRule,
+    ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
+    StrRule,
 };
 use serde_json::{Map, Number, Value};
 
@@ -46,6 +47,8 @@ const ANNOTATIONS: &[&str] = &[
     "default",
     "deprecated",
     "x-unit",
+    "title",
+    "examples",
     // Where the argument also travels (an HTTP header); the transport checks it.
     super::schema::HEADER_KEYWORD,
 ];
@@ -56,6 +59,9 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
     };
     if let Some(Value::Array(types)) = s.get("type") {
         return nullable(s, types, at);
+    }
+    if let Some(value) = s.get("const") {
+        return constant(s, value, at);
     }
     if !s.contains_key("type") {
         // A `json` value: the empty schema, annotations aside.
@@ -89,6 +95,7 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
             "exclusiveMinimum",
             "exclusiveMaximum",
             "multipleOf",
+            "enum",
         ],
         Some("boolean") => &["type"],
         Some("array") => &["type", "items", "minItems", "maxItems", "uniqueItems"],
@@ -135,6 +142,28 @@ fn nullable(s: &Map<String, Value>, types: &[Value], at: &str) -> Result<Shape, 
         values.retain(|v| !v.is_null());
     }
     Ok(Shape::Nullable(leak(build(&Value::Object(inner), at)?)))
+}
+
+/// `"const": V` beside a scalar type: the shape of the rest, admitting `V` only.
+fn constant(s: &Map<String, Value>, value: &Value, at: &str) -> Result<Shape, String> {
+    let scalar = match value {
+        Value::String(v) => Scalar::Str(leak_str(v)),
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Number(n) => match bound_of(n) {
+            Bound::Int(i) => Scalar::Int(i),
+            Bound::Float(f) => Scalar::Float(f),
+        },
+        _ => {
+            return Err(format!(
+                "{}: `const` must be a string, number or boolean",
+                pointer(at)
+            ));
+        }
+    };
+    let mut base = s.clone();
+    base.remove("const");
+    let base = build(&Value::Object(base), at)?;
+    Ok(Shape::Const(leak(ConstRule::new(scalar, base))))
 }
 
 /// A `map`: `additionalProperties` is the value schema and no property is named.
@@ -220,7 +249,23 @@ fn number(s: &Map<String, Value>, at: &str) -> Result<NumRule, String> {
             Some(_) => Err(format!("{}: `{key}` must be a number", pointer(at))),
         }
     };
+    let values = match s.get("enum") {
+        None => None,
+        Some(Value::Array(vs)) => {
+            let bounds = vs
+                .iter()
+                .map(|v| match v {
+                    Value::Number(n) => Some(bound_of(n)),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("{}: `enum` values must be numbers", pointer(at)))?;
+            Some(&*Box::leak(bounds.into_boxed_slice()))
+        }
+        Some(_) => return Err(format!("{}: `enum` must be an array", pointer(at))),
+    };
     Ok(NumRule {
+        values,
         min: bound("minimum")?,
         max: bound("maximum")?,
         exclusive_min: bound("exclusiveMinimum")?,

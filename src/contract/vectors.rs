@@ -290,6 +290,9 @@ fn number(v: f64, integer: bool) -> Value {
 /// A value of `schema` that satisfies every bound; `i` varies it (distinct items, enum
 /// values in turn).
 pub fn valid(schema: &Value, i: usize) -> Value {
+    if let Some(c) = schema.get("const") {
+        return c.clone();
+    }
     if let Some(values) = schema.get("enum").and_then(Value::as_array)
         && !values.is_empty()
     {
@@ -375,7 +378,7 @@ pub fn maximal(schema: &Value) -> Value {
 /// [`maximal`], the `i`-th of distinct ones (items of a `uniqueItems` array): strings vary
 /// their first characters, numbers step down from the upper bound.
 fn maximal_at(schema: &Value, i: usize) -> Value {
-    if schema.get("enum").is_some() {
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
         return valid(schema, i);
     }
     match ty(schema) {
@@ -482,14 +485,19 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         probe(kind, format!("a value of type {t}"), v)
     })
     .collect();
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+    let listed = match (schema.get("const"), schema.get("enum")) {
+        (Some(c), _) => Some(std::slice::from_ref(c)),
+        (None, Some(Value::Array(values))) => Some(&values[..]),
+        _ => None,
+    };
+    if let Some(values) = listed {
         for v in values {
             out.push(probe(Kind::EnumValue, format!("enum value {v}"), v.clone()));
         }
         out.push(probe(
             Kind::WrongEnum,
             "not an enum value",
-            json!("zz-not-a-value"),
+            not_listed(values),
         ));
     }
     match want {
@@ -553,6 +561,19 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         _ => {}
     }
     out
+}
+
+/// A value of the same JSON type as `values` (an enum's, or a `const` alone) that is none
+/// of them: the wrong-enum probe must fail on the enum, not on its type.
+fn not_listed(values: &[Value]) -> Value {
+    match values.first() {
+        Some(Value::Number(_)) => {
+            let top = values.iter().filter_map(Value::as_f64).fold(0.0, f64::max);
+            json!(top.floor() as i64 + 1)
+        }
+        Some(Value::Bool(b)) => json!(!b),
+        _ => json!("zz-not-a-value"),
+    }
 }
 
 /// `n - 1`, `n` and `n + 1` with their notes (`n - 1` left out at 0).

@@ -57,6 +57,7 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
         followed: 0,
         fields: 0,
         input: side == "input",
+        reported: 0,
     };
     let mut lost = Vec::new();
     let shape = cx.shape(schema, &mut lost);
@@ -135,6 +136,8 @@ struct Cx<'a, 'n, 't> {
     fields: usize,
     /// The input side, the only one whose fields carry `x-mcp-header`.
     input: bool,
+    /// Notes reported so far: a field whose subtree gained one is not expressed exactly.
+    reported: usize,
 }
 
 type Shape = Map<String, Value>;
@@ -142,6 +145,7 @@ type Shape = Map<String, Value>;
 impl Cx<'_, '_, '_> {
     fn report(&mut self, block: &mut Node, at: &At, lost: Vec<String>) {
         for what in lost {
+            self.reported += 1;
             self.tn.add_at(block, &at.path, &at.json, what);
         }
     }
@@ -304,8 +308,23 @@ impl Cx<'_, '_, '_> {
         lost: &mut Vec<String>,
         is_field: bool,
     ) -> Node {
-        let shape = self.shape(schema, lost);
-        let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
+        let (reported, lost_before) = (self.reported, lost.len());
+        let mut shape = self.shape(schema, lost);
+        let ty = shape
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let ty = ty.as_str();
+        // A field's `const` becomes `const=` (the format refuses it on a nullable field, and
+        // on items: those keep the one-value enum below).
+        let constant = shape
+            .get("const")
+            .filter(|_| is_field && !shape.contains_key(NULLABLE))
+            .and_then(|c| default_value(c, ty, false));
+        if constant.is_some() {
+            shape.remove("const");
+        }
         let mut node;
         let read: &[&str];
         match ty {
@@ -357,7 +376,20 @@ impl Cx<'_, '_, '_> {
             );
         }
         if is_field {
+            if let Some(c) = constant {
+                node = node.prop("const", c);
+            }
+            // Examples of a value import could not express exactly (a union flattened, a
+            // bound left out) may not fit what it wrote: keep them only when nothing was lost.
+            let exact = self.reported == reported && lost.len() == lost_before;
+            if !exact && let Some(v) = shape.remove("examples") {
+                lost.push(format!(
+                    "examples {} left out: the field's type is not expressed exactly",
+                    short(&v)
+                ));
+            }
             node = self.field_level(node, &shape, ty, lost);
+            read.extend(["title", "examples"]);
             if self.input {
                 node = header(node, &shape, lost);
                 read.push(HEADER_KEYWORD);
@@ -525,6 +557,17 @@ impl Cx<'_, '_, '_> {
             node = node.block();
             node.child(Node::new("doc").arg(d));
         }
+        match shape.get("title") {
+            Some(Value::String(t)) => {
+                node = node.block();
+                node.child(Node::new("title").arg(t.as_str()));
+            }
+            Some(v) => lost.push(format!("`title` {} is not a text; left out", short(v))),
+            None => {}
+        }
+        if let Some(v) = shape.get("examples") {
+            node = examples(node, v, ty, lost);
+        }
         node
     }
 }
@@ -665,45 +708,8 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
             None => lost.push(format!("format {f:?} is not expressible; left out")),
         }
     }
-    let values = match (shape.get("enum"), shape.get("const")) {
-        (Some(Value::Array(vals)), _) => Some(vals.clone()),
-        (Some(other), _) => {
-            lost.push(format!("`enum` {} is not a list; left out", short(other)));
-            None
-        }
-        (None, Some(c)) => {
-            lost.push(format!(
-                "`const` {} is written as a one-value enum",
-                short(c)
-            ));
-            Some(vec![c.clone()])
-        }
-        (None, None) => None,
-    };
-    if let Some(mut vals) = values {
-        // `null` in an enum is a value only when the type admits it, and then the field is
-        // written `nullable=#true`, which lists it again: either way it is not a string value.
-        vals.retain(|v| !v.is_null());
-        let mut strings: Vec<&str> = vals.iter().filter_map(Value::as_str).collect();
-        let all_strings = strings.len() == vals.len();
-        let mut seen = std::collections::HashSet::new();
-        strings.retain(|s| seen.insert(*s));
-        if all_strings && strings.len() < vals.len() {
-            lost.push("enum values listed twice are written once".into());
-        }
-        if all_strings && !strings.is_empty() {
-            let mut e = Node::new("enum");
-            for s in strings {
-                e = e.arg(s);
-            }
-            node = node.block();
-            node.child(e);
-        } else {
-            lost.push(format!(
-                "enum {} mixes types or is empty; left out",
-                short(&Value::Array(vals))
-            ));
-        }
+    if let Some(vals) = listed_values(shape, lost) {
+        node = enum_child(node, vals, |v| v.as_str().map(Val::from), lost);
     }
     (node, READ)
 }
@@ -735,13 +741,8 @@ fn number(
             )),
         }
     }
-    for key in ["enum", "const"] {
-        if let Some(v) = shape.get(key) {
-            lost.push(format!(
-                "numeric `{key}` {} is not expressible; left out",
-                short(v)
-            ));
-        }
+    if let Some(vals) = listed_values(shape, lost) {
+        node = enum_child(node, vals, |v| num_value(v, integer), lost);
     }
     if let Some(v) = shape.get("x-unit") {
         match v.as_str().and_then(Unit::parse) {
@@ -762,6 +763,95 @@ fn number(
             "x-unit",
         ],
     )
+}
+
+/// The values of an `enum`, or of a `const` written as a one-value enum (with a note).
+fn listed_values(shape: &Shape, lost: &mut Vec<String>) -> Option<Vec<Value>> {
+    match (shape.get("enum"), shape.get("const")) {
+        (Some(Value::Array(vals)), _) => Some(vals.clone()),
+        (Some(other), _) => {
+            lost.push(format!("`enum` {} is not a list; left out", short(other)));
+            None
+        }
+        (None, Some(c)) => {
+            lost.push(format!(
+                "`const` {} is written as a one-value enum",
+                short(c)
+            ));
+            Some(vec![c.clone()])
+        }
+        (None, None) => None,
+    }
+}
+
+/// `node` with an `enum` child of `vals`, each converted to the field's kind of value; an
+/// enum with a value of another kind, or none, is left out with a note.
+fn enum_child(
+    mut node: Node,
+    mut vals: Vec<Value>,
+    convert: impl Fn(&Value) -> Option<Val>,
+    lost: &mut Vec<String>,
+) -> Node {
+    // `null` in an enum is a value only when the type admits it, and then the field is
+    // written `nullable=#true`, which lists it again: either way it is not a value here.
+    vals.retain(|v| !v.is_null());
+    let converted: Vec<Val> = vals.iter().filter_map(&convert).collect();
+    let mut unique: Vec<Val> = Vec::new();
+    for v in &converted {
+        if !unique.contains(v) {
+            unique.push(v.clone());
+        }
+    }
+    if converted.len() == vals.len() && !unique.is_empty() {
+        if unique.len() < converted.len() {
+            lost.push("enum values listed twice are written once".into());
+        }
+        let mut e = Node::new("enum");
+        for v in unique {
+            e = e.arg(v);
+        }
+        node = node.block();
+        node.child(e);
+    } else {
+        lost.push(format!(
+            "enum {} mixes types or is empty; left out",
+            short(&Value::Array(vals))
+        ));
+    }
+    node
+}
+
+/// A field's `examples` child: each value of the field's type as a KDL value (strings,
+/// numbers, booleans), or as JSON text for arrays, objects, maps and untyped values. A value
+/// of another type is left out with a note (lint would reject it as an example anyway).
+fn examples(mut node: Node, v: &Value, ty: &str, lost: &mut Vec<String>) -> Node {
+    let Value::Array(values) = v else {
+        lost.push(format!("`examples` {} is not a list; left out", short(v)));
+        return node;
+    };
+    let mut e = Node::new("examples");
+    let mut any = false;
+    for x in values {
+        let val = match ty {
+            "string" | "integer" | "number" | "boolean" => default_value(x, ty, false),
+            _ => Some(Val::Str(x.to_string())),
+        };
+        match val {
+            Some(val) => {
+                e = e.arg(val);
+                any = true;
+            }
+            None => lost.push(format!(
+                "example {} is not a value of the field's type ({ty}); left out",
+                short(x)
+            )),
+        }
+    }
+    if any {
+        node = node.block();
+        node.child(e);
+    }
+    node
 }
 
 /// `header="…"` of an input field from `x-mcp-header` (docs/catalog-format.md).

@@ -207,3 +207,55 @@ fn notes_say_their_json_path() {
         [("input.tags[]", "inputSchema.properties.tags.items"),]
     );
 }
+
+#[test]
+fn constants_numeric_enums_titles_and_examples_are_imported() {
+    let i = imported(
+        r#"[{"name":"shape_get","description":"Reads a shape.","annotations":{"readOnlyHint":true},
+        "inputSchema":{"type":"object","properties":{
+        "kind":{"type":"string","const":"circle","title":"Kind","examples":["circle"]},
+        "level":{"type":"integer","enum":[1,2,3],"examples":[2,"x"]},
+        "ratio":{"type":"number","enum":[0.5,1,1]},
+        "pick":{"anyOf":[{"type":"string"},{"type":"integer"}],"examples":["a"]},
+        "flag":{"const":false},
+        "tags":{"type":"array","items":{"type":"integer","enum":[7]},"examples":[[7]]}},
+        "additionalProperties":false}}]"#,
+    );
+    for want in [
+        r#"field "kind" "string" const="circle""#,
+        "title \"Kind\"",
+        "examples \"circle\"",
+        "enum 1 2 3",
+        "examples 2",
+        "enum 0.5 1",
+        r#"field "flag" "boolean" const=#false"#,
+        "items \"integer\" {",
+        "enum 7",
+        r#"examples "[7]""#,
+    ] {
+        assert!(i.text.contains(want), "{want} missing in\n{}", i.text);
+    }
+    let whats: Vec<&str> = i.notes.iter().map(|n| n.what.as_str()).collect();
+    assert!(
+        whats.iter().any(|w| w.contains("listed twice")),
+        "{whats:?}"
+    );
+    assert!(
+        whats.iter().any(|w| w.contains("example \"x\"")),
+        "{whats:?}"
+    );
+    assert!(
+        whats
+            .iter()
+            .any(|w| w.contains("examples [\"a\"] left out")),
+        "{whats:?}"
+    );
+    let loaded = crate::project::load_source(std::path::Path::new("t.kdl"), i.text.clone());
+    let errors: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.starts_with("model/") || d.rule.starts_with("syntax/"))
+        .map(|d| d.rule.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", i.text);
+}

@@ -303,6 +303,13 @@ pub fn string_is_bounded(s: &crate::model::StringTy) -> bool {
         || s.format.as_ref().is_some_and(|f| f.value.is_bounded())
 }
 
+/// The site is a field's own type and the field has `const=`: one value, bounded whatever
+/// its type's constraints say.
+pub fn has_const(site: &walk::Site) -> bool {
+    site.field
+        .is_some_and(|f| std::ptr::eq(&f.ty, site.ty) && f.constant.is_some())
+}
+
 /// Declares the rule files of one category and lists them: adding a rule is one new file and
 /// one name here.
 macro_rules! declare_rules {

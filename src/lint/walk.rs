@@ -44,6 +44,22 @@ pub struct Site<'a, 'p> {
     /// The site is written where it is visited (in the tool, or in the type definition being
     /// walked), not reached by entering a named type.
     pub declared: bool,
+    /// The words of `field`'s name, split on first use: many rules compare names by words,
+    /// and each splitting the name again cost more than all their checks.
+    pub(crate) name_words: &'p std::cell::OnceCell<Vec<String>>,
+}
+
+impl Site<'_, '_> {
+    /// The lowercase words of the field's name ([`crate::names::words`]); none for an
+    /// array's `items` site.
+    pub fn name_words(&self) -> &[String] {
+        match self.field {
+            Some(f) => self
+                .name_words
+                .get_or_init(|| crate::names::words(&f.name.value)),
+            None => &[],
+        }
+    }
 }
 
 /// The named types of a catalog by name, for lookups in constant time.
@@ -72,6 +88,13 @@ impl<'a> Types<'a> {
 
     fn def(&self, ty: &Ty) -> Option<&'a TypeDef> {
         self.index(ty).and_then(|i| self.catalog.types.get(i))
+    }
+
+    /// The definition `ty` names and its index in the catalog's types, when it is a named
+    /// type the catalog declares.
+    pub fn named(&self, ty: &Ty) -> Option<(usize, &'a TypeDef)> {
+        let i = self.index(ty)?;
+        Some((i, self.catalog.types.get(i)?))
     }
 }
 
@@ -208,6 +231,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             path.push_str(&field.name.value);
             let mut ty = &field.ty;
             let mut site_field = Some(field);
+            let name_words = std::cell::OnceCell::new();
             // A field's type, then its array's items (and theirs), at the same depth.
             loop {
                 self.visited += 1;
@@ -223,6 +247,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                     siblings,
                     depth,
                     declared: self.inside == 0,
+                    name_words: &name_words,
                 });
                 match &ty.kind {
                     TyKind::Array(a) => {

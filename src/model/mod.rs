@@ -319,6 +319,14 @@ pub struct Field {
     pub deprecated: bool,
     /// Its `doc` text, which becomes the schema `description`.
     pub doc: Option<Sp<String>>,
+    /// Its `title` child: a short human label, the schema `title`.
+    pub title: Option<Sp<String>>,
+    /// Its `examples` child: sample values, the schema `examples` (lint checks each against
+    /// the field's own type and constraints).
+    pub examples: Vec<Sp<serde_json::Value>>,
+    /// `const=VALUE`: the only value the field takes (a string, number or boolean), the
+    /// schema `const`; the discriminator of a tagged shape.
+    pub constant: Option<Sp<Literal>>,
     /// `header="Name"`: on Streamable HTTP the client mirrors the argument into the
     /// `Mcp-Param-Name` request header (MCP `x-mcp-header`), so gateways can route on it.
     pub header: Option<Sp<String>>,
@@ -339,6 +347,9 @@ impl Field {
             sensitive: false,
             deprecated: false,
             doc: None,
+            title: None,
+            examples: Vec::new(),
+            constant: None,
             header: None,
             span: Span::default(),
         }
@@ -515,6 +526,18 @@ pub struct NumTy {
     pub multiple_of: Option<Sp<Num>>,
     /// `unit`: what the number counts (minor currency units, milliseconds, …).
     pub unit: Option<Sp<Unit>>,
+    /// `enum 1 2 3`: the only values allowed.
+    pub enum_values: Option<NumEnum>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// An `integer` or `number` type's `enum` child: the closed set of values (integers on an
+/// `integer` field).
+pub struct NumEnum {
+    /// The values, in declaration order.
+    pub values: Vec<Sp<Num>>,
+    /// The `enum` node.
+    pub span: Span,
 }
 
 /// A number as written in a bound: integers stay exact.

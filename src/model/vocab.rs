@@ -46,6 +46,8 @@ pub const ERROR_CHILDREN: &[&str] = &["message", "next-step"];
 pub const EXAMPLES_CHILDREN: &[&str] = &["call", "no-call", "confusable"];
 /// Children of `example-call`.
 pub const EXAMPLE_CALL_CHILDREN: &[&str] = &["arguments", "result"];
+/// Children every field takes besides its type's own (`items`, `enum`, …).
+pub const FIELD_CHILDREN: &[&str] = &["doc", "title", "examples"];
 /// Children of `needs-input`.
 pub const NEEDS_INPUT_CHILDREN: &[&str] = &["doc"];
 
@@ -59,6 +61,7 @@ pub const COMMON_FIELD_PROPS: &[&str] = &[
     "sensitive",
     "deprecated",
     "header",
+    "const",
 ];
 /// Properties of a `string` field.
 pub const STRING_PROPS: &[&str] = &[
@@ -109,7 +112,7 @@ pub fn type_props(keyword: &str) -> &'static [&'static str] {
 /// The children a field (or `items`) of type `keyword` takes besides `doc`.
 pub fn type_children(keyword: &str) -> &'static [&'static str] {
     match keyword {
-        "string" => &["enum"],
+        "string" | "integer" | "number" => &["enum"],
         "array" => &["items"],
         "map" => &["values"],
         "object" => OBJECT_CHILDREN,
@@ -424,7 +427,7 @@ pub const NODES: &[NodeInfo] = &[
         usage: "field \"name\" \"TYPE\" required=#true … { doc \"…\" }",
         meaning: "One property of the JSON object: its name, type (built-in or a declared `type`) and constraints.",
         props: COMMON_FIELD_PROPS,
-        children: &["doc"],
+        children: FIELD_CHILDREN,
         arg: TEXT,
     },
     NodeInfo {
@@ -437,10 +440,28 @@ pub const NODES: &[NodeInfo] = &[
         arg: TEXT,
     },
     NodeInfo {
+        name: "title",
+        parents: &["field"],
+        usage: "title \"…\"",
+        meaning: "A short human label of the field; becomes the schema `title`.",
+        props: &[],
+        children: &[],
+        arg: TEXT,
+    },
+    NodeInfo {
+        name: "examples",
+        parents: &["field"],
+        usage: "examples \"a\" \"b\" …",
+        meaning: "Sample values of the field (JSON text for arrays, objects, maps and `json`); become the schema `examples` and must satisfy the field's constraints (`bounds/example-invalid`).",
+        props: &[],
+        children: &[],
+        arg: Some(ValueKind::Any),
+    },
+    NodeInfo {
         name: "enum",
         parents: &["field", "items", "values"],
         usage: "enum \"a\" \"b\" …",
-        meaning: "The only values a string may take (`extensible=#true` on the field: more may be added later).",
+        meaning: "The only values a string, integer or number may take (`extensible=#true` on a string field: more may be added later).",
         props: &[],
         children: &[],
         arg: TEXT,
@@ -612,6 +633,12 @@ pub const PROPS: &[PropInfo] = {
             "default",
             Any,
             "The value a reader assumes when the field is absent.",
+        ),
+        prop(
+            "field",
+            "const",
+            Any,
+            "The only value the field takes (a string, number or boolean): the schema `const`, e.g. the discriminator of a tagged object.",
         ),
         prop(
             "field",

@@ -19,8 +19,8 @@ pub use call::{
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{
-    ArrayRule, Bound, FieldRule, Format, MapRule, NumRule, Pattern, Shape, StrRule, Validate,
-    Violation, Violations,
+    ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
+    StrRule, Validate, Violation, Violations,
 };
 pub use {regress, serde, serde_json, sha2};
 

@@ -74,6 +74,57 @@ pub enum Shape {
     Any,
     /// `null` or a value of the inner shape (a `nullable=#true` field).
     Nullable(&'static Shape),
+    /// Exactly one value, which also satisfies the base shape (a `const=` field).
+    Const(&'static ConstRule),
+}
+
+/// The one value of a `const=` field.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// A string.
+    Str(&'static str),
+    /// An integer (equal to a JSON number of the same value, `1.0` included).
+    Int(i64),
+    /// A fractional number.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+}
+
+/// A `const=` field: its value, and the shape of its type with the other constraints (JSON
+/// Schema applies every keyword, so a `const` outside them admits nothing).
+#[derive(Debug, Clone, Copy)]
+pub struct ConstRule {
+    /// The only value admitted.
+    pub value: Scalar,
+    /// The type and constraints besides `const`.
+    pub base: Shape,
+}
+
+impl ConstRule {
+    /// The rule of a field whose only value is `value`, of shape `base`.
+    pub const fn new(value: Scalar, base: Shape) -> ConstRule {
+        ConstRule { value, base }
+    }
+
+    fn admits(&self, v: &Value) -> bool {
+        match (self.value, v) {
+            (Scalar::Str(s), Value::String(x)) => s == x,
+            (Scalar::Bool(b), Value::Bool(x)) => b == *x,
+            (Scalar::Int(i), Value::Number(n)) => compare(n, Bound::Int(i)) == Ordering::Equal,
+            (Scalar::Float(f), Value::Number(n)) => compare(n, Bound::Float(f)) == Ordering::Equal,
+            _ => false,
+        }
+    }
+
+    fn show(&self) -> String {
+        match self.value {
+            Scalar::Str(s) => format!("{s:?}"),
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => f.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+        }
+    }
 }
 
 /// One property of a closed object.
@@ -180,6 +231,8 @@ pub struct NumRule {
     pub exclusive_max: Option<Bound>,
     /// The value divided by this must be a whole number (`multipleOf`).
     pub multiple_of: Option<Bound>,
+    /// The enum values, when the number is an enum (`enum 1 2 3`).
+    pub values: Option<&'static [Bound]>,
 }
 
 impl NumRule {
@@ -190,6 +243,7 @@ impl NumRule {
         exclusive_min: None,
         exclusive_max: None,
         multiple_of: None,
+        values: None,
     };
 
     // Builders for generated code, as for `StrRule`.
@@ -221,6 +275,12 @@ impl NumRule {
     /// This rule with a `multipleOf`.
     pub const fn multiple_of(mut self, b: Bound) -> NumRule {
         self.multiple_of = Some(b);
+        self
+    }
+
+    /// This rule restricted to the enum values.
+    pub const fn values(mut self, v: &'static [Bound]) -> NumRule {
+        self.values = Some(v);
         self
     }
 }
@@ -493,6 +553,13 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
         (Shape::Named(f), v) => walk(f(), v, path, out),
         (Shape::Any, _) | (Shape::Nullable(_), Value::Null) => {}
         (Shape::Nullable(inner), v) => walk(inner, v, path, out),
+        (Shape::Const(rule), v) => {
+            let before = out.len();
+            walk(&rule.base, v, path, out);
+            if out.len() == before && !rule.admits(v) {
+                push(out, path, format!("must be {}", rule.show()));
+            }
+        }
         (Shape::Map(rule), Value::Object(map)) => entries(rule, map, path, out),
         (Shape::String(rule), Value::String(s)) => string(rule, s, path, out),
         (Shape::Integer(rule), Value::Number(n)) if is_integer(n) => number(rule, n, path, out),
@@ -509,7 +576,7 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
                 Shape::Array(_) => "an array",
                 Shape::Object(_) | Shape::Named(_) | Shape::Map(_) => "an object",
                 // Both match every value above; listed so the match stays exhaustive.
-                Shape::Any | Shape::Nullable(_) => "a value",
+                Shape::Any | Shape::Nullable(_) | Shape::Const(_) => "a value",
             };
             push(out, path, format!("expected {want}, found {}", kind_of(v)));
         }
@@ -583,6 +650,12 @@ fn show(b: Bound) -> String {
 }
 
 fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Vec<Violation>) {
+    if let Some(values) = rule.values
+        && !values.iter().any(|&b| compare(n, b) == Ordering::Equal)
+    {
+        let list: Vec<String> = values.iter().map(|&b| show(b)).collect();
+        push(out, path, format!("must be one of {}", list.join(", ")));
+    }
     if let Some(b) = rule.min
         && compare(n, b) == Ordering::Less
     {

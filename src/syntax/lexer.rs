@@ -1,7 +1,7 @@
 //! One linear pass from text to tokens. Every byte ends up in exactly one token; a token that
 //! is malformed keeps its bytes and gets an error, so the parser can go on after it.
 
-use super::chars::{is_disallowed, is_ident_char, is_newline, is_space, newline_len};
+use super::chars::{is_disallowed, is_ident_char, is_newline, is_space, newline_len, next_special};
 use super::tree::TokenKind;
 use super::{Span, SyntaxError};
 
@@ -385,12 +385,11 @@ impl Lexer<'_, '_> {
         let quotes = if multi { 3 } else { 1 };
         let mut newline_reported = false;
         while i < self.b.len() {
-            let byte = self.b[i];
             // Fast path: printable ASCII that neither closes nor escapes.
-            if (0x20..0x7F).contains(&byte) && byte != b'"' && byte != b'\\' {
-                i += 1;
-                continue;
-            }
+            i = next_special(self.b, i, 0x20, b"\"\\\x7F");
+            let Some(&byte) = self.b.get(i) else {
+                break;
+            };
             if byte == b'"' {
                 let q = &self.b[i..];
                 if q.len() >= quotes + hashes

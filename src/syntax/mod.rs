@@ -37,8 +37,8 @@ mod tree;
 mod value;
 mod view;
 
-pub(crate) use chars::newline_len;
 pub use chars::{is_plain_identifier, quote};
+pub(crate) use chars::{newline_len, next_special};
 pub use parser::MAX_DEPTH;
 pub use tree::{Group, GroupKind, SyntaxTree, Token, TokenKind};
 pub(crate) use value::written_chars;

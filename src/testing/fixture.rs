@@ -61,6 +61,9 @@ impl Fx {
             sensitive: false,
             deprecated: false,
             doc: None,
+            title: None,
+            examples: Vec::new(),
+            constant: None,
             header: None,
             span: self.span(),
         }

@@ -482,7 +482,7 @@ impl Cx {
     }
 
     /// `text` parsed as JSON, or a `model/wrong-type` error at its span.
-    fn json(&mut self, text: Sp<String>, what: &str) -> Option<Sp<serde_json::Value>> {
+    pub(super) fn json(&mut self, text: Sp<String>, what: &str) -> Option<Sp<serde_json::Value>> {
         match serde_json::from_str(&text.value) {
             Ok(v) => Some(Sp::new(v, text.span)),
             Err(e) => {

@@ -161,27 +161,49 @@ impl Cx {
         let header = props.get("header").and_then(|e| self.string(e, "`header`"));
 
         let mut doc = None;
+        let mut title = None;
+        let mut examples_node = None;
         let mut seen = Seen::default();
         let mut rest: Vec<Node> = Vec::new();
         if let Some(ch) = node.children() {
             for c in ch.nodes() {
-                if c.name.value == "doc" {
-                    if self.once(&mut seen, &c, "a `field`") {
-                        doc = self.text_node(&c);
-                    }
-                } else {
-                    rest.push(c);
+                match c.name.value {
+                    "doc" | "title" | "examples" if !self.once(&mut seen, &c, "a `field`") => {}
+                    "doc" => doc = self.text_node(&c),
+                    "title" => title = self.text_node(&c),
+                    "examples" => examples_node = Some(c),
+                    _ => rest.push(c),
                 }
             }
         }
-        let ty = self.lower_ty(&ty_name, &props, &rest, depth, &["doc"], &kind_label)?;
+        let ty = self.lower_ty(&ty_name, &props, &rest, depth, FIELD_CHILDREN, &kind_label)?;
         let default = props.get("default").and_then(|e| {
             if matches!(e.value.value, Value::Null) {
                 self.null_default(e, nullable)
             } else {
-                self.default_value(e, &ty.kind, &kind_label)
+                self.default_value(e, &ty.kind, &kind_label, "default")
             }
         });
+        let constant = props
+            .get("const")
+            .and_then(|e| self.default_value(e, &ty.kind, &kind_label, "const"))
+            .filter(|c| {
+                // `const` alone decides what a schema admits: with `null` as a second value
+                // the field is an enum of two, not a constant.
+                if nullable {
+                    self.err(
+                        "model/wrong-type",
+                        c.span,
+                        "`const` on a nullable field",
+                        Some(
+                            "remove `nullable=#true`, or write the values as an `enum`".to_string(),
+                        ),
+                    );
+                }
+                !nullable
+            });
+        let examples =
+            examples_node.map_or_else(Vec::new, |n| self.lower_examples_of(&n, &ty.kind));
         Some(Field {
             name,
             ty,
@@ -191,6 +213,9 @@ impl Cx {
             sensitive,
             deprecated,
             doc,
+            title,
+            examples,
+            constant,
             header,
             span: node.span,
         })
@@ -266,7 +291,7 @@ impl Cx {
         let mut seen = Seen::default();
         for c in children {
             match (c.name.value, keyword) {
-                ("enum", "string") => {
+                ("enum", "string" | "integer" | "number") => {
                     if self.once(&mut seen, c, label) {
                         enum_node = Some(*c);
                     }
@@ -284,7 +309,11 @@ impl Cx {
                 ("field", "object") => self.push_field(&mut fields, c, depth + 1),
                 (other, _) => {
                     self.check_annotations(c);
-                    if ["enum", "items", "values", "field", "doc"].contains(&other) {
+                    if [
+                        "enum", "items", "values", "field", "doc", "title", "examples",
+                    ]
+                    .contains(&other)
+                    {
                         self.err(
                             "model/unknown-node",
                             c.name.span,
@@ -350,6 +379,7 @@ impl Cx {
                     exclusive_max: n("exclusive-max"),
                     multiple_of: n("multiple-of"),
                     unit: None,
+                    enum_values: None,
                 };
                 if let Some(m) = &nt.multiple_of
                     && m.value.as_f64() <= 0.0
@@ -365,6 +395,7 @@ impl Cx {
                 nt.unit = props
                     .get("unit")
                     .and_then(|e| self.keyword::<Unit>(e, "`unit`"));
+                nt.enum_values = enum_node.map(|en| self.lower_num_enum(&en, int));
                 if int {
                     TyKind::Integer(nt)
                 } else {
@@ -513,6 +544,84 @@ impl Cx {
         }
     }
 
+    /// `enum 1 2 3` on an `integer` (integers only) or `number` field.
+    fn lower_num_enum(&mut self, node: &Node, integer_only: bool) -> NumEnum {
+        self.check_annotations(node);
+        self.props(node, &[], &|p| {
+            (p == "extensible").then(|| "`extensible` applies to string enums only".to_string())
+        });
+        self.no_children(node);
+        let mut values: Vec<Sp<Num>> = Vec::new();
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            let Some(v) = self.num(&e, "enum value", integer_only) else {
+                continue;
+            };
+            if values.iter().any(|x| x.value.as_f64() == v.value.as_f64()) {
+                self.err(
+                    "naming/duplicate",
+                    v.span,
+                    "this enum value is listed twice",
+                    Some("remove the repeated value".to_string()),
+                );
+                continue;
+            }
+            values.push(v);
+        }
+        NumEnum {
+            values,
+            span: node.span,
+        }
+    }
+
+    /// A field's `examples VALUE…`: values of its type, written as KDL values for strings,
+    /// numbers and booleans and as JSON text for arrays, objects, maps and `json`. Whether
+    /// they satisfy the constraints is lint's question (`bounds/example-invalid`).
+    fn lower_examples_of(&mut self, node: &Node, kind: &TyKind) -> Vec<Sp<serde_json::Value>> {
+        self.check_annotations(node);
+        self.props(node, &[], &|_| None);
+        self.no_children(node);
+        let mut out = Vec::new();
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            let what = "example";
+            let value = match kind {
+                TyKind::String(_) | TyKind::Cursor(_) | TyKind::Timestamp => self
+                    .string(&e, what)
+                    .map(|s| Sp::new(serde_json::Value::String(s.value), s.span)),
+                TyKind::Integer(_) | TyKind::Number(_) => {
+                    let int = matches!(kind, TyKind::Integer(_));
+                    self.num(&e, what, int).map(|n| {
+                        let v = match n.value {
+                            Num::Int(i) => serde_json::Value::from(i),
+                            Num::Float(f) => serde_json::Number::from_f64(f)
+                                .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                        };
+                        Sp::new(v, n.span)
+                    })
+                }
+                TyKind::Boolean => self
+                    .boolean(&e, what)
+                    .map(|b| Sp::new(serde_json::Value::Bool(b.value), b.span)),
+                TyKind::Array(_)
+                | TyKind::Object(_)
+                | TyKind::Map(_)
+                | TyKind::Json
+                | TyKind::Named(_) => self
+                    .string(&e, "example (JSON text)")
+                    .and_then(|s| self.json(s, "the example")),
+            };
+            out.extend(value);
+        }
+        if node.entries().all(|e| e.name.is_some()) {
+            self.err(
+                "model/missing-argument",
+                node.name.span,
+                "`examples` lists no value",
+                Some("write one or more values: `examples \"a\" \"b\"`".to_string()),
+            );
+        }
+        out
+    }
+
     /// `default=#null`: the value of a nullable field when it is absent.
     fn null_default(&mut self, e: &Entry, nullable: bool) -> Option<Sp<Literal>> {
         if nullable {
@@ -527,14 +636,16 @@ impl Cx {
         None
     }
 
+    /// The value of `default=` or `const=` (`prop`), read as a value of the field's type.
     pub(super) fn default_value(
         &mut self,
         e: &Entry,
         kind: &TyKind,
         label: &str,
+        prop: &str,
     ) -> Option<Sp<Literal>> {
         let span = e.value.span;
-        let what = "`default`";
+        let what = &format!("`{prop}`");
         match kind {
             TyKind::String(_) | TyKind::Cursor(_) | TyKind::Timestamp => self
                 .string(e, what)
@@ -563,8 +674,10 @@ impl Cx {
                 self.err(
                     "model/unknown-property",
                     name_span,
-                    format!("`default` does not apply to {label}"),
-                    Some("defaults exist for strings, numbers and booleans; remove it".to_string()),
+                    format!("`{prop}` does not apply to {label}"),
+                    Some(format!(
+                        "`{prop}` exists for strings, numbers and booleans; remove it"
+                    )),
                 );
                 None
             }

@@ -359,3 +359,76 @@ fn an_error_flood_lists_the_first_errors_and_counts_the_rest() {
     );
     assert_eq!(last.span.start, src.trim_end().len());
 }
+
+#[test]
+fn lowers_constants_numeric_enums_titles_and_examples() {
+    let (cat, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "shape_get" version="1.0.0" {
+effect "read"
+input {
+    field "kind" "string" required=#true const="circle" { title "Kind"; examples "circle" }
+    field "level" "integer" { enum 1 2 3; examples 2 3 }
+    field "ratio" "number" { enum 0.5 1 }
+    field "flag" "boolean" const=#false
+    field "tags" "array" { examples #"["a"]"#; items "string" }
+}
+}
+"##,
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let f = &cat.expect("catalog").tools[0].input.fields;
+    assert_eq!(
+        f[0].constant.as_ref().map(|c| &c.value),
+        Some(&Literal::String("circle".into()))
+    );
+    assert_eq!(f[0].title.as_ref().map(|t| t.value.as_str()), Some("Kind"));
+    assert_eq!(f[0].examples[0].value, serde_json::json!("circle"));
+    let TyKind::Integer(n) = &f[1].ty.kind else {
+        panic!("integer")
+    };
+    let values: Vec<Num> = n
+        .enum_values
+        .iter()
+        .flat_map(|e| e.values.iter().map(|v| v.value))
+        .collect();
+    assert_eq!(values, [Num::Int(1), Num::Int(2), Num::Int(3)]);
+    assert_eq!(f[1].examples.len(), 2);
+    assert_eq!(
+        f[3].constant.as_ref().map(|c| &c.value),
+        Some(&Literal::Bool(false))
+    );
+    assert_eq!(f[4].examples[0].value, serde_json::json!(["a"]));
+
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "shape_get" version="1.0.0" {
+effect "read"
+input {
+    field "a" "integer" { enum 1 1.5 1 }
+    field "b" "string" nullable=#true const="x"
+    field "c" "object" const="x"
+    field "d" "integer" { examples "two" }
+    field "e" "json" { examples "{not json" }
+    field "f" "string" { examples }
+}
+}
+"##,
+    );
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(
+        rules,
+        [
+            "model/wrong-type",
+            "naming/duplicate",
+            "model/wrong-type",
+            "model/unknown-property",
+            "model/wrong-type",
+            "model/wrong-type",
+            "model/missing-argument"
+        ],
+        "{diags:?}"
+    );
+}

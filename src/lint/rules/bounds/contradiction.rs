@@ -5,9 +5,9 @@
 //!   integer between them: `exclusive-min=1 exclusive-max=2`); `multiple-of` ≤ 0;
 //! - `min-length` > `max-length` (strings and cursors), `min-items` > `max-items`;
 //! - an empty `enum`;
-//! - a `default` of the wrong type (a string for an integer, `1.5` for an integer, anything
-//!   for an array or object), or outside its own bounds, length, `enum`, `pattern` or
-//!   `multiple-of`.
+//! - a `default` or `const` of the wrong type (a string for an integer, `1.5` for an
+//!   integer, anything for an array or object), or outside its own bounds, length, `enum`,
+//!   `pattern` or `multiple-of`; a `default` other than the field's `const`.
 //!
 //! ## Why is this bad?
 //! No argument can satisfy the schema, so every call fails validation, or the default the
@@ -122,6 +122,12 @@ fn number_default_violation(v: f64, n: &NumTy) -> Option<String> {
     if let Some(m) = bound(&n.exclusive_max).filter(|&m| v >= m) {
         return Some(format!("not below `exclusive-max={m}`"));
     }
+    if let Some(e) = &n.enum_values
+        && !e.values.is_empty()
+        && !e.values.iter().any(|x| x.value.as_f64() == v)
+    {
+        return Some("not one of its `enum` values".to_string());
+    }
     if let Some(m) = bound(&n.multiple_of).filter(|&m| m > 0.0) {
         let q = v / m;
         if (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
@@ -155,11 +161,19 @@ fn string_default_violation(v: &str, s: &StringTy) -> Option<String> {
     None
 }
 
-/// Contradictions of one type site: (span, message).
-fn problems(kind: &TyKind, default: Option<&Sp<Literal>>) -> Vec<(Span, String)> {
+/// Contradictions of one type site: (span, message). `values` are the field's `default` and
+/// `const`, each with its property name; each must be a value of the type.
+fn problems(kind: &TyKind, values: &[(&str, &Sp<Literal>)]) -> Vec<(Span, String)> {
     let mut out = Vec::new();
     match kind {
-        TyKind::Integer(n) | TyKind::Number(n) => out.extend(number_bounds(n, matches!(kind, TyKind::Integer(_)))),
+        TyKind::Integer(n) | TyKind::Number(n) => {
+            out.extend(number_bounds(n, matches!(kind, TyKind::Integer(_))));
+            if let Some(e) = &n.enum_values
+                && e.values.is_empty()
+            {
+                out.push((e.span, "the `enum` lists no value".to_string()));
+            }
+        }
         TyKind::String(s) | TyKind::Cursor(s) => {
             if let (Some(lo), Some(hi)) = (&s.min_length, &s.max_length)
                 && lo.value > hi.value
@@ -181,10 +195,17 @@ fn problems(kind: &TyKind, default: Option<&Sp<Literal>>) -> Vec<(Span, String)>
         }
         _ => {}
     }
-    let Some(d) = default else { return out };
+    for (prop, d) in values {
+        value_problems(kind, prop, d, &mut out);
+    }
+    out
+}
+
+/// Why `prop=VALUE` is not a value of `kind`, if it is not.
+fn value_problems(kind: &TyKind, prop: &str, d: &Sp<Literal>, out: &mut Vec<(Span, String)>) {
     let shown = lit(&d.value);
     let wrong_type = |out: &mut Vec<(Span, String)>| {
-        out.push((d.span, format!("`default={shown}` is not a value of type {}", kind.keyword())));
+        out.push((d.span, format!("`{prop}={shown}` is not a value of type {}", kind.keyword())));
     };
     match (kind, &d.value) {
         (TyKind::Integer(n), Literal::Int(i)) => number_default_violation(*i as f64, n),
@@ -196,19 +217,30 @@ fn problems(kind: &TyKind, default: Option<&Sp<Literal>>) -> Vec<(Span, String)>
         // Lowering admits `#null` on nullable fields only, where it is always a value.
         (_, Literal::Null) => None,
         _ => {
-            wrong_type(&mut out);
+            wrong_type(out);
             None
         }
     }
     .into_iter()
-    .for_each(|why| out.push((d.span, format!("`default={shown}` is {why}"))));
-    out
+    .for_each(|why| out.push((d.span, format!("`{prop}={shown}` is {why}"))));
 }
 
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     // A field's default belongs to the field's own type, not to its array items.
-    let default = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty)).and_then(|f| f.default.as_ref());
-    for (span, message) in problems(&site.ty.kind, default) {
+    let own = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty));
+    let mut values = Vec::new();
+    if let Some(f) = own {
+        values.extend(f.default.as_ref().map(|d| ("default", d)));
+        values.extend(f.constant.as_ref().map(|c| ("const", c)));
+    }
+    let mut found = problems(&site.ty.kind, &values);
+    // With `const`, the field has one value: a different default is never sent.
+    if let Some((d, c)) = own.and_then(|f| f.default.as_ref().zip(f.constant.as_ref()))
+        && d.value != c.value
+    {
+        found.push((d.span, format!("`default={}` differs from `const={}`", lit(&d.value), lit(&c.value))));
+    }
+    for (span, message) in found {
         out.push(
             site_finding(site, span, format!("`{}`: {message}", site.path))
                 .help("make the constraints agree: a range, lengths and an enum that admit at least one value, and a default inside them"),
@@ -233,7 +265,30 @@ mod tests {
     }
 
     fn count(kind: &TyKind, default: Option<Literal>) -> usize {
-        problems(kind, default.map(sp).as_ref()).len()
+        let d = default.map(sp);
+        let values: Vec<_> = d.iter().map(|d| ("default", d)).collect();
+        problems(kind, &values).len()
+    }
+
+    #[test]
+    fn numeric_enums_and_constants() {
+        let e = NumTy {
+            enum_values: Some(crate::model::NumEnum { values: vec![sp(Num::Int(1)), sp(Num::Int(3))], span: Span::new(0, 0) }),
+            ..NumTy::default()
+        };
+        let int = TyKind::Integer(e.clone());
+        assert_eq!(count(&int, Some(Literal::Int(3))), 0);
+        assert_eq!(count(&int, Some(Literal::Int(2))), 1);
+        let none = TyKind::Integer(NumTy { enum_values: Some(crate::model::NumEnum { values: vec![], span: Span::new(0, 0) }), ..NumTy::default() });
+        assert_eq!(count(&none, None), 1);
+        let c = sp(Literal::String("circle".into()));
+        let short = TyKind::String(StringTy { max_length: Some(sp(3)), ..StringTy::default() });
+        assert_eq!(problems(&short, &[("const", &c)]).len(), 1);
+        let mut f = field("kind", string());
+        f.constant = Some(c);
+        f.default = Some(sp(Literal::String("square".into())));
+        let t = tool("a_b", crate::model::Effect::Read, vec![f], None);
+        assert_eq!(paths(&check(&RULE, catalog(vec![t], vec![]))), ["input.kind"]);
     }
 
     #[test]

@@ -52,8 +52,7 @@ static WHOLE_DOC: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
 });
 
-fn is_whole(name: &str, doc: Option<&str>) -> bool {
-    let w = crate::names::words(name);
+fn is_whole(w: &[String], doc: Option<&str>) -> bool {
     w.last().is_some_and(|l| WHOLE.contains(&l.as_str())) || doc.is_some_and(|d| WHOLE_DOC.is_match(d))
 }
 
@@ -63,7 +62,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     }
     let Some(field) = site.field else { return };
     let name = &field.name.value;
-    if !is_whole(name, field.doc.as_ref().map(|d| d.value.as_str())) {
+    if !is_whole(site.name_words(), field.doc.as_ref().map(|d| d.value.as_str())) {
         return;
     }
     out.push(
@@ -74,6 +73,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::names::words;
     use super::{RULE, is_whole};
     use crate::lint::testkit::sites::*;
     use crate::model::{Effect, NumTy, TyKind};
@@ -81,13 +81,13 @@ mod tests {
     #[test]
     fn names_and_docs_of_whole_quantities() {
         for name in ["limit", "perPage", "per_page", "issue_number", "pullNumber", "startLine", "maxTokens", "dashboardId", "tail_lines", "days"] {
-            assert!(is_whole(name, None), "{name}");
+            assert!(is_whole(&words(name), None), "{name}");
         }
-        assert!(is_whole("milestone", Some("Milestone number")));
-        assert!(is_whole("tail", Some("Returns only the last N lines of the file")));
-        assert!(is_whole("width", Some("Width in pixels (default: 800)")));
+        assert!(is_whole(&words("milestone"), Some("Milestone number")));
+        assert!(is_whole(&words("tail"), Some("Returns only the last N lines of the file")));
+        assert!(is_whole(&words("width"), Some("Width in pixels (default: 800)")));
         for name in ["rollout_percentage", "confidence_threshold", "duration", "a", "number_value", "surveyPopupDelaySeconds", "amount"] {
-            assert!(!is_whole(name, Some("First number")), "{name}");
+            assert!(!is_whole(&words(name), Some("First number")), "{name}");
         }
     }
 

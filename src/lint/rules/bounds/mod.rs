@@ -13,4 +13,5 @@ crate::lint::declare_rules! {
     pattern,
     pattern_backtracking,
     contradiction,
+    example_invalid,
 }

@@ -36,6 +36,10 @@ pub static RULE: Rule = Rule {
 
 /// The missing sides, or `None` when bounded on both.
 fn missing(n: &NumTy) -> Option<&'static str> {
+    // An `enum` lists every value: bounded on both sides.
+    if n.enum_values.is_some() {
+        return None;
+    }
     let lower = n.min.is_some() || n.exclusive_min.is_some();
     let upper = n.max.is_some() || n.exclusive_max.is_some();
     match (lower, upper) {
@@ -54,6 +58,9 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         TyKind::Integer(n) | TyKind::Number(n) => n,
         _ => return,
     };
+    if crate::lint::has_const(site) {
+        return;
+    }
     let Some(what) = missing(n) else { return };
     out.push(
         site_finding(

@@ -24,7 +24,6 @@
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
-use crate::names::words;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, Rule};
 
@@ -38,8 +37,7 @@ pub static RULE: Rule = Rule {
     source: include_str!("offset_pagination.rs"),
 };
 
-fn is_offset_name(name: &str) -> bool {
-    let w = words(name);
+fn is_offset_name(w: &[String]) -> bool {
     let w: Vec<&str> = w.iter().map(String::as_str).collect();
     matches!(w.as_slice(), ["offset"] | ["page"] | ["skip"] | ["page", "number"])
 }
@@ -49,7 +47,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         return;
     }
     let Some(field) = site.field else { return };
-    if !is_offset_name(&field.name.value) {
+    if !is_offset_name(site.name_words()) {
         return;
     }
     out.push(
@@ -64,15 +62,16 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::names::words;
     use super::is_offset_name;
 
     #[test]
     fn offset_names_by_words() {
         for name in ["offset", "page", "skip", "pageNumber", "PAGE-NUMBER", "Offset"] {
-            assert!(is_offset_name(name), "{name}");
+            assert!(is_offset_name(&words(name)), "{name}");
         }
         for name in ["page_size", "page_token", "offset_minutes", "skip_validation", "pages"] {
-            assert!(!is_offset_name(name), "{name}");
+            assert!(!is_offset_name(&words(name)), "{name}");
         }
     }
 }

@@ -49,7 +49,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::String(s) = &site.ty.kind else {
         return;
     };
-    if string_is_bounded(s) || s.pattern.as_ref().is_some_and(|p| pattern_max_len(&p.value).is_some()) {
+    if string_is_bounded(s) || crate::lint::has_const(site) || s.pattern.as_ref().is_some_and(|p| pattern_max_len(&p.value).is_some()) {
         return;
     }
     let what = match site.field {

@@ -58,17 +58,35 @@ fn fold(name: &str) -> String {
 /// For each name after the first whose folded key was already seen (spelled differently),
 /// call `report(name, first)`. Exact repeats are the lowering's to report.
 fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: impl FnMut(&'a Sp<String>, &'a str)) {
-    let mut seen: HashMap<String, &'a str> = HashMap::new();
+    let names: Vec<&'a Sp<String>> = names.collect();
+    // Most lists are the few fields of one object, called for every object of a catalog: a
+    // list of keys beats hashing them up to a few dozen names.
+    let small = names.len() <= 32;
+    let mut few: Vec<(String, &'a str)> = Vec::new();
+    let mut many: HashMap<String, &'a str> = HashMap::new();
     for name in names {
-        match seen.entry(fold(&name.value)) {
-            std::collections::hash_map::Entry::Occupied(first) => {
-                if *first.get() != name.value {
-                    report(name, first.get())
+        let key = fold(&name.value);
+        let first = if small {
+            match few.iter().find(|(k, _)| *k == key) {
+                Some(&(_, first)) => Some(first),
+                None => {
+                    few.push((key, &name.value));
+                    None
                 }
             }
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(&name.value);
+        } else {
+            match many.entry(key) {
+                std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(&name.value);
+                    None
+                }
             }
+        };
+        if let Some(first) = first
+            && first != name.value
+        {
+            report(name, first)
         }
     }
 }

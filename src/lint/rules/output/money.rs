@@ -60,7 +60,7 @@ const NOT_MONEY: &[&str] = &[
 ];
 
 /// Whether a field of this name and type holds money.
-fn is_money(name: &str, kind: &TyKind) -> bool {
+fn is_money(w: &[String], kind: &TyKind) -> bool {
     let unit = match kind {
         TyKind::Integer(n) | TyKind::Number(n) => n.unit.as_ref().map(|u| u.value),
         TyKind::String(_) => None,
@@ -70,7 +70,6 @@ fn is_money(name: &str, kind: &TyKind) -> bool {
         Some(Unit::Minor) => true,
         Some(_) => false,
         None => {
-            let w = words(name);
             let w: Vec<&str> = w.iter().map(String::as_str).collect();
             let money_word = |i: usize| {
                 let x = w[i];
@@ -93,7 +92,7 @@ fn has_currency(siblings: &[Field]) -> bool {
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     // Array items have no name of their own; the array field is not a scalar.
     let Some(field) = site.field else { return };
-    if !is_money(&field.name.value, &site.ty.kind) {
+    if !is_money(site.name_words(), &site.ty.kind) {
         return;
     }
     let minor_integer = matches!(&site.ty.kind, TyKind::Integer(n) if n.unit.as_ref().is_some_and(|u| u.value == Unit::Minor));
@@ -117,6 +116,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::names::words;
     use crate::lint::testkit::sites::*;
     use super::{RULE, is_money};
     use crate::model::{Effect, NumTy, TyKind, Unit};
@@ -129,16 +129,16 @@ mod tests {
     fn money_by_name_or_unit() {
         let i = int(Some(0), Some(9));
         for yes in ["amount", "amount_minor", "unitPrice", "TOTAL", "total_amount", "order_total", "total_minor", "balance", "fee", "shipping_cost", "subtotal"] {
-            assert!(is_money(yes, &i), "{yes}");
+            assert!(is_money(&words(yes), &i), "{yes}");
         }
-        assert!(is_money("price", &bounded_string(9)));
-        assert!(is_money("x", &with_unit(Unit::Minor)));
+        assert!(is_money(&words("price"), &bounded_string(9)));
+        assert!(is_money(&words("x"), &with_unit(Unit::Minor)));
         for no in ["totalThoughts", "total_hits", "total_count", "totalPages", "fee_rate", "price_currency", "amount_description", "price_id", "costume", "total_time"] {
-            assert!(!is_money(no, &i), "{no}");
+            assert!(!is_money(&words(no), &i), "{no}");
         }
-        assert!(!is_money("total", &with_unit(Unit::Count)));
-        assert!(!is_money("fee_waived", &TyKind::Boolean));
-        assert!(!is_money("price", &named("Money")));
+        assert!(!is_money(&words("total"), &with_unit(Unit::Count)));
+        assert!(!is_money(&words("fee_waived"), &TyKind::Boolean));
+        assert!(!is_money(&words("price"), &named("Money")));
     }
 
     #[test]

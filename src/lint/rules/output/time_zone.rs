@@ -28,7 +28,6 @@
 
 use crate::diag::Level;
 use crate::lint::walk::site_finding;
-use crate::names::words;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{TyKind, Unit};
@@ -50,8 +49,7 @@ enum Problem {
     NotTimeUnit(Unit),
 }
 
-fn problem(name: &str, kind: &TyKind) -> Option<Problem> {
-    let w = words(name);
+fn problem(w: &[String], kind: &TyKind) -> Option<Problem> {
     let last = w.last().map(String::as_str)?;
     let is_time = (w.len() >= 2 && matches!(last, "at" | "time")) || last == "timestamp";
     if is_time {
@@ -76,7 +74,7 @@ fn problem(name: &str, kind: &TyKind) -> Option<Problem> {
 // Once per declaration: the type of a field does not depend on where it is used.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(field) = site.field else { return };
-    let Some(p) = problem(&field.name.value, &site.ty.kind) else { return };
+    let Some(p) = problem(site.name_words(), &site.ty.kind) else { return };
     let path = site.path;
     let kw = site.ty.kind.keyword();
     out.push(match p {
@@ -91,6 +89,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::names::words;
     use crate::lint::testkit::sites::*;
     use super::{Problem, RULE, problem};
     use crate::model::{Effect, NumTy, TyKind, Unit};
@@ -103,29 +102,29 @@ mod tests {
     fn time_fields() {
         let s = bounded_string(32);
         for name in ["created_at", "createdAt", "start_time", "StartTime", "timestamp", "event_timestamp"] {
-            assert_eq!(problem(name, &s), Some(Problem::NotTimestamp), "{name}");
-            assert_eq!(problem(name, &TyKind::Timestamp), None, "{name}");
+            assert_eq!(problem(&words(name), &s), Some(Problem::NotTimestamp), "{name}");
+            assert_eq!(problem(&words(name), &TyKind::Timestamp), None, "{name}");
         }
-        assert_eq!(problem("updated_at", &int(Some(0), Some(9))), Some(Problem::NotTimestamp));
+        assert_eq!(problem(&words("updated_at"), &int(Some(0), Some(9))), Some(Problem::NotTimestamp));
         for name in ["at", "time", "format", "chat", "timeout_ms", "time_zone", "lifetime", "events_at_risk"] {
-            assert_eq!(problem(name, &s), None, "{name}");
+            assert_eq!(problem(&words(name), &s), None, "{name}");
         }
-        assert_eq!(problem("created_at", &named("When")), None);
+        assert_eq!(problem(&words("created_at"), &named("When")), None);
     }
 
     #[test]
     fn durations() {
         let i = int(Some(0), Some(9));
         for name in ["duration", "retry_delay", "requestTimeout", "call_duration"] {
-            assert_eq!(problem(name, &i), Some(Problem::NoUnit), "{name}");
-            assert_eq!(problem(name, &unit(Unit::Ms)), None, "{name}");
-            assert_eq!(problem(name, &unit(Unit::S)), None, "{name}");
+            assert_eq!(problem(&words(name), &i), Some(Problem::NoUnit), "{name}");
+            assert_eq!(problem(&words(name), &unit(Unit::Ms)), None, "{name}");
+            assert_eq!(problem(&words(name), &unit(Unit::S)), None, "{name}");
         }
-        assert_eq!(problem("timeout", &unit(Unit::Bytes)), Some(Problem::NotTimeUnit(Unit::Bytes)));
+        assert_eq!(problem(&words("timeout"), &unit(Unit::Bytes)), Some(Problem::NotTimeUnit(Unit::Bytes)));
         for name in ["timeout_ms", "delay_s", "timeout_seconds", "delay_enabled"] {
-            assert_eq!(problem(name, &i), None, "{name}");
+            assert_eq!(problem(&words(name), &i), None, "{name}");
         }
-        assert_eq!(problem("retry_delay", &bounded_string(8)), None);
+        assert_eq!(problem(&words("retry_delay"), &bounded_string(8)), None);
     }
 
     #[test]

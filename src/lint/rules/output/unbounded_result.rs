@@ -22,7 +22,9 @@
 
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
-use crate::model::{Catalog, Field, Format, StringTy, Tool, Ty, TyKind};
+use crate::lint::walk::Types;
+use crate::model::{Field, Format, StringTy, Tool, Ty, TyKind};
+use std::collections::HashMap;
 
 /// The computed bound of a result at or below which no `max-result-bytes` is asked for.
 pub const SMALL_RESULT_BYTES: u64 = 65_536;
@@ -42,8 +44,10 @@ pub static RULE: Rule = Rule {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
+        let types = Types::new(catalog);
+        let mut memo = HashMap::new();
         for tool in &catalog.tools {
-            if result_bound(catalog, tool).is_some_and(|n| n <= SMALL_RESULT_BYTES) {
+            if result_bound(&types, &mut memo, tool).is_some_and(|n| n <= SMALL_RESULT_BYTES) {
                 continue;
             }
             let span = match &tool.limits {
@@ -59,21 +63,27 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     }
 }
 
+/// The bound of each named type already computed in a catalog, by (type index, `limits
+/// max-items`, depth): the tools of a catalog share their types, and computing a type again
+/// for each use made the rule quadratic in the nesting.
+type Memo = HashMap<(usize, Option<u64>, usize), Option<u64>>;
+
 /// The most bytes the tool's `output` can serialize to, when every part of it is bounded.
-pub fn result_bound(catalog: &Catalog, tool: &Tool) -> Option<u64> {
+fn result_bound(types: &Types, memo: &mut Memo, tool: &Tool) -> Option<u64> {
     let out = tool.output.as_ref()?;
     let items = tool.limits.as_ref().and_then(|l| l.max_items.as_ref()).map(|m| m.value);
-    Bound { catalog, items }.object(&out.fields, 0)
+    Bound { types, items, memo }.object(&out.fields, 0)
 }
 
-struct Bound<'a> {
-    catalog: &'a Catalog,
+struct Bound<'t, 'a, 'm> {
+    types: &'t Types<'a>,
     /// `limits max-items`: the bound of an output array that states none.
     items: Option<u64>,
+    memo: &'m mut Memo,
 }
 
-impl Bound<'_> {
-    fn object(&self, fields: &[Field], depth: usize) -> Option<u64> {
+impl Bound<'_, '_, '_> {
+    fn object(&mut self, fields: &[Field], depth: usize) -> Option<u64> {
         let mut total: u64 = 2;
         for f in fields {
             let key = (f.name.value.chars().count() as u64).checked_mul(ESCAPED)? + 4;
@@ -82,7 +92,7 @@ impl Bound<'_> {
         Some(total)
     }
 
-    fn ty(&self, ty: &Ty, depth: usize) -> Option<u64> {
+    fn ty(&mut self, ty: &Ty, depth: usize) -> Option<u64> {
         // Lowering rejects recursive and too-deep types; a hand-built model is cut off.
         if depth > crate::model::inline::MAX_INLINED_DEPTH {
             return None;
@@ -102,7 +112,16 @@ impl Bound<'_> {
             TyKind::Object(o) => self.object(&o.fields, depth + 1),
             // Keys of any length, values of any size: no bound to compute.
             TyKind::Map(_) | TyKind::Json => None,
-            TyKind::Named(n) => self.object(&self.catalog.type_def(&n.value)?.fields, depth + 1),
+            TyKind::Named(_) => {
+                let (i, def) = self.types.named(ty)?;
+                let key = (i, self.items, depth);
+                if let Some(&bound) = self.memo.get(&key) {
+                    return bound;
+                }
+                let bound = self.object(&def.fields, depth + 1);
+                self.memo.insert(key, bound);
+                bound
+            }
         }
     }
 }

@@ -406,17 +406,24 @@ impl<'a> Words<'a> {
         }
     }
 
+    /// Tool `i`'s name words.
+    fn name(&self, i: usize, tool: &Tool) -> &std::collections::BTreeSet<String> {
+        self.names[i].get_or_init(|| name_words(&tool.name.value))
+    }
+
+    /// Whether tool `i` is a read-class tool whose name lists, finds or searches: only two
+    /// such tools can be [`Names::ListVariant`]s.
+    fn lists(&self, i: usize, tool: &Tool) -> bool {
+        tool.effect.value.is_read_class() && ["list", "find", "search"].iter().any(|v| self.name(i, tool).contains(*v))
+    }
+
     /// How tools `i` (`a`) and `j` (`b`) relate by their names.
     fn relation(&self, i: usize, j: usize, a: &Tool, b: &Tool) -> Names {
-        let wa = self.names[i].get_or_init(|| name_words(&a.name.value));
-        let wb = self.names[j].get_or_init(|| name_words(&b.name.value));
+        let (wa, wb) = (self.name(i, a), self.name(j, b));
         let only_a: Vec<&String> = wa.difference(wb).collect();
         let only_b: Vec<&String> = wb.difference(wa).collect();
-        let lists = |t: &Tool, w: &std::collections::BTreeSet<String>| {
-            t.effect.value.is_read_class() && ["list", "find", "search"].iter().any(|v| w.contains(*v))
-        };
         match (only_a.is_empty(), only_b.is_empty()) {
-            (true, false) | (false, true) if lists(a, wa) && lists(b, wb) => Names::ListVariant,
+            (true, false) | (false, true) if self.lists(i, a) && self.lists(j, b) => Names::ListVariant,
             (true, false) | (false, true) => Names::Other,
             (false, false) => {
                 // Name words are content words, so a text says one when its content words
@@ -487,7 +494,24 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     }
     let variant_threshold = cx.config.thresholds.confusable_list_similarity.min(threshold);
     let index = index(&texts);
-    let similar: Vec<(usize, usize, f64)> = similar_pairs(&index.vectors, variant_threshold, &groups);
+    let words = Words::new(&index);
+    let mut similar: Vec<(usize, usize, f64)> = similar_pairs(&index.vectors, threshold, &groups);
+    if variant_threshold < threshold {
+        // Below `threshold` only list variants count, and both tools of such a pair list:
+        // the lower threshold is searched among the groups holding such a tool only, so the
+        // common words of all the other tools do not flood the search with candidates.
+        let listing: Vec<usize> = (0..groups.len())
+            .filter(|&g| groups[g].iter().any(|&i| words.lists(i, tools[i].1)))
+            .collect();
+        let sub: Vec<Vec<usize>> = listing.iter().map(|&g| groups[g].clone()).collect();
+        let found = similar_pairs(&index.vectors, variant_threshold, &sub);
+        similar.extend(found.into_iter().map(|(a, b, sim)| (listing[a], listing[b], sim)));
+        // One list in the order of a single search (pairs of equal texts first, then by the
+        // later group and the earlier one), each pair once: the clusters keep the best
+        // similarity of the pairs that joined them, which depends on that order.
+        similar.sort_by_key(|&(i, j, _)| (i != j, j, i));
+        similar.dedup_by_key(|&mut (i, j, _)| (i, j));
+    }
     // Two tools are joined when their texts are similar and neither names the other; each
     // joined pair is tried only while the two are still apart, so the work stays close to
     // the number of tools.
@@ -495,7 +519,6 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         parent: (0..tools.len()).collect(),
     };
     let mut best = vec![0.0f64; tools.len()];
-    let words = Words::new(&index);
     let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
         let (a, b) = (tools[i].1, tools[j].1);
         let (an, bn) = (&a.name.value, &b.name.value);

@@ -67,25 +67,32 @@ enum Kind {
     AfterCall,
 }
 
-static SHOUTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:ALWAYS|NEVER|MANDATORY|[Yy](?:OU|ou)\s+MUST|MUST\s+(?:ALWAYS|ONLY|NEVER))\b")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
-});
+const SHOUTED_RE: &str = r"\b(?:ALWAYS|NEVER|MANDATORY|[Yy](?:OU|ou)\s+MUST|MUST\s+(?:ALWAYS|ONLY|NEVER))\b";
 
-static CAPABILITY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\balthough\s+(?:originally\s+)?you\s+(?:originally\s+)?(?:did\s+not|didn't|do\s+not|could\s+not|were\s+not)\b|\byou\s+were\s+(?:advised|told|instructed)\s+to\b|\bthis\s+tool\s+(?:now\s+)?grants\s+you\b|\byou\s+now\s+have\s+(?:\w+\s+)?access\b")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
-});
+const CAPABILITY_RE: &str = r"(?i)\balthough\s+(?:originally\s+)?you\s+(?:originally\s+)?(?:did\s+not|didn't|do\s+not|could\s+not|were\s+not)\b|\byou\s+were\s+(?:advised|told|instructed)\s+to\b|\bthis\s+tool\s+(?:now\s+)?grants\s+you\b|\byou\s+now\s+have\s+(?:\w+\s+)?access\b";
 
-static AFTER_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bafter\s+(?:every|each|a|the)?\s*(?:successful\s+)?call,?\s+you\s+(?:must|should|need\s+to)\b|\bafter\s+(?:calling|using|running)\s+this\s+tool\b|\bonce\s+you\s+have\s+(?:created|called|received|run|used)\b[^.]{0,60}?\byou\s+(?:should|must)\b|\byou\s+must\s+(?:present|tell|relay|show|report|inform)\b")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
-});
+const AFTER_CALL_RE: &str = r"(?i)\bafter\s+(?:every|each|a|the)?\s*(?:successful\s+)?call,?\s+you\s+(?:must|should|need\s+to)\b|\bafter\s+(?:calling|using|running)\s+this\s+tool\b|\bonce\s+you\s+have\s+(?:created|called|received|run|used)\b[^.]{0,60}?\byou\s+(?:should|must)\b|\byou\s+must\s+(?:present|tell|relay|show|report|inform)\b";
+
+fn compile(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("built-in pattern: {e}"))
+}
+
+static SHOUTED: LazyLock<Regex> = LazyLock::new(|| compile(SHOUTED_RE));
+static CAPABILITY: LazyLock<Regex> = LazyLock::new(|| compile(CAPABILITY_RE));
+static AFTER_CALL: LazyLock<Regex> = LazyLock::new(|| compile(AFTER_CALL_RE));
+
+/// The three kinds in one automaton: almost no text matches, and one pass that stops at the
+/// first match says so for a third of the three searches' cost.
+static ANY: LazyLock<Regex> =
+    LazyLock::new(|| compile(&format!("(?:{SHOUTED_RE})|(?:{CAPABILITY_RE})|(?:{AFTER_CALL_RE})")));
 
 /// Every phrase of `text` with its kind, in text order, leaving out what
 /// `selection/injection-phrase` already reports.
 fn find(text: &str) -> Vec<(Range<usize>, Kind)> {
     let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+    if !ANY.is_match(text) {
+        return out;
+    }
     for (re, kind) in [(&*SHOUTED, Kind::Shouted), (&*CAPABILITY, Kind::Capability), (&*AFTER_CALL, Kind::AfterCall)] {
         out.extend(re.find_iter(text).map(|m| (m.range(), kind)));
     }

@@ -47,7 +47,7 @@ use crate::diag::Level;
 use crate::lint::walk::{Side, Site, site_finding};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
-use crate::names::{word_refs, words};
+use crate::names::word_refs;
 
 /// The `trust/authority-field` rule: no session ticket, safety switch, server endpoint or
 /// filesystem root in the input; the module documentation explains it.
@@ -123,7 +123,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     }
     let Some(field) = site.field else { return };
     let name = &field.name.value;
-    let Some(what) = classify(&word_refs(&words(name)), &site.ty.kind) else {
+    let Some(what) = classify(&word_refs(site.name_words()), &site.ty.kind) else {
         return;
     };
     let (message, help) = match what {

@@ -104,8 +104,8 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
         return;
     }
     let Some(field) = site.field else { return };
-    let w = words(&field.name.value);
-    let what = built_in(&word_refs(&w)).or_else(|| forbidden_by_config(cx, &w).then_some("what the project forbids"));
+    let w = site.name_words();
+    let what = built_in(&word_refs(w)).or_else(|| forbidden_by_config(cx, w).then_some("what the project forbids"));
     let Some(what) = what else { return };
     out.push(
         site_finding(site, field.name.span, format!("input field `{}` carries {what}", site.path))

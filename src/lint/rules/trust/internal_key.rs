@@ -42,8 +42,7 @@ pub static RULE: Rule = Rule {
     source: include_str!("internal_key.rs"),
 };
 
-fn is_integer_key(name: &str, kind: &TyKind) -> bool {
-    let w = words(name);
+fn is_integer_key(w: &[String], kind: &TyKind) -> bool {
     match (w.last().map(String::as_str), kind) {
         (Some("id"), TyKind::Integer(_)) => true,
         (Some("ids"), TyKind::Array(a)) => matches!(a.items.kind, TyKind::Integer(_)),
@@ -81,7 +80,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         return;
     }
     let (Some(field), Some(tool)) = (site.field, site.tool) else { return };
-    if !is_integer_key(&field.name.value, &site.ty.kind) {
+    if !is_integer_key(site.name_words(), &site.ty.kind) {
         return;
     }
     let resource = resource(&field.name.value, site.path);
@@ -97,6 +96,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::names::words;
     use crate::lint::testkit::sites::*;
     use super::{RULE, is_integer_key};
     use crate::model::Effect;
@@ -104,15 +104,15 @@ mod tests {
     #[test]
     fn integer_ids_only() {
         let i = int(Some(1), Some(9));
-        assert!(is_integer_key("id", &i));
-        assert!(is_integer_key("order_id", &i));
-        assert!(is_integer_key("orderId", &i));
-        assert!(is_integer_key("order_ids", &array(i.clone(), Some(3))));
-        assert!(!is_integer_key("order_id", &bounded_string(9)));
-        assert!(!is_integer_key("order_ids", &array(bounded_string(9), Some(3))));
-        assert!(!is_integer_key("paid", &i));
-        assert!(!is_integer_key("identity_count", &i));
-        assert!(!is_integer_key("ids", &i));
+        assert!(is_integer_key(&words("id"), &i));
+        assert!(is_integer_key(&words("order_id"), &i));
+        assert!(is_integer_key(&words("orderId"), &i));
+        assert!(is_integer_key(&words("order_ids"), &array(i.clone(), Some(3))));
+        assert!(!is_integer_key(&words("order_id"), &bounded_string(9)));
+        assert!(!is_integer_key(&words("order_ids"), &array(bounded_string(9), Some(3))));
+        assert!(!is_integer_key(&words("paid"), &i));
+        assert!(!is_integer_key(&words("identity_count"), &i));
+        assert!(!is_integer_key(&words("ids"), &i));
     }
 
     #[test]
