@@ -245,7 +245,11 @@ fn command(name: &str, text: &str) -> usize {
             .map(|t| t.hashes().contract.len())
             .sum(),
         "export" => {
-            serde_json::to_string(&artifacts.tools_list(&loaded.project)).map_or(0, |s| s.len())
+            // Streamed to its destination as the CLI does (stdout there, a byte counter here).
+            let mut out = Counted(0);
+            let view = artifacts.tools_list_view(&loaded.project);
+            let _ = catalogc::diag::emit::write_json(&mut out, &view);
+            out.0
         }
         "lock" => loaded
             .project
@@ -272,6 +276,20 @@ fn command(name: &str, text: &str) -> usize {
             out.len()
         }
         _ => 0,
+    }
+}
+
+/// A writer that keeps only the number of bytes written: the stdout of the CLI, which does
+/// not hold the output.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

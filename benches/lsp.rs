@@ -7,6 +7,10 @@
 //! ([`catalogc::lsp::DEBOUNCE`]); the re-check itself — analysing the folder and converting
 //! the findings — is also timed alone.
 
+// The allocator the `catalogc` binary (and so its language server) runs with.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/timing.rs"]
 mod timing;
 

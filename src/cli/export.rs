@@ -52,7 +52,7 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
     let target = match args.what {
         What::Eval => return Ok(Status::Ok),
         What::ToolsJson => {
-            let value = artifacts.tools_list(project);
+            let value = artifacts.tools_list_view(project);
             super::output(|out| crate::diag::emit::write_json(out, &value))?;
             return Ok(Status::Ok);
         }

@@ -38,19 +38,19 @@ enum At {
 
 fn rust_type(ty: &RTy, at: At) -> TokenStream {
     match ty {
-        RTy::String => quote!(::std::string::String),
+        RTy::String => quote!(__rt::String),
         RTy::I64 => quote!(i64),
         RTy::F64 => quote!(f64),
         RTy::Bool => quote!(bool),
         RTy::Vec(inner) => {
             let inner = rust_type(inner, at);
-            quote!(::std::vec::Vec<#inner>)
+            quote!(__rt::Vec<#inner>)
         }
         RTy::Map(inner) => {
             let inner = rust_type(inner, at);
-            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+            quote!(__rt::BTreeMap<__rt::String, #inner>)
         }
-        RTy::Json => quote!(::catalogc::runtime::serde_json::Value),
+        RTy::Json => quote!(__rt::serde_json::Value),
         RTy::Local(name) => {
             let id = ident(name);
             quote!(#id)
@@ -77,6 +77,15 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
         .iter()
         .zip(contracts)
         .map(|(t, c)| tool_module(t, c, opts));
+    // The serde impls read each struct's field names from `Self::shape()`; the root holds
+    // structs only when the catalog has named types (an unused import would warn).
+    let validate_in_scope = if plan.types.iter().any(|i| matches!(i, Item::Struct(_))) {
+        quote!(
+            use __rt::Validate as _;
+        )
+    } else {
+        TokenStream::new()
+    };
     let trait_ident = ident(&plan.trait_ident);
     let methods = plan.tools.iter().map(|t| {
         let m = ident(&t.module);
@@ -89,8 +98,8 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
         quote! {
             #d
             fn #m(&self, ctx: &Self::Context, input: #m::Input)
-                -> impl ::core::future::Future<Output = ::core::result::Result<#ok, #m::Error>>
-                + ::core::marker::Send;
+                -> impl __rt::Future<Output = __rt::Result<#ok, #m::Error>>
+                + __rt::Send;
         }
     });
     let infos = plan.tools.iter().map(|t| {
@@ -105,27 +114,29 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
             quote!(run_reply)
         };
         quote! {
-            #m::NAME => ::core::result::Result::Ok(
-                ::catalogc::runtime::call::#run(arguments, |input| handler.#m(ctx, input)).await
-            ),
+            #m::NAME => __rt::call::boxed(__rt::call::#run(arguments, |input| handler.#m(ctx, input))),
         }
     });
     let dispatch = if plan.tools.is_empty() {
         quote! {
             let _ = (handler, ctx, arguments);
-            ::core::result::Result::Err(::catalogc::runtime::CallError::UnknownTool(name.into()))
+            __rt::Err(__rt::CallError::UnknownTool(name.into()))
         }
     } else {
+        // One boxed future per arm and a single await: the `call` future holds one pointer
+        // rather than a state per tool, which keeps checking a large catalog's dispatcher
+        // linear and its future small.
         quote! {
-            match name {
+            let call: __rt::call::BoxCall<'_> = match name {
                 #(#arms)*
-                _ => ::core::result::Result::Err(
-                    ::catalogc::runtime::CallError::UnknownTool(name.into())
-                ),
-            }
+                _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
+            };
+            __rt::Ok(call.await)
         }
     };
     quote! {
+        use ::catalogc::runtime::support as __rt;
+        #validate_in_scope
         /// The catalog name.
         pub const NAME: &str = #name;
         /// The catalog version.
@@ -138,9 +149,9 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
         ///
         /// One method per tool. The context carries what the server trusts about the request
         /// (identity, tenant, policy); it never comes from tool arguments.
-        pub trait #trait_ident: ::core::marker::Send + ::core::marker::Sync {
+        pub trait #trait_ident: __rt::Send + __rt::Sync {
             /// Identity, tenant and policy from the authenticated request — never from arguments.
-            type Context: ::core::marker::Send + ::core::marker::Sync;
+            type Context: __rt::Send + __rt::Sync;
             #(#methods)*
         }
 
@@ -148,21 +159,18 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
         #[derive(Debug, Clone, Copy, Default)]
         pub struct Catalog;
 
-        impl<H: #trait_ident> ::catalogc::runtime::Catalog<H> for Catalog {
+        impl<H: #trait_ident> __rt::Catalog<H> for Catalog {
             type Context = H::Context;
             const NAME: &'static str = NAME;
             const VERSION: &'static str = VERSION;
-            const TOOLS: &'static [::catalogc::runtime::ToolInfo] = &[#(#infos),*];
+            const TOOLS: &'static [__rt::ToolInfo] = &[#(#infos),*];
 
             async fn call(
                 handler: &H,
                 ctx: &H::Context,
                 name: &str,
-                arguments: ::catalogc::runtime::serde_json::Value,
-            ) -> ::core::result::Result<
-                ::catalogc::runtime::CallResult,
-                ::catalogc::runtime::CallError,
-            > {
+                arguments: __rt::serde_json::Value,
+            ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
                 #dispatch
             }
         }
@@ -195,12 +203,14 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
         );
         quote! {
             #[doc = #d]
-            pub type Output = ::catalogc::runtime::#ty;
+            pub type Output = __rt::#ty;
         }
     });
     quote! {
         #mdoc
         pub mod #m {
+            use ::catalogc::runtime::support as __rt;
+            use __rt::Validate as _;
             /// The tool name.
             pub const NAME: &str = #name;
             /// The tool version.
@@ -216,7 +226,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
             /// The MCP tool definition (an entry of `tools/list`), as JSON.
             pub const DEFINITION: &str = #definition;
             /// Everything above, for the catalog's tool list.
-            pub const INFO: ::catalogc::runtime::ToolInfo = ::catalogc::runtime::ToolInfo {
+            pub const INFO: __rt::ToolInfo = __rt::ToolInfo {
                 name: NAME,
                 version: VERSION,
                 definition: DEFINITION,
@@ -281,10 +291,18 @@ fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
     }
 }
 
-/// The `JsonSchema` derive and container attribute, when asked for.
-fn schemars_parts(opts: &Options) -> (TokenStream, TokenStream) {
+/// The `JsonSchema` derive and container attributes, when asked for. The serde attributes
+/// `serde` go with them only: schemars reads them (`deny_unknown_fields`), while the serde
+/// impls are written out and need none.
+fn schemars_parts(opts: &Options, serde: TokenStream) -> (TokenStream, TokenStream) {
     if opts.json_schema_derive {
-        (super::schemars::derive(), super::schemars::container())
+        let container = super::schemars::container();
+        let serde = if serde.is_empty() {
+            serde
+        } else {
+            quote!(#[serde(#serde)])
+        };
+        (super::schemars::derive(), quote!(#serde #container))
     } else {
         (TokenStream::new(), TokenStream::new())
     }
@@ -297,10 +315,11 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let debug = if redact {
         TokenStream::new()
     } else {
-        quote!(::core::fmt::Debug,)
+        quote!(__rt::Debug,)
     };
-    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let (schemars_derive, schemars_attr) = schemars_parts(opts, quote!(deny_unknown_fields));
     let fields = s.fields.iter().map(|f| field(&s.ident, f, at, opts));
+    let serde_impls = struct_serde(s);
     let defaults = s.fields.iter().filter_map(|f| default_fn(f, at));
     let defaults: Vec<TokenStream> = defaults.collect();
     let default_impl = if defaults.is_empty() {
@@ -320,8 +339,8 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
             }
         });
         quote! {
-            impl ::core::fmt::Debug for #id {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            impl __rt::Debug for #id {
+                fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
                     f.debug_struct(#name) #(#entries)* .finish()
                 }
             }
@@ -358,19 +377,16 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
         .collect();
     quote! {
         #d
-        #[derive(#debug ::core::clone::Clone, ::core::cmp::PartialEq,
-            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
-            #schemars_derive)]
-        #[serde(crate = "::catalogc::runtime::serde", deny_unknown_fields)]
+        #[derive(#debug __rt::Clone, __rt::PartialEq, #schemars_derive)]
         #schemars_attr
         pub struct #id {
             #(#fields)*
         }
+        #serde_impls
         #debug_impl
         #default_impl
-        impl ::catalogc::runtime::Validate for #id {
-            fn shape() -> &'static ::catalogc::runtime::Shape {
-                use ::catalogc::runtime as __rt;
+        impl __rt::Validate for #id {
+            fn shape() -> &'static __rt::Shape {
                 #(#patterns)*
                 static SHAPE: __rt::Shape = __rt::Shape::Object(&[#(#rules),*]);
                 &SHAPE
@@ -404,7 +420,7 @@ fn default_fn_ident(f: &FieldPlan<'_>) -> Ident {
 fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
-        (RTy::String, Literal::String(s)) => Some(quote!(::std::string::String::from(#s))),
+        (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
         (RTy::I64, Literal::Int(i)) => Some(quote!(#i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {
@@ -430,7 +446,7 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
     let ty = rust_type(&f.ty, at);
     if f.field.nullable {
         return Some(quote! {
-            fn #fname() -> ::core::option::Option<#ty> { ::core::option::Option::Some(#value) }
+            fn #fname() -> __rt::Option<#ty> { __rt::Some(#value) }
         });
     }
     Some(quote! {
@@ -438,15 +454,37 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
     })
 }
 
+/// How a field is read and written, which decides both its Rust type and the serde impls:
+/// a `nullable=#true` field is an `Option` whose `None` is `null`; a required one is always
+/// written (`null` included), an optional one without a non-null default leaves `None` out
+/// (which means the same to a reader), one with such a default writes `null`, since leaving
+/// it out would mean the default.
+#[derive(Clone, Copy, PartialEq)]
+enum Presence {
+    /// Required: missing is an error (a nullable one reads `null` as `None`).
+    Required,
+    /// Optional with a `default=`: filled in when absent, always written.
+    Default,
+    /// Optional, not nullable: `None` only when absent (`null` is not a value of its type).
+    Optional,
+    /// Optional and nullable, no default: `None` when absent or `null`.
+    OptionalNull,
+}
+
+fn presence(f: &FieldPlan<'_>) -> Presence {
+    if f.field.required {
+        Presence::Required
+    } else if default_value(f).is_some() {
+        Presence::Default
+    } else if f.field.nullable {
+        Presence::OptionalNull
+    } else {
+        Presence::Optional
+    }
+}
+
 fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let id = ident(&f.ident);
-    let json = &f.field.name.value;
-    let bare = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
-    let rename = if bare != json {
-        quote!(#[serde(rename = #json)])
-    } else {
-        TokenStream::new()
-    };
     let d = doc(f.field.doc.as_ref().map(|d| d.value.as_str()));
     let ty = rust_type(&f.ty, at);
     let deprecated = if f.field.deprecated {
@@ -454,70 +492,106 @@ fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream 
     } else {
         TokenStream::new()
     };
-    let plain = f.field.required || default_value(f).is_some();
-    let schemars = if opts.json_schema_derive {
-        // schemars reads an `Option` as nullable and, unless told, as optional: a required
-        // nullable field is told through `OrNull`, an optional one needs no `with`.
-        let or_null = quote!(::catalogc::runtime::OrNull<#ty>);
-        let with = match (f.field.nullable, f.field.required) {
-            (true, true) => Some(&or_null),
-            (true, false) => None,
-            (false, _) => (!plain).then_some(&ty),
-        };
-        super::schemars::field_attrs(f, with)
+    let presence = presence(f);
+    let optional = f.field.nullable || !matches!(presence, Presence::Required | Presence::Default);
+    let field_ty = if optional {
+        quote!(__rt::Option<#ty>)
+    } else {
+        ty.clone()
+    };
+    let attrs = if opts.json_schema_derive {
+        schemars_field_attrs(owner, f, presence, &ty)
     } else {
         TokenStream::new()
     };
-    if f.field.nullable {
-        return nullable_field(owner, f, (d, deprecated, rename, schemars), &ty);
-    }
-    if f.field.required {
-        return quote! { #d #deprecated #rename #schemars pub #id: #ty, };
-    }
-    if default_value(f).is_some() {
-        let path = format!("{owner}::{}", default_fn_ident(f));
-        return quote! {
-            #d #deprecated #rename #[serde(default = #path)] #schemars pub #id: #ty,
-        };
-    }
-    quote! {
-        #d #deprecated #rename
-        #[serde(default, skip_serializing_if = "::core::option::Option::is_none",
-            deserialize_with = "::catalogc::runtime::some")]
-        #schemars
-        pub #id: ::core::option::Option<#ty>,
-    }
+    quote! { #d #deprecated #attrs pub #id: #field_ty, }
 }
 
-/// A `nullable=#true` field is an `Option` whose `None` is `null`. A required one is always
-/// written (`null` included); an optional one without a non-null default leaves `None` out,
-/// which means the same to a reader; one with such a default writes `null`, since leaving
-/// it out would mean the default.
-fn nullable_field(
+/// With `json_schema_derive`, the serde attributes schemars reads (the serde impls are
+/// written out and need none) and schemars' own field attributes.
+fn schemars_field_attrs(
     owner: &str,
     f: &FieldPlan<'_>,
-    (d, deprecated, rename, schemars): (TokenStream, TokenStream, TokenStream, TokenStream),
+    presence: Presence,
     ty: &TokenStream,
 ) -> TokenStream {
-    let id = ident(&f.ident);
-    let attrs = if f.field.required {
-        quote!(#[serde(deserialize_with = "::catalogc::runtime::or_null")])
-    } else if default_value(f).is_some() {
-        let path = format!("{owner}::{}", default_fn_ident(f));
-        quote!(#[serde(default = #path)])
+    let json = &f.field.name.value;
+    let bare = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
+    let rename = if bare != json {
+        quote!(#[serde(rename = #json)])
     } else {
-        quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")])
+        TokenStream::new()
+    };
+    let serde = match presence {
+        Presence::Required => TokenStream::new(),
+        Presence::Default => {
+            let path = format!("{owner}::{}", default_fn_ident(f));
+            quote!(#[serde(default = #path)])
+        }
+        Presence::Optional | Presence::OptionalNull => {
+            quote!(#[serde(default, skip_serializing_if = "__rt::Option::is_none")])
+        }
+    };
+    // schemars reads an `Option` as nullable and, unless told, as optional: a required
+    // nullable field is told through `OrNull`, an optional one needs no `with`.
+    let or_null = quote!(__rt::OrNull<#ty>);
+    let with = match (f.field.nullable, presence) {
+        (true, Presence::Required) => Some(&or_null),
+        (true, _) | (false, Presence::Required | Presence::Default) => None,
+        (false, _) => Some(ty),
+    };
+    let schemars = super::schemars::field_attrs(f, with);
+    quote!(#rename #serde #schemars)
+}
+
+/// `Serialize` and `Deserialize` written out over the runtime's helpers
+/// ([`crate::runtime::serial`]): one call per field, in declaration order, the JSON names
+/// coming from the struct's shape, instead of serde's derived visitors, which were most of
+/// the time `cargo check` spent on a large generated crate.
+fn struct_serde(s: &StructPlan<'_>) -> TokenStream {
+    let id = ident(&s.ident);
+    let name = s.ident.strip_prefix("r#").unwrap_or(&s.ident);
+    let mut writes = Vec::with_capacity(s.fields.len());
+    let mut reads = Vec::with_capacity(s.fields.len());
+    for f in &s.fields {
+        let fid = ident(&f.ident);
+        let (write, read) = match presence(f) {
+            Presence::Required => (quote!(field), quote!(req())),
+            Presence::Default => {
+                let def = default_fn_ident(f);
+                (quote!(field), quote!(or(Self::#def)))
+            }
+            Presence::Optional => (quote!(opt), quote!(opt())),
+            Presence::OptionalNull => (quote!(opt), quote!(opt_null())),
+        };
+        writes.push(quote!(.#write(&self.#fid)?));
+        reads.push(quote!(#fid: f.#read?,));
+    }
+    // A struct without fields reads nothing (no `unused_mut` in users' builds).
+    let f = if s.fields.is_empty() {
+        quote!(_)
+    } else {
+        quote!(mut f)
     };
     quote! {
-        #d #deprecated #rename #attrs #schemars
-        pub #id: ::core::option::Option<#ty>,
+        impl __rt::Serialize for #id {
+            fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
+                __rt::StructOut::new(s, #name, Self::shape())? #(#writes)* .end()
+            }
+        }
+        impl<'de> __rt::Deserialize<'de> for #id {
+            fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
+                let #f = __rt::Fields::new(d, Self::shape())?;
+                __rt::Ok(Self { #(#reads)* })
+            }
+        }
     }
 }
 
 fn opt_u64(v: Option<u64>) -> TokenStream {
     match v {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
+        Some(v) => quote!(__rt::Some(#v)),
+        None => quote!(__rt::None),
     }
 }
 
@@ -540,10 +614,13 @@ fn bound(n: &Option<crate::model::Sp<Num>>) -> Option<TokenStream> {
 
 /// A count bound (`max-items`, `max-entries`) as a literal, when set.
 fn count(v: &Option<crate::model::Sp<u64>>) -> Option<TokenStream> {
-    v.as_ref().map(|v| {
-        let v = v.value;
-        quote!(#v)
-    })
+    v.as_ref().map(|v| unsuffixed(v.value))
+}
+
+/// A count or length as a literal without a suffix (its type comes from the builder).
+fn unsuffixed(v: u64) -> TokenStream {
+    let v = proc_macro2::Literal::u64_unsuffixed(v);
+    quote!(#v)
 }
 
 fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
@@ -600,7 +677,7 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
 }
 
 fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> TokenStream {
-    let len = |v: Option<u64>| v.map(|v| quote!(#v));
+    let len = |v: Option<u64>| v.map(unsuffixed);
     let pattern = s.pattern.as_ref().map(|_| {
         let pid = pattern_ident(*counter);
         *counter += 1;
@@ -673,24 +750,27 @@ fn num_rule(n: &NumTy) -> TokenStream {
 }
 
 fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
-    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let (schemars_derive, schemars_attr) = schemars_parts(opts, TokenStream::new());
     let id = ident(&e.ident);
     let d = doc(e.doc);
     let variants = e.variants.iter().map(|(v, value)| {
         let vid = ident(v);
-        quote!(#[serde(rename = #value)] #vid,)
+        if opts.json_schema_derive {
+            quote!(#[serde(rename = #value)] #vid,)
+        } else {
+            quote!(#vid,)
+        }
     });
-    let arms = e.variants.iter().map(|(v, value)| {
+    let values = e.variants.iter().map(|(_, value)| value);
+    let all = e.variants.iter().map(|(v, _)| {
         let vid = ident(v);
-        quote!(#id::#vid => #value,)
+        quote!(Self::#vid)
     });
+    // Variants are declared in the order of `VALUES`, so the discriminant indexes it.
     quote! {
         #d
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
-            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash,
-            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+        #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash,
             #schemars_derive)]
-        #[serde(crate = "::catalogc::runtime::serde")]
         #schemars_attr
         pub enum #id {
             #(#variants)*
@@ -698,7 +778,21 @@ fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
         impl #id {
             /// The value as it appears in JSON.
             pub fn as_str(self) -> &'static str {
-                match self { #(#arms)* }
+                <Self as __rt::StrEnum>::VALUES[self as usize]
+            }
+        }
+        impl __rt::StrEnum for #id {
+            const VALUES: &'static [&'static str] = &[#(#values),*];
+            const ALL: &'static [Self] = &[#(#all),*];
+        }
+        impl __rt::Serialize for #id {
+            fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
+                s.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> __rt::Deserialize<'de> for #id {
+            fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
+                __rt::deserialize_enum(d)
             }
         }
     }
@@ -724,7 +818,7 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
                 /// What an idempotency key is unique within (`idempotency scope=…`).
                 pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
                 /// How long a key is remembered, in seconds.
-                pub const IDEMPOTENCY_TTL_S: ::core::option::Option<u64> = #ttl;
+                pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
                 /// The idempotency key: a retry with the same key must not repeat the effect.
                 pub fn idempotency_key(&self) -> &str {
                     &self.#fid
@@ -737,17 +831,17 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
             ConfirmDigest::Arguments => quote! {
                 /// The approval digest: `sha256:` over the RFC 8785 canonical arguments. The
                 /// user approves this digest; the call proceeds only when it matches.
-                pub fn approval_digest(&self) -> ::std::string::String {
-                    ::catalogc::runtime::approval_digest(self, ::core::option::Option::None)
+                pub fn approval_digest(&self) -> __rt::String {
+                    __rt::approval_digest(self, __rt::None)
                 }
             },
             ConfirmDigest::ArgumentsResourceVersion => quote! {
                 /// The approval digest: `sha256:` over the RFC 8785 canonical arguments and
                 /// the current `resource_version` of what the call changes.
-                pub fn approval_digest(&self, resource_version: &str) -> ::std::string::String {
-                    ::catalogc::runtime::approval_digest(
+                pub fn approval_digest(&self, resource_version: &str) -> __rt::String {
+                    __rt::approval_digest(
                         self,
-                        ::core::option::Option::Some(resource_version),
+                        __rt::Some(resource_version),
                     )
                 }
             },
@@ -773,39 +867,38 @@ fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         let next = match &e.next_step {
             Some(n) => {
                 let n = &n.value;
-                quote!(::core::option::Option::Some(#n))
+                quote!(__rt::Some(#n))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(__rt::None),
         };
         let message = e.message.as_ref().map_or(code, |m| &m.value);
         quote!(__rt::ErrorInfo::new(#code, #class, #retry, #next, #message))
     });
-    let n = t.errors.len();
+    let n = proc_macro2::Literal::usize_unsuffixed(t.errors.len());
     let info = if t.errors.is_empty() {
         quote!(match *self {})
     } else {
         quote! {
-            use ::catalogc::runtime as __rt;
             static INFO: [__rt::ErrorInfo; #n] = [#(#rows),*];
             &INFO[*self as usize]
         }
     };
     quote! {
         /// The errors the catalog declares for this tool; nothing else reaches the client.
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
-            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        #[derive(__rt::Debug, __rt::Clone, __rt::Copy,
+            __rt::PartialEq, __rt::Eq, __rt::Hash)]
         pub enum Error {
             #(#variants)*
         }
-        impl ::catalogc::runtime::ToolError for Error {
-            fn info(&self) -> &'static ::catalogc::runtime::ErrorInfo { #info }
+        impl __rt::ToolError for Error {
+            fn info(&self) -> &'static __rt::ErrorInfo { #info }
         }
-        impl ::core::fmt::Display for Error {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(::catalogc::runtime::ToolError::message(self))
+        impl __rt::Display for Error {
+            fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
+                f.write_str(__rt::ToolError::message(self))
             }
         }
-        impl ::std::error::Error for Error {}
+        impl __rt::StdError for Error {}
     }
 }
 
@@ -830,16 +923,16 @@ fn needs_input(t: &ToolPlan<'_>) -> TokenStream {
     });
     quote! {
         /// What this tool may ask the user for before it completes (`needs-input`).
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy,
-            ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        #[derive(__rt::Debug, __rt::Clone, __rt::Copy,
+            __rt::PartialEq, __rt::Eq, __rt::Hash)]
         pub enum NeedsInput {
             #(#variants)*
         }
-        impl ::catalogc::runtime::InputRequest for NeedsInput {
+        impl __rt::InputRequest for NeedsInput {
             fn name(&self) -> &'static str { match self { #(#names)* } }
             fn kind(&self) -> &'static str { match self { #(#kinds)* } }
         }
         /// The handler's answer: more input from the user, or the output.
-        pub type Reply = ::catalogc::runtime::Reply<Output, NeedsInput>;
+        pub type Reply = __rt::Reply<Output, NeedsInput>;
     }
 }

@@ -125,7 +125,8 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         };
         s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
     }
-    let mut modules = Unique::new();
+    // `__rt` is the runtime alias every generated module imports.
+    let mut modules = Unique::with_reserved(["__rt"]);
     let tools = cat
         .tools
         .iter()

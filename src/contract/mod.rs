@@ -57,9 +57,22 @@ impl ToolContract {
         tool: &Tool,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        let description = templates.description(cat, tool)?;
-        let input_schema = schema::input_schema(cat, tool);
-        let output_schema = schema::output_schema(cat, tool);
+        Self::build_with(&mut schema::Schemas::new(cat), cat, tool, templates)
+    }
+
+    /// [`ToolContract::build`] with the schemas of `cat` built so far, so the tools of one
+    /// catalog share each named type's schema.
+    fn build_with(
+        schemas: &mut schema::Schemas<'_>,
+        cat: &Catalog,
+        tool: &Tool,
+        templates: &Templates,
+    ) -> Result<ToolContract, TemplateError> {
+        let mut description = templates.description(cat, tool)?;
+        // Rendering leaves room to grow; the description lives for the whole run.
+        description.shrink_to_fit();
+        let input_schema = schemas.input(tool);
+        let output_schema = schemas.output(tool);
         let definition = schema::definition_of(tool, &description, input_schema, output_schema);
         Ok(ToolContract {
             description,
@@ -132,10 +145,11 @@ impl Artifacts {
             .catalogs
             .iter()
             .map(|cat| {
+                let mut schemas = schema::Schemas::new(cat);
                 let tools = cat
                     .tools
                     .iter()
-                    .map(|tool| ToolContract::build(cat, tool, templates))
+                    .map(|tool| ToolContract::build_with(&mut schemas, cat, tool, templates))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(CatalogContracts { tools })
             })
@@ -148,28 +162,58 @@ impl Artifacts {
         self.catalogs.get(catalog)?.tools.get(tool)
     }
 
-    /// The `tools/list` payload `{"tools":[...]}` of every tool of `project`.
+    /// The `tools/list` payload `{"tools":[...]}` of every tool of `project`, as a copy.
+    pub fn tools_list(&self, project: &Project) -> Value {
+        self.tools_list_view(project).to_value()
+    }
+
+    /// The `tools/list` payload of every tool of `project`, borrowing the definitions: it
+    /// serialises to the same bytes as [`Artifacts::tools_list`] without copying every schema
+    /// tree first (`export tools-json` of a large catalog would hold them twice).
     ///
     /// Order: catalogs sorted by name (a stable sort, so the loader's order breaks ties),
     /// then tools in declaration order. Sorting by name keeps the payload independent of the
     /// order files were found in.
-    pub fn tools_list(&self, project: &Project) -> Value {
-        let tools: Vec<Value> = catalogs_by_name(project)
+    pub fn tools_list_view(&self, project: &Project) -> ToolsList<'_> {
+        let tools = catalogs_by_name(project)
             .into_iter()
             .filter_map(|c| self.catalogs.get(c))
-            .flat_map(|c| c.tools.iter().map(|t| t.definition.clone()))
+            .flat_map(|c| c.tools.iter().map(|t| &t.definition))
             .collect();
-        json!({ "tools": tools })
+        ToolsList { tools }
     }
 
     /// The `tools/list` payload of one catalog, in declaration order.
-    pub fn catalog_tools_list(&self, catalog: usize) -> Value {
-        let tools: Vec<Value> = self
+    pub fn catalog_tools_list(&self, catalog: usize) -> ToolsList<'_> {
+        let tools = self
             .catalogs
             .get(catalog)
-            .map(|c| c.tools.iter().map(|t| t.definition.clone()).collect())
+            .map(|c| c.tools.iter().map(|t| &t.definition).collect())
             .unwrap_or_default();
-        json!({ "tools": tools })
+        ToolsList { tools }
+    }
+}
+
+/// A `tools/list` payload `{"tools":[...]}` over borrowed tool definitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolsList<'a> {
+    /// The MCP tool definitions, in payload order.
+    pub tools: Vec<&'a Value>,
+}
+
+impl ToolsList<'_> {
+    /// The payload as an owned JSON value (a copy of every definition).
+    pub fn to_value(&self) -> Value {
+        json!({ "tools": self.tools })
+    }
+}
+
+impl serde::Serialize for ToolsList<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry("tools", &self.tools)?;
+        m.end()
     }
 }
 
@@ -229,8 +273,13 @@ mod tests {
             );
         }
         let list = art.tools_list(&project);
-        assert_eq!(list, art.catalog_tools_list(0));
+        assert_eq!(list, art.catalog_tools_list(0).to_value());
         assert_eq!(list["tools"][0], art.catalogs[0].tools[0].definition);
+        let view = art.tools_list_view(&project);
+        assert_eq!(
+            serde_json::to_string_pretty(&view).ok(),
+            serde_json::to_string_pretty(&list).ok()
+        );
     }
 
     #[test]

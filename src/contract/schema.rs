@@ -56,6 +56,7 @@ use crate::model::{
     Tool, Ty, TyKind, UnionTy,
 };
 use serde_json::{Map, Number, Value, json};
+use std::collections::{HashMap, HashSet};
 
 /// The MCP 2026-07-28 keyword naming the `Mcp-Param-{Name}` header a client mirrors an
 /// argument into (from a field's `header=`).
@@ -66,16 +67,51 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The input schema of `tool`, with `$schema`: the one schema that carries `x-mcp-header`.
 pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
-    let mut ctx = Ctx::new(cat);
-    ctx.headers = true;
-    with_dialect(Value::Object(ctx.object(&tool.input.fields, None)))
+    Schemas::one_tool(cat).input(tool)
 }
 
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
 pub fn output_schema(cat: &Catalog, tool: &Tool) -> Option<Value> {
-    tool.output
-        .as_ref()
-        .map(|o| with_dialect(object_schema(cat, o)))
+    Schemas::one_tool(cat).output(tool)
+}
+
+/// The schemas of the tools of one catalog, the schema of each named type used in more than
+/// one place built once and copied into every use: a catalog whose tools share nested types
+/// no longer walks (and formats the constraints of) every type again at every use. The same
+/// bytes as building each schema on its own. A type used once is not kept: keeping every
+/// level of a deep type would hold its subtrees once more per level.
+pub struct Schemas<'a> {
+    ctx: Ctx<'a>,
+}
+
+impl<'a> Schemas<'a> {
+    /// Schemas of the tools of `cat`, sharing the named types its fields use repeatedly.
+    pub fn new(cat: &'a Catalog) -> Self {
+        let mut ctx = Ctx::new(cat);
+        ctx.repeated = repeated_types(cat);
+        Schemas { ctx }
+    }
+
+    /// Schemas of a tool or two of `cat`: counting the uses of every type of the catalog
+    /// would cost more than it saves.
+    fn one_tool(cat: &'a Catalog) -> Self {
+        Schemas { ctx: Ctx::new(cat) }
+    }
+
+    /// [`input_schema`] of `tool`, a tool of this catalog.
+    pub fn input(&mut self, tool: &Tool) -> Value {
+        self.ctx.headers = true;
+        with_dialect(Value::Object(self.ctx.object(&tool.input.fields, None)))
+    }
+
+    /// [`output_schema`] of `tool`, a tool of this catalog.
+    pub fn output(&mut self, tool: &Tool) -> Option<Value> {
+        self.ctx.headers = false;
+        let out = tool.output.as_ref()?;
+        Some(with_dialect(Value::Object(
+            self.ctx.object(&out.fields, None),
+        )))
+    }
 }
 
 /// The closed object schema of `obj`, without `$schema`.
@@ -111,7 +147,9 @@ impl SchemaOf for Ty {
 /// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
-    let mut def = Map::new();
+    // Exact capacities here and in `fit`: a catalog of many small tools is mostly these
+    // maps, and a map grown by doubling holds room for up to twice its entries.
+    let mut def = Map::with_capacity(6);
     def.insert("name".into(), json!(tool.name.value));
     if let Some(title) = &tool.title {
         def.insert("title".into(), json!(title.value));
@@ -122,7 +160,7 @@ pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Optio
         def.insert("outputSchema".into(), out);
     }
     let a = tool.annotations();
-    let mut ann = Map::new();
+    let mut ann = Map::with_capacity(5);
     if let Some(title) = &tool.title {
         ann.insert("title".into(), json!(title.value));
     }
@@ -146,6 +184,10 @@ fn with_dialect(schema: Value) -> Value {
     }
 }
 
+/// Built named-type schemas by type name and `headers`, each with the named-type levels it
+/// spans.
+type Built<'a> = HashMap<(&'a str, bool), (Map<String, Value>, usize)>;
+
 /// Schema-building state: the catalog for named types, and the named types being inlined
 /// (the guard against recursion in hand-built models).
 pub struct Ctx<'a> {
@@ -153,6 +195,16 @@ pub struct Ctx<'a> {
     inlining: Vec<&'a str>,
     /// Emit `x-mcp-header`: only clients send arguments, so only the input schema has it.
     headers: bool,
+    /// The object schema of each named type (without `description`, which the use site
+    /// decides) by name and `headers`, with the number of named-type levels it spans.
+    built: Built<'a>,
+    /// Named types cut off (recursive or too deep) so far: a schema built with a cut depends
+    /// on where it was built, so it is not kept.
+    cuts: usize,
+    /// The longest `inlining` reached so far.
+    deepest: usize,
+    /// The named types worth keeping once built: those used in more than one place.
+    repeated: HashSet<&'a str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -161,6 +213,10 @@ impl<'a> Ctx<'a> {
             cat,
             inlining: Vec::new(),
             headers: false,
+            built: HashMap::new(),
+            cuts: 0,
+            deepest: 0,
+            repeated: HashSet::new(),
         }
     }
 
@@ -176,13 +232,13 @@ impl<'a> Ctx<'a> {
         doc: Option<&str>,
         tag: Option<(&str, &str)>,
     ) -> Map<String, Value> {
-        let mut m = Map::new();
+        let mut m = Map::with_capacity(5);
         m.insert("type".into(), json!("object"));
         if let Some(d) = doc {
             m.insert("description".into(), json!(d));
         }
         let mut props = Map::with_capacity(fields.len() + 1);
-        let mut required = Vec::new();
+        let mut required = Vec::with_capacity(fields.iter().filter(|f| f.required).count() + 1);
         if let Some((disc, name)) = tag {
             props.insert(disc.into(), json!({"type": "string", "const": name}));
             required.push(json!(disc));
@@ -225,7 +281,7 @@ impl<'a> Ctx<'a> {
         if let Some(h) = f.header.as_ref().filter(|_| self.headers) {
             m.insert(HEADER_KEYWORD.into(), json!(h.value));
         }
-        m
+        fit(m)
     }
 
     /// `doc` is the description the use site gives; a named type falls back to its own.
@@ -269,7 +325,7 @@ impl<'a> Ctx<'a> {
                 m.insert("properties".into(), json!({}));
                 m.insert(
                     "additionalProperties".into(),
-                    Value::Object(self.ty(&mt.values, None)),
+                    Value::Object(fit(self.ty(&mt.values, None))),
                 );
                 if let Some(n) = &mt.min_entries {
                     m.insert("minProperties".into(), json!(n.value));
@@ -311,22 +367,39 @@ impl<'a> Ctx<'a> {
         let Some(def) = cat.type_def(name) else {
             return self.object(&[], doc);
         };
+        let key = (def.name.value.as_str(), self.headers);
+        let own_doc = doc.or(def.doc.as_ref().map(|d| d.value.as_str()));
+        // A kept schema was built without any cut, so it is what building it here gives as
+        // long as its levels fit under the depth cap from here (a type on the inlining path
+        // would have been cut while building it: a kept type reaches none).
+        if let Some((body, levels)) = self.built.get(&key)
+            && self.inlining.len() + levels <= MAX_INLINED_DEPTH
+        {
+            self.deepest = self.deepest.max(self.inlining.len() + levels);
+            return described(body, own_doc);
+        }
         // Loading leaves out tools over the inlined depth cap; a hand-built model is cut off
         // at it rather than overflowing the stack.
-        if self.inlining.contains(&def.name.value.as_str())
-            || self.inlining.len() >= MAX_INLINED_DEPTH
-        {
+        if self.inlining.contains(&key.0) || self.inlining.len() >= MAX_INLINED_DEPTH {
+            self.cuts += 1;
             return self.object(&[], doc);
         }
-        self.inlining.push(def.name.value.as_str());
-        let doc = doc.or(def.doc.as_ref().map(|d| d.value.as_str()));
-        let m = self.object(&def.fields, doc);
+        let (cuts, deepest, depth) = (self.cuts, self.deepest, self.inlining.len());
+        self.inlining.push(key.0);
+        self.deepest = self.inlining.len();
+        let body = self.object(&def.fields, None);
         self.inlining.pop();
+        let levels = self.deepest - depth;
+        self.deepest = self.deepest.max(deepest);
+        let m = described(&body, own_doc);
+        if self.cuts == cuts && self.repeated.contains(key.0) {
+            self.built.insert(key, (body, levels));
+        }
         m
     }
 
     fn array(&mut self, m: &mut Map<String, Value>, a: &ArrayTy) {
-        m.insert("items".into(), Value::Object(self.ty(&a.items, None)));
+        m.insert("items".into(), Value::Object(fit(self.ty(&a.items, None))));
         if let Some(n) = &a.min_items {
             m.insert("minItems".into(), json!(n.value));
         }
@@ -337,6 +410,58 @@ impl<'a> Ctx<'a> {
             m.insert("uniqueItems".into(), json!(true));
         }
     }
+}
+
+/// `m` without spare room (see [`definition_of`]).
+fn fit(m: Map<String, Value>) -> Map<String, Value> {
+    let mut exact = Map::with_capacity(m.len());
+    exact.extend(m);
+    exact
+}
+
+/// The named types `cat` refers to from more than one field (of its tools and types).
+fn repeated_types(cat: &Catalog) -> HashSet<&str> {
+    let mut once = HashSet::new();
+    let mut repeated = HashSet::new();
+    // A stack, not recursion: a model built in code may nest without bound.
+    let mut stack: Vec<&Ty> = Vec::new();
+    let objects = cat
+        .tools
+        .iter()
+        .flat_map(|t| std::iter::once(&t.input.fields).chain(t.output.as_ref().map(|o| &o.fields)));
+    for fields in objects.chain(cat.types.iter().map(|t| &t.fields)) {
+        stack.extend(fields.iter().map(|f| &f.ty));
+        while let Some(ty) = stack.pop() {
+            match &ty.kind {
+                TyKind::Named(n) => {
+                    let name = n.value.as_str();
+                    let again = !once.insert(name);
+                    repeated.extend(again.then_some(name));
+                }
+                TyKind::Array(a) => stack.push(&a.items),
+                TyKind::Map(m) => stack.push(&m.values),
+                TyKind::Object(o) => stack.extend(o.fields.iter().map(|f| &f.ty)),
+                _ => {}
+            }
+        }
+    }
+    repeated
+}
+
+/// A copy of the object schema `body` (built without a description) with `doc` as its
+/// `description`, in the place [`Ctx::object`] puts it: right after `type`.
+fn described(body: &Map<String, Value>, doc: Option<&str>) -> Map<String, Value> {
+    let Some(d) = doc else {
+        return body.clone();
+    };
+    let mut m = Map::with_capacity(body.len() + 1);
+    let mut rest = body.iter();
+    if let Some((k, v)) = rest.next() {
+        m.insert(k.clone(), v.clone());
+    }
+    m.insert("description".into(), json!(d));
+    m.extend(rest.map(|(k, v)| (k.clone(), v.clone())));
+    m
 }
 
 /// `null` added to a schema's values: its `type` becomes `[T, "null"]` (in place, so the key
@@ -414,5 +539,118 @@ fn literal(l: &Literal) -> Value {
         Literal::Float(f) => float(*f),
         Literal::Bool(b) => json!(b),
         Literal::Null => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Effect, TypeDef};
+    use crate::testing::{catalog_with, sp, text, tool_with};
+
+    fn named(field: &str, ty: &str, doc: Option<&str>) -> Field {
+        let mut f = Field::new(field, TyKind::Named(sp(ty.to_string())));
+        f.doc = doc.and_then(text);
+        f.header = (field == "a").then(|| sp("A".to_string()));
+        f
+    }
+
+    /// Every tool's schemas, built with each named type kept or rebuilt at every use.
+    fn both(cat: &Catalog) -> [Vec<(Value, Option<Value>)>; 2] {
+        [true, false].map(|keep| {
+            let mut s = if keep {
+                Schemas::new(cat)
+            } else {
+                Schemas::one_tool(cat)
+            };
+            assert_eq!(s.ctx.repeated.is_empty(), !keep);
+            cat.tools
+                .iter()
+                .map(|t| (s.input(t), s.output(t)))
+                .collect()
+        })
+    }
+
+    /// Keeping each named type's schema gives the bytes of building it at every use:
+    /// whatever doc the use site gives, with `x-mcp-header` in inputs only, and where a
+    /// hand-built chain deeper than the cap is cut off at different depths.
+    #[test]
+    fn kept_named_types_change_nothing() {
+        let depth = MAX_INLINED_DEPTH + 6;
+        let mut types: Vec<TypeDef> = (0..depth)
+            .map(|i| TypeDef {
+                name: sp(format!("T{i}")),
+                doc: text(&format!("Level {i}.")),
+                fields: vec![
+                    named("a", &format!("T{}", i + 1), None),
+                    named("b", "Leaf", Some("Other.")),
+                    Field::new("leaf", crate::testing::string()),
+                ],
+                span: crate::model::Span::default(),
+            })
+            .collect();
+        types.push(TypeDef {
+            name: sp(format!("T{depth}")),
+            doc: None,
+            fields: vec![Field::new("end", crate::testing::string())],
+            span: crate::model::Span::default(),
+        });
+        // `Leaf` is shared by every level; `Self` refers to itself.
+        types.push(TypeDef {
+            name: sp("Leaf".to_string()),
+            doc: text("A leaf."),
+            fields: vec![Field::new("end", crate::testing::string())],
+            span: crate::model::Span::default(),
+        });
+        types.push(TypeDef {
+            name: sp("Self".to_string()),
+            doc: None,
+            fields: vec![named("again", "Self", None)],
+            span: crate::model::Span::default(),
+        });
+        let uses = |first: usize| {
+            vec![
+                named("a", &format!("T{first}"), Some("Here.")),
+                named("b", &format!("T{}", depth - 3), None),
+                named("c", "Self", None),
+                named("d", "Missing", None),
+            ]
+        };
+        let tools = [depth - 2, 5, 0, depth - 1, MAX_INLINED_DEPTH - 2]
+            .iter()
+            .enumerate()
+            .map(|(i, &first)| {
+                tool_with(
+                    &format!("t{i}"),
+                    Effect::Read,
+                    uses(first),
+                    Some(uses(depth - first)),
+                )
+            })
+            .collect();
+        let cat = catalog_with("c", tools, types);
+        let [kept, rebuilt] = both(&cat);
+        assert_eq!(kept, rebuilt);
+        assert_eq!(kept[2].0, input_schema(&cat, &cat.tools[2]));
+        assert!(kept[0].0.to_string().contains(HEADER_KEYWORD));
+        assert!(
+            !kept[0]
+                .1
+                .as_ref()
+                .map(Value::to_string)
+                .unwrap_or_default()
+                .contains(HEADER_KEYWORD)
+        );
+    }
+
+    /// The synthetic catalog of nested shared types gives the same schemas either way.
+    #[test]
+    fn kept_types_of_a_loaded_catalog_change_nothing() {
+        let text = crate::testing::synthetic_catalog_nested("nested", 12, 4);
+        let loaded = crate::project::load_source("nested.kdl", text);
+        let cat = &loaded.project.catalogs[0];
+        assert!(!cat.types.is_empty());
+        let [kept, rebuilt] = both(cat);
+        assert_eq!(kept, rebuilt);
     }
 }

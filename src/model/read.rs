@@ -293,6 +293,9 @@ impl Reader {
                 Some("remove the parenthesised annotation".to_string()),
             );
         }
+        if !node.has_annotated_entries() {
+            return;
+        }
         for e in node.entries() {
             if let Some(ty) = &e.ty {
                 self.fail(

@@ -280,6 +280,15 @@ pub trait Catalog<H: ?Sized> {
     ) -> impl Future<Output = Result<CallResult, CallError>> + Send;
 }
 
+/// One tool's call as the dispatcher of a generated catalog holds it: boxed, so that
+/// dispatching over many tools awaits one future type instead of one per tool.
+pub type BoxCall<'a> = std::pin::Pin<Box<dyn Future<Output = CallResult> + Send + 'a>>;
+
+/// `call` boxed as a [`BoxCall`].
+pub fn boxed<'a>(call: impl Future<Output = CallResult> + Send + 'a) -> BoxCall<'a> {
+    Box::pin(call)
+}
+
 /// Runs one tool whose handler returns its output (structured, or an unstructured
 /// [`Text`](super::Text), [`Markdown`](super::Markdown) or [`Image`](super::Image)).
 pub async fn run<I, O, E, F, Fut>(arguments: Value, handler: F) -> CallResult

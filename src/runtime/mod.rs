@@ -9,6 +9,7 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod serial;
 pub mod validate;
 
 pub use call::{
@@ -16,11 +17,35 @@ pub use call::{
     ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
-    StrRule, UnionRule, Validate, Violation, Violations, or_null, some,
+    StrRule, UnionRule, Validate, Violation, Violations,
 };
 pub use {regress, serde, serde_json, sha2};
+
+/// Every name generated code uses, behind one alias (`use ::catalogc::runtime::support as
+/// __rt;`): the runtime's items and the standard ones, so a generated path is `__rt::Option`
+/// rather than `::core::option::Option`. Fewer tokens per path make generation and users'
+/// builds of large catalogs faster, and a catalog type named `Option` or `String` still
+/// cannot shadow the standard one.
+#[doc(hidden)]
+pub mod support {
+    pub use super::*;
+    pub use core::clone::Clone;
+    pub use core::cmp::{Eq, PartialEq};
+    pub use core::fmt::{self, Debug, Display};
+    pub use core::future::Future;
+    pub use core::hash::Hash;
+    pub use core::marker::{Copy, Send, Sync};
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+    pub use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    pub use std::collections::BTreeMap;
+    pub use std::error::Error as StdError;
+    pub use std::string::String;
+    pub use std::vec::Vec;
+}
 
 #[cfg(feature = "schemars")]
 pub use schemars;

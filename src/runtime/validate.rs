@@ -970,26 +970,6 @@ fn is_uri(s: &str) -> bool {
         && !s.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-/// For optional fields: `null` is not a value of the field's type (the schema says so),
-/// so only a present, typed value deserialises, as `Some`.
-pub fn some<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    T::deserialize(d).map(Some)
-}
-
-/// Deserializes a required nullable field: `null` is `None`, and a missing field stays an
-/// error (serde's own `Option` handling would read it as `None`).
-pub fn or_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    <Option<T> as serde::Deserialize>::deserialize(d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

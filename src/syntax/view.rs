@@ -234,6 +234,16 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// Whether any argument or property has a `(type)` annotation, without building the
+    /// entries: lowering asks for every node, and almost none has one.
+    pub fn has_annotated_entries(&self) -> bool {
+        let range = self.rec.entries as usize..(self.rec.entries + self.rec.n_entries) as usize;
+        self.doc
+            .entry_recs
+            .get(range)
+            .is_some_and(|recs| recs.iter().any(|r| r.ty != NONE))
+    }
+
     /// The `{ ... }` block; `None` when the node has none.
     pub fn children(&self) -> Option<Children<'a>> {
         if self.rec.children == NONE {

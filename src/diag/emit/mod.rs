@@ -240,7 +240,7 @@ pub fn file_path(f: &SourceFile) -> String {
 }
 
 /// Pretty JSON with a final newline: the one layout every JSON output uses.
-pub fn write_json(out: &mut dyn Write, v: &Value) -> io::Result<()> {
+pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn Write, v: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
     out.write_all(b"\n")
 }

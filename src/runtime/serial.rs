@@ -1,0 +1,343 @@
+//! What generated `Serialize` and `Deserialize` impls delegate to. Generated types state
+//! only their field names and kinds; the work is done once here, so a catalog of 1,000 tools
+//! does not make its users type-check 1,000 copies of serde's derived visitors.
+//!
+//! The behaviour is serde's derive with `deny_unknown_fields`: an unknown field, a duplicate
+//! field, a missing required field and a wrong type are errors with serde's messages; an
+//! optional field is `None` only when absent (`null` is not a value of its type).
+
+use super::validate::{FieldRule, Shape};
+use serde::Serialize;
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeStruct, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A generated enum of string values: its JSON values and variants, in declaration order
+/// (the variant's discriminant indexes both).
+pub trait StrEnum: Copy + 'static {
+    /// The values as they appear in JSON.
+    const VALUES: &'static [&'static str];
+    /// The variants, in the order of [`VALUES`](StrEnum::VALUES).
+    const ALL: &'static [Self];
+}
+
+/// `Deserialize` of a [`StrEnum`]: the variant whose JSON value the input is.
+pub fn deserialize_enum<'de, D: Deserializer<'de>, T: StrEnum>(d: D) -> Result<T, D::Error> {
+    struct V<T>(PhantomData<T>);
+    impl<T: StrEnum> Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("one of the enum's values")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            match T::VALUES.iter().position(|x| *x == v) {
+                Some(i) => T::ALL
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| E::unknown_variant(v, T::VALUES)),
+                None => Err(E::unknown_variant(v, T::VALUES)),
+            }
+        }
+    }
+    d.deserialize_str(V(PhantomData))
+}
+
+/// What a generated `Serialize::serialize` returns.
+pub type SerResult<S> = Result<<S as Serializer>::Ok, <S as Serializer>::Error>;
+
+/// What a generated `Deserialize::deserialize` returns.
+pub type DeResult<'de, T, D> = Result<T, <D as Deserializer<'de>>::Error>;
+
+/// The field rules of a struct's shape, in declaration order (the order of its fields).
+fn rules(shape: &'static Shape) -> &'static [FieldRule] {
+    match shape {
+        Shape::Object(fields) => fields,
+        _ => &[],
+    }
+}
+
+/// A struct being serialised, field by field in declaration order: each field's JSON name
+/// comes from the struct's [`Shape`] (`Validate::shape`), whose rules list the fields in the
+/// same order, so generated code states only the values.
+pub struct StructOut<S: Serializer> {
+    out: S::SerializeStruct,
+    rules: &'static [FieldRule],
+    next: usize,
+}
+
+impl<S: Serializer> StructOut<S> {
+    /// Starts struct `name` whose fields are those of `shape`.
+    pub fn new(s: S, name: &'static str, shape: &'static Shape) -> Result<Self, S::Error> {
+        let rules = rules(shape);
+        let out = s.serialize_struct(name, rules.len())?;
+        Ok(StructOut {
+            out,
+            rules,
+            next: 0,
+        })
+    }
+
+    fn name(&mut self) -> &'static str {
+        let name = self.rules.get(self.next).map_or("", |r| r.name);
+        self.next += 1;
+        name
+    }
+
+    /// The next field, always written.
+    pub fn field<T: Serialize + ?Sized>(mut self, value: &T) -> Result<Self, S::Error> {
+        let name = self.name();
+        self.out.serialize_field(name, value)?;
+        Ok(self)
+    }
+
+    /// The next field, optional: left out when `None`.
+    pub fn opt<T: Serialize>(mut self, value: &Option<T>) -> Result<Self, S::Error> {
+        let name = self.name();
+        match value {
+            Some(v) => self.out.serialize_field(name, v)?,
+            None => self.out.skip_field(name)?,
+        }
+        Ok(self)
+    }
+
+    /// Ends the struct.
+    pub fn end(self) -> Result<S::Ok, S::Error> {
+        self.out.end()
+    }
+}
+
+/// A struct's fields as read, before each is taken and typed in declaration order (names
+/// from the struct's [`Shape`], as for [`StructOut`]). Unknown and duplicate fields are
+/// rejected while reading.
+pub struct Fields<E> {
+    map: Map<String, Value>,
+    rules: &'static [FieldRule],
+    next: usize,
+    error: PhantomData<E>,
+}
+
+impl<'de, E: de::Error> Fields<E> {
+    /// Reads a JSON object whose keys are all fields of `shape`.
+    pub fn new<D>(d: D, shape: &'static Shape) -> Result<Self, E>
+    where
+        D: Deserializer<'de, Error = E>,
+    {
+        struct V(&'static [FieldRule]);
+        impl<'de> Visitor<'de> for V {
+            type Value = Map<String, Value>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut map = Map::new();
+                while let Some(key) = a.next_key::<String>()? {
+                    let Some(rule) = self.0.iter().find(|r| r.name == key) else {
+                        let names: Vec<&str> = self.0.iter().map(|r| r.name).collect();
+                        return Err(de::Error::custom(format_args!(
+                            "unknown field `{key}`, expected one of {names:?}"
+                        )));
+                    };
+                    if map.contains_key(rule.name) {
+                        return Err(de::Error::duplicate_field(rule.name));
+                    }
+                    let value = a.next_value::<Value>()?;
+                    map.insert(key, value);
+                }
+                Ok(map)
+            }
+        }
+        let rules = rules(shape);
+        let map = d.deserialize_map(V(rules))?;
+        Ok(Fields {
+            map,
+            rules,
+            next: 0,
+            error: PhantomData,
+        })
+    }
+
+    /// The next field's name and value, when present.
+    fn take(&mut self) -> (&'static str, Option<Value>) {
+        let name = self.rules.get(self.next).map_or("", |r| r.name);
+        self.next += 1;
+        (name, self.map.remove(name))
+    }
+
+    /// The next field, required (a nullable one reads `null` as `None`).
+    pub fn req<T: DeserializeOwned>(&mut self) -> Result<T, E> {
+        match self.take() {
+            (_, Some(v)) => T::deserialize(v).map_err(E::custom),
+            (name, None) => Err(E::missing_field(name)),
+        }
+    }
+
+    /// The next field, optional: `None` when absent (`null` is not a value of its type).
+    pub fn opt<T: DeserializeOwned>(&mut self) -> Result<Option<T>, E> {
+        match self.take() {
+            (_, Some(v)) => T::deserialize(v).map(Some).map_err(E::custom),
+            (_, None) => Ok(None),
+        }
+    }
+
+    /// The next field, optional and nullable without a default: `None` when absent or `null`.
+    pub fn opt_null<T: DeserializeOwned>(&mut self) -> Result<Option<T>, E> {
+        Ok(self.opt::<Option<T>>()?.flatten())
+    }
+
+    /// The next field, optional with a default: `default()` when absent.
+    pub fn or<T: DeserializeOwned>(&mut self, default: fn() -> T) -> Result<T, E> {
+        Ok(self.opt()?.unwrap_or_else(default))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Color {
+        Red,
+        Blue,
+    }
+    impl StrEnum for Color {
+        const VALUES: &'static [&'static str] = &["red", "blue"];
+        const ALL: &'static [Self] = &[Color::Red, Color::Blue];
+    }
+    impl<'de> Deserialize<'de> for Color {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize_enum(d)
+        }
+    }
+    impl Serialize for Color {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(Color::VALUES[*self as usize])
+        }
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Item {
+        color: Color,
+        n: i64,
+        note: Option<String>,
+    }
+    static ITEM: Shape = Shape::Object(&[
+        FieldRule::new("color", true, Shape::Any),
+        FieldRule::new("n", false, Shape::Any),
+        FieldRule::new("note", false, Shape::Any),
+    ]);
+    static NULLS: Shape = Shape::Object(&[
+        FieldRule::new("req", true, Shape::Any),
+        FieldRule::new("opt", false, Shape::Any),
+    ]);
+
+    impl<'de> Deserialize<'de> for Item {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let mut f = Fields::new(d, &ITEM)?;
+            Ok(Item {
+                color: f.req()?,
+                n: f.or(|| 7)?,
+                note: f.opt()?,
+            })
+        }
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Nulls {
+        req: Option<i64>,
+        opt: Option<i64>,
+    }
+    impl<'de> Deserialize<'de> for Nulls {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let mut f = Fields::new(d, &NULLS)?;
+            Ok(Nulls {
+                req: f.req()?,
+                opt: f.opt_null()?,
+            })
+        }
+    }
+    impl Serialize for Item {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            StructOut::new(s, "Item", &ITEM)?
+                .field(&self.color)?
+                .field(&self.n)?
+                .opt(&self.note)?
+                .end()
+        }
+    }
+
+    fn parse(v: Value) -> Result<Item, String> {
+        serde_json::from_value(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn reads_and_writes_as_the_derive_does() {
+        let item = parse(json!({"color": "blue"}));
+        assert_eq!(
+            item,
+            Ok(Item {
+                color: Color::Blue,
+                n: 7,
+                note: None
+            })
+        );
+        let full = json!({"color": "red", "n": 3, "note": "x"});
+        let item = parse(full.clone());
+        assert_eq!(item.as_ref().map(|i| i.note.as_deref()), Ok(Some("x")));
+        let back = item.map(|i| serde_json::to_value(&i).unwrap_or_default());
+        assert_eq!(back, Ok(full));
+        assert_eq!(
+            serde_json::to_value(Item {
+                color: Color::Red,
+                n: 1,
+                note: None
+            })
+            .ok(),
+            Some(json!({"color": "red", "n": 1}))
+        );
+    }
+
+    #[test]
+    fn nullable_fields_read_null_as_none() {
+        let nulls = |v| serde_json::from_value::<Nulls>(v).map_err(|e| e.to_string());
+        let none = Nulls {
+            req: None,
+            opt: None,
+        };
+        assert_eq!(nulls(json!({"req": null})), Ok(none));
+        assert_eq!(
+            nulls(json!({"req": null, "opt": null})),
+            Ok(Nulls {
+                req: None,
+                opt: None
+            })
+        );
+        assert_eq!(
+            nulls(json!({"req": 1, "opt": 2})),
+            Ok(Nulls {
+                req: Some(1),
+                opt: Some(2)
+            })
+        );
+        assert_eq!(
+            nulls(json!({"opt": 2})),
+            Err("missing field `req`".to_string())
+        );
+    }
+
+    #[test]
+    fn rejects_with_serdes_messages() {
+        let err = |v| parse(v).err().unwrap_or_default();
+        assert_eq!(err(json!({"n": 1})), "missing field `color`");
+        assert!(err(json!({"color": "red", "x": 1})).starts_with("unknown field `x`"));
+        assert!(err(json!({"color": "green"})).starts_with("unknown variant `green`"));
+        assert!(err(json!({"color": "red", "note": null})).contains("invalid type: null"));
+        assert!(err(json!({"color": "red", "n": 1.5})).contains("invalid type: floating point"));
+        assert!(err(json!([1])).contains("invalid type: sequence"));
+        let dup = serde_json::from_str::<Item>(r#"{"color":"red","color":"blue"}"#);
+        assert!(dup.is_err_and(|e| e.to_string().starts_with("duplicate field `color`")));
+    }
+}
