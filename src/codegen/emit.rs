@@ -255,7 +255,7 @@ fn item(i: &Item<'_>, at: At, opts: &Options) -> TokenStream {
 /// A serde internally tagged enum: the discriminator is the tag, each variant's struct holds
 /// the other fields; `validate()` picks the variant's rules by the tag.
 fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
-    let (schemars_derive, schemars_attr) = schemars_parts(opts);
+    let (schemars_derive, schemars_attr) = schemars_parts(opts, TokenStream::new());
     let id = ident(&u.ident);
     let d = doc(u.doc);
     let tag = u.discriminator;
