@@ -79,21 +79,13 @@ impl<'a> Types<'a> {
         Types { by_name, catalog }
     }
 
-    fn index(&self, ty: &Ty) -> Option<usize> {
-        match &ty.kind {
-            TyKind::Named(name) => self.by_name.get(name.value.as_str()).copied(),
-            _ => None,
-        }
-    }
-
-    fn def(&self, ty: &Ty) -> Option<&'a TypeDef> {
-        self.index(ty).and_then(|i| self.catalog.types.get(i))
-    }
-
     /// The definition `ty` names and its index in the catalog's types, when it is a named
     /// type the catalog declares.
     pub fn named(&self, ty: &Ty) -> Option<(usize, &'a TypeDef)> {
-        let i = self.index(ty)?;
+        let TyKind::Named(name) = &ty.kind else {
+            return None;
+        };
+        let i = *self.by_name.get(name.value.as_str())?;
         Some((i, self.catalog.types.get(i)?))
     }
 }
@@ -243,7 +235,8 @@ impl<'t, 'a> Walker<'t, 'a> {
             // A field's type, then its array's items (and theirs), at the same depth.
             loop {
                 self.visited += 1;
-                let def = self.types.def(ty);
+                let named = self.types.named(ty);
+                let def = named.map(|(_, def)| def);
                 f(&Site {
                     catalog: self.types.catalog,
                     tool: self.tool,
@@ -287,7 +280,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                         break;
                     }
                     TyKind::Named(_) if self.resolve => {
-                        if let (Some(i), Some(def)) = (self.types.index(ty), def) {
+                        if let Some((i, def)) = named {
                             if self.visited >= MAX_USE_SITES {
                                 self.truncated = true;
                             } else if !self.active[i] {
