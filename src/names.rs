@@ -16,8 +16,57 @@
 /// The lowercase words of `name`, whatever its case or separators: `tenantId`, `TENANT-ID`,
 /// `tenant_id` and `Tenant ID` all give `["tenant", "id"]`.
 pub fn words(name: &str) -> Vec<String> {
-    // One pass over the characters, remembering the previous one and peeking at the next:
-    // several lint rules split every field name, so this runs for each field many times.
+    if name.is_ascii() {
+        ascii_words(name)
+    } else {
+        unicode_words(name)
+    }
+}
+
+/// [`words`] of an ASCII name, cutting the bytes into slices: one allocation of the right
+/// size per word, where pushing char by char grew each word's buffer several times (lint
+/// splits every field and tool name of a catalog).
+fn ascii_words(name: &str) -> Vec<String> {
+    let b = name.as_bytes();
+    let mut out = Vec::with_capacity(4);
+    let mut start = None;
+    let mut cut = |out: &mut Vec<String>, from: usize, to: usize| {
+        let mut w = name[from..to].to_string();
+        w.make_ascii_lowercase();
+        out.push(w);
+    };
+    for (i, &c) in b.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if let Some(s) = start.take() {
+                cut(&mut out, s, i);
+            }
+            continue;
+        }
+        match start {
+            None => start = Some(i),
+            Some(s) if c.is_ascii_uppercase() => {
+                let prev = b[i - 1];
+                let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+                if prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase() && next_lower)
+                {
+                    cut(&mut out, s, i);
+                    start = Some(i);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(s) = start {
+        cut(&mut out, s, b.len());
+    }
+    out
+}
+
+/// [`words`] of any name, char by char.
+fn unicode_words(name: &str) -> Vec<String> {
+    // One pass over the characters, remembering the previous one and peeking at the next.
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev: Option<char> = None;
@@ -312,6 +361,27 @@ fn bare(ident: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_split_as_the_general_splitter() {
+        // Every name of up to five chars over letters of both cases, digits and separators.
+        let alphabet = ['a', 'b', 'A', 'B', '1', '_', '-', ' '];
+        let mut names = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = names
+                .iter()
+                .filter(|n| n.len() == names.last().map_or(0, String::len))
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(longer);
+        }
+        for name in names
+            .iter()
+            .chain(&["HTTPServerID".to_string(), "getURLs2FA".to_string()])
+        {
+            assert_eq!(ascii_words(name), unicode_words(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn words_ignore_case_and_separators() {

@@ -359,7 +359,16 @@ impl Reader {
         max: usize,
         usage: impl std::fmt::Display,
     ) -> Vec<Entry<'a>> {
-        let args: Vec<Entry<'a>> = node.entries().filter(|e| e.name.is_none()).collect();
+        // One pass: the arguments past `max` are reported, not kept.
+        let mut args: Vec<Entry<'a>> = Vec::with_capacity(max.min(4));
+        let mut extra = Vec::new();
+        for e in node.entries().filter(|e| e.name.is_none()) {
+            if args.len() < max {
+                args.push(e);
+            } else {
+                extra.push(e);
+            }
+        }
         if args.len() < min {
             self.fail(
                 "missing-argument",
@@ -373,7 +382,7 @@ impl Reader {
                 Some(format!("write it as `{usage}`")),
             );
         }
-        for extra in args.iter().skip(max) {
+        for extra in &extra {
             self.fail(
                 "unexpected-argument",
                 extra.span,
@@ -390,7 +399,7 @@ impl Reader {
                 Some(format!("write it as `{usage}`")),
             );
         }
-        args.into_iter().take(max).collect()
+        args
     }
 
     /// A node that takes no children block.
