@@ -30,7 +30,7 @@ fn ascii_words(name: &str) -> Vec<String> {
     let b = name.as_bytes();
     let mut out = Vec::with_capacity(4);
     let mut start = None;
-    let mut cut = |out: &mut Vec<String>, from: usize, to: usize| {
+    let cut = |out: &mut Vec<String>, from: usize, to: usize| {
         let mut w = name[from..to].to_string();
         w.make_ascii_lowercase();
         out.push(w);
