@@ -162,6 +162,34 @@ fn recursive_fields_are_pruned_after_the_report() {
     assert_eq!(cat.types[0].fields.len(), 1);
 }
 
+/// A union variant's fields are fields of the type too: a reference back through one is a
+/// cycle, reported at its variant path and pruned from the variant.
+#[test]
+fn recursion_through_a_union_variant_is_reported_and_pruned() {
+    let src = r#"catalog "c" version="1.0.0"
+type "T" {
+    field "u" "union" discriminator="k" {
+        variant "a" { field "t" "T"; field "n" "integer" max=3; }
+        variant "b" { field "s" "string" max-length=3; }
+    }
+}"#;
+    let (cat, diags) = lower_text(src);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].rule, "model/recursive-type");
+    assert_eq!(diags[0].path.as_deref(), Some("T.u<a>.t"));
+    let cat = cat.expect("catalog");
+    let TyKind::Union(u) = &cat.types[0].fields[0].ty.kind else {
+        panic!("a union");
+    };
+    let names: Vec<&str> = u.variants[0]
+        .fields
+        .fields
+        .iter()
+        .map(|f| f.name.value.as_str())
+        .collect();
+    assert_eq!(names, ["n"]);
+}
+
 #[test]
 fn paths_name_the_field_inside_the_tool() {
     let src = r#"catalog "c" version="1.0.0"
