@@ -540,12 +540,13 @@ fn push_fields(fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<Field
     }
 }
 
-/// The inline objects a field holds (directly, as array items, or as the variants of a
-/// union), each with the path prefix of its fields (`question<choice>.`).
+/// The inline objects a field holds (directly, as array items or map values, or as the
+/// variants of a union), each with the path prefix of its fields (`question<choice>.`).
 fn nested_objects(ty: &Ty, path: String) -> Vec<(&Object, String)> {
     match &ty.kind {
         TyKind::Object(o) => vec![(o, format!("{path}."))],
         TyKind::Array(a) => nested_objects(&a.items, format!("{path}[]")),
+        TyKind::Map(m) => nested_objects(&m.values, format!("{path}{{}}")),
         TyKind::Union(u) => u
             .variants
             .iter()
@@ -559,6 +560,7 @@ fn named_type(ty: &Ty) -> Option<&str> {
     match &ty.kind {
         TyKind::Named(n) => Some(&n.value),
         TyKind::Array(a) => named_type(&a.items),
+        TyKind::Map(m) => named_type(&m.values),
         _ => None,
     }
 }
@@ -847,9 +849,9 @@ tool "t" version="1.0.0" {
     }
 
     /// A union lists each variant's fields after it, at `FIELD<VARIANT>.NAME`, in the
-    /// Markdown too.
+    /// Markdown too; a map of objects its values' fields at `FIELD{}.NAME`.
     #[test]
-    fn union_variants_list_their_fields() {
+    fn union_variants_and_map_values_list_their_fields() {
         let src = r#"catalog "c" version="1.0.0"
 tool "t" version="1.0.0" {
     effect "read"
@@ -861,6 +863,9 @@ tool "t" version="1.0.0" {
             variant "text" {
                 field "max_words" "integer" min=1 max=500 { doc "Longest answer accepted."; }
             }
+        }
+        field "by_team" "map" max-entries=4 {
+            values "object" { field "owner" "string" max-length=8; }
         }
     }
 }
@@ -877,6 +882,8 @@ tool "t" version="1.0.0" {
                 ("question", 0),
                 ("question<choice>.options", 1),
                 ("question<text>.max_words", 1),
+                ("by_team", 0),
+                ("by_team{}.owner", 1),
             ]
         );
         let md = render_catalog(&project, &art, &Templates::builtin(), 0)

@@ -176,8 +176,13 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
             TyKind::Map(MapTy {
                 min_entries: min,
                 max_entries: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
-                // Map values are scalars or `json`: what depth 0 generates.
-                values: Box::new(ty(gen_kind(r, 0, types))),
+                // Any type but maps and unions (not map values in the format).
+                values: Box::new(ty(loop {
+                    let k = gen_kind(r, depth - 1, types);
+                    if MapTy::admits(&k) {
+                        break k;
+                    }
+                })),
             })
         }
         8 => {
@@ -698,6 +703,10 @@ fn open_extensible(cat: &mut Catalog) {
             TyKind::Array(a) => ty(&mut a.items),
             TyKind::Map(m) => ty(&mut m.values),
             TyKind::Object(o) => o.fields.iter_mut().for_each(|f| ty(&mut f.ty)),
+            TyKind::Union(u) => u
+                .variants
+                .iter_mut()
+                .for_each(|v| v.fields.fields.iter_mut().for_each(|f| ty(&mut f.ty))),
             _ => {}
         }
     }

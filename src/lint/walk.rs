@@ -256,6 +256,13 @@ impl<'t, 'a> Walker<'t, 'a> {
                         ty = &a.items;
                         site_field = None;
                     }
+                    // Scalar and `json` values are the map's own site (its rules read
+                    // `values`); values that hold fields are walked like array items.
+                    TyKind::Map(m) if m.values.kind.holds_fields() => {
+                        path.push_str("{}");
+                        ty = &m.values;
+                        site_field = None;
+                    }
                     TyKind::Object(o) => {
                         stack.push(Frame {
                             fields: &o.fields,
@@ -309,7 +316,7 @@ impl<'t, 'a> Walker<'t, 'a> {
 mod tests {
     use super::*;
     use crate::lint::testkit::sites::*;
-    use crate::model::{Effect, Object, UnionTy, Variant};
+    use crate::model::{Effect, MapTy, Object, UnionTy, Variant};
 
     fn use_paths(catalog: &Catalog, tool: &Tool) -> (Vec<String>, bool) {
         let types = Types::new(catalog);
@@ -373,6 +380,7 @@ mod tests {
 
     /// Variant fields carry `<NAME>` after the union's path, in declaration order, one level
     /// deeper than the union; as array items, after the `[]`; named types inside resolve.
+    /// Map values that hold fields are walked at `{}`; scalar ones are the map's own site.
     #[test]
     fn union_variants_walk_with_their_names_in_the_path() {
         let person = type_def("Person", vec![field("name", bounded_string(8))]);
@@ -393,10 +401,27 @@ mod tests {
             ]),
             Some(10),
         );
+        let by_key = TyKind::Map(MapTy {
+            min_entries: None,
+            max_entries: None,
+            values: Box::new(ty(object(vec![field("y", bounded_string(2))]))),
+        });
         let t = tool(
             "a_b",
             Effect::Read,
-            vec![field("q", question), field("events", events)],
+            vec![
+                field("q", question),
+                field("events", events),
+                field("by_key", by_key),
+                field(
+                    "labels",
+                    TyKind::Map(MapTy {
+                        min_entries: None,
+                        max_entries: None,
+                        values: Box::new(ty(string())),
+                    }),
+                ),
+            ],
             None,
         );
         let c = catalog(vec![t], vec![person]);
@@ -415,6 +440,10 @@ mod tests {
                 "input.events@1",
                 "input.events[]@1",
                 "input.events[]<click>.x@2",
+                "input.by_key@1",
+                "input.by_key{}@1",
+                "input.by_key{}.y@2",
+                "input.labels@1",
             ]
         );
     }

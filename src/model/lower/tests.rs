@@ -190,6 +190,34 @@ type "T" {
     assert_eq!(names, ["n"]);
 }
 
+/// Map values may be objects, arrays and named types; maps of maps and of unions are not.
+#[test]
+fn map_values_hold_fields_but_not_maps() {
+    let src = r#"catalog "c" version="1.0.0"
+type "T" {
+    field "a" "map" { values "object" { field "x" "string" max-length=3; } }
+    field "b" "map" { values "array" { items "integer"; } }
+    field "c" "map" { values "map" { values "string"; } }
+}"#;
+    let (cat, diags) = lower_text(src);
+    let rules: Vec<(&str, Option<&str>)> = diags
+        .iter()
+        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .collect();
+    assert_eq!(rules, [("model/unsupported-type", Some("T.c"))]);
+    let cat = cat.expect("catalog");
+    let names: Vec<&str> = cat.types[0]
+        .fields
+        .iter()
+        .map(|f| f.name.value.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    let TyKind::Map(m) = &cat.types[0].fields[0].ty.kind else {
+        panic!("a map");
+    };
+    assert!(m.values.kind.holds_fields());
+}
+
 #[test]
 fn paths_name_the_field_inside_the_tool() {
     let src = r#"catalog "c" version="1.0.0"
