@@ -165,8 +165,7 @@ fn extensions(ty: &Ty, nullable: bool) -> Vec<TokenStream> {
         // Scalar values: their schema as the contract states it (no named type needs the
         // catalog); JSON text is `extend`'s value syntax. Values that hold fields are
         // generated types with their own derive, which schemars uses as they are.
-        let scalar = !matches!(m.values.kind, TyKind::Array(_)) && !m.values.kind.holds_fields();
-        if scalar {
+        if !m.values.kind.is_structured() {
             let values =
                 crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &*m.values);
             if let Ok(values) = values.to_string().parse::<TokenStream>() {

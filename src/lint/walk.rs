@@ -257,8 +257,8 @@ impl<'t, 'a> Walker<'t, 'a> {
                         site_field = None;
                     }
                     // Scalar and `json` values are the map's own site (its rules read
-                    // `values`); values that hold fields are walked like array items.
-                    TyKind::Map(m) if m.values.kind.holds_fields() => {
+                    // `values`); structured values are walked like array items.
+                    TyKind::Map(m) if m.values.kind.is_structured() => {
                         path.push_str("{}");
                         ty = &m.values;
                         site_field = None;
@@ -380,7 +380,7 @@ mod tests {
 
     /// Variant fields carry `<NAME>` after the union's path, in declaration order, one level
     /// deeper than the union; as array items, after the `[]`; named types inside resolve.
-    /// Map values that hold fields are walked at `{}`; scalar ones are the map's own site.
+    /// Structured map values are walked at `{}`; scalar ones are the map's own site.
     #[test]
     fn union_variants_walk_with_their_names_in_the_path() {
         let person = type_def("Person", vec![field("name", bounded_string(8))]);
@@ -421,6 +421,14 @@ mod tests {
                         values: Box::new(ty(string())),
                     }),
                 ),
+                field(
+                    "tags",
+                    TyKind::Map(MapTy {
+                        min_entries: None,
+                        max_entries: None,
+                        values: Box::new(ty(array(string(), None))),
+                    }),
+                ),
             ],
             None,
         );
@@ -444,6 +452,9 @@ mod tests {
                 "input.by_key{}@1",
                 "input.by_key{}.y@2",
                 "input.labels@1",
+                "input.tags@1",
+                "input.tags{}@1",
+                "input.tags{}[]@1",
             ]
         );
     }

@@ -603,15 +603,17 @@ pub struct MapTy {
 }
 
 impl TyKind {
-    /// Whether a value of this type may hold fields: an object, a named type, a union, or an
-    /// array or map of one.
-    pub fn holds_fields(&self) -> bool {
-        match self {
-            TyKind::Object(_) | TyKind::Named(_) | TyKind::Union(_) => true,
-            TyKind::Array(a) => a.items.kind.holds_fields(),
-            TyKind::Map(m) => m.values.kind.holds_fields(),
-            _ => false,
-        }
+    /// Whether a value of this type is a structure with its own sites: an array, an object,
+    /// a named type, a union or a map (not a scalar, not `json`).
+    pub fn is_structured(&self) -> bool {
+        matches!(
+            self,
+            TyKind::Array(_)
+                | TyKind::Object(_)
+                | TyKind::Named(_)
+                | TyKind::Union(_)
+                | TyKind::Map(_)
+        )
     }
 }
 

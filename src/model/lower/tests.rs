@@ -215,7 +215,7 @@ type "T" {
     let TyKind::Map(m) = &cat.types[0].fields[0].ty.kind else {
         panic!("a map");
     };
-    assert!(m.values.kind.holds_fields());
+    assert!(m.values.kind.is_structured());
 }
 
 #[test]
