@@ -53,6 +53,16 @@ pub mod testing;
 #[cfg(feature = "cli")]
 pub mod cli;
 
+/// A hash map over catalog names and words. foldhash is seeded per process, so crafted names
+/// cannot force collisions, and hashes a short key in a fraction of SipHash's instructions:
+/// lint looks up every word of every text.
+#[cfg(feature = "compiler")]
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// The set form of [`FastMap`].
+#[cfg(feature = "compiler")]
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 #[cfg(feature = "lsp")]
 pub mod lsp;
 

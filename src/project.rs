@@ -5,10 +5,11 @@
 //! cap, a FIFO or device) is a [`LoadError`], printed as one line with exit status 2. What is wrong *inside* a
 //! catalog is a [`Diagnostic`], so one run reports all of them.
 
+use crate::FastMap;
 use crate::diag::{Diagnostic, FileId, Level, SourceFile, SourceMap};
 use crate::model::{Project, lower};
 use crate::syntax;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -404,8 +405,8 @@ fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<String> {
 /// Tool names are global to the MCP server that serves every catalog, and catalog names
 /// name generated modules: both must be unique across files. The later one is dropped.
 fn cross_catalog_duplicates(loaded: &mut Loaded) {
-    let mut catalogs: HashMap<String, FileId> = HashMap::new();
-    let mut tools: HashMap<String, (String, FileId)> = HashMap::new();
+    let mut catalogs: FastMap<String, FileId> = FastMap::default();
+    let mut tools: FastMap<String, (String, FileId)> = FastMap::default();
     let mut keep_catalog = Vec::with_capacity(loaded.project.catalogs.len());
     for c in std::mem::take(&mut loaded.project.catalogs) {
         if let Some(first) = catalogs.get(&c.name.value) {

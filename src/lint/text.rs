@@ -230,6 +230,28 @@ pub fn sub_span(
     }
 }
 
+/// A built-in pattern for scanning text, with `\b` meaning an ASCII word boundary.
+///
+/// A Unicode `\b` makes the regex engine give up its DFA on any text holding a non-ASCII
+/// character and fall back to an NFA simulation, about a thousand instructions a byte: one
+/// long summary of zero-width spaces kept `lint` busy for seconds. An ASCII boundary keeps
+/// the DFA and differs only next to a non-ASCII letter, where it also breaks a word (text in
+/// scripts written without spaces is then matched too). The patterns spell no escaped `\\b`.
+pub fn pattern(source: &str) -> regex::Regex {
+    regex::Regex::new(&ascii_boundaries(source))
+        .unwrap_or_else(|e| panic!("built-in pattern {source}: {e}"))
+}
+
+/// [`pattern`] for a set of patterns.
+pub fn pattern_set<'s>(sources: impl IntoIterator<Item = &'s str>) -> regex::RegexSet {
+    regex::RegexSet::new(sources.into_iter().map(ascii_boundaries))
+        .unwrap_or_else(|e| panic!("built-in pattern set: {e}"))
+}
+
+fn ascii_boundaries(source: &str) -> String {
+    source.replace(r"\b", r"(?-u:\b)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +305,17 @@ mod tests {
                 "doc of `input.status` Some(\"input.status\") true"
             ]
         );
+    }
+
+    #[test]
+    fn word_boundaries_are_ascii() {
+        let re = pattern(r"(?i)\bsystem\s+prompt\b");
+        assert!(re.is_match("the SYSTEM prompt."));
+        assert!(!re.is_match("ecosystem prompt"));
+        // A non-ASCII letter ends an ASCII word like a space does.
+        assert!(re.is_match("调用system prompt"));
+        assert!(re.is_match("a\u{200B}system prompt\u{200B}"));
+        let set = pattern_set([r"\bsk-[a-z]{3}", r"\bAKIA\b"]);
+        assert_eq!(set.matches("é sk-abc").into_iter().collect::<Vec<_>>(), [0]);
     }
 }

@@ -7,9 +7,9 @@
 //! at most [`MAX_USE_SITES`] sites, so a catalog whose types form a DAG (each level using the
 //! next twice) cannot make the walk exponential; `bounds/expansion` reports such a tool.
 
+use crate::FastMap;
 use crate::lint::Finding;
 use crate::model::{Catalog, Field, Span, Tool, Ty, TyKind, TypeDef};
-use std::collections::HashMap;
 
 pub use crate::model::Side;
 
@@ -64,14 +64,15 @@ impl Site<'_, '_> {
 
 /// The named types of a catalog by name, for lookups in constant time.
 pub struct Types<'a> {
-    by_name: HashMap<&'a str, usize>,
+    by_name: FastMap<&'a str, usize>,
     catalog: &'a Catalog,
 }
 
 impl<'a> Types<'a> {
     /// Indexes `catalog`'s named types; with duplicates, the first declaration wins.
     pub fn new(catalog: &'a Catalog) -> Self {
-        let mut by_name = HashMap::with_capacity(catalog.types.len());
+        let mut by_name =
+            FastMap::with_capacity_and_hasher(catalog.types.len(), Default::default());
         for (i, ty) in catalog.types.iter().enumerate() {
             // The first declaration wins, as `Catalog::type_def` finds it.
             by_name.entry(ty.name.value.as_str()).or_insert(i);

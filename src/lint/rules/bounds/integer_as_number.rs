@@ -24,6 +24,7 @@
 //! ```
 
 use crate::diag::Level;
+use crate::lint::text::pattern;
 use crate::lint::walk::{Side, Site, site_finding};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::TyKind;
@@ -48,8 +49,7 @@ const WHOLE: &[&str] = &[
 ];
 
 static WHOLE_DOC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bnumber\s+of\b|\b(?:page|issue|pull\s+request|milestone|discussion|alert|finding|line|project|port)\s+number\b|\bin\s+pixels\b|\bN\s+(?:lines|items|results|entries)\b")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
+    pattern(r"(?i)\bnumber\s+of\b|\b(?:page|issue|pull\s+request|milestone|discussion|alert|finding|line|project|port)\s+number\b|\bin\s+pixels\b|\bN\s+(?:lines|items|results|entries)\b")
 });
 
 fn is_whole(w: &[String], doc: Option<&str>) -> bool {

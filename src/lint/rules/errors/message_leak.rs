@@ -34,7 +34,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::text::sub_span;
+use crate::lint::text::{pattern, sub_span};
 use crate::lint::{Context, Finding, Rule};
 use regex::Regex;
 use std::ops::Range;
@@ -52,7 +52,7 @@ pub static RULE: Rule = Rule {
 
 macro_rules! re {
     ($re:expr) => {
-        LazyLock::new(|| Regex::new($re).unwrap_or_else(|e| panic!("built-in pattern: {e}")))
+        LazyLock::new(|| pattern($re))
     };
 }
 

@@ -35,7 +35,7 @@ use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Hooks, Rule};
 use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
-use std::collections::HashMap;
+use crate::FastMap;
 
 /// The `naming/duplicate` rule: tools, fields, error codes, enum values and types have unique
 /// names; the module documentation explains it.
@@ -63,7 +63,7 @@ fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: 
     // list of keys beats hashing them up to a few dozen names.
     let small = names.len() <= 32;
     let mut few: Vec<(String, &'a str)> = Vec::new();
-    let mut many: HashMap<String, &'a str> = HashMap::new();
+    let mut many: FastMap<String, &'a str> = FastMap::default();
     for name in names {
         let key = fold(&name.value);
         let first = if small {

@@ -24,7 +24,7 @@ use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::lint::walk::Types;
 use crate::model::{Field, Format, StringTy, Tool, Ty, TyKind};
-use std::collections::HashMap;
+use crate::FastMap;
 
 /// The computed bound of a result at or below which no `max-result-bytes` is asked for.
 pub const SMALL_RESULT_BYTES: u64 = 65_536;
@@ -45,7 +45,7 @@ pub static RULE: Rule = Rule {
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         let types = Types::new(catalog);
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         for tool in &catalog.tools {
             if result_bound(&types, &mut memo, tool).is_some_and(|n| n <= SMALL_RESULT_BYTES) {
                 continue;
@@ -66,7 +66,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 /// The bound of each named type already computed in a catalog, by (type index, `limits
 /// max-items`, depth): the tools of a catalog share their types, and computing a type again
 /// for each use made the rule quadratic in the nesting.
-type Memo = HashMap<(usize, Option<u64>, usize), Option<u64>>;
+type Memo = FastMap<(usize, Option<u64>, usize), Option<u64>>;
 
 /// The most bytes the tool's `output` can serialize to, when every part of it is bounded.
 fn result_bound(types: &Types, memo: &mut Memo, tool: &Tool) -> Option<u64> {

@@ -80,7 +80,8 @@ use crate::diag::Level;
 use crate::lint::rules::selection::{is_stop_word, stem};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, Tool};
-use std::collections::HashMap;
+use crate::FastMap;
+
 
 /// The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
 /// not name each other; the module documentation explains it.
@@ -112,8 +113,8 @@ struct Vector {
 /// consecutive content words, one id space for both.
 #[derive(Default)]
 struct Terms {
-    words: HashMap<String, usize>,
-    pairs: HashMap<(usize, usize), usize>,
+    words: FastMap<String, usize>,
+    pairs: FastMap<(usize, usize), usize>,
 }
 
 impl Terms {
@@ -171,7 +172,7 @@ struct Index {
     /// Each text's TF-IDF vector.
     vectors: Vec<Vector>,
     /// The content word ids (stemmed, stop words left out).
-    words: HashMap<String, usize>,
+    words: FastMap<String, usize>,
     /// Each text's content word ids, sorted, each once: what [`Words::relation`] asks
     /// whether a text says, without splitting the text again.
     said: Vec<Vec<usize>>,
@@ -231,7 +232,7 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     if a.norm == 0.0 || b.norm == 0.0 {
         return 0.0;
     }
-    let bw: HashMap<usize, f64> = b.weights.iter().copied().collect();
+    let bw: FastMap<usize, f64> = b.weights.iter().copied().collect();
     let dot: f64 = a
         .weights
         .iter()
@@ -483,7 +484,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     // Tools whose texts are identical are searched as one: the index compares distinct
     // texts, so a thousand copies of one text cost one comparison, not half a million.
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    let mut group_of: FastMap<&str, usize> = FastMap::default();
     for (i, text) in texts.iter().enumerate() {
         let next = groups.len();
         let g = *group_of.entry(text.as_str()).or_insert(next);

@@ -46,7 +46,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::text::{Text, sub_span};
+use crate::lint::text::{Text, pattern, sub_span};
 use crate::lint::{Context, Finding, Rule};
 use regex::Regex;
 use std::ops::Range;
@@ -82,7 +82,7 @@ static PHRASES: LazyLock<Regex> = LazyLock::new(|| {
         r"</?\s*(?:important|system|instructions?)\s*>",
     ];
     let joined = format!(r"(?i)\b(?:{})|(?i)(?:{})", phrases[..13].join("|"), phrases[13]);
-    Regex::new(&joined).unwrap_or_else(|e| panic!("built-in phrase list: {e}"))
+    pattern(&joined)
 });
 
 pub(crate) fn find_phrases(text: &str) -> Vec<Range<usize>> {

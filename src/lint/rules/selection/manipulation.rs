@@ -43,7 +43,7 @@
 
 use crate::diag::Level;
 use crate::lint::rules::selection::injection_phrase::find_phrases;
-use crate::lint::text::{Text, sub_span};
+use crate::lint::text::{Text, pattern, sub_span};
 use crate::lint::{Context, Finding, Rule};
 use regex::Regex;
 use std::ops::Range;
@@ -73,18 +73,15 @@ const CAPABILITY_RE: &str = r"(?i)\balthough\s+(?:originally\s+)?you\s+(?:origin
 
 const AFTER_CALL_RE: &str = r"(?i)\bafter\s+(?:every|each|a|the)?\s*(?:successful\s+)?call,?\s+you\s+(?:must|should|need\s+to)\b|\bafter\s+(?:calling|using|running)\s+this\s+tool\b|\bonce\s+you\s+have\s+(?:created|called|received|run|used)\b[^.]{0,60}?\byou\s+(?:should|must)\b|\byou\s+must\s+(?:present|tell|relay|show|report|inform)\b";
 
-fn compile(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|e| panic!("built-in pattern: {e}"))
-}
 
-static SHOUTED: LazyLock<Regex> = LazyLock::new(|| compile(SHOUTED_RE));
-static CAPABILITY: LazyLock<Regex> = LazyLock::new(|| compile(CAPABILITY_RE));
-static AFTER_CALL: LazyLock<Regex> = LazyLock::new(|| compile(AFTER_CALL_RE));
+static SHOUTED: LazyLock<Regex> = LazyLock::new(|| pattern(SHOUTED_RE));
+static CAPABILITY: LazyLock<Regex> = LazyLock::new(|| pattern(CAPABILITY_RE));
+static AFTER_CALL: LazyLock<Regex> = LazyLock::new(|| pattern(AFTER_CALL_RE));
 
 /// The three kinds in one automaton: almost no text matches, and one pass that stops at the
 /// first match says so for a third of the three searches' cost.
 static ANY: LazyLock<Regex> =
-    LazyLock::new(|| compile(&format!("(?:{SHOUTED_RE})|(?:{CAPABILITY_RE})|(?:{AFTER_CALL_RE})")));
+    LazyLock::new(|| pattern(&format!("(?:{SHOUTED_RE})|(?:{CAPABILITY_RE})|(?:{AFTER_CALL_RE})")));
 
 /// Every phrase of `text` with its kind, in text order, leaving out what
 /// `selection/injection-phrase` already reports.

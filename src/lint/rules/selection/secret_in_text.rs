@@ -43,7 +43,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::text::{Text, sub_span};
+use crate::lint::text::{Text, pattern, pattern_set, sub_span};
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::{Catalog, Literal, Sp, Span, Tool};
@@ -173,18 +173,12 @@ fn labelled_id(before: &str) -> bool {
         .any(|w| ID_LABELS.contains(&w.as_str()))
 }
 
-fn compile(source: &str) -> Regex {
-    Regex::new(source).unwrap_or_else(|e| panic!("built-in pattern {source}: {e}"))
-}
-
 static REGEXES: LazyLock<Vec<Regex>> =
-    LazyLock::new(|| PATTERNS.iter().map(|p| compile(p.regex)).collect());
+    LazyLock::new(|| PATTERNS.iter().map(|p| pattern(p.regex)).collect());
 
 /// All patterns in one automaton: most texts hold no secret, and one pass over them says so.
-static SCREEN: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(PATTERNS.iter().map(|p| p.regex))
-        .unwrap_or_else(|e| panic!("built-in patterns: {e}"))
-});
+static SCREEN: LazyLock<RegexSet> =
+    LazyLock::new(|| pattern_set(PATTERNS.iter().map(|p| p.regex)));
 
 /// Every match of every pattern in `text`, as (pattern name, byte range), in pattern order.
 fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {

@@ -33,13 +33,13 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::text::{Text, sub_span};
+use crate::lint::text::{Text, pattern, sub_span};
 use crate::lint::walk::declarations;
 use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::Catalog;
 use crate::names::{Convention, words};
 use regex::Regex;
-use std::collections::HashSet;
+use crate::FastSet;
 use std::sync::LazyLock;
 
 /// The `selection/unknown-tool-in-text` rule: texts name only tools that exist; the module
@@ -54,8 +54,7 @@ pub static RULE: Rule = Rule {
 
 /// A name-like token (two or more words in any of the conventions) with what is around it.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?P<before>\b(?i:use|call|calling|using|invoke|try|see)\s+(?i:the\s+)?)?[`'‘“]{0,2}\b(?P<name>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)\b[`'’”]{0,2}(?P<after>\(\)|\s+(?i:tools?)\b)?")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
+    pattern(r"(?P<before>\b(?i:use|call|calling|using|invoke|try|see)\s+(?i:the\s+)?)?[`'‘“]{0,2}\b(?P<name>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)\b[`'’”]{0,2}(?P<after>\(\)|\s+(?i:tools?)\b)?")
 });
 
 /// Whether `text` has what every name [`TOKEN`] matches has: a lowercase letter or digit,
@@ -69,10 +68,10 @@ fn has_compound(text: &str) -> bool {
 }
 
 struct Names<'a> {
-    tools: HashSet<&'a str>,
+    tools: FastSet<&'a str>,
     /// Field names and enum values of the current catalog.
-    fields: HashSet<&'a str>,
-    tool_words: HashSet<String>,
+    fields: FastSet<&'a str>,
+    tool_words: FastSet<String>,
     convention: Convention,
     catalog_tools: Vec<&'a str>,
 }
@@ -82,8 +81,8 @@ impl<'a> Names<'a> {
         let tools = cx.project.catalogs.iter().flat_map(|c| c.tools.iter().map(|t| t.name.value.as_str())).collect();
         Names {
             tools,
-            fields: HashSet::new(),
-            tool_words: HashSet::new(),
+            fields: FastSet::default(),
+            tool_words: FastSet::default(),
             convention: Convention::Snake,
             catalog_tools: Vec::new(),
         }
@@ -91,7 +90,7 @@ impl<'a> Names<'a> {
 
     /// The unknown tool names `text` uses as tools, each once, with their byte ranges.
     fn unknown(&self, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
-        let mut seen = HashSet::new();
+        let mut seen = FastSet::default();
         let mut out = Vec::new();
         if !has_compound(text) {
             return out;
@@ -121,7 +120,7 @@ impl<'a> RuleState<'a> for Names<'a> {
         self.catalog_tools = catalog.tools.iter().map(|t| t.name.value.as_str()).collect();
         self.convention = Convention::dominant(self.catalog_tools.iter().copied());
         self.tool_words = self.catalog_tools.iter().flat_map(|n| words(n)).collect();
-        let mut fields = HashSet::new();
+        let mut fields = FastSet::default();
         declarations(catalog, &mut |site| {
             if let Some(f) = site.field {
                 fields.insert(f.name.value.as_str());

@@ -34,6 +34,7 @@
 //! ```
 
 use crate::diag::Level;
+use crate::lint::text::pattern;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::Tool;
 use regex::Regex;
@@ -52,8 +53,7 @@ pub static RULE: Rule = Rule {
 const RUNS: &[&str] = &["code", "command", "commands", "script", "shell", "javascript", "js", "python", "tool"];
 
 static TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:execute|executes|run|runs|evaluate|evaluates)\s+(?:an?\s+|any\s+|arbitrary\s+|custom\s+)*(?:javascript|js|python|shell|bash|code|commands?|scripts?)\b|\bshell\s+access\b")
-        .unwrap_or_else(|e| panic!("built-in pattern: {e}"))
+    pattern(r"(?i)\b(?:execute|executes|run|runs|evaluate|evaluates)\s+(?:an?\s+|any\s+|arbitrary\s+|custom\s+)*(?:javascript|js|python|shell|bash|code|commands?|scripts?)\b|\bshell\s+access\b")
 });
 
 /// Why the tool is a general-purpose executor, if it is.
