@@ -534,19 +534,25 @@ fn push_fields(fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<Field
         describe(&f.ty, "", &mut bounds, &mut view);
         view.bounds = bounds;
         out.push(view);
-        if let Some((obj, child_prefix)) = nested_object(&f.ty, path) {
+        for (obj, child_prefix) in nested_objects(&f.ty, path) {
             push_fields(&obj.fields, &child_prefix, depth + 1, out);
         }
     }
 }
 
-/// The inline object a field holds (directly or as array items), with the path prefix of
-/// its fields.
-fn nested_object(ty: &Ty, path: String) -> Option<(&Object, String)> {
+/// The inline objects a field holds (directly, as array items or map values, or as the
+/// variants of a union), each with the path prefix of its fields (`question<choice>.`).
+fn nested_objects(ty: &Ty, path: String) -> Vec<(&Object, String)> {
     match &ty.kind {
-        TyKind::Object(o) => Some((o, format!("{path}."))),
-        TyKind::Array(a) => nested_object(&a.items, format!("{path}[]")),
-        _ => None,
+        TyKind::Object(o) => vec![(o, format!("{path}."))],
+        TyKind::Array(a) => nested_objects(&a.items, format!("{path}[]")),
+        TyKind::Map(m) => nested_objects(&m.values, format!("{path}{{}}")),
+        TyKind::Union(u) => u
+            .variants
+            .iter()
+            .map(|v| (&v.fields, format!("{path}<{}>.", v.name.value)))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -554,6 +560,7 @@ fn named_type(ty: &Ty) -> Option<&str> {
     match &ty.kind {
         TyKind::Named(n) => Some(&n.value),
         TyKind::Array(a) => named_type(&a.items),
+        TyKind::Map(m) => named_type(&m.values),
         _ => None,
     }
 }
@@ -779,6 +786,16 @@ mod tests {
         );
     }
 
+    /// The project, artifacts and docs view of one catalog's text, which loads cleanly.
+    fn view_of(src: &str) -> (Project, Artifacts, CatalogView) {
+        let loaded = load_source("c.kdl", src);
+        let project = loaded.project;
+        assert_eq!(project.catalogs.len(), 1, "{:?}", loaded.diagnostics);
+        let art = Artifacts::build(&project, &Templates::builtin()).unwrap_or_default();
+        let view = catalog_view(&project, &art, 0).unwrap_or_else(|| panic!("no view"));
+        (project, art, view)
+    }
+
     /// Inline objects are flattened after their parent with a dotted path; item bounds are
     /// marked as such.
     #[test]
@@ -798,11 +815,7 @@ tool "t" version="1.0.0" {
     }
 }
 "#;
-        let loaded = load_source("c.kdl", src);
-        let project = loaded.project;
-        assert_eq!(project.catalogs.len(), 1, "{:?}", loaded.diagnostics);
-        let art = Artifacts::build(&project, &Templates::builtin()).unwrap_or_default();
-        let view = catalog_view(&project, &art, 0).unwrap_or_else(|| panic!("no view"));
+        let (_, _, view) = view_of(src);
         let got: Vec<(&str, usize, &str, Vec<String>)> = view.tools[0]
             .inputs
             .iter()
@@ -833,6 +846,54 @@ tool "t" version="1.0.0" {
                 ),
             ]
         );
+    }
+
+    /// A union lists each variant's fields after it, at `FIELD<VARIANT>.NAME`, in the
+    /// Markdown too; a map of objects its values' fields at `FIELD{}.NAME`.
+    #[test]
+    fn union_variants_and_map_values_list_their_fields() {
+        let src = r#"catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "question" "union" required=#true discriminator="type" {
+            variant "choice" {
+                field "options" "array" required=#true max-items=10 { items "string" max-length=80; }
+            }
+            variant "text" {
+                field "max_words" "integer" min=1 max=500 { doc "Longest answer accepted."; }
+            }
+        }
+        field "by_team" "map" max-entries=4 {
+            values "object" { field "owner" "string" max-length=8; }
+        }
+    }
+}
+"#;
+        let (project, art, view) = view_of(src);
+        let got: Vec<(&str, usize)> = view.tools[0]
+            .inputs
+            .iter()
+            .map(|f| (f.path.as_str(), f.depth))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("question", 0),
+                ("question<choice>.options", 1),
+                ("question<text>.max_words", 1),
+                ("by_team", 0),
+                ("by_team{}.owner", 1),
+            ]
+        );
+        let md = render_catalog(&project, &art, &Templates::builtin(), 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for want in [
+            "| `question<choice>.options` | array of string | yes |",
+            "| `question<text>.max_words` | integer | no |",
+        ] {
+            assert!(md.contains(want), "{want} missing in\n{md}");
+        }
     }
 
     /// A project's `docs.md.j2` replaces the built-in one; one that fails names itself and

@@ -176,8 +176,13 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
             TyKind::Map(MapTy {
                 min_entries: min,
                 max_entries: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
-                // Map values are scalars or `json`: what depth 0 generates.
-                values: Box::new(ty(gen_kind(r, 0, types))),
+                // Any type but maps and unions (not map values in the format).
+                values: Box::new(ty(loop {
+                    let k = gen_kind(r, depth - 1, types);
+                    if MapTy::admits(&k) {
+                        break k;
+                    }
+                })),
             })
         }
         8 => {
@@ -211,7 +216,7 @@ const VARIANTS: &[&str] = &["x", "y", "z", "w"];
 fn gen_variant(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Variant {
     Variant {
         name: sp(name.to_string()),
-        doc: None,
+        doc: r.chance(1, 3).then(|| sp(format!("The {name} shape."))),
         fields: Object {
             fields: gen_fields(r, depth, types, 2),
             span: Span::default(),
@@ -382,7 +387,7 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
             1 => m.max_entries = opt_u64(r, 0, 5),
             _ => tweak_ty(r, &mut m.values, cat_types, names),
         },
-        TyKind::Union(u) => match r.below(4) {
+        TyKind::Union(u) => match r.below(5) {
             0 => {
                 let name = *r.pick(VARIANTS);
                 if !u.variants.iter().any(|v| v.name.value == name) {
@@ -394,6 +399,14 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 u.variants.remove(i);
             }
             2 => u.discriminator = sp(r.pick(DISCRIMINATORS).to_string()),
+            3 => {
+                let i = r.below(u.variants.len() as u64) as usize;
+                let v = &mut u.variants[i];
+                v.doc = match v.doc {
+                    Some(_) => None,
+                    None => Some(sp(format!("The {} shape, renamed.", v.name.value))),
+                };
+            }
             _ => {
                 let i = r.below(u.variants.len() as u64) as usize;
                 mutate_fields(r, &mut u.variants[i].fields.fields, cat_types, names);
@@ -690,6 +703,10 @@ fn open_extensible(cat: &mut Catalog) {
             TyKind::Array(a) => ty(&mut a.items),
             TyKind::Map(m) => ty(&mut m.values),
             TyKind::Object(o) => o.fields.iter_mut().for_each(|f| ty(&mut f.ty)),
+            TyKind::Union(u) => u
+                .variants
+                .iter_mut()
+                .for_each(|v| v.fields.fields.iter_mut().for_each(|f| ty(&mut f.ty))),
             _ => {}
         }
     }
@@ -832,6 +849,32 @@ fn the_property_checks_real_instances() {
     }
     assert!(non_breaking > 100, "{non_breaking}");
     assert!(inputs > 2000 && outputs > 2000, "{inputs} {outputs}");
+}
+
+/// The union mutations reach every variant kind, so the property above covers each of them.
+#[test]
+fn union_mutations_reach_every_variant_kind() {
+    use compat::Kind::*;
+    let want = [
+        InputVariantAdded,
+        OutputVariantAdded,
+        InputVariantRemoved,
+        OutputVariantRemoved,
+        InputDiscriminatorChanged,
+        OutputDiscriminatorChanged,
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..50_000u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let old = gen_catalog(&mut r);
+        let new = mutate(&mut r, &old);
+        let changes = compat::compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+        seen.extend(changes.iter().map(|c| c.kind).filter(|k| want.contains(k)));
+        if seen.len() == want.len() {
+            return;
+        }
+    }
+    panic!("union mutations reached only {seen:?}");
 }
 
 /// Comparing a random catalog with itself finds nothing.

@@ -348,6 +348,10 @@ fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
         "{} judged-false findings are back: {back:#?}",
         back.len()
     );
+    // The per-rule figures of docs/corpus.md (`cargo test --test corpus -- --nocapture`).
+    for ((rule, level), (real, judged, unclear)) in precision_by_rule(&judged, &current) {
+        eprintln!("{rule}\t{level}\t{real} / {judged}\t{unclear}");
+    }
     // At each level, at least 9 in 10 of today's findings with a verdict are real.
     for level in [Level::Error, Level::Warn] {
         let (mut real, mut noise) = (0, 0);
@@ -365,4 +369,25 @@ fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
             real + noise
         );
     }
+}
+
+/// Per rule and level of today's findings: (real, judged real or not, unclear).
+fn precision_by_rule(
+    judged: &BTreeMap<String, Verdict>,
+    current: &BTreeMap<String, Level>,
+) -> BTreeMap<(String, &'static str), (usize, usize, usize)> {
+    let mut out: BTreeMap<(String, &'static str), (usize, usize, usize)> = BTreeMap::new();
+    for (id, level) in current {
+        let rule = id.split('|').nth(2).unwrap_or_default().to_string();
+        let entry = out.entry((rule, level.as_str())).or_default();
+        match judged.get(id).map(|v| v.real) {
+            Some(Some(real)) => {
+                entry.0 += usize::from(real);
+                entry.1 += 1;
+            }
+            Some(None) => entry.2 += 1,
+            None => {}
+        }
+    }
+    out
 }

@@ -766,3 +766,71 @@ fn a_chain_of_named_types_in_a_hand_built_model_is_cut_off_not_overflowed() {
     assert_eq!(at["properties"], json!({}));
     assert_eq!(at["additionalProperties"], json!(false));
 }
+
+/// Maps whose values are objects, arrays or named types: the value schema is the type's own
+/// (a named one inlined), and the runtime checks every value against it, at `/FIELD/KEY/…`.
+#[test]
+fn maps_of_objects_arrays_and_named_types() {
+    let text = r#"catalog "c" version="1.0.0"
+type "Limit" {
+    field "max" "integer" required=#true min=0 max=100
+}
+tool "quota_set" version="1.0.0" {
+    effect "update"
+    input {
+        field "by_team" "map" max-entries=8 {
+            values "object" {
+                field "owner" "string" required=#true max-length=8
+            }
+        }
+        field "tags" "map" max-entries=8 {
+            values "array" max-items=2 { items "string" max-length=3; }
+        }
+        field "limits" "map" max-entries=8 { values "Limit"; }
+    }
+}"#;
+    let loaded = catalogc::project::load_source("c.kdl", text);
+    let errors: Vec<&str> = loaded.diagnostics.iter().map(|d| d.rule.as_str()).collect();
+    assert!(
+        !errors.iter().any(|r| r.starts_with("model/")),
+        "{errors:?}"
+    );
+    let cat = &loaded.project.catalogs[0];
+    let s = schema::input_schema(cat, &cat.tools[0]);
+    let object = json!({"type": "object", "properties": {}, "maxProperties": 8});
+    let with = |values: Value| {
+        let mut m = object.clone();
+        m["additionalProperties"] = values;
+        m
+    };
+    assert_eq!(
+        s["properties"]["by_team"],
+        with(json!({"type": "object",
+            "properties": {"owner": {"type": "string", "maxLength": 8}},
+            "required": ["owner"], "additionalProperties": false}))
+    );
+    assert_eq!(
+        s["properties"]["tags"],
+        with(json!({"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 2}))
+    );
+    assert_eq!(
+        s["properties"]["limits"],
+        with(json!({"type": "object",
+            "properties": {"max": {"type": "integer", "minimum": 0, "maximum": 100}},
+            "required": ["max"], "additionalProperties": false}))
+    );
+    let shape = catalogc::contract::shape::shape_of(&s).unwrap_or_else(|e| panic!("{e}"));
+    let violations = |v: Value| -> Vec<(String, String)> {
+        catalogc::runtime::validate::check(shape, &v)
+            .into_iter()
+            .map(|v| (v.path, v.reason))
+            .collect()
+    };
+    let good = json!({"by_team": {"pay": {"owner": "ann"}}, "tags": {"a": ["x"]},
+        "limits": {"cpu": {"max": 4}}});
+    assert!(violations(good).is_empty());
+    let bad = json!({"by_team": {"pay": {}}, "tags": {"a": ["x", "y", "z"]},
+        "limits": {"cpu": {"max": 101}}});
+    let got: Vec<String> = violations(bad).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(got, ["/by_team/pay/owner", "/tags/a", "/limits/cpu/max"]);
+}

@@ -162,12 +162,15 @@ fn extensions(ty: &Ty, nullable: bool) -> Vec<TokenStream> {
         out.push(quote!("uniqueItems" = true));
     }
     if let TyKind::Map(m) = &ty.kind {
-        // The value schema as the contract states it (map values are scalars or `json`, so
-        // no named type needs the catalog): JSON text is `extend`'s value syntax.
-        let values =
-            crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &*m.values);
-        if let Ok(values) = values.to_string().parse::<TokenStream>() {
-            out.push(quote!("additionalProperties" = #values));
+        // Scalar values: their schema as the contract states it (no named type needs the
+        // catalog); JSON text is `extend`'s value syntax. Values that hold fields are
+        // generated types with their own derive, which schemars uses as they are.
+        if !m.values.kind.is_structured() {
+            let values =
+                crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &*m.values);
+            if let Ok(values) = values.to_string().parse::<TokenStream>() {
+                out.push(quote!("additionalProperties" = #values));
+            }
         }
         for (key, v) in [
             ("minProperties", &m.min_entries),

@@ -79,3 +79,35 @@ tool "place_get" version="1.0.0" {
     // The generated tool definition (what `tools/list` serves) is the same JSON.
     assert!(files[0].contents.contains(r#"\"x-mcp-header\":\"Region\""#));
 }
+
+/// A map of objects is a `BTreeMap` of a generated struct whose rule checks every value.
+#[test]
+fn maps_of_objects_generate_a_value_struct() {
+    let text = r#"catalog "quota" version="1.0.0" {
+    summary "Quotas."
+}
+tool "quota_set" version="1.0.0" {
+    summary "Set quotas."
+    when "Use to set quotas."
+    when-not "Not for reading quotas."
+    effect "update"
+    input {
+        field "by_team" "map" required=#true max-entries=8 {
+            doc "Quota per team."
+            values "object" {
+                field "owner" "string" required=#true max-length=8 { doc "Who owns it."; }
+            }
+        }
+    }
+}
+"#;
+    let files = generate_text("quota.kdl", text);
+    let rs = &files[0].contents;
+    for part in [
+        "pub struct ByTeamValue",
+        "pub by_team: __rt::BTreeMap<__rt::String, ByTeamValue>",
+        "MapRule::of(",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}

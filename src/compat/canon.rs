@@ -20,7 +20,12 @@ fn sort_ty(ty: &mut Ty) {
             }
         }
         TyKind::Array(a) => sort_ty(&mut a.items),
+        TyKind::Map(m) => sort_ty(&mut m.values),
         TyKind::Object(o) => sort_fields(&mut o.fields),
+        TyKind::Union(u) => u
+            .variants
+            .iter_mut()
+            .for_each(|v| sort_fields(&mut v.fields.fields)),
         _ => {}
     }
 }
@@ -37,11 +42,19 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
     fn walk<'a>(cat: &'a Catalog, fields: &'a [Field], seen: &mut Vec<&'a str>) {
         for f in fields {
             let mut ty = &f.ty;
-            while let TyKind::Array(a) = &ty.kind {
-                ty = &a.items;
+            loop {
+                match &ty.kind {
+                    TyKind::Array(a) => ty = &a.items,
+                    TyKind::Map(m) => ty = &m.values,
+                    _ => break,
+                }
             }
             match &ty.kind {
                 TyKind::Object(o) => walk(cat, &o.fields, seen),
+                TyKind::Union(u) => u
+                    .variants
+                    .iter()
+                    .for_each(|v| walk(cat, &v.fields.fields, seen)),
                 TyKind::Named(n) if !seen.contains(&n.value.as_str()) => {
                     seen.push(&n.value);
                     if let Some(t) = cat.type_def(&n.value) {

@@ -43,6 +43,12 @@ enum Ev {
     },
     /// The reader lists an enum value the writer never produces.
     ReaderEnumValueUnused,
+    /// The writer may produce a union variant the reader does not have.
+    WriterVariantUnknown,
+    /// The reader has a union variant the writer never produces.
+    ReaderVariantUnused,
+    /// The union's discriminator property differs.
+    DiscriminatorDiffers,
     /// The reader's bound rejects some values the writer may produce.
     Narrower,
     /// The reader's bound accepts more than the writer produces.
@@ -92,6 +98,9 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::NullableDiffers { writer_has: true } => InputNullableRemoved,
             Ev::WriterEnumValueUnknown { .. } => InputEnumValueRemoved,
             Ev::ReaderEnumValueUnused => InputEnumValueAdded,
+            Ev::WriterVariantUnknown => InputVariantRemoved,
+            Ev::ReaderVariantUnused => InputVariantAdded,
+            Ev::DiscriminatorDiffers => InputDiscriminatorChanged,
             Ev::Narrower => InputBoundTightened,
             Ev::Wider => InputBoundLoosened,
             Ev::Incomparable => InputBoundChanged,
@@ -143,6 +152,9 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             } => OutputEnumValueAddedExtensible,
             Ev::WriterEnumValueUnknown { .. } => OutputEnumValueAdded,
             Ev::ReaderEnumValueUnused => OutputEnumValueRemoved,
+            Ev::WriterVariantUnknown => OutputVariantAdded,
+            Ev::ReaderVariantUnused => OutputVariantRemoved,
+            Ev::DiscriminatorDiffers => OutputDiscriminatorChanged,
             Ev::Narrower => OutputBoundLoosened,
             Ev::Wider => OutputBoundTightened,
             Ev::Incomparable => OutputBoundChanged,
@@ -618,8 +630,9 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// A union's variants are the values of its discriminator: one the writer alone has is
-    /// an enum value the reader does not know, one the reader alone has a value never sent.
-    /// Variants in both compare as objects; another discriminator shares no value.
+    /// a shape the reader does not know, one the reader alone has a shape never sent.
+    /// Variants in both compare as objects (their docs as a field's); another discriminator
+    /// shares no value.
     fn union(
         &mut self,
         w: &'a UnionTy,
@@ -631,7 +644,8 @@ impl<'a> Reader<'a, '_> {
         if w.discriminator.value != r.discriminator.value {
             let (o, n) = self.on(&w.discriminator.value, &r.discriminator.value);
             let detail = format!("(discriminator `{o}` → `{n}`)");
-            self.emit(Ev::TypeDiffers, path, ws, rs, detail);
+            let p = sub(path, "discriminator");
+            self.emit(Ev::DiscriminatorDiffers, &p, ws, rs, detail);
             return;
         }
         for wv in &w.variants {
@@ -640,14 +654,17 @@ impl<'a> Reader<'a, '_> {
                 Some(rv) => {
                     let saved = (self.w_anchor, self.r_anchor);
                     (self.w_anchor, self.r_anchor) = (wv.fields.span, rv.fields.span);
+                    let (wd, rd) = (wv.doc.as_ref(), rv.doc.as_ref());
+                    if wd.map(|d| &d.value) != rd.map(|d| &d.value) {
+                        let (ws, rs) = (wd.map(|d| d.span), rd.map(|d| d.span));
+                        self.emit(Ev::DocDiffers, &sub(&p, "doc"), ws, rs, String::new());
+                    }
                     self.object(&wv.fields.fields, &rv.fields.fields, &p);
                     (self.w_anchor, self.r_anchor) = saved;
                 }
                 None => {
-                    let ev = Ev::WriterEnumValueUnknown {
-                        reader_extensible: false,
-                    };
                     let detail = format!("(variant `{}`)", wv.name.value);
+                    let ev = Ev::WriterVariantUnknown;
                     self.emit(ev, &p, Some(wv.name.span), rs, detail);
                 }
             }
@@ -656,7 +673,7 @@ impl<'a> Reader<'a, '_> {
             if !w.variants.iter().any(|v| v.name.value == rv.name.value) {
                 let p = format!("{path}<{}>", rv.name.value);
                 let detail = format!("(variant `{}`)", rv.name.value);
-                let ev = Ev::ReaderEnumValueUnused;
+                let ev = Ev::ReaderVariantUnused;
                 self.emit(ev, &p, ws, Some(rv.name.span), detail);
             }
         }

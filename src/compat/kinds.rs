@@ -275,6 +275,30 @@ kinds! {
         "output field closed from any JSON value to a type",
         "A `json` field got a type: old clients accepted any value, so they accept these.",
         mirror: Other(InputTypeClosed), reverse: [OutputTypeOpened];
+    InputVariantAdded = "compat/input-variant-added", Minor,
+        "input union variant added",
+        "The server accepts one more shape of the union (a new discriminator value); every old call keeps its variant.",
+        mirror: Other(OutputVariantAdded), reverse: [InputVariantRemoved];
+    OutputVariantAdded = "compat/output-variant-added", Major,
+        "output union variant added",
+        "The server may return a shape old clients do not know: a discriminator value their exhaustive match or schema rejects.",
+        mirror: Other(InputVariantAdded), reverse: [OutputVariantRemoved];
+    InputVariantRemoved = "compat/input-variant-removed", Major,
+        "input union variant removed",
+        "Old calls that pass the removed shape (its discriminator value) are rejected.",
+        mirror: Other(OutputVariantRemoved), reverse: [InputVariantAdded];
+    OutputVariantRemoved = "compat/output-variant-removed", Minor,
+        "output union variant removed",
+        "The server returns fewer shapes; clients handle every remaining one.",
+        mirror: Other(InputVariantRemoved), reverse: [OutputVariantAdded];
+    InputDiscriminatorChanged = "compat/input-discriminator-changed", Major,
+        "input union discriminator changed",
+        "Old calls name their variant in the old property, which the server no longer reads: no old value matches a variant.",
+        mirror: Other(OutputDiscriminatorChanged), reverse: [InputDiscriminatorChanged];
+    OutputDiscriminatorChanged = "compat/output-discriminator-changed", Major,
+        "output union discriminator changed",
+        "Clients look for the variant in the old property; the server now names it in another one.",
+        mirror: Other(InputDiscriminatorChanged), reverse: [OutputDiscriminatorChanged];
     InputDefaultChanged = "compat/input-default-changed", Major,
         "input default changed",
         "Old calls that omit the field now mean something else.",
@@ -596,6 +620,9 @@ mod tests {
             ("nullable-removed", Major, Minor),
             ("type-opened", Minor, Major),
             ("type-closed", Major, Minor),
+            ("variant-added", Minor, Major),
+            ("variant-removed", Major, Minor),
+            ("discriminator-changed", Major, Major),
         ];
         for (row, input, output) in table {
             let i = Kind::from_id(&format!("compat/input-{row}"));

@@ -352,3 +352,45 @@ fn fingerprints_are_stable() {
     assert_ne!(a, fingerprint("compat/tool-removed", "a_bx", ""));
     assert_eq!(a.len(), 32);
 }
+
+/// Fields inside map values compare as object fields, at `FIELD{}.NAME`.
+#[test]
+fn fields_inside_map_values_compare_at_their_path() {
+    let map = |fields: Vec<Field>| {
+        TyKind::Map(MapTy {
+            min_entries: None,
+            max_entries: None,
+            values: Box::new(Ty {
+                kind: TyKind::Object(Object {
+                    fields,
+                    span: Span::default(),
+                }),
+                span: Span::default(),
+            }),
+        })
+    };
+    let side = |fields: Vec<Field>| vec![field("m", map(fields), false)];
+    let a = || field("a", string(), false);
+    let old = catalog(
+        vec![tool("a_b", side(vec![a()]), Some(side(vec![a()])))],
+        vec![],
+    );
+    let b = field("b", string(), true);
+    let new = catalog(
+        vec![tool(
+            "a_b",
+            side(vec![a(), b.clone()]),
+            Some(side(vec![a(), b])),
+        )],
+        vec![],
+    );
+    let changes = compare_tools(&old, &old.tools[0], &new, &new.tools[0]);
+    let got: Vec<(Kind, &str)> = changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::InputFieldRequiredAdded, "input.m{}.b"),
+            (Kind::OutputFieldRequiredAdded, "output.m{}.b"),
+        ]
+    );
+}

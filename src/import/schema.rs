@@ -35,6 +35,10 @@ const COMMON: &[&str] = &[
 /// list or a union), so the field is written `nullable=#true`. Not a JSON Schema keyword.
 const NULLABLE: &str = "\u{0}nullable";
 
+/// The key [`Cx::shape`] leaves in a flattened shape whose union of objects it kept as a
+/// `union` (see [`Cx::tagged`]): `{"discriminator", "key", "variants": [[name, shape]…]}`.
+const UNION: &str = "\u{0}union";
+
 /// Writes the fields of the top-level `inputSchema` / `outputSchema` into `block`.
 pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut ToolNotes<'_>) {
     let at = At {
@@ -216,6 +220,13 @@ impl Cx<'_, '_, '_> {
                 "`{key}` of one alternative is written as that alternative"
             ));
         }
+        if kept.len() > 1
+            && let Some(u) = self.tagged(key, &kept, lost)
+        {
+            out.insert("type".into(), Value::from("object"));
+            out.insert(UNION.into(), u);
+            return;
+        }
         if kept.len() > 1 {
             let kinds: Vec<String> = kept.iter().map(|a| kind_label(a)).collect();
             lost.push(format!(
@@ -228,6 +239,111 @@ impl Cx<'_, '_, '_> {
             let part = self.shape(first, lost);
             merge_under(out, part);
         }
+    }
+
+    /// Alternatives that are all objects with one property in common whose value is a
+    /// distinct string constant in each (`const`, or an `enum` of one value): a `union` with
+    /// that property as discriminator. Anything else is `None` (the caller cuts the union).
+    fn tagged(&mut self, key: &str, alts: &[&Value], lost: &mut Vec<String>) -> Option<Value> {
+        // Flattening follows `$ref`s; a union cut after all must follow them again.
+        let refs = self.refs.len();
+        let found = self.tagged_inner(key, alts, lost);
+        if found.is_none() {
+            self.refs.truncate(refs);
+        }
+        found
+    }
+
+    fn tagged_inner(
+        &mut self,
+        key: &str,
+        alts: &[&Value],
+        lost: &mut Vec<String>,
+    ) -> Option<Value> {
+        let mut flat_lost = Vec::new();
+        let shapes: Vec<Shape> = alts.iter().map(|a| self.shape(a, &mut flat_lost)).collect();
+        let tag_of = |s: &Shape, prop: &str| -> Option<String> {
+            let p = s.get("properties")?.get(prop)?;
+            let c = match p.get("const") {
+                Some(c) => c,
+                None => match p.get("enum").and_then(Value::as_array)?.as_slice() {
+                    [one] => one,
+                    _ => return None,
+                },
+            };
+            c.as_str().filter(|t| !t.is_empty()).map(str::to_string)
+        };
+        let first = shapes.first()?;
+        let candidates = first.get("properties")?.as_object()?.keys();
+        let disc = candidates
+            .into_iter()
+            .find(|prop| {
+                let tags: Vec<Option<String>> = shapes.iter().map(|s| tag_of(s, prop)).collect();
+                tags.iter().all(Option::is_some)
+                    && tags.iter().enumerate().all(|(i, t)| !tags[..i].contains(t))
+            })?
+            .clone();
+        let disc = disc.as_str();
+        if !shapes
+            .iter()
+            .all(|s| s.get("type").and_then(Value::as_str) == Some("object") && !is_map(s))
+        {
+            return None;
+        }
+        lost.extend(flat_lost);
+        let variants: Vec<Value> = shapes
+            .into_iter()
+            .filter_map(|mut s| {
+                let tag = tag_of(&s, disc)?;
+                if let Some(Value::Object(p)) = s.get_mut("properties") {
+                    p.remove(disc);
+                }
+                if let Some(Value::Array(r)) = s.get_mut("required") {
+                    r.retain(|n| n.as_str() != Some(disc));
+                }
+                Some(Value::Array(vec![Value::from(tag), Value::Object(s)]))
+            })
+            .collect();
+        Some(serde_json::json!({"discriminator": disc, "key": key, "variants": variants}))
+    }
+
+    /// A `union` node from the shape [`Cx::tagged`] kept: one `variant` per alternative.
+    fn union_node(&mut self, head: Node, u: &Value, at: &At, depth: usize) -> Node {
+        let disc = u
+            .get("discriminator")
+            .and_then(Value::as_str)
+            .unwrap_or("type");
+        let key = u.get("key").and_then(Value::as_str).unwrap_or("oneOf");
+        let mut node = head.arg("union").prop("discriminator", disc).block();
+        let variants = u.get("variants").and_then(Value::as_array);
+        for (i, v) in variants.into_iter().flatten().enumerate() {
+            let (Some(name), Some(shape)) = (
+                v.get(0).and_then(Value::as_str),
+                v.get(1).and_then(Value::as_object),
+            ) else {
+                continue;
+            };
+            let mut vn = Node::new("variant").arg(name).block();
+            if let Some(d) = shape.get("description").and_then(Value::as_str) {
+                vn.child(Node::new("doc").arg(d));
+            }
+            let vat = At {
+                path: format!("{}<{name}>", at.path),
+                json: format!("{}.{key}[{i}]", at.json),
+            };
+            let mut inner = Vec::new();
+            self.object_body(&mut vn, shape, &vat, depth + 1, &mut inner);
+            let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
+            unread(
+                shape,
+                &keys,
+                &["properties", "required", "additionalProperties", "title"],
+                &mut inner,
+            );
+            self.report(&mut vn, &vat, inner);
+            node.child(vn);
+        }
+        node
     }
 
     /// The fields of an object shape into `block`.
@@ -342,6 +458,11 @@ impl Cx<'_, '_, '_> {
                 node = head.arg("array");
                 read = &["items", "minItems", "maxItems", "uniqueItems"];
                 self.array(&mut node, &shape, at, depth, lost);
+            }
+            "object" if depth < MAX_DEPTH && shape.contains_key(UNION) => {
+                let u = shape.get(UNION).cloned().unwrap_or_default();
+                node = self.union_node(head, &u, at, depth);
+                read = &[UNION];
             }
             "object" if depth < MAX_DEPTH && is_map(&shape) => {
                 (node, read) = self.map(head, &shape, at, depth, lost);

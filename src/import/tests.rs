@@ -7,6 +7,18 @@ fn imported(json: &str) -> Imported {
     }
 }
 
+/// The imported catalog loads without syntax or model errors.
+fn assert_loads(i: &Imported) {
+    let loaded = crate::project::load_source(std::path::Path::new("t.kdl"), i.text.clone());
+    let errors: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.starts_with("model/") || d.rule.starts_with("syntax/"))
+        .map(|d| d.rule.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", i.text);
+}
+
 #[test]
 fn a_tool_list_becomes_a_canonical_catalog() {
     let i = imported(
@@ -250,12 +262,39 @@ fn constants_numeric_enums_titles_and_examples_are_imported() {
             .any(|w| w.contains("examples [\"a\"] left out")),
         "{whats:?}"
     );
-    let loaded = crate::project::load_source(std::path::Path::new("t.kdl"), i.text.clone());
-    let errors: Vec<&str> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule.starts_with("model/") || d.rule.starts_with("syntax/"))
-        .map(|d| d.rule.as_str())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{}", i.text);
+    assert_loads(&i);
+}
+
+#[test]
+fn unions_of_objects_tagged_by_a_constant_become_unions() {
+    let i = imported(
+        r##"[{"name":"survey_create","description":"Creates a survey.","annotations":{"readOnlyHint":false},
+        "inputSchema":{"type":"object","properties":{
+        "question":{"description":"The question.","oneOf":[
+            {"type":"object","description":"Pick one.","properties":{"type":{"const":"choice"},"options":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["type","options"],"additionalProperties":false},
+            {"$ref":"#/$defs/text"}]},
+        "other":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}},
+        "required":["question"],"additionalProperties":false,
+        "$defs":{"text":{"type":"object","properties":{"type":{"type":"string","enum":["text"]}},"required":["type"],"additionalProperties":false}}}}]"##,
+    );
+    for want in [
+        r#"field "question" "union" required=#true discriminator="type" {"#,
+        "doc \"The question.\"",
+        "variant \"choice\" {",
+        "doc \"Pick one.\"",
+        r#"field "options" "array" required=#true max-items=3"#,
+        "variant \"text\"",
+        r#"field "other" "object" {"#,
+    ] {
+        assert!(i.text.contains(want), "{want} missing in\n{}", i.text);
+    }
+    let whats: Vec<&str> = i.notes.iter().map(|n| n.what.as_str()).collect();
+    assert!(
+        whats
+            .iter()
+            .any(|w| w.contains("`anyOf` union (object | object) is not expressible")),
+        "{whats:?}"
+    );
+    assert!(!whats.iter().any(|w| w.contains("oneOf")), "{whats:?}");
+    assert_loads(&i);
 }

@@ -257,6 +257,13 @@ impl<'t, 'a> Walker<'t, 'a> {
                         ty = &a.items;
                         site_field = None;
                     }
+                    // Scalar and `json` values are the map's own site (its rules read
+                    // `values`); structured values are walked like array items.
+                    TyKind::Map(m) if m.values.kind.is_structured() => {
+                        path.push_str("{}");
+                        ty = &m.values;
+                        site_field = None;
+                    }
                     TyKind::Object(o) => {
                         stack.push(Frame {
                             fields: &o.fields,
@@ -310,7 +317,7 @@ impl<'t, 'a> Walker<'t, 'a> {
 mod tests {
     use super::*;
     use crate::lint::testkit::sites::*;
-    use crate::model::Effect;
+    use crate::model::{Effect, MapTy, Object, UnionTy, Variant};
 
     fn use_paths(catalog: &Catalog, tool: &Tool) -> (Vec<String>, bool) {
         let types = Types::new(catalog);
@@ -351,6 +358,104 @@ mod tests {
                 "input.root.label@2*",
                 "input.root.children@2*",
                 "input.root.children[]@2*"
+            ]
+        );
+    }
+
+    fn union(variants: Vec<(&str, Vec<Field>)>) -> TyKind {
+        TyKind::Union(UnionTy {
+            discriminator: sp("type".to_string()),
+            variants: variants
+                .into_iter()
+                .map(|(name, fields)| Variant {
+                    name: sp(name.to_string()),
+                    doc: None,
+                    fields: Object {
+                        fields,
+                        span: Span::new(0, 0),
+                    },
+                })
+                .collect(),
+        })
+    }
+
+    /// Variant fields carry `<NAME>` after the union's path, in declaration order, one level
+    /// deeper than the union; as array items, after the `[]`; named types inside resolve.
+    /// Structured map values are walked at `{}`; scalar ones are the map's own site.
+    #[test]
+    fn union_variants_walk_with_their_names_in_the_path() {
+        let person = type_def("Person", vec![field("name", bounded_string(8))]);
+        let question = union(vec![
+            (
+                "choice",
+                vec![
+                    field("options", array(string(), Some(4))),
+                    field("meta", object(vec![field("x", int(None, None))])),
+                ],
+            ),
+            ("text", vec![field("author", named("Person"))]),
+        ]);
+        let events = array(
+            union(vec![
+                ("click", vec![field("x", int(Some(0), None))]),
+                ("view", vec![]),
+            ]),
+            Some(10),
+        );
+        let by_key = TyKind::Map(MapTy {
+            min_entries: None,
+            max_entries: None,
+            values: Box::new(ty(object(vec![field("y", bounded_string(2))]))),
+        });
+        let t = tool(
+            "a_b",
+            Effect::Read,
+            vec![
+                field("q", question),
+                field("events", events),
+                field("by_key", by_key),
+                field(
+                    "labels",
+                    TyKind::Map(MapTy {
+                        min_entries: None,
+                        max_entries: None,
+                        values: Box::new(ty(string())),
+                    }),
+                ),
+                field(
+                    "tags",
+                    TyKind::Map(MapTy {
+                        min_entries: None,
+                        max_entries: None,
+                        values: Box::new(ty(array(string(), None))),
+                    }),
+                ),
+            ],
+            None,
+        );
+        let c = catalog(vec![t], vec![person]);
+        let (paths, complete) = use_paths(&c, &c.tools[0]);
+        assert!(complete);
+        assert_eq!(
+            paths,
+            [
+                "input.q@1",
+                "input.q<choice>.options@2",
+                "input.q<choice>.options[]@2",
+                "input.q<choice>.meta@2",
+                "input.q<choice>.meta.x@3",
+                "input.q<text>.author@2",
+                "input.q<text>.author.name@3*",
+                "input.events@1",
+                "input.events[]@1",
+                "input.events[]<click>.x@2",
+                "input.by_key@1",
+                "input.by_key{}@1",
+                "input.by_key{}.y@2",
+                "input.labels@1",
+                "input.tags@1",
+                "input.tags{}@1",
+                "input.tags{}[]@1",
             ]
         );
     }

@@ -111,12 +111,20 @@ impl<'a> Sizes<'a> {
     fn refs(&self, fields: &[Field], out: &mut Vec<usize>) {
         for f in fields {
             let mut ty = &f.ty;
-            while let TyKind::Array(a) = &ty.kind {
-                ty = &a.items;
+            loop {
+                match &ty.kind {
+                    TyKind::Array(a) => ty = &a.items,
+                    TyKind::Map(m) => ty = &m.values,
+                    _ => break,
+                }
             }
             match &ty.kind {
                 TyKind::Named(n) => out.extend(self.index.get(n.value.as_str())),
                 TyKind::Object(o) => self.refs(&o.fields, out),
+                TyKind::Union(u) => u
+                    .variants
+                    .iter()
+                    .for_each(|v| self.refs(&v.fields.fields, out)),
                 _ => {}
             }
         }
@@ -154,7 +162,30 @@ impl<'a> Sizes<'a> {
                     ..items
                 }
             }
+            TyKind::Map(m) => {
+                let values = self.ty(&m.values, state);
+                Measure {
+                    fields: values.fields.saturating_add(1),
+                    ..values
+                }
+            }
             TyKind::Object(o) => self.fields(&o.fields, state),
+            // Every variant is an object of the schema: their fields add up, the deepest counts.
+            TyKind::Union(u) => {
+                let mut m = Measure::default();
+                for v in &u.variants {
+                    let t = self.fields(&v.fields.fields, state);
+                    if t.fields >= m.fields && t.heaviest.is_some() {
+                        m.heaviest = t.heaviest;
+                    }
+                    m.fields = m.fields.saturating_add(t.fields);
+                    if t.depth > m.depth {
+                        m.depth = t.depth;
+                        m.deepest = t.deepest;
+                    }
+                }
+                m
+            }
             TyKind::Named(n) => match self.index.get(n.value.as_str()) {
                 Some(&i) if state[i] == 2 => Measure {
                     heaviest: Some(i),
@@ -281,6 +312,26 @@ mod tests {
         let depths: Vec<usize> = sizes.types.iter().map(|m| m.depth).collect();
         assert_eq!(depths, [4, 3, 2, 1]);
         assert_eq!(sizes.check(&cat.tools[0]), None);
+    }
+
+    /// Every union variant's fields count, and named types inside variants are measured.
+    #[test]
+    fn union_variants_add_up() {
+        let cat = lowered(
+            r#"catalog "c" version="1.0.0"
+type "P" { field "a" "integer" max=1; field "b" "integer" max=1; }
+type "U" {
+    field "u" "union" discriminator="k" {
+        variant "x" { field "p" "P"; }
+        variant "y" { field "q" "P"; field "r" "integer" max=1; }
+    }
+}"#,
+        );
+        let sizes = Sizes::of(&cat);
+        // P = 2; U = 1 (u) + x (1 + 2) + y (1 + 2 + 1) = 8; three objects deep: U, a variant, P.
+        let fields: Vec<u64> = sizes.types.iter().map(|m| m.fields).collect();
+        assert_eq!(fields, [2, 8]);
+        assert_eq!(sizes.types[1].depth, 3);
     }
 
     #[test]

@@ -597,23 +597,31 @@ pub struct MapTy {
     pub min_entries: Option<Sp<u64>>,
     /// `max-entries`: most keys.
     pub max_entries: Option<Sp<u64>>,
-    /// The `values` child: the type of every value. Lowering admits scalar types and `json`
-    /// only (see [`MapTy::admits`]), so no walk over types needs to look inside a map.
+    /// The `values` child: the type of every value; never a map or a union (see
+    /// [`MapTy::admits`]), but an object, array or named type may hold fields.
     pub values: Box<Ty>,
 }
 
-impl MapTy {
-    /// Whether a map's values may have type `kind`: the scalars and `json`. Arrays, objects
-    /// and named types as values are not part of the format yet.
-    pub fn admits(kind: &TyKind) -> bool {
-        !matches!(
-            kind,
+impl TyKind {
+    /// Whether a value of this type is a structure with its own sites: an array, an object,
+    /// a named type, a union or a map (not a scalar, not `json`).
+    pub fn is_structured(&self) -> bool {
+        matches!(
+            self,
             TyKind::Array(_)
                 | TyKind::Object(_)
-                | TyKind::Map(_)
-                | TyKind::Union(_)
                 | TyKind::Named(_)
+                | TyKind::Union(_)
+                | TyKind::Map(_)
         )
+    }
+}
+
+impl MapTy {
+    /// Whether a map's values may have type `kind`: the scalars, `json`, arrays, objects and
+    /// named types. Maps of maps and of unions are not part of the format.
+    pub fn admits(kind: &TyKind) -> bool {
+        !matches!(kind, TyKind::Map(_) | TyKind::Union(_))
     }
 }
 

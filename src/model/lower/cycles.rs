@@ -109,7 +109,22 @@ fn ty_refs(ty: &Ty, path: &mut String, f: &mut impl FnMut(&str, Span, &str)) {
             ty_refs(&a.items, path, f);
             path.truncate(path.len() - 2);
         }
+        TyKind::Map(m) => {
+            path.push_str("{}");
+            ty_refs(&m.values, path, f);
+            path.truncate(path.len() - 2);
+        }
         TyKind::Object(o) => each_ref(&o.fields, path, f),
+        TyKind::Union(u) => {
+            for v in &u.variants {
+                let len = path.len();
+                path.push('<');
+                path.push_str(&v.name.value);
+                path.push('>');
+                each_ref(&v.fields.fields, path, f);
+                path.truncate(len);
+            }
+        }
         _ => {}
     }
 }
@@ -126,7 +141,8 @@ fn ref_path(t: &TypeDef, span: Span) -> String {
     found.unwrap_or_else(|| t.name.value.clone())
 }
 
-/// Removes fields whose type (directly or through array items) is a reference in `bad`.
+/// Removes fields whose type (directly or through array items or map values) is a reference
+/// in `bad`, in nested objects and union variants too.
 fn prune(fields: &mut Vec<Field>, bad: &HashSet<Span>) {
     fields.retain(|f| !ty_is_bad(&f.ty, bad));
     for f in fields.iter_mut() {
@@ -138,6 +154,7 @@ fn ty_is_bad(ty: &Ty, bad: &HashSet<Span>) -> bool {
     match &ty.kind {
         TyKind::Named(n) => bad.contains(&n.span),
         TyKind::Array(a) => ty_is_bad(&a.items, bad),
+        TyKind::Map(m) => ty_is_bad(&m.values, bad),
         _ => false,
     }
 }
@@ -146,6 +163,12 @@ fn prune_ty(ty: &mut Ty, bad: &HashSet<Span>) {
     match &mut ty.kind {
         TyKind::Object(o) => prune(&mut o.fields, bad),
         TyKind::Array(a) => prune_ty(&mut a.items, bad),
+        TyKind::Map(m) => prune_ty(&mut m.values, bad),
+        TyKind::Union(u) => {
+            for v in &mut u.variants {
+                prune(&mut v.fields.fields, bad);
+            }
+        }
         _ => {}
     }
 }

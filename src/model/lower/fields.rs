@@ -446,10 +446,10 @@ impl Cx {
                         "model/unsupported-type",
                         values.span,
                         format!(
-                            "map values of type `{}` are not supported yet",
+                            "map values of type `{}` are not part of the format",
                             values.kind.keyword()
                         ),
-                        Some("use a scalar type (`string`, `integer`, `number`, `boolean`, `cursor`, `timestamp`) or `json`".to_string()),
+                        Some("use a scalar type, `json`, an `array`, an `object` or a named type; for a map of maps, name an object type whose fields are the inner keys".to_string()),
                     );
                     return None;
                 }

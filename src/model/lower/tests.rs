@@ -162,6 +162,62 @@ fn recursive_fields_are_pruned_after_the_report() {
     assert_eq!(cat.types[0].fields.len(), 1);
 }
 
+/// A union variant's fields are fields of the type too: a reference back through one is a
+/// cycle, reported at its variant path and pruned from the variant.
+#[test]
+fn recursion_through_a_union_variant_is_reported_and_pruned() {
+    let src = r#"catalog "c" version="1.0.0"
+type "T" {
+    field "u" "union" discriminator="k" {
+        variant "a" { field "t" "T"; field "n" "integer" max=3; }
+        variant "b" { field "s" "string" max-length=3; }
+    }
+}"#;
+    let (cat, diags) = lower_text(src);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].rule, "model/recursive-type");
+    assert_eq!(diags[0].path.as_deref(), Some("T.u<a>.t"));
+    let cat = cat.expect("catalog");
+    let TyKind::Union(u) = &cat.types[0].fields[0].ty.kind else {
+        panic!("a union");
+    };
+    let names: Vec<&str> = u.variants[0]
+        .fields
+        .fields
+        .iter()
+        .map(|f| f.name.value.as_str())
+        .collect();
+    assert_eq!(names, ["n"]);
+}
+
+/// Map values may be objects, arrays and named types; maps of maps and of unions are not.
+#[test]
+fn map_values_hold_fields_but_not_maps() {
+    let src = r#"catalog "c" version="1.0.0"
+type "T" {
+    field "a" "map" { values "object" { field "x" "string" max-length=3; } }
+    field "b" "map" { values "array" { items "integer"; } }
+    field "c" "map" { values "map" { values "string"; } }
+}"#;
+    let (cat, diags) = lower_text(src);
+    let rules: Vec<(&str, Option<&str>)> = diags
+        .iter()
+        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .collect();
+    assert_eq!(rules, [("model/unsupported-type", Some("T.c"))]);
+    let cat = cat.expect("catalog");
+    let names: Vec<&str> = cat.types[0]
+        .fields
+        .iter()
+        .map(|f| f.name.value.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    let TyKind::Map(m) = &cat.types[0].fields[0].ty.kind else {
+        panic!("a map");
+    };
+    assert!(m.values.kind.is_structured());
+}
+
 #[test]
 fn paths_name_the_field_inside_the_tool() {
     let src = r#"catalog "c" version="1.0.0"
