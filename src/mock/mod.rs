@@ -3,7 +3,7 @@
 //! The mock is one more [`Service`] behind [`crate::rmcp::Server`], so it speaks MCP exactly
 //! as a generated server does. Per call, in the order generated code takes:
 //! 1. the arguments are checked by the runtime's checker against the tool's published input
-//!    schema ([`shape_of`]), with the runtime's `INVALID_ARGUMENTS` encoding;
+//!    schema ([`shape_of_text`]), with the runtime's `INVALID_ARGUMENTS` encoding;
 //! 2. a tool named by `--fail TOOL=CODE` answers with that declared error, encoded by the
 //!    runtime as a handler's error would be;
 //! 3. a tool with `needs-input` asks for each need the request has not had accepted

@@ -141,7 +141,7 @@ fn write_number(out: &mut String, n: &Number) {
 /// compact text, see `crate::contract`), or `None` when `text` is not JSON. Equal to
 /// [`to_canonical_string`] of the parsed value, without building it: objects are sorted in
 /// place in the output, strings without escapes are copied as they are, and each number
-/// goes through [`write_number`] from the value its digits denote.
+/// is written as an ECMAScript number from the value its digits denote.
 pub fn canonicalize(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut r = TextReader {
