@@ -44,7 +44,7 @@ fn schema_and_hash(cat: &Catalog, templates: &Templates) -> usize {
         .iter()
         .map(|t| {
             let c = ToolContract::build(cat, t, templates).expect("the built-in template renders");
-            c.definition.as_object().map_or(0, |o| o.len()) + c.hashes().contract.len()
+            c.definition().len() + c.hashes().contract.len()
         })
         .sum()
 }

@@ -248,7 +248,8 @@ fn command(name: &str, text: &str) -> usize {
             // Streamed to its destination as the CLI does (stdout there, a byte counter here).
             let mut out = Counted(0);
             let view = artifacts.tools_list_view(&loaded.project);
-            let _ = catalogc::diag::emit::write_json(&mut out, &view);
+            let _ = view.write_pretty(&mut out);
+            let _ = std::io::Write::write_all(&mut out, b"\n");
             out.0
         }
         "lock" => loaded

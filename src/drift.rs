@@ -83,7 +83,7 @@ pub fn compare(project: &Project, artifacts: &Artifacts, served: &[Value]) -> Ve
                         tool.name.value
                     ),
                 )],
-                Some(served) => compare_tool(cat, tool, &contract.definition, served),
+                Some(served) => compare_tool(cat, tool, &contract.definition_value(), served),
             };
             for ch in changes {
                 out.push(diagnostic(cat, tool, ch));
@@ -393,7 +393,7 @@ mod tests {
         art.catalogs[0]
             .tools
             .iter()
-            .map(|t| t.definition.clone())
+            .map(|t| t.definition_value())
             .collect()
     }
 
@@ -414,7 +414,7 @@ mod tests {
         let (project, art) = billing();
         let cat = &project.catalogs[0];
         for (tool, c) in cat.tools.iter().zip(&art.catalogs[0].tools) {
-            let (imported, notes) = served_schemas(&c.definition)
+            let (imported, notes) = served_schemas(&c.definition_value())
                 .unwrap_or_else(|e| panic!("{}: {e}", tool.name.value));
             let input_notes: Vec<&Note> =
                 notes.iter().filter(|n| on_side(n, "inputSchema")).collect();
@@ -427,7 +427,7 @@ mod tests {
             };
             assert_eq!(
                 crate::contract::schema::input_schema(&bare, &t),
-                *c.input_schema()
+                c.input_schema_value()
             );
         }
     }

@@ -13,7 +13,7 @@ fn tools_list(p: &Project) -> Value {
 }
 
 fn definition(cat: &Catalog, t: &Tool) -> Value {
-    testing::contract(cat, t).definition
+    testing::contract(cat, t).definition_value()
 }
 
 fn description(cat: &Catalog, t: &Tool) -> String {

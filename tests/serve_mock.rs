@@ -94,10 +94,11 @@ fn the_mock_checks_against_the_shapes_generated_code_states() {
                 .find(|(n, _, _)| *n == tool.name.value)
                 .expect("a generated module per tool");
             let mock_in =
-                catalogc::contract::shape::shape_of(contract.input_schema()).expect("input");
+                catalogc::contract::shape::shape_of_text(contract.input_schema()).expect("input");
             assert_eq!(describe(mock_in), describe(input), "{}", tool.name.value);
-            let schema = contract.output_schema().expect("output schema");
-            let mock_out = catalogc::contract::shape::shape_of(schema).expect("output");
+            let schema_text = contract.output_schema().expect("output schema");
+            let mock_out = catalogc::contract::shape::shape_of_text(schema_text).expect("output");
+            let schema = &catalogc::contract::schema::parse(schema_text);
             assert_eq!(describe(mock_out), describe(output), "{}", tool.name.value);
             // The mock's answer is an output the generated type accepts.
             let answer = catalogc::mock::sample::sample(schema);

@@ -53,7 +53,10 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
         What::Eval => return Ok(Status::Ok),
         What::ToolsJson => {
             let value = artifacts.tools_list_view(project);
-            super::output(|out| crate::diag::emit::write_json(out, &value))?;
+            super::output(|out| {
+                value.write_pretty(out)?;
+                out.write_all(b"\n")
+            })?;
             return Ok(Status::Ok);
         }
         What::Vectors => {

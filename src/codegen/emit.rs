@@ -185,7 +185,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let description = &c.description;
     let h = c.hashes();
     let (ih, oh, ch) = (&h.input, &h.output, &h.contract);
-    let definition = serde_json::to_string(&c.definition).unwrap_or_default();
+    let definition = c.definition();
     let mdoc = doc(tool.summary.as_ref().map(|s| s.value.as_str()));
     let items = t.items.iter().map(|i| item(i, At::Tool, opts));
     let input_impl = input_methods(t);

@@ -67,8 +67,7 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
             name: format!("{stem}.rs"),
             contents: format!("{}{}", header(&source), print(tokens)),
         });
-        let mut json =
-            serde_json::to_string_pretty(&artifacts.catalog_tools_list(i)).unwrap_or_default();
+        let mut json = artifacts.catalog_tools_list(i).to_pretty_string();
         json.push('\n');
         out.push(File {
             name: format!("{stem}.tools.json"),

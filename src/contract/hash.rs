@@ -12,7 +12,7 @@
 
 use super::schema;
 use crate::model::{Catalog, Tool};
-use crate::runtime::canonical::{digest, sha256_hex};
+use crate::runtime::canonical::{digest, digest_text, sha256_hex};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -30,28 +30,21 @@ pub struct ToolHashes {
     pub contract: String,
 }
 
-/// The hashes of `tool` from its already built description and schemas.
-pub fn hashes_of(
-    tool: &Tool,
-    description: &str,
-    input: &Value,
-    output: Option<&Value>,
-) -> ToolHashes {
+/// The hashes of `tool` from its already written description and schema texts.
+pub fn hashes_of(tool: &Tool, description: &str, input: &str, output: Option<&str>) -> ToolHashes {
     hashes_from(&ContractFacts::of(tool), description, input, output)
 }
 
-/// The hashes of a tool from its [`ContractFacts`], description and schemas.
+/// The hashes of a tool from its [`ContractFacts`], description and schema texts (compact
+/// JSON, hashed in their RFC 8785 form).
 pub fn hashes_from(
     facts: &ContractFacts,
     description: &str,
-    input: &Value,
-    output: Option<&Value>,
+    input: &str,
+    output: Option<&str>,
 ) -> ToolHashes {
-    let input = digest(input);
-    let output = match output {
-        Some(o) => digest(o),
-        None => digest(&json!({})),
-    };
+    let input = digest_text(input);
+    let output = digest_text(output.unwrap_or("{}"));
     let contract = digest(&facts.with_schemas(&input, &output));
     ToolHashes {
         input,
@@ -63,12 +56,13 @@ pub fn hashes_from(
 
 /// The input hash of `tool` of `cat`, without rendering its description.
 pub fn input_hash(cat: &Catalog, tool: &Tool) -> String {
-    digest(&schema::input_schema(cat, tool))
+    digest_text(&schema::Schemas::one_tool(cat).input(tool))
 }
 
 /// The output hash of `tool` of `cat` (of `{}` when it declares no output).
 pub fn output_hash(cat: &Catalog, tool: &Tool) -> String {
-    digest(&schema::output_schema(cat, tool).unwrap_or_else(|| json!({})))
+    let output = schema::Schemas::one_tool(cat).output(tool);
+    digest_text(output.as_deref().unwrap_or("{}"))
 }
 
 /// The object the contract hash is taken over (see [`ContractFacts`] for its shape).

@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod schema;
 pub mod shape;
 pub mod targets;
+pub mod text;
 pub mod vectors;
 
 pub use description::{TemplateError, Templates};
@@ -19,11 +20,16 @@ pub use hash::ToolHashes;
 
 use crate::model::{Catalog, Project, Tool};
 use hash::ContractFacts;
-use serde_json::{Value, json};
+use serde_json::Value;
+use std::ops::Range;
 use std::sync::OnceLock;
 
-/// The contract of one tool. The schemas live once, inside the definition: a project of
-/// tens of thousands of tools keeps each schema tree in memory a single time.
+/// The contract of one tool. The MCP definition is kept as its compact JSON text, written
+/// in one pass by [`schema`], with both schemas inside it: what `lint` measures (lengths),
+/// `export` prints (re-indented) and hashes are taken over (canonicalised) is that text; a
+/// reader that needs a tree parses it ([`ToolContract::definition_value`] and the schema
+/// accessors). A JSON tree per tool cost about ten times its text in memory and most of
+/// building the contracts.
 ///
 /// The four hashes are computed on first use and kept: `hash`, `lock`, `export`, docs and
 /// code generation read them, while `lint` and `lsp` (which only measure descriptions and
@@ -32,8 +38,12 @@ use std::sync::OnceLock;
 pub struct ToolContract {
     /// The rendered model-facing description (the MCP `description`).
     pub description: String,
-    /// The MCP tool definition (one entry of `tools/list`), holding both schemas.
-    pub definition: Value,
+    /// The MCP tool definition (one entry of `tools/list`) as compact JSON.
+    definition: Box<str>,
+    /// Where the input schema sits in `definition`.
+    input: Range<usize>,
+    /// Where the output schema sits in `definition`, when the tool declares an output.
+    output: Option<Range<usize>>,
     /// What the contract hash covers besides the schemas.
     facts: ContractFacts,
     /// The `input`, `output`, `description` and `contract` hashes, once asked for.
@@ -57,39 +67,62 @@ impl ToolContract {
         tool: &Tool,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        Self::build_with(&mut schema::Schemas::new(cat), cat, tool, templates)
+        Self::build_with(&mut schema::Schemas::new(cat), tool, cat, templates)
     }
 
     /// [`ToolContract::build`] with the schemas of `cat` built so far, so the tools of one
     /// catalog share each named type's schema.
     fn build_with(
         schemas: &mut schema::Schemas<'_>,
-        cat: &Catalog,
         tool: &Tool,
+        cat: &Catalog,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
         let mut description = templates.description(cat, tool)?;
         // Rendering leaves room to grow; the description lives for the whole run.
         description.shrink_to_fit();
-        let input_schema = schemas.input(tool);
-        let output_schema = schemas.output(tool);
-        let definition = schema::definition_of(tool, &description, input_schema, output_schema);
+        let def = schema::definition_of(schemas, tool, &description);
         Ok(ToolContract {
             description,
-            definition,
+            definition: def.text,
+            input: def.input,
+            output: def.output,
             facts: ContractFacts::of(tool),
             hashes: OnceLock::new(),
         })
     }
 
-    /// The input JSON Schema, with `$schema` (the definition's `inputSchema`).
-    pub fn input_schema(&self) -> &Value {
-        &self.definition["inputSchema"]
+    /// The MCP tool definition as compact JSON (the bytes `serde_json::to_string` gives).
+    pub fn definition(&self) -> &str {
+        &self.definition
     }
 
-    /// The output JSON Schema (`outputSchema`), when the tool declares an output.
-    pub fn output_schema(&self) -> Option<&Value> {
-        self.definition.get("outputSchema")
+    /// The MCP tool definition as a tree (parsed on each call).
+    pub fn definition_value(&self) -> Value {
+        schema::parse(&self.definition)
+    }
+
+    /// The input JSON Schema, with `$schema` (the definition's `inputSchema`), as compact
+    /// JSON.
+    pub fn input_schema(&self) -> &str {
+        self.definition.get(self.input.clone()).unwrap_or("{}")
+    }
+
+    /// The output JSON Schema (`outputSchema`) as compact JSON, when the tool declares an
+    /// output.
+    pub fn output_schema(&self) -> Option<&str> {
+        let range = self.output.clone()?;
+        self.definition.get(range)
+    }
+
+    /// [`ToolContract::input_schema`] as a tree (parsed on each call).
+    pub fn input_schema_value(&self) -> Value {
+        schema::parse(self.input_schema())
+    }
+
+    /// [`ToolContract::output_schema`] as a tree (parsed on each call).
+    pub fn output_schema_value(&self) -> Option<Value> {
+        self.output_schema().map(schema::parse)
     }
 
     /// The `input`, `output`, `description` and `contract` hashes, computed on first use.
@@ -105,21 +138,22 @@ impl ToolContract {
     }
 }
 
-/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::hashes`], without building
-/// the MCP definition (a copy of both schemas) that `breaking` would drop at once.
+/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::hashes`], without writing
+/// the MCP definition that `breaking` would drop at once.
 pub fn tool_hashes(
     cat: &Catalog,
     tool: &Tool,
     templates: &Templates,
 ) -> Result<ToolHashes, TemplateError> {
     let description = templates.description(cat, tool)?;
-    let input_schema = schema::input_schema(cat, tool);
-    let output_schema = schema::output_schema(cat, tool);
+    let mut schemas = schema::Schemas::one_tool(cat);
+    let input_schema = schemas.input(tool);
+    let output_schema = schemas.output(tool);
     Ok(hash::hashes_of(
         tool,
         &description,
         &input_schema,
-        output_schema.as_ref(),
+        output_schema.as_deref(),
     ))
 }
 
@@ -149,7 +183,7 @@ impl Artifacts {
                 let tools = cat
                     .tools
                     .iter()
-                    .map(|tool| ToolContract::build_with(&mut schemas, cat, tool, templates))
+                    .map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(CatalogContracts { tools })
             })
@@ -162,14 +196,13 @@ impl Artifacts {
         self.catalogs.get(catalog)?.tools.get(tool)
     }
 
-    /// The `tools/list` payload `{"tools":[...]}` of every tool of `project`, as a copy.
+    /// The `tools/list` payload `{"tools":[...]}` of every tool of `project`, as a tree.
     pub fn tools_list(&self, project: &Project) -> Value {
         self.tools_list_view(project).to_value()
     }
 
-    /// The `tools/list` payload of every tool of `project`, borrowing the definitions: it
-    /// serialises to the same bytes as [`Artifacts::tools_list`] without copying every schema
-    /// tree first (`export tools-json` of a large catalog would hold them twice).
+    /// The `tools/list` payload of every tool of `project`, borrowing the definitions' text:
+    /// [`ToolsList::write_pretty`] prints it without building any tree.
     ///
     /// Order: catalogs sorted by name (a stable sort, so the loader's order breaks ties),
     /// then tools in declaration order. Sorting by name keeps the payload independent of the
@@ -178,7 +211,7 @@ impl Artifacts {
         let tools = catalogs_by_name(project)
             .into_iter()
             .filter_map(|c| self.catalogs.get(c))
-            .flat_map(|c| c.tools.iter().map(|t| &t.definition))
+            .flat_map(|c| c.tools.iter().map(ToolContract::definition))
             .collect();
         ToolsList { tools }
     }
@@ -188,32 +221,51 @@ impl Artifacts {
         let tools = self
             .catalogs
             .get(catalog)
-            .map(|c| c.tools.iter().map(|t| &t.definition).collect())
+            .map(|c| c.tools.iter().map(ToolContract::definition).collect())
             .unwrap_or_default();
         ToolsList { tools }
     }
 }
 
-/// A `tools/list` payload `{"tools":[...]}` over borrowed tool definitions.
+/// A `tools/list` payload `{"tools":[...]}` over borrowed tool definitions (compact JSON).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolsList<'a> {
     /// The MCP tool definitions, in payload order.
-    pub tools: Vec<&'a Value>,
+    pub tools: Vec<&'a str>,
 }
 
 impl ToolsList<'_> {
-    /// The payload as an owned JSON value (a copy of every definition).
+    /// The payload as an owned JSON value (every definition parsed).
     pub fn to_value(&self) -> Value {
-        json!({ "tools": self.tools })
+        let tools = self.tools.iter().map(|t| schema::parse(t)).collect();
+        let mut m = serde_json::Map::with_capacity(1);
+        m.insert("tools".into(), Value::Array(tools));
+        Value::Object(m)
     }
-}
 
-impl serde::Serialize for ToolsList<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(1))?;
-        m.serialize_entry("tools", &self.tools)?;
-        m.end()
+    /// Writes the payload as `serde_json::to_writer_pretty` writes [`ToolsList::to_value`]
+    /// (no final newline), one definition at a time.
+    pub fn write_pretty(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if self.tools.is_empty() {
+            return out.write_all(b"{\n  \"tools\": []\n}");
+        }
+        out.write_all(b"{\n  \"tools\": [")?;
+        let mut buf = Vec::new();
+        for (i, def) in self.tools.iter().enumerate() {
+            buf.clear();
+            buf.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+            text::pretty_into(&mut buf, def, 2);
+            out.write_all(&buf)?;
+        }
+        out.write_all(b"\n  ]\n}")
+    }
+
+    /// [`ToolsList::write_pretty`] into a string.
+    pub fn to_pretty_string(&self) -> String {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail; the definitions are UTF-8 and so is the layout.
+        let _ = self.write_pretty(&mut out);
+        String::from_utf8(out).unwrap_or_default()
     }
 }
 
@@ -262,9 +314,9 @@ mod tests {
             };
             let text = format!("{} is {}.", tool.name.value, tool.effect.value.as_str());
             assert_eq!(c.description, text);
-            assert_eq!(c.definition["description"], json!(text));
+            assert_eq!(c.definition_value()["description"], serde_json::json!(text));
             assert_eq!(c.hashes().description, sha256_hex(text.as_bytes()));
-            assert_eq!(c.hashes().input, digest(c.input_schema()));
+            assert_eq!(c.hashes().input, digest(&c.input_schema_value()));
             assert_eq!(c.output_schema().is_some(), tool.output.is_some());
             assert_ne!(c.description, b.description);
             assert_eq!(
@@ -274,11 +326,19 @@ mod tests {
         }
         let list = art.tools_list(&project);
         assert_eq!(list, art.catalog_tools_list(0).to_value());
-        assert_eq!(list["tools"][0], art.catalogs[0].tools[0].definition);
+        assert_eq!(
+            list["tools"][0],
+            art.catalogs[0].tools[0].definition_value()
+        );
         let view = art.tools_list_view(&project);
         assert_eq!(
-            serde_json::to_string_pretty(&view).ok(),
+            Some(view.to_pretty_string()),
             serde_json::to_string_pretty(&list).ok()
+        );
+        let none = ToolsList { tools: Vec::new() };
+        assert_eq!(
+            Some(none.to_pretty_string()),
+            serde_json::to_string_pretty(&none.to_value()).ok()
         );
     }
 

@@ -49,14 +49,20 @@
 //!   built by hand that breaks this, a missing or recursive type, or one nested deeper than
 //!   [`MAX_INLINED_DEPTH`] named types, becomes a closed empty object: fail closed, never
 //!   panic, loop or overflow the stack.
+//! - Schemas are written as compact JSON text in one pass (serde_json's compact form, so
+//!   `export` re-indents it to the bytes serde_json's pretty printer gives; see
+//!   [`crate::contract::text`]); consumers that need a tree parse it ([`parse`]).
 
 use crate::model::inline::MAX_INLINED_DEPTH;
 use crate::model::{
     ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, StringTy,
     Tool, Ty, TyKind, UnionTy,
 };
-use serde_json::{Map, Number, Value, json};
+use crate::runtime::canonical::write_string;
+use serde_json::{Number, Value};
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::ops::Range;
 
 /// The MCP 2026-07-28 keyword naming the `Mcp-Param-{Name}` header a client mirrors an
 /// argument into (from a field's `header=`).
@@ -67,19 +73,69 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The input schema of `tool`, with `$schema`: the one schema that carries `x-mcp-header`.
 pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
-    Schemas::one_tool(cat).input(tool)
+    parse(&Schemas::one_tool(cat).input(tool))
 }
 
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
 pub fn output_schema(cat: &Catalog, tool: &Tool) -> Option<Value> {
-    Schemas::one_tool(cat).output(tool)
+    Schemas::one_tool(cat).output(tool).as_deref().map(parse)
 }
 
-/// The schemas of the tools of one catalog, the schema of each named type used in more than
-/// one place built once and copied into every use: a catalog whose tools share nested types
-/// no longer walks (and formats the constraints of) every type again at every use. The same
-/// bytes as building each schema on its own. A type used once is not kept: keeping every
-/// level of a deep type would hold its subtrees once more per level.
+/// The closed object schema of `obj`, without `$schema`.
+pub fn object_schema(cat: &Catalog, obj: &Object) -> Value {
+    let mut out = String::new();
+    Ctx::new(cat).object(&mut out, &obj.fields, None, false);
+    parse(&out)
+}
+
+/// The schema of a field or of a bare type as a tree; see [`ty_schema_text`].
+pub fn ty_schema<T: SchemaOf + ?Sized>(cat: &Catalog, of: &T) -> Value {
+    parse(&ty_schema_text(cat, of))
+}
+
+/// The schema of a field or of a bare type as compact JSON text; see [`SchemaOf`].
+pub fn ty_schema_text<T: SchemaOf + ?Sized>(cat: &Catalog, of: &T) -> String {
+    let mut out = String::new();
+    of.schema_of(&mut Ctx::new(cat), &mut out);
+    out
+}
+
+/// A schema's text as a tree. Only catalogc's own schema text comes here, so it always
+/// parses; it may nest deeper than serde_json's default limit of 128 (a field nested in
+/// 64 named types is 128 levels of JSON), which the schema caps bound instead.
+pub fn parse(text: &str) -> Value {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    Value::deserialize(&mut de).unwrap_or(Value::Null)
+}
+
+/// What [`ty_schema`] accepts: a [`Field`] (with its doc, default and deprecation) or a
+/// bare [`Ty`].
+pub trait SchemaOf {
+    #[doc(hidden)]
+    fn schema_of(&self, ctx: &mut Ctx<'_>, out: &mut String);
+}
+
+impl SchemaOf for Field {
+    fn schema_of(&self, ctx: &mut Ctx<'_>, out: &mut String) {
+        ctx.field(out, self);
+    }
+}
+
+impl SchemaOf for Ty {
+    fn schema_of(&self, ctx: &mut Ctx<'_>, out: &mut String) {
+        out.push('{');
+        ctx.ty(out, self, None, false);
+        out.push('}');
+    }
+}
+
+/// The schemas of the tools of one catalog, the text of each named type used in more than
+/// one place written once and copied into every use: a catalog whose tools share nested
+/// types no longer walks (and formats the constraints of) every type again at every use.
+/// The same bytes as writing each schema on its own. A type used once is not kept: keeping
+/// every level of a deep type would hold its subtrees once more per level.
 pub struct Schemas<'a> {
     ctx: Ctx<'a>,
 }
@@ -94,109 +150,148 @@ impl<'a> Schemas<'a> {
 
     /// Schemas of a tool or two of `cat`: counting the uses of every type of the catalog
     /// would cost more than it saves.
-    fn one_tool(cat: &'a Catalog) -> Self {
+    pub fn one_tool(cat: &'a Catalog) -> Self {
         Schemas { ctx: Ctx::new(cat) }
     }
 
-    /// [`input_schema`] of `tool`, a tool of this catalog.
-    pub fn input(&mut self, tool: &Tool) -> Value {
+    /// The text of [`input_schema`] of `tool`, a tool of this catalog.
+    pub fn input(&mut self, tool: &Tool) -> String {
+        let mut out = String::new();
+        self.write_input(&mut out, tool);
+        out
+    }
+
+    /// The text of [`output_schema`] of `tool`, a tool of this catalog.
+    pub fn output(&mut self, tool: &Tool) -> Option<String> {
+        let mut out = String::new();
+        self.write_output(&mut out, tool).then_some(out)
+    }
+
+    fn write_input(&mut self, out: &mut String, tool: &Tool) {
         self.ctx.headers = true;
-        with_dialect(Value::Object(self.ctx.object(&tool.input.fields, None)))
+        self.ctx.top(out, &tool.input.fields);
     }
 
-    /// [`output_schema`] of `tool`, a tool of this catalog.
-    pub fn output(&mut self, tool: &Tool) -> Option<Value> {
+    /// Writes the output schema; `false` (nothing written) when `tool` has no output.
+    fn write_output(&mut self, out: &mut String, tool: &Tool) -> bool {
         self.ctx.headers = false;
-        let out = tool.output.as_ref()?;
-        Some(with_dialect(Value::Object(
-            self.ctx.object(&out.fields, None),
-        )))
+        let Some(o) = &tool.output else {
+            return false;
+        };
+        self.ctx.top(out, &o.fields);
+        true
     }
 }
 
-/// The closed object schema of `obj`, without `$schema`.
-pub fn object_schema(cat: &Catalog, obj: &Object) -> Value {
-    Value::Object(Ctx::new(cat).object(&obj.fields, None))
+/// An MCP tool definition as compact JSON text, with where its schemas sit in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    /// The definition (one entry of `tools/list`).
+    pub text: Box<str>,
+    /// Where `inputSchema`'s value is in `text`.
+    pub input: Range<usize>,
+    /// Where `outputSchema`'s value is in `text`, when the tool has an output.
+    pub output: Option<Range<usize>>,
 }
 
-/// The schema of a field or of a bare type; see [`SchemaOf`].
-pub fn ty_schema<T: SchemaOf + ?Sized>(cat: &Catalog, of: &T) -> Value {
-    of.schema_of(&mut Ctx::new(cat))
-}
-
-/// What [`ty_schema`] accepts: a [`Field`] (with its doc, default and deprecation) or a
-/// bare [`Ty`].
-pub trait SchemaOf {
-    #[doc(hidden)]
-    fn schema_of(&self, ctx: &mut Ctx<'_>) -> Value;
-}
-
-impl SchemaOf for Field {
-    fn schema_of(&self, ctx: &mut Ctx<'_>) -> Value {
-        Value::Object(ctx.field(self))
-    }
-}
-
-impl SchemaOf for Ty {
-    fn schema_of(&self, ctx: &mut Ctx<'_>) -> Value {
-        Value::Object(ctx.ty(self, None))
-    }
-}
-
-/// The MCP tool definition of `tool` from its already built parts: `name`, `title`,
+/// The MCP tool definition of `tool`, its schemas written by `schemas`: `name`, `title`,
 /// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
-pub fn definition_of(tool: &Tool, description: &str, input: Value, output: Option<Value>) -> Value {
-    // Exact capacities here and in `fit`: a catalog of many small tools is mostly these
-    // maps, and a map grown by doubling holds room for up to twice its entries.
-    let mut def = Map::with_capacity(6);
-    def.insert("name".into(), json!(tool.name.value));
+pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) -> Definition {
+    let mut out = String::new();
+    out.push('{');
+    key(&mut out, "name");
+    write_string(&mut out, &tool.name.value);
     if let Some(title) = &tool.title {
-        def.insert("title".into(), json!(title.value));
+        key(&mut out, "title");
+        write_string(&mut out, &title.value);
     }
-    def.insert("description".into(), json!(description));
-    def.insert("inputSchema".into(), input);
-    if let Some(out) = output {
-        def.insert("outputSchema".into(), out);
+    key(&mut out, "description");
+    write_string(&mut out, description);
+    key(&mut out, "inputSchema");
+    let start = out.len();
+    schemas.write_input(&mut out, tool);
+    let input = start..out.len();
+    let mut output = None;
+    if tool.output.is_some() {
+        key(&mut out, "outputSchema");
+        let start = out.len();
+        schemas.write_output(&mut out, tool);
+        output = Some(start..out.len());
     }
     let a = tool.annotations();
-    let mut ann = Map::with_capacity(5);
+    key(&mut out, "annotations");
+    out.push('{');
     if let Some(title) = &tool.title {
-        ann.insert("title".into(), json!(title.value));
+        key(&mut out, "title");
+        write_string(&mut out, &title.value);
     }
-    ann.insert("readOnlyHint".into(), json!(a.read_only));
-    ann.insert("destructiveHint".into(), json!(a.destructive));
-    ann.insert("idempotentHint".into(), json!(a.idempotent));
-    ann.insert("openWorldHint".into(), json!(a.open_world));
-    def.insert("annotations".into(), Value::Object(ann));
-    Value::Object(def)
-}
-
-fn with_dialect(schema: Value) -> Value {
-    match schema {
-        Value::Object(body) => {
-            let mut top = Map::with_capacity(body.len() + 1);
-            top.insert("$schema".into(), json!(DIALECT));
-            top.extend(body);
-            Value::Object(top)
-        }
-        other => other,
+    for (k, v) in [
+        ("readOnlyHint", a.read_only),
+        ("destructiveHint", a.destructive),
+        ("idempotentHint", a.idempotent),
+        ("openWorldHint", a.open_world),
+    ] {
+        key(&mut out, k);
+        out.push_str(if v { "true" } else { "false" });
+    }
+    out.push_str("}}");
+    Definition {
+        text: out.into_boxed_str(),
+        input,
+        output,
     }
 }
 
-/// Built named-type schemas by type name and `headers`, each with the named-type levels it
-/// spans.
-type Built<'a> = HashMap<(&'a str, bool), (Map<String, Value>, usize)>;
+/// Starts an object member: a comma unless it is the object's first (every member follows
+/// the `{` or a complete value, and no value ends in `{`), then the quoted key and colon.
+fn key(out: &mut String, k: &str) {
+    if !out.ends_with('{') {
+        out.push(',');
+    }
+    write_string(out, k);
+    out.push(':');
+}
 
-/// Schema-building state: the catalog for named types, and the named types being inlined
+/// Starts an array item: a comma unless it is the first.
+fn item(out: &mut String) {
+    if !out.ends_with('[') {
+        out.push(',');
+    }
+}
+
+/// `"type": T`, or `[T, "null"]` for a nullable value: the 2020-12 spelling every validator
+/// knows (see the module docs).
+fn type_member(out: &mut String, t: &str, nullable: bool) {
+    key(out, "type");
+    if nullable {
+        out.push('[');
+        write_string(out, t);
+        out.push_str(",\"null\"]");
+    } else {
+        write_string(out, t);
+    }
+}
+
+fn doc_member(out: &mut String, doc: Option<&str>) {
+    if let Some(d) = doc {
+        key(out, "description");
+        write_string(out, d);
+    }
+}
+
+/// Built named-type schemas by type name and `headers`: the text after `type` and
+/// `description` (which the use site decides), with the named-type levels it spans.
+type Built<'a> = HashMap<(&'a str, bool), (Box<str>, usize)>;
+
+/// Schema-writing state: the catalog for named types, and the named types being inlined
 /// (the guard against recursion in hand-built models).
 pub struct Ctx<'a> {
     cat: &'a Catalog,
     inlining: Vec<&'a str>,
     /// Emit `x-mcp-header`: only clients send arguments, so only the input schema has it.
     headers: bool,
-    /// The object schema of each named type (without `description`, which the use site
-    /// decides) by name and `headers`, with the number of named-type levels it spans.
+    /// The object schema text of each named type kept, by name and `headers`.
     built: Built<'a>,
     /// Named types cut off (recursive or too deep) so far: a schema built with a cut depends
     /// on where it was built, so it is not kept.
@@ -220,203 +315,258 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn object(&mut self, fields: &[Field], doc: Option<&str>) -> Map<String, Value> {
-        self.object_with(fields, doc, None)
+    /// A top-level schema: `$schema`, then the closed object of `fields`.
+    fn top(&mut self, out: &mut String, fields: &[Field]) {
+        out.push('{');
+        key(out, "$schema");
+        write_string(out, DIALECT);
+        self.object_members(out, fields, None, None, false);
+        out.push('}');
     }
 
-    /// An object schema; `tag` is a union variant's discriminator and name, listed and
-    /// required before the fields.
-    fn object_with(
+    fn object(&mut self, out: &mut String, fields: &[Field], doc: Option<&str>, nullable: bool) {
+        out.push('{');
+        self.object_members(out, fields, doc, None, nullable);
+        out.push('}');
+    }
+
+    /// An object schema's members; `tag` is a union variant's discriminator and name, listed
+    /// and required before the fields.
+    fn object_members(
         &mut self,
+        out: &mut String,
         fields: &[Field],
         doc: Option<&str>,
         tag: Option<(&str, &str)>,
-    ) -> Map<String, Value> {
-        let mut m = Map::with_capacity(5);
-        m.insert("type".into(), json!("object"));
-        if let Some(d) = doc {
-            m.insert("description".into(), json!(d));
-        }
-        let mut props = Map::with_capacity(fields.len() + 1);
-        let mut required = Vec::with_capacity(fields.iter().filter(|f| f.required).count() + 1);
+        nullable: bool,
+    ) {
+        type_member(out, "object", nullable);
+        doc_member(out, doc);
+        self.object_rest(out, fields, tag);
+    }
+
+    /// What follows an object schema's `type` and `description`.
+    fn object_rest(&mut self, out: &mut String, fields: &[Field], tag: Option<(&str, &str)>) {
+        key(out, "properties");
+        out.push('{');
         if let Some((disc, name)) = tag {
-            props.insert(disc.into(), json!({"type": "string", "const": name}));
-            required.push(json!(disc));
+            key(out, disc);
+            out.push_str("{\"type\":\"string\",\"const\":");
+            write_string(out, name);
+            out.push('}');
         }
         for f in fields {
-            props.insert(f.name.value.clone(), Value::Object(self.field(f)));
-            if f.required {
-                required.push(json!(f.name.value));
+            key(out, &f.name.value);
+            self.field(out, f);
+        }
+        out.push('}');
+        let required = tag.map(|(disc, _)| disc).into_iter().chain(
+            fields
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| f.name.value.as_str()),
+        );
+        let mut any = false;
+        for name in required {
+            if !any {
+                key(out, "required");
+                out.push('[');
+                any = true;
             }
+            item(out);
+            write_string(out, name);
         }
-        m.insert("properties".into(), Value::Object(props));
-        if !required.is_empty() {
-            m.insert("required".into(), Value::Array(required));
+        if any {
+            out.push(']');
         }
-        m.insert("additionalProperties".into(), json!(false));
-        m
+        key(out, "additionalProperties");
+        out.push_str("false");
     }
 
-    fn field(&mut self, f: &Field) -> Map<String, Value> {
-        let mut m = self.ty(&f.ty, f.doc.as_ref().map(|d| d.value.as_str()));
-        if f.nullable {
-            nullable(&mut m);
-        }
+    fn field(&mut self, out: &mut String, f: &Field) {
+        out.push('{');
+        let doc = f.doc.as_ref().map(|d| d.value.as_str());
+        self.ty(out, &f.ty, doc, f.nullable);
         if let Some(c) = &f.constant {
-            m.insert("const".into(), literal(&c.value));
+            key(out, "const");
+            literal(out, &c.value);
         }
         if let Some(d) = &f.default {
-            m.insert("default".into(), literal(&d.value));
+            key(out, "default");
+            literal(out, &d.value);
         }
         if let Some(t) = &f.title {
-            m.insert("title".into(), json!(t.value));
+            key(out, "title");
+            write_string(out, &t.value);
         }
         if !f.examples.is_empty() {
-            let examples = f.examples.iter().map(|e| e.value.clone()).collect();
-            m.insert("examples".into(), Value::Array(examples));
+            key(out, "examples");
+            out.push('[');
+            for e in &f.examples {
+                item(out);
+                // Written by serde_json: the compact form this text is in.
+                out.push_str(&e.value.to_string());
+            }
+            out.push(']');
         }
         if f.deprecated {
-            m.insert("deprecated".into(), json!(true));
+            key(out, "deprecated");
+            out.push_str("true");
         }
         if let Some(h) = f.header.as_ref().filter(|_| self.headers) {
-            m.insert(HEADER_KEYWORD.into(), json!(h.value));
+            key(out, HEADER_KEYWORD);
+            write_string(out, &h.value);
         }
-        fit(m)
+        out.push('}');
     }
 
-    /// `doc` is the description the use site gives; a named type falls back to its own.
-    fn ty(&mut self, ty: &Ty, doc: Option<&str>) -> Map<String, Value> {
-        let mut m = Map::new();
-        let head = |m: &mut Map<String, Value>, t: &str| {
-            m.insert("type".into(), json!(t));
-            if let Some(d) = doc {
-                m.insert("description".into(), json!(d));
-            }
+    /// The members of `ty`'s schema. `doc` is the description the use site gives (a named
+    /// type falls back to its own); `nullable` adds `null` to the values (see [`type_member`];
+    /// an `enum` lists it last and a union adds a null branch, since those alone decide what
+    /// they admit).
+    fn ty(&mut self, out: &mut String, ty: &Ty, doc: Option<&str>, nullable: bool) {
+        let head = |out: &mut String, t: &str| {
+            type_member(out, t, nullable);
+            doc_member(out, doc);
         };
         match &ty.kind {
             TyKind::String(s) => {
-                head(&mut m, "string");
-                string_constraints(&mut m, s, None);
+                head(out, "string");
+                string_constraints(out, s, None, nullable);
             }
             TyKind::Cursor(s) => {
-                head(&mut m, "string");
-                string_constraints(&mut m, s, Some(CURSOR_DEFAULT_MAX_LENGTH));
+                head(out, "string");
+                string_constraints(out, s, Some(CURSOR_DEFAULT_MAX_LENGTH), nullable);
             }
             TyKind::Timestamp => {
-                head(&mut m, "string");
-                m.insert("format".into(), json!("date-time"));
+                head(out, "string");
+                key(out, "format");
+                out.push_str("\"date-time\"");
             }
             TyKind::Integer(n) => {
-                head(&mut m, "integer");
-                num_constraints(&mut m, n);
+                head(out, "integer");
+                num_constraints(out, n, nullable);
             }
             TyKind::Number(n) => {
-                head(&mut m, "number");
-                num_constraints(&mut m, n);
+                head(out, "number");
+                num_constraints(out, n, nullable);
             }
-            TyKind::Boolean => head(&mut m, "boolean"),
+            TyKind::Boolean => head(out, "boolean"),
             TyKind::Array(a) => {
-                head(&mut m, "array");
-                self.array(&mut m, a);
+                head(out, "array");
+                self.array(out, a);
             }
-            TyKind::Object(o) => return self.object(&o.fields, doc),
+            TyKind::Object(o) => self.object_members(out, &o.fields, doc, None, nullable),
             TyKind::Map(mt) => {
-                head(&mut m, "object");
-                m.insert("properties".into(), json!({}));
-                m.insert(
-                    "additionalProperties".into(),
-                    Value::Object(fit(self.ty(&mt.values, None))),
-                );
+                head(out, "object");
+                key(out, "properties");
+                out.push_str("{}");
+                key(out, "additionalProperties");
+                out.push('{');
+                self.ty(out, &mt.values, None, false);
+                out.push('}');
                 if let Some(n) = &mt.min_entries {
-                    m.insert("minProperties".into(), json!(n.value));
+                    key(out, "minProperties");
+                    let _ = write!(out, "{}", n.value);
                 }
                 if let Some(n) = &mt.max_entries {
-                    m.insert("maxProperties".into(), json!(n.value));
+                    key(out, "maxProperties");
+                    let _ = write!(out, "{}", n.value);
                 }
             }
-            TyKind::Json => {
-                // The empty schema: any value. Only the description is said.
-                if let Some(d) = doc {
-                    m.insert("description".into(), json!(d));
-                }
-            }
+            // The empty schema: any value (`null` included). Only the description is said.
+            TyKind::Json => doc_member(out, doc),
             TyKind::Union(u) => {
-                head(&mut m, "object");
-                self.union(&mut m, u);
+                head(out, "object");
+                self.union(out, u, nullable);
             }
-            TyKind::Named(name) => return self.named(&name.value, doc),
+            TyKind::Named(name) => self.named(out, &name.value, doc, nullable),
         }
-        m
     }
 
-    fn union(&mut self, m: &mut Map<String, Value>, u: &UnionTy) {
+    fn union(&mut self, out: &mut String, u: &UnionTy, nullable: bool) {
         let disc = u.discriminator.value.as_str();
-        let branches = u
-            .variants
-            .iter()
-            .map(|v| {
-                let doc = v.doc.as_ref().map(|d| d.value.as_str());
-                Value::Object(self.object_with(&v.fields.fields, doc, Some((disc, &v.name.value))))
-            })
-            .collect();
-        m.insert("oneOf".into(), Value::Array(branches));
+        key(out, "oneOf");
+        out.push('[');
+        for v in &u.variants {
+            item(out);
+            out.push('{');
+            let doc = v.doc.as_ref().map(|d| d.value.as_str());
+            self.object_members(
+                out,
+                &v.fields.fields,
+                doc,
+                Some((disc, &v.name.value)),
+                false,
+            );
+            out.push('}');
+        }
+        if nullable {
+            item(out);
+            out.push_str("{\"type\":\"null\"}");
+        }
+        out.push(']');
     }
 
-    fn named(&mut self, name: &str, doc: Option<&str>) -> Map<String, Value> {
+    fn named(&mut self, out: &mut String, name: &str, doc: Option<&str>, nullable: bool) {
         let cat = self.cat;
         let Some(def) = cat.type_def(name) else {
-            return self.object(&[], doc);
+            return self.object_members(out, &[], doc, None, nullable);
         };
         let key = (def.name.value.as_str(), self.headers);
         let own_doc = doc.or(def.doc.as_ref().map(|d| d.value.as_str()));
         // A kept schema was built without any cut, so it is what building it here gives as
         // long as its levels fit under the depth cap from here (a type on the inlining path
         // would have been cut while building it: a kept type reaches none).
-        if let Some((body, levels)) = self.built.get(&key)
+        if let Some((rest, levels)) = self.built.get(&key)
             && self.inlining.len() + levels <= MAX_INLINED_DEPTH
         {
             self.deepest = self.deepest.max(self.inlining.len() + levels);
-            return described(body, own_doc);
+            type_member(out, "object", nullable);
+            doc_member(out, own_doc);
+            out.push_str(rest);
+            return;
         }
         // Loading leaves out tools over the inlined depth cap; a hand-built model is cut off
         // at it rather than overflowing the stack.
         if self.inlining.contains(&key.0) || self.inlining.len() >= MAX_INLINED_DEPTH {
             self.cuts += 1;
-            return self.object(&[], doc);
+            return self.object_members(out, &[], doc, None, nullable);
         }
         let (cuts, deepest, depth) = (self.cuts, self.deepest, self.inlining.len());
         self.inlining.push(key.0);
         self.deepest = self.inlining.len();
-        let body = self.object(&def.fields, None);
+        type_member(out, "object", nullable);
+        doc_member(out, own_doc);
+        let start = out.len();
+        self.object_rest(out, &def.fields, None);
         self.inlining.pop();
         let levels = self.deepest - depth;
         self.deepest = self.deepest.max(deepest);
-        let m = described(&body, own_doc);
         if self.cuts == cuts && self.repeated.contains(key.0) {
-            self.built.insert(key, (body, levels));
+            let rest = out.get(start..).unwrap_or_default().into();
+            self.built.insert(key, (rest, levels));
         }
-        m
     }
 
-    fn array(&mut self, m: &mut Map<String, Value>, a: &ArrayTy) {
-        m.insert("items".into(), Value::Object(fit(self.ty(&a.items, None))));
+    fn array(&mut self, out: &mut String, a: &ArrayTy) {
+        key(out, "items");
+        out.push('{');
+        self.ty(out, &a.items, None, false);
+        out.push('}');
         if let Some(n) = &a.min_items {
-            m.insert("minItems".into(), json!(n.value));
+            key(out, "minItems");
+            let _ = write!(out, "{}", n.value);
         }
         if let Some(n) = &a.max_items {
-            m.insert("maxItems".into(), json!(n.value));
+            key(out, "maxItems");
+            let _ = write!(out, "{}", n.value);
         }
         if a.unique {
-            m.insert("uniqueItems".into(), json!(true));
+            key(out, "uniqueItems");
+            out.push_str("true");
         }
     }
-}
-
-/// `m` without spare room (see [`definition_of`]).
-fn fit(m: Map<String, Value>) -> Map<String, Value> {
-    let mut exact = Map::with_capacity(m.len());
-    exact.extend(m);
-    exact
 }
 
 /// The named types `cat` refers to from more than one field (of its tools and types).
@@ -448,60 +598,49 @@ fn repeated_types(cat: &Catalog) -> HashSet<&str> {
     repeated
 }
 
-/// A copy of the object schema `body` (built without a description) with `doc` as its
-/// `description`, in the place [`Ctx::object`] puts it: right after `type`.
-fn described(body: &Map<String, Value>, doc: Option<&str>) -> Map<String, Value> {
-    let Some(d) = doc else {
-        return body.clone();
-    };
-    let mut m = Map::with_capacity(body.len() + 1);
-    let mut rest = body.iter();
-    if let Some((k, v)) = rest.next() {
-        m.insert(k.clone(), v.clone());
+/// A JSON array of `values` (each written by `one`), with `null` last when `nullable`.
+fn list<T>(out: &mut String, values: &[T], nullable: bool, mut one: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for v in values {
+        item(out);
+        one(out, v);
     }
-    m.insert("description".into(), json!(d));
-    m.extend(rest.map(|(k, v)| (k.clone(), v.clone())));
-    m
+    if nullable {
+        item(out);
+        out.push_str("null");
+    }
+    out.push(']');
 }
 
-/// `null` added to a schema's values: its `type` becomes `[T, "null"]` (in place, so the key
-/// order stays) and an `enum` lists `null` last, since `enum` alone decides what it admits.
-fn nullable(m: &mut Map<String, Value>) {
-    if let Some(Value::String(t)) = m.get("type") {
-        let both = json!([t, "null"]);
-        m.insert("type".into(), both);
-    }
-    if let Some(Value::Array(values)) = m.get_mut("enum") {
-        values.push(Value::Null);
-    }
-    if let Some(Value::Array(branches)) = m.get_mut("oneOf") {
-        branches.push(json!({"type": "null"}));
-    }
-}
-
-fn string_constraints(m: &mut Map<String, Value>, s: &StringTy, default_max: Option<u64>) {
+fn string_constraints(out: &mut String, s: &StringTy, default_max: Option<u64>, nullable: bool) {
     if let Some(f) = &s.format {
-        m.insert("format".into(), json!(f.value.as_str()));
+        key(out, "format");
+        write_string(out, f.value.as_str());
     }
     if let Some(e) = &s.enum_values {
-        let vals: Vec<Value> = e.values.iter().map(|v| json!(v.value)).collect();
-        m.insert("enum".into(), Value::Array(vals));
+        key(out, "enum");
+        list(out, &e.values, nullable, |out, v| {
+            write_string(out, &v.value)
+        });
     }
     if let Some(n) = &s.min_length {
-        m.insert("minLength".into(), json!(n.value));
+        key(out, "minLength");
+        let _ = write!(out, "{}", n.value);
     }
     if let Some(n) = s.max_length.as_ref().map(|n| n.value).or(default_max) {
-        m.insert("maxLength".into(), json!(n));
+        key(out, "maxLength");
+        let _ = write!(out, "{n}");
     }
     if let Some(p) = &s.pattern {
-        m.insert("pattern".into(), json!(p.value));
+        key(out, "pattern");
+        write_string(out, &p.value);
     }
 }
 
-fn num_constraints(m: &mut Map<String, Value>, n: &NumTy) {
+fn num_constraints(out: &mut String, n: &NumTy, nullable: bool) {
     if let Some(e) = &n.enum_values {
-        let vals: Vec<Value> = e.values.iter().map(|v| num(v.value)).collect();
-        m.insert("enum".into(), Value::Array(vals));
+        key(out, "enum");
+        list(out, &e.values, nullable, |out, v| num(out, v.value));
     }
     let bounds = [
         ("minimum", &n.min),
@@ -510,35 +649,47 @@ fn num_constraints(m: &mut Map<String, Value>, n: &NumTy) {
         ("exclusiveMaximum", &n.exclusive_max),
         ("multipleOf", &n.multiple_of),
     ];
-    for (key, v) in bounds {
+    for (k, v) in bounds {
         if let Some(v) = v {
-            m.insert(key.into(), num(v.value));
+            key(out, k);
+            num(out, v.value);
         }
     }
     if let Some(u) = &n.unit {
-        m.insert("x-unit".into(), json!(u.value.as_str()));
+        key(out, "x-unit");
+        write_string(out, u.value.as_str());
     }
 }
 
-fn num(n: Num) -> Value {
+fn num(out: &mut String, n: Num) {
     match n {
-        Num::Int(i) => json!(i),
-        Num::Float(f) => float(f),
+        Num::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Num::Float(f) => float(out, f),
     }
 }
 
-fn float(f: f64) -> Value {
+/// A double as serde_json writes it (shortest round-trip digits).
+fn float(out: &mut String, f: f64) {
     // The model only holds finite floats; a non-finite one cannot be said in JSON at all.
-    Number::from_f64(f).map_or(Value::Null, Value::Number)
+    match Number::from_f64(f) {
+        Some(n) => {
+            let _ = write!(out, "{n}");
+        }
+        None => out.push_str("null"),
+    }
 }
 
-fn literal(l: &Literal) -> Value {
+fn literal(out: &mut String, l: &Literal) {
     match l {
-        Literal::String(s) => json!(s),
-        Literal::Int(i) => json!(i),
-        Literal::Float(f) => float(*f),
-        Literal::Bool(b) => json!(b),
-        Literal::Null => Value::Null,
+        Literal::String(s) => write_string(out, s),
+        Literal::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Literal::Float(f) => float(out, *f),
+        Literal::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Literal::Null => out.push_str("null"),
     }
 }
 
@@ -556,7 +707,7 @@ mod tests {
     }
 
     /// Every tool's schemas, built with each named type kept or rebuilt at every use.
-    fn both(cat: &Catalog) -> [Vec<(Value, Option<Value>)>; 2] {
+    fn both(cat: &Catalog) -> [Vec<(String, Option<String>)>; 2] {
         [true, false].map(|keep| {
             let mut s = if keep {
                 Schemas::new(cat)
@@ -631,13 +782,12 @@ mod tests {
         let cat = catalog_with("c", tools, types);
         let [kept, rebuilt] = both(&cat);
         assert_eq!(kept, rebuilt);
-        assert_eq!(kept[2].0, input_schema(&cat, &cat.tools[2]));
-        assert!(kept[0].0.to_string().contains(HEADER_KEYWORD));
+        assert_eq!(parse(&kept[2].0), input_schema(&cat, &cat.tools[2]));
+        assert!(kept[0].0.contains(HEADER_KEYWORD));
         assert!(
             !kept[0]
                 .1
-                .as_ref()
-                .map(Value::to_string)
+                .as_deref()
                 .unwrap_or_default()
                 .contains(HEADER_KEYWORD)
         );

@@ -16,19 +16,28 @@ use crate::runtime::{
 };
 use serde_json::{Map, Number, Value};
 
+/// What readers take as the output schema of a tool that declares no output: a closed
+/// empty object, as compact JSON.
+pub const NO_OUTPUT: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
+
 /// The shape of `schema` (an object schema with `type`), or why it cannot be built.
 pub fn shape_of(schema: &Value) -> Result<&'static Shape, String> {
+    shape_of_text(&schema.to_string())
+}
+
+/// [`shape_of`] the schema written as compact JSON `text` (a contract keeps its schemas so):
+/// a schema seen before is found by its text without being parsed.
+pub fn shape_of_text(text: &str) -> Result<&'static Shape, String> {
     static BUILT: std::sync::LazyLock<
         std::sync::Mutex<std::collections::HashMap<String, &'static Shape>>,
     > = std::sync::LazyLock::new(Default::default);
-    let key = schema.to_string();
     // A poisoned lock only means another thread panicked while inserting: the map is intact.
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(shape) = built.get(&key) {
+    if let Some(shape) = built.get(text) {
         return Ok(shape);
     }
-    let shape = leak(build(schema, "")?);
-    built.insert(key, shape);
+    let shape = leak(build(&super::schema::parse(text), "")?);
+    built.insert(text.to_string(), shape);
     Ok(shape)
 }
 

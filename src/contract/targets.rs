@@ -470,10 +470,10 @@ pub fn export(target: Target, project: &Project, artifacts: &Artifacts) -> (Valu
                 continue;
             }
             if target == Target::Mcp {
-                defs.push(contract.definition.clone());
+                defs.push(contract.definition_value());
                 continue;
             }
-            let (schema, losses) = convert(target, contract.input_schema());
+            let (schema, losses) = convert(target, &contract.input_schema_value());
             report
                 .lost
                 .extend(losses.into_iter().map(|l| (name.to_string(), l)));

@@ -756,12 +756,12 @@ pub fn records(project: &Project, artifacts: &Artifacts) -> Result<Vec<Value>, S
                 continue;
             };
             let sides = [
-                ("input", Some(contract.input_schema())),
-                ("output", contract.output_schema()),
+                ("input", Some(contract.input_schema_value())),
+                ("output", contract.output_schema_value()),
             ];
             for (side, schema) in sides {
                 let Some(schema) = schema else { continue };
-                let side_vectors = vectors(schema)
+                let side_vectors = vectors(&schema)
                     .map_err(|e| format!("tool {}: {side} schema {e}", tool.name.value))?;
                 for (i, v) in side_vectors.into_iter().enumerate() {
                     out.push(json!({

@@ -3,7 +3,7 @@
 //! The mock is one more [`Service`] behind [`crate::rmcp::Server`], so it speaks MCP exactly
 //! as a generated server does. Per call, in the order generated code takes:
 //! 1. the arguments are checked by the runtime's checker against the tool's published input
-//!    schema ([`shape_of`]), with the runtime's `INVALID_ARGUMENTS` encoding;
+//!    schema ([`shape_of_text`]), with the runtime's `INVALID_ARGUMENTS` encoding;
 //! 2. a tool named by `--fail TOOL=CODE` answers with that declared error, encoded by the
 //!    runtime as a handler's error would be;
 //! 3. a tool with `needs-input` asks for each need the request has not had accepted
@@ -18,7 +18,7 @@
 pub mod sample;
 
 use crate::contract::Artifacts;
-use crate::contract::shape::shape_of;
+use crate::contract::shape::{NO_OUTPUT, shape_of_text};
 use crate::model::{ContentKind, ExampleResult, Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
@@ -119,12 +119,9 @@ impl Mock {
                     continue;
                 }
                 let at = |e: String| MockError(format!("tool {name}: schema {e}"));
-                let input = shape_of(contract.input_schema()).map_err(at)?;
-                let empty = serde_json::json!({
-                    "type": "object", "properties": {}, "additionalProperties": false
-                });
-                let out_schema = contract.output_schema().unwrap_or(&empty);
-                let output = shape_of(out_schema).map_err(at)?;
+                let input = shape_of_text(contract.input_schema()).map_err(at)?;
+                let out_schema = contract.output_schema().unwrap_or(NO_OUTPUT);
+                let output = shape_of_text(out_schema).map_err(at)?;
                 let fail = fail
                     .iter()
                     .find(|(t, _)| *t == name)
@@ -133,10 +130,10 @@ impl Mock {
                 tools.insert(
                     name,
                     MockTool {
-                        definition: contract.definition.clone(),
+                        definition: contract.definition_value(),
                         input,
                         output,
-                        answer: sample::sample(out_schema),
+                        answer: sample::sample(&crate::contract::schema::parse(out_schema)),
                         content: tool.content.as_ref().map(|k| k.value),
                         examples: tool
                             .example_calls

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Number, Value};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// The RFC 8785 canonical form of `value`: no whitespace, object keys sorted by UTF-16 code
@@ -60,18 +61,20 @@ fn write_value(out: &mut String, value: &Value) {
     }
 }
 
+/// RFC 8785 §3.2.3: compare keys as sequences of UTF-16 code units, not as UTF-8 bytes or
+/// code points (they differ for characters above U+FFFF versus U+E000..U+FFFF). ASCII keys
+/// (nearly all of them) order the same either way, and bytes compare far faster.
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        a.as_bytes().cmp(b.as_bytes())
+    } else {
+        a.encode_utf16().cmp(b.encode_utf16())
+    }
+}
+
 fn write_object(out: &mut String, map: &Map<String, Value>) {
     let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-    // RFC 8785 §3.2.3: compare keys as sequences of UTF-16 code units, not as UTF-8 bytes or
-    // code points (they differ for characters above U+FFFF versus U+E000..U+FFFF). ASCII keys
-    // (nearly all of them) order the same either way, and bytes compare far faster.
-    entries.sort_by(|a, b| {
-        if a.0.is_ascii() && b.0.is_ascii() {
-            a.0.as_bytes().cmp(b.0.as_bytes())
-        } else {
-            a.0.encode_utf16().cmp(b.0.encode_utf16())
-        }
-    });
+    entries.sort_by(|a, b| key_order(a.0, b.0));
     out.push('{');
     for (i, (k, v)) in entries.into_iter().enumerate() {
         if i > 0 {
@@ -84,7 +87,11 @@ fn write_object(out: &mut String, map: &Map<String, Value>) {
     out.push('}');
 }
 
-fn write_string(out: &mut String, s: &str) {
+/// `s` as a JSON string literal. RFC 8785 escapes exactly what serde_json's compact and
+/// pretty writers escape (the quote, the backslash, C0 controls with the short forms where
+/// JSON has one, lowercase `\u00xx` otherwise), so this one function writes strings for
+/// the canonical form and for the contract's compact schema text alike.
+pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
     // Copy runs of characters that need no escape in one go; only the quote, the backslash and C0 controls
     // are escaped (all ASCII, so byte indices stay on character boundaries).
@@ -128,6 +135,206 @@ fn write_number(out: &mut String, n: &Number) {
     // serde_json without arbitrary_precision always yields a finite f64 here.
     let f = n.as_f64().unwrap_or(0.0);
     write_f64(out, f);
+}
+
+/// The RFC 8785 form of the JSON `text` (any valid JSON; the contract's schemas are kept as
+/// compact text, see `crate::contract`), or `None` when `text` is not JSON. Equal to
+/// [`to_canonical_string`] of the parsed value, without building it: objects are sorted in
+/// place in the output, strings without escapes are copied as they are, and each number
+/// is written as an ECMAScript number from the value its digits denote.
+pub fn canonicalize(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut r = TextReader {
+        text,
+        at: 0,
+        depth: 0,
+    };
+    r.value(&mut out)?;
+    r.space();
+    (r.at == text.len()).then_some(out)
+}
+
+/// `sha256:<hex>` over the canonical form of the JSON `text` (see [`canonicalize`]), the
+/// same digest as [`digest`] of the parsed value. Text that is not JSON hashes as `null`.
+pub fn digest_text(text: &str) -> String {
+    sha256_hex(canonicalize(text).as_deref().unwrap_or("null").as_bytes())
+}
+
+/// Nesting beyond which [`canonicalize`] gives up rather than recurse further: far above
+/// anything a catalog's schema reaches (its inlined depth is capped), far below the stack's
+/// end.
+const MAX_TEXT_DEPTH: usize = 2048;
+
+/// A cursor over JSON text for [`canonicalize`].
+struct TextReader<'a> {
+    text: &'a str,
+    at: usize,
+    depth: usize,
+}
+
+impl<'a> TextReader<'a> {
+    fn space(&mut self) {
+        let b = self.text.as_bytes();
+        while b
+            .get(self.at)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.space();
+        (self.text.as_bytes().get(self.at) == Some(&c)).then(|| self.at += 1)
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.space();
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// The raw string token at the cursor (quotes included) and whether it has escapes.
+    fn string_token(&mut self) -> Option<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let start = self.at - 1;
+        let text: &'a str = self.text;
+        let b = text.as_bytes();
+        let mut escaped = false;
+        loop {
+            match b.get(self.at)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    self.at += 2;
+                }
+                _ => self.at += 1,
+            }
+        }
+        self.at += 1;
+        Some((text.get(start..self.at)?, escaped))
+    }
+
+    /// A string token's value: borrowed when it has no escapes.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let (raw, escaped) = self.string_token()?;
+        if escaped {
+            serde_json::from_str::<String>(raw).ok().map(Into::into)
+        } else {
+            raw.get(1..raw.len() - 1).map(Into::into)
+        }
+    }
+
+    fn value(&mut self, out: &mut String) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_TEXT_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => self.object(out)?,
+            b'[' => {
+                self.at += 1;
+                out.push('[');
+                if self.peek()? == b']' {
+                    self.at += 1;
+                } else {
+                    loop {
+                        self.value(out)?;
+                        if self.eat(b',').is_some() {
+                            out.push(',');
+                            continue;
+                        }
+                        self.eat(b']')?;
+                        break;
+                    }
+                }
+                out.push(']');
+            }
+            b'"' => match self.string()? {
+                Cow::Borrowed(s) => {
+                    out.push('"');
+                    out.push_str(s);
+                    out.push('"');
+                }
+                Cow::Owned(s) => write_string(out, &s),
+            },
+            _ => {
+                let start = self.at;
+                let b = self.text.as_bytes();
+                while b
+                    .get(self.at)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.'))
+                {
+                    self.at += 1;
+                }
+                let token = self.text.get(start..self.at)?;
+                match token {
+                    "null" | "true" | "false" => out.push_str(token),
+                    _ => write_number(out, &number_of(token)?),
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(())
+    }
+
+    /// An object, its members sorted by [`key_order`]: each is written as it comes, then
+    /// the members are put in order when they are not already.
+    fn object(&mut self, out: &mut String) -> Option<()> {
+        self.at += 1;
+        let open = out.len();
+        out.push('{');
+        // (key, where the member starts and ends in `out`)
+        let mut members: Vec<(Cow<'a, str>, usize, usize)> = Vec::new();
+        if self.peek()? == b'}' {
+            self.at += 1;
+        } else {
+            loop {
+                if !members.is_empty() {
+                    out.push(',');
+                }
+                let start = out.len();
+                let key = self.string()?;
+                write_string(out, &key);
+                self.eat(b':')?;
+                out.push(':');
+                self.value(out)?;
+                members.push((key, start, out.len()));
+                if self.eat(b',').is_none() {
+                    self.eat(b'}')?;
+                    break;
+                }
+            }
+        }
+        let sorted = members
+            .windows(2)
+            .all(|w| key_order(&w[0].0, &w[1].0).is_le());
+        if !sorted {
+            members.sort_by(|a, b| key_order(&a.0, &b.0));
+            let body = out.split_off(open + 1);
+            for (i, (_, start, end)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(body.get(start - open - 1..end - open - 1)?);
+            }
+        }
+        out.push('}');
+        Some(())
+    }
+}
+
+/// The number a JSON number token denotes, as serde_json would read it: an integer that
+/// fits 64 bits as such, anything else as the nearest double.
+fn number_of(token: &str) -> Option<Number> {
+    if !token.contains(['.', 'e', 'E']) {
+        if let Ok(i) = token.parse::<i64>() {
+            return Some(Number::from(i));
+        }
+        if let Ok(u) = token.parse::<u64>() {
+            return Some(Number::from(u));
+        }
+    }
+    token.parse::<f64>().ok().and_then(Number::from_f64)
 }
 
 /// ECMAScript `Number.prototype.toString` (ECMA-262 Number::toString) for a finite double.
@@ -248,6 +455,38 @@ mod tests {
             let mut shortcut = String::new();
             write_number(&mut shortcut, &Number::from(u));
             assert_eq!(shortcut, num(u as f64), "{u}");
+        }
+    }
+
+    /// Canonicalising text gives the canonical form of the value it denotes, whatever its
+    /// layout and key order, and refuses what is not JSON.
+    #[test]
+    fn text_canonicalises_as_its_value() {
+        let values = [
+            serde_json::json!({"b": [1, 2.5, -0.0, 1e300, 1e-7, 9007199254740993u64, -3],
+                "a": {"z": null, "\u{ff61}": true, "\u{1f600}": false, "": "x\"\\\u{1}\n"},
+                "B": [], "c": {}, "d": "é\u{7f}", "e": [{"y": 1, "x": 2}]}),
+            serde_json::json!([
+                0.30000000000000004,
+                123456789012345680000.0,
+                u64::MAX,
+                i64::MIN
+            ]),
+            serde_json::json!("just a string"),
+        ];
+        for v in values {
+            let want = to_canonical_string(&v);
+            assert_eq!(canonicalize(&v.to_string()).as_deref(), Some(&*want));
+            let pretty = serde_json::to_string_pretty(&v).unwrap_or_default();
+            assert_eq!(canonicalize(&pretty).as_deref(), Some(&*want));
+            assert_eq!(digest_text(&v.to_string()), digest(&v));
+        }
+        assert_eq!(
+            canonicalize(r#"{"a\u0062":"\u00e9\/"}"#).as_deref(),
+            Some(r#"{"ab":"é/"}"#)
+        );
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "nul", "1 2", "\"open"] {
+            assert_eq!(canonicalize(bad), None, "{bad}");
         }
     }
 

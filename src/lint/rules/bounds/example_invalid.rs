@@ -23,8 +23,8 @@
 //! }
 //! ```
 
-use crate::contract::schema::ty_schema;
-use crate::contract::shape::shape_of;
+use crate::contract::schema::ty_schema_text;
+use crate::contract::shape::shape_of_text;
 use crate::diag::Level;
 use crate::lint::walk::{Site, site_finding};
 use crate::lint::rules::output::example_invalid::listed;
@@ -50,7 +50,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         return;
     }
     // Shapes are built only for fields with examples (see contract::shape on their lifetime).
-    let Ok(shape) = shape_of(&ty_schema(site.catalog, field)) else {
+    let Ok(shape) = shape_of_text(&ty_schema_text(site.catalog, field)) else {
         return;
     };
     for example in &field.examples {

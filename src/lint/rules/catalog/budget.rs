@@ -53,48 +53,6 @@ pub fn estimate_tokens(bytes: usize) -> usize {
     bytes.div_ceil(4)
 }
 
-/// The length of `value` as compact JSON (what `serde_json::to_string` would return),
-/// computed from the value: the definitions of a large catalog are megabytes of JSON that
-/// this rule only measures, and running the serializer into a counting sink cost six times
-/// more than adding up the lengths.
-fn json_len(value: &serde_json::Value) -> usize {
-    use serde_json::Value;
-    match value {
-        Value::Null => 4,
-        Value::Bool(b) => if *b { 4 } else { 5 },
-        // Few numbers in a definition (bounds): formatted as serde_json formats them.
-        Value::Number(n) => n.to_string().len(),
-        Value::String(s) => string_len(s),
-        Value::Array(items) => 2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>(),
-        Value::Object(map) => {
-            2 + map.len().saturating_sub(1) + map.iter().map(|(k, v)| string_len(k) + 1 + json_len(v)).sum::<usize>()
-        }
-    }
-}
-
-/// A JSON string's length with its quotes, escaped as serde_json escapes: `"`, `\\` and the
-/// short control escapes take two bytes, other control characters six (`\u001f`). The runs
-/// between such bytes are skipped eight bytes at a time: the definitions' texts are most of
-/// their bytes.
-fn string_len(s: &str) -> usize {
-    let bytes = s.as_bytes();
-    let (mut len, mut i) = (2, 0);
-    loop {
-        let j = crate::syntax::next_special(bytes, i, 0x20, b"\"\\");
-        len += j - i;
-        let Some(&b) = bytes.get(j) else {
-            return len;
-        };
-        len += match b {
-            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0C => 2,
-            0x00..=0x1F => 6,
-            // Non-ASCII bytes stop the scan too; they are written as they are.
-            _ => 1,
-        };
-        i = j + 1;
-    }
-}
-
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let t = &cx.config.thresholds;
     for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
@@ -104,7 +62,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             let bytes = cx
                 .artifacts
                 .tool(ci, i)
-                .map_or(0, |c| json_len(&c.definition));
+                .map_or(0, |c| c.definition().len());
             catalog_bytes += bytes + usize::from(i > 0);
             if bytes > t.budget_tool_bytes {
                 out.push(
@@ -144,18 +102,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{estimate_tokens, json_len};
-    use serde_json::json;
-
-    #[test]
-    fn json_len_is_the_compact_texts_length() {
-        let v = json!({"name": "a\"b", "n": [1, 2.5, null, -7, 1e300], "s": "é\u{1}", "e": {}, "a": [], "t": true, "f": false});
-        assert_eq!(json_len(&v), v.to_string().len());
-        // Every byte that serde_json escapes, and the key side of an object.
-        let all: String = (0u8..0x80).map(char::from).collect();
-        let v = json!({ all.clone(): [all, "\u{7f}\u{2028}🦀"] });
-        assert_eq!(json_len(&v), v.to_string().len());
-    }
+    use super::estimate_tokens;
 
     #[test]
     fn token_estimate_rounds_up() {

@@ -23,12 +23,11 @@
 //! example-call "overdue" { arguments #"{"status": "overdue"}"# }
 //! ```
 
-use crate::contract::shape::shape_of;
+use crate::contract::shape::{NO_OUTPUT, shape_of_text};
 use crate::diag::Level;
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, ExampleResult, Span, Tool};
 use crate::runtime::validate::check;
-use serde_json::json;
 
 /// The `output/example-invalid` rule.
 pub static RULE: Rule = Rule {
@@ -48,11 +47,10 @@ fn check_project(cx: &Context, out: &mut Vec<Finding>) {
             let Some(contract) = cx.artifacts.tool(ci, ti) else {
                 continue;
             };
-            let empty = json!({ "type": "object", "properties": {}, "additionalProperties": false });
-            let output = contract.output_schema().unwrap_or(&empty);
+            let output = contract.output_schema().unwrap_or(NO_OUTPUT);
             // Shapes are built only for tools with examples (see contract::shape on their
             // lifetime).
-            let (Ok(input), Ok(output)) = (shape_of(contract.input_schema()), shape_of(output)) else {
+            let (Ok(input), Ok(output)) = (shape_of_text(contract.input_schema()), shape_of_text(output)) else {
                 continue;
             };
             for call in &tool.example_calls {

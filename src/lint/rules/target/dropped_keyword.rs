@@ -45,7 +45,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 if *target == Target::Mcp {
                     continue;
                 }
-                let (_, losses) = convert(*target, contract.input_schema());
+                let (_, losses) = convert(*target, &contract.input_schema_value());
                 if losses.is_empty() {
                     continue;
                 }
