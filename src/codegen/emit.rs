@@ -177,6 +177,27 @@ pub fn catalog(plan: &CatalogPlan<'_>, contracts: &[ToolContract], opts: &Option
     }
 }
 
+/// `text` as a raw string literal token (`r#"…"#`), with one `#` more than the longest run
+/// after a `"` in it, so the text cannot close it. JSON is mostly quotes: unescaped, the
+/// literal is shorter to print, to store and for rustc to read. A text without a quote, or
+/// with a character an ordinary literal escapes (a control or a bidirectional one, which
+/// rustc refuses unescaped), stays an ordinary literal.
+pub(super) fn raw_str(text: &str) -> proc_macro2::Literal {
+    let plain = |c: char| matches!(c, '"' | '\'' | '\\') || c.escape_debug().len() == 1;
+    if !text.contains('"') || !text.chars().all(plain) {
+        return proc_macro2::Literal::string(text);
+    }
+    let mut hashes = 0;
+    for (i, _) in text.match_indices('"') {
+        let run = text[i + 1..].bytes().take_while(|b| *b == b'#').count();
+        hashes = hashes.max(run + 1);
+    }
+    let fence = "#".repeat(hashes);
+    format!("r{fence}\"{text}\"{fence}")
+        .parse()
+        .unwrap_or_else(|_| proc_macro2::Literal::string(text))
+}
+
 fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStream {
     let tool = t.tool;
     let m = ident(&t.module);
@@ -185,7 +206,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let description = &c.description;
     let h = c.hashes();
     let (ih, oh, ch) = (&h.input, &h.output, &h.contract);
-    let definition = c.definition();
+    let definition = raw_str(c.definition());
     let mdoc = doc(tool.summary.as_ref().map(|s| s.value.as_str()));
     let items = t.items.iter().map(|i| item(i, At::Tool, opts));
     let input_impl = input_methods(t);

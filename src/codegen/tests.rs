@@ -76,8 +76,20 @@ tool "place_get" version="1.0.0" {
         "Region"
     );
     assert!(!tool["outputSchema"].to_string().contains("x-mcp-header"));
-    // The generated tool definition (what `tools/list` serves) is the same JSON.
-    assert!(files[0].contents.contains(r#"\"x-mcp-header\":\"Region\""#));
+    // The generated tool definition (what `tools/list` serves) is the same JSON, as a raw
+    // string literal.
+    assert!(files[0].contents.contains(r#""x-mcp-header":"Region""#));
+}
+
+#[test]
+fn raw_string_literals_hold_any_text_they_can() {
+    let lit = |t: &str| emit::raw_str(t).to_string();
+    assert_eq!(lit(r#"{"a":1}"#), r##"r#"{"a":1}"#"##);
+    assert_eq!(lit(r###"x"##y"###), r####"r###"x"##y"###"####);
+    assert_eq!(lit("no quotes"), r#""no quotes""#);
+    // Text rustc would refuse unescaped stays an ordinary, escaped literal.
+    assert_eq!(lit("a\u{202e}b\"").chars().next(), Some('"'));
+    assert_eq!(lit("tab\t\"").chars().next(), Some('"'));
 }
 
 /// A map of objects is a `BTreeMap` of a generated struct whose rule checks every value.
