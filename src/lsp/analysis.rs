@@ -472,6 +472,6 @@ tool "order_list" version="1.0.0" {
         std::fs::remove_file(&b).unwrap_or_else(|e| panic!("{e}"));
         let snap = check(&mut cache, &edited, 8, 3);
         assert_eq!(snap.loaded.sources.files.len(), 1);
-        assert!(cache.lowered.get(&b).is_none() && cache.disk.get(&b).is_none());
+        assert!(!cache.lowered.contains_key(&b) && !cache.disk.contains_key(&b));
     }
 }
