@@ -7,7 +7,7 @@
 
 use crate::FastMap;
 use crate::diag::{Diagnostic, FileId, Level, SourceFile, SourceMap};
-use crate::model::{Project, lower};
+use crate::model::{Catalog, Project, lower};
 use crate::syntax;
 use std::collections::HashSet;
 use std::fmt;
@@ -315,36 +315,47 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     let mut loaded = Loaded::default();
     for (path, text) in files {
         let id = loaded.sources.add(SourceFile::new(path, text));
-        let parsed = syntax::parse(&loaded.sources.get(id).text);
-        let mut file_diags = syntax_diagnostics(parsed.errors, id);
-        for d in &mut file_diags {
-            d.tool = enclosing_tool(&parsed.document, d.span.start);
-        }
-        let (catalog, mut model_diags) = lower(&parsed.document, id);
-        // A value the parser already flagged (a bare `true`, say) is not reported again.
-        model_diags.retain(|m| {
-            !file_diags.iter().any(|s| {
-                s.span.start < s.span.end
-                    && s.span.start <= m.span.start
-                    && m.span.end <= s.span.end
-            })
-        });
-        if let Some(c) = &catalog {
-            for d in &mut file_diags {
-                d.catalog = Some(c.name.value.clone());
-            }
-        }
-        file_diags.extend(model_diags);
-        file_diags.sort_by_key(|d| (d.span.start, d.span.end));
-        loaded.diagnostics.extend(file_diags);
+        let (catalog, diagnostics) = lower_file(&loaded.sources.get(id).text, id);
+        loaded.diagnostics.extend(diagnostics);
         if let Some(c) = catalog {
             loaded.project.catalogs.push(c);
         }
     }
-    cross_catalog_duplicates(&mut loaded);
-    oversized_schemas(&mut loaded);
-    sort_diagnostics(&mut loaded.diagnostics);
+    finish(&mut loaded);
     loaded
+}
+
+/// One file parsed and lowered on its own: its catalog (when it lowers) and its syntax and
+/// model diagnostics, in source order. What depends on the other files is [`finish`]'s.
+pub fn lower_file(text: &str, id: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
+    let parsed = syntax::parse(text);
+    let mut file_diags = syntax_diagnostics(parsed.errors, id);
+    for d in &mut file_diags {
+        d.tool = enclosing_tool(&parsed.document, d.span.start);
+    }
+    let (catalog, mut model_diags) = lower(&parsed.document, id);
+    // A value the parser already flagged (a bare `true`, say) is not reported again.
+    model_diags.retain(|m| {
+        !file_diags.iter().any(|s| {
+            s.span.start < s.span.end && s.span.start <= m.span.start && m.span.end <= s.span.end
+        })
+    });
+    if let Some(c) = &catalog {
+        for d in &mut file_diags {
+            d.catalog = Some(c.name.value.clone());
+        }
+    }
+    file_diags.extend(model_diags);
+    file_diags.sort_by_key(|d| (d.span.start, d.span.end));
+    (catalog, file_diags)
+}
+
+/// Completes a project whose files went through [`lower_file`] in `sources` order: checks
+/// what spans catalogs (duplicate names, oversized schemas) and sorts the diagnostics.
+pub fn finish(loaded: &mut Loaded) {
+    cross_catalog_duplicates(loaded);
+    oversized_schemas(loaded);
+    sort_diagnostics(&mut loaded.diagnostics);
 }
 
 /// Leaves out, with an error, every tool whose schema would be too large or too deep once

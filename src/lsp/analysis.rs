@@ -5,11 +5,13 @@
 
 use crate::config::{self, ConfigError, ProjectConfig};
 use crate::contract::{Artifacts, Templates};
-use crate::diag::{Diagnostic, FileId};
-use crate::model::{Field, Object, Ty, TyKind};
+use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
+use crate::model::{Catalog, Field, Object, Ty, TyKind};
 use crate::project::{self, LoadOptions, Loaded, PROJECT_FILE};
 use crate::syntax::Span;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// What a name at some place of a file means.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +55,17 @@ impl Snapshot {
     /// Analyses the catalogs of `dir` and `focus` (which may not be saved yet); `overlay`
     /// gives the text of files open in the editor, which wins over the file on disk.
     pub fn build(dir: &Path, focus: &Path, overlay: &dyn Fn(&Path) -> Option<String>) -> Snapshot {
+        Snapshot::build_cached(dir, focus, overlay, &mut Cache::default())
+    }
+
+    /// [`Snapshot::build`] reusing, through `cache`, what earlier analyses read and lowered
+    /// of the files that did not change since.
+    pub fn build_cached(
+        dir: &Path,
+        focus: &Path,
+        overlay: &dyn Fn(&Path) -> Option<String>,
+        cache: &mut Cache,
+    ) -> Snapshot {
         let opts = LoadOptions::default();
         let mut paths = project::discover(&[dir.to_path_buf()]).unwrap_or_default();
         if !paths.iter().any(|p| p == focus) && focus.file_name().is_some_and(|n| n != PROJECT_FILE)
@@ -61,14 +74,19 @@ impl Snapshot {
         }
         // A file that cannot be read now (deleted, too large) is left out, as a folder
         // being edited often holds one for a moment.
-        let files: Vec<(PathBuf, String)> = paths
-            .into_iter()
-            .filter_map(|path| {
-                let text = overlay(&path).or_else(|| project::read_text(&path, &opts).ok())?;
-                Some((path, text))
-            })
-            .collect();
-        let mut loaded = project::load_sources(files);
+        let mut loaded = Loaded::default();
+        for path in paths {
+            let Some(text) = overlay(&path).or_else(|| cache.read(&path, &opts)) else {
+                continue;
+            };
+            let id = loaded.sources.add(SourceFile::new(path, text));
+            let file = loaded.sources.get(id);
+            let (catalog, diagnostics) = cache.lower(&file.path, &file.text, id);
+            loaded.diagnostics.extend(diagnostics);
+            loaded.project.catalogs.extend(catalog);
+        }
+        cache.keep_only(dir, &loaded.sources);
+        project::finish(&mut loaded);
         let mut extra = Vec::new();
         let config = match find_project_file(dir) {
             Some(file) => match config::load(&mut loaded.sources, Some(&file), &opts) {
@@ -182,6 +200,105 @@ impl Snapshot {
             .filter(|c| c.file == file)
             .flat_map(|c| c.types.iter().map(|t| t.name.value.as_str()))
             .collect()
+    }
+}
+
+/// What one analysis leaves to the next, so a keystroke re-reads and re-lowers only the file
+/// it changed: the text of each catalog read from disk, kept while the file's modification
+/// time and size stay the same (and until [`Cache::forget_disk`]), and each file's syntax and
+/// model result, kept while its text and place among the project's files stay the same.
+#[derive(Debug, Default)]
+pub struct Cache {
+    disk: HashMap<PathBuf, OnDisk>,
+    lowered: HashMap<PathBuf, Lowered>,
+    /// Files parsed and lowered so far: what tests check reuse with.
+    pub lowerings: usize,
+    /// Files read from disk so far.
+    pub reads: usize,
+}
+
+#[derive(Debug)]
+struct OnDisk {
+    modified: SystemTime,
+    len: u64,
+    text: String,
+}
+
+/// A file's [`project::lower_file`] result for one text. The file being typed into changes
+/// on every keystroke, so its result is only kept once the same text comes back a second
+/// time: copying its model into the cache on every keystroke would cost more than it saves.
+#[derive(Debug)]
+struct Lowered {
+    id: FileId,
+    text: String,
+    result: Option<(Option<Catalog>, Vec<Diagnostic>)>,
+}
+
+impl Cache {
+    /// The text of `path` on disk; read again only when its modification time or size
+    /// changed.
+    fn read(&mut self, path: &Path, opts: &LoadOptions) -> Option<String> {
+        let meta = std::fs::metadata(path).ok()?;
+        let (modified, len) = (meta.modified().ok()?, meta.len());
+        if let Some(d) = self.disk.get(path)
+            && d.modified == modified
+            && d.len == len
+        {
+            return Some(d.text.clone());
+        }
+        self.reads += 1;
+        let Ok(text) = project::read_text(path, opts) else {
+            self.disk.remove(path);
+            return None;
+        };
+        let entry = OnDisk {
+            modified,
+            len,
+            text: text.clone(),
+        };
+        self.disk.insert(path.to_path_buf(), entry);
+        Some(text)
+    }
+
+    /// The catalog and syntax and model diagnostics of `text`, file `id` of the project.
+    fn lower(&mut self, path: &Path, text: &str, id: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
+        match self.lowered.get_mut(path) {
+            Some(l) if l.id == id && l.text == text => {
+                if let Some(result) = &l.result {
+                    return result.clone();
+                }
+                self.lowerings += 1;
+                let result = project::lower_file(text, id);
+                l.result = Some(result.clone());
+                result
+            }
+            _ => {
+                self.lowerings += 1;
+                let entry = Lowered {
+                    id,
+                    text: text.to_string(),
+                    result: None,
+                };
+                self.lowered.insert(path.to_path_buf(), entry);
+                project::lower_file(text, id)
+            }
+        }
+    }
+
+    /// Forgets the files below `dir` that are no longer part of its project.
+    fn keep_only(&mut self, dir: &Path, sources: &SourceMap) {
+        let kept = |p: &Path| !p.starts_with(dir) || sources.files.iter().any(|f| f.path == p);
+        self.disk.retain(|p, _| kept(p));
+        self.lowered.retain(|p, _| kept(p));
+    }
+
+    /// Forgets the disk text of `paths` (`None`: of every file), after the editor said they
+    /// were saved or changed on disk; their models stay, keyed by their text.
+    pub fn forget_disk(&mut self, paths: Option<&[PathBuf]>) {
+        match paths {
+            Some(paths) => self.disk.retain(|p, _| !paths.contains(p)),
+            None => self.disk.clear(),
+        }
     }
 }
 
@@ -309,5 +426,52 @@ tool "order_list" version="1.0.0" {
                 .iter()
                 .any(|d| d.rule == "selection/missing-text")
         );
+    }
+
+    /// What the cache reuses, and that an analysis through it finds what one from nothing
+    /// finds, whichever file changed.
+    #[test]
+    fn the_cache_reuses_only_files_that_did_not_change() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = (dir.path().join("a.kdl"), dir.path().join("b.kdl"));
+        let write = |text: &str| std::fs::write(&b, text).unwrap_or_else(|e| panic!("{e}"));
+        let other = TEXT.replace("\"shop\"", "\"other\"");
+        write(&other.replace("order_", "invoice_"));
+        // On disk too, as an open file usually is; the editor's text wins.
+        std::fs::write(&a, "").unwrap_or_else(|e| panic!("{e}"));
+        let mut cache = Cache::default();
+        let check = |cache: &mut Cache, a_text: &str, lowerings: usize, reads: usize| {
+            let overlay = |p: &Path| (p == a).then(|| a_text.to_string());
+            let snap = Snapshot::build_cached(dir.path(), &a, &overlay, cache);
+            let fresh = Snapshot::build(dir.path(), &a, &overlay);
+            assert_eq!(snap.diagnostics, fresh.diagnostics);
+            assert_eq!(snap.loaded.project, fresh.loaded.project);
+            assert_eq!((cache.lowerings, cache.reads), (lowerings, reads));
+            snap
+        };
+        check(&mut cache, TEXT, 2, 1);
+        // A text seen a second time is kept; the third analysis lowers nothing.
+        check(&mut cache, TEXT, 4, 1);
+        check(&mut cache, TEXT, 4, 1);
+        // The edited buffer alone is lowered again.
+        let edited = TEXT.replace("max-length=20", "max-length=21");
+        check(&mut cache, &edited, 5, 1);
+        // A file rewritten on disk (another size) is read and lowered again.
+        write(&other);
+        let snap = check(&mut cache, &edited, 7, 2);
+        // Both catalogs now declare `order_get`: the later file's is the duplicate.
+        assert!(
+            snap.diagnostics
+                .iter()
+                .any(|d| d.rule == "naming/duplicate" && snap.loaded.sources.get(d.file).path == b)
+        );
+        // Forgetting the disk text reads the file again; its model is kept by its text.
+        cache.forget_disk(None);
+        check(&mut cache, &edited, 8, 3);
+        // A deleted file leaves the project and the cache.
+        std::fs::remove_file(&b).unwrap_or_else(|e| panic!("{e}"));
+        let snap = check(&mut cache, &edited, 8, 3);
+        assert_eq!(snap.loaded.sources.files.len(), 1);
+        assert!(!cache.lowered.contains_key(&b) && !cache.disk.contains_key(&b));
     }
 }

@@ -7,9 +7,11 @@
 //!
 //! Every edit re-analyses the folder of the edited file ([`analysis`]): its catalogs (open
 //! buffers winning over the disk), `catalogc.kdl`, the contracts and every syntax, model and
-//! lint diagnostic. Edits arrive incrementally; diagnostics are published [`DEBOUNCE`] after
-//! the last of a burst of keystrokes. A panic while serving a request is answered as an
-//! error response and the server goes on.
+//! lint diagnostic; the files that did not change are neither read nor lowered again
+//! ([`analysis::Cache`]). Edits arrive incrementally. Diagnostics are published as soon as no
+//! message waits in the input queue: a burst of keystrokes that arrives while an analysis
+//! runs costs one analysis after it, and a lone keystroke waits for no timer. A panic while
+//! serving a request is answered as an error response and the server goes on.
 
 pub mod analysis;
 pub mod features;
@@ -21,15 +23,10 @@ use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
-
-/// How long after a change the diagnostics are recomputed, so a burst of keystrokes costs
-/// one analysis.
-pub const DEBOUNCE: Duration = Duration::from_millis(30);
 
 /// Serves the protocol on stdin/stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), String> {
@@ -78,27 +75,37 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     let mut server = Server::default();
     let mut shut_down = false;
     loop {
-        let timeout = server
-            .next_deadline()
-            .map(|d| d.saturating_duration_since(Instant::now()));
-        let msg = match timeout {
-            Some(t) => match connection.receiver.recv_timeout(t) {
-                Ok(m) => Some(m),
-                Err(crossbeam_timeout) if crossbeam_timeout.is_timeout() => None,
+        // With diagnostics owed, only what is already queued is read before publishing: the
+        // messages of a burst coalesce, and nothing waits on a timer.
+        let msg = if server.pending.is_empty() {
+            match connection.receiver.recv() {
+                Ok(m) => m,
                 Err(_) => return Ok(()),
-            },
-            None => match connection.receiver.recv() {
-                Ok(m) => Some(m),
+            }
+        } else {
+            match connection.receiver.try_recv() {
+                Ok(m) => m,
+                Err(e) if e.is_empty() => {
+                    match catch_unwind(AssertUnwindSafe(|| server.publish_pending())) {
+                        Ok(notifications) => {
+                            for n in notifications {
+                                send(connection, n.into());
+                            }
+                        }
+                        Err(_) => {
+                            server.pending.clear();
+                            log_error(connection, "publishing diagnostics");
+                        }
+                    }
+                    // Freed once the client has its diagnostics, not before.
+                    server.stale.clear();
+                    continue;
+                }
                 Err(_) => return Ok(()),
-            },
+            }
         };
         match msg {
-            None => {
-                for n in server.publish_due(Instant::now()) {
-                    send(connection, n.into());
-                }
-            }
-            Some(Message::Request(req)) => {
+            Message::Request(req) => {
                 // After `shutdown` only `exit` is expected, but a client may send more
                 // (Neovim 0.7 sends `shutdown` twice): refused, never fatal.
                 let resp = if req.method == lsp::request::Shutdown::METHOD {
@@ -115,7 +122,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 };
                 send(connection, resp.into());
             }
-            Some(Message::Notification(n)) => {
+            Message::Notification(n) => {
                 if n.method == lsp::notification::Exit::METHOD {
                     return Ok(());
                 }
@@ -126,18 +133,10 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 if catch_unwind(AssertUnwindSafe(|| server.notification(n))).is_err() {
                     // Keep serving; the state of the one document may be stale until its
                     // next full change, and the client learns why.
-                    let params = lsp::LogMessageParams {
-                        typ: lsp::MessageType::ERROR,
-                        message: format!("catalogc lsp: internal error while handling {method}"),
-                    };
-                    send(
-                        connection,
-                        Notification::new(lsp::notification::LogMessage::METHOD.into(), params)
-                            .into(),
-                    );
+                    log_error(connection, &format!("handling {method}"));
                 }
             }
-            Some(Message::Response(_)) => {}
+            Message::Response(_) => {}
         }
     }
 }
@@ -145,6 +144,18 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
 fn send(connection: &Connection, msg: Message) {
     // The client went away: the read side ends the loop.
     let _ = connection.sender.send(msg);
+}
+
+/// Tells the client, in its log, that a panic interrupted `doing`.
+fn log_error(connection: &Connection, doing: &str) {
+    let params = lsp::LogMessageParams {
+        typ: lsp::MessageType::ERROR,
+        message: format!("catalogc lsp: internal error while {doing}"),
+    };
+    send(
+        connection,
+        Notification::new(lsp::notification::LogMessage::METHOD.into(), params).into(),
+    );
 }
 
 /// Answers `req` with `handle`; a panic inside becomes an `InternalError` response naming
@@ -182,10 +193,14 @@ struct Doc {
 #[derive(Default)]
 struct Server {
     docs: HashMap<PathBuf, Doc>,
-    /// The analysis of a folder, valid until a document of that folder changes.
+    /// The analysis of a folder, valid until a file below it changes.
     snapshots: HashMap<PathBuf, Rc<Snapshot>>,
-    /// Documents whose diagnostics are due at the instant given.
-    pending: HashMap<PathBuf, Instant>,
+    /// What the analyses reuse of the files that did not change.
+    cache: analysis::Cache,
+    /// Documents whose diagnostics are owed, published in path order.
+    pending: BTreeSet<PathBuf>,
+    /// Analyses made stale by an edit, freed after the next publish.
+    stale: Vec<Rc<Snapshot>>,
 }
 
 type Answer = Result<Value, (ErrorCode, String)>;
@@ -204,10 +219,6 @@ fn folder(path: &Path) -> PathBuf {
 }
 
 impl Server {
-    fn next_deadline(&self) -> Option<Instant> {
-        self.pending.values().min().copied()
-    }
-
     /// The analysis of the folder of `path`, built when an edit made the last one stale.
     fn snapshot(&mut self, path: &Path) -> Rc<Snapshot> {
         let dir = folder(path);
@@ -217,37 +228,55 @@ impl Server {
             return Rc::clone(s);
         }
         let docs = &self.docs;
-        let snap = Rc::new(Snapshot::build(&dir, path, &|p| {
-            docs.get(p).map(|d| d.text.clone())
-        }));
-        self.snapshots.insert(dir, Rc::clone(&snap));
+        let overlay = |p: &Path| docs.get(p).map(|d| d.text.clone());
+        let snap = Rc::new(Snapshot::build_cached(
+            &dir,
+            path,
+            &overlay,
+            &mut self.cache,
+        ));
+        if let Some(old) = self.snapshots.insert(dir, Rc::clone(&snap)) {
+            self.stale.push(old);
+        }
         snap
     }
 
-    fn changed(&mut self, path: &Path, delay: Duration) {
-        // The deadline is taken before the stale analysis is dropped: freeing a large
-        // project's model and contracts then happens inside the debounce, not after it.
-        let due = Instant::now() + delay;
-        self.snapshots.remove(&folder(path));
-        // Every open document of the folder may gain or lose a cross-catalog finding.
-        let dir = folder(path);
-        for p in self.docs.keys().filter(|p| folder(p) == dir) {
-            let at = self.pending.entry(p.clone()).or_insert(due);
-            *at = (*at).max(due);
+    /// `path` changed (in the editor or on disk): every analysis that holds it is stale
+    /// (the folders are searched recursively, so each folder above it), and every open
+    /// document of those folders may gain or lose a cross-catalog finding.
+    fn changed(&mut self, path: &Path) {
+        let stale: Vec<PathBuf> = self
+            .snapshots
+            .keys()
+            .filter(|dir| path.starts_with(dir))
+            .cloned()
+            .collect();
+        for dir in &stale {
+            if let Some(old) = self.snapshots.remove(dir) {
+                self.stale.push(old);
+            }
+        }
+        let own = folder(path);
+        for p in self.docs.keys() {
+            let dir = folder(p);
+            if dir == own || stale.contains(&dir) {
+                self.pending.insert(p.clone());
+            }
         }
     }
 
-    /// The `publishDiagnostics` notifications due by `now`.
-    fn publish_due(&mut self, now: Instant) -> Vec<Notification> {
-        let due: Vec<PathBuf> = self
-            .pending
-            .iter()
-            .filter(|(_, at)| **at <= now)
-            .map(|(p, _)| p.clone())
-            .collect();
+    /// Files may have changed on disk (`paths`; `None`: any): every analysis is stale and
+    /// every open document owes its diagnostics again.
+    fn changed_on_disk(&mut self, paths: Option<&[PathBuf]>) {
+        self.cache.forget_disk(paths);
+        self.stale.extend(self.snapshots.drain().map(|(_, s)| s));
+        self.pending.extend(self.docs.keys().cloned());
+    }
+
+    /// The `publishDiagnostics` notifications owed, one per pending open document.
+    fn publish_pending(&mut self) -> Vec<Notification> {
         let mut out = Vec::new();
-        for path in due {
-            self.pending.remove(&path);
+        for path in std::mem::take(&mut self.pending) {
             let Some(uri) = self.docs.get(&path).map(|d| d.uri.clone()) else {
                 continue;
             };
@@ -286,7 +315,7 @@ impl Server {
                         text: p.text_document.text,
                     },
                 );
-                self.changed(&path, Duration::ZERO);
+                self.changed(&path);
             }
             N::DidChangeTextDocument::METHOD => {
                 let Ok(p) = serde_json::from_value::<lsp::DidChangeTextDocumentParams>(n.params)
@@ -302,7 +331,7 @@ impl Server {
                 for change in p.content_changes {
                     apply_change(&mut doc.text, change);
                 }
-                self.changed(&path, DEBOUNCE);
+                self.changed(&path);
             }
             N::DidCloseTextDocument::METHOD => {
                 let Ok(p) = serde_json::from_value::<lsp::DidCloseTextDocumentParams>(n.params)
@@ -312,16 +341,29 @@ impl Server {
                 if let Some(path) = uri_to_path(&p.text_document.uri) {
                     self.docs.remove(&path);
                     self.pending.remove(&path);
-                    self.snapshots.remove(&folder(&path));
+                    // The file is read from disk again, which may hold another text.
+                    self.changed(&path);
                 }
             }
-            N::DidSaveTextDocument::METHOD | N::DidChangeWatchedFiles::METHOD => {
-                // Files on disk may have changed: analyse every folder again.
-                self.snapshots.clear();
-                let now = Instant::now();
-                for p in self.docs.keys() {
-                    self.pending.insert(p.clone(), now);
-                }
+            N::DidSaveTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp::DidSaveTextDocumentParams>(n.params)
+                else {
+                    return self.changed_on_disk(None);
+                };
+                let paths: Vec<PathBuf> = uri_to_path(&p.text_document.uri).into_iter().collect();
+                self.changed_on_disk(Some(&paths));
+            }
+            N::DidChangeWatchedFiles::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(n.params)
+                else {
+                    return self.changed_on_disk(None);
+                };
+                let paths: Vec<PathBuf> = p
+                    .changes
+                    .iter()
+                    .filter_map(|c| uri_to_path(&c.uri))
+                    .collect();
+                self.changed_on_disk(Some(&paths));
             }
             _ => {}
         }

@@ -3,6 +3,7 @@
 use super::*;
 use lsp_server::RequestId;
 use serde_json::json;
+use std::time::Duration;
 
 struct Client {
     conn: Connection,
@@ -373,4 +374,119 @@ fn rename_refuses_invalid_or_taken_names() {
     }
     assert!(rename(&tool, "order_search").is_ok());
     assert!(rename(&ty, "OrderItem").is_ok());
+}
+
+/// A catalog `name` declaring `tool` (read-only, bounded), naming `confusable` when given.
+fn catalog(name: &str, tool: &str, confusable: Option<&str>) -> String {
+    let examples = confusable.map_or(String::new(), |c| format!("        confusable \"{c}\"\n"));
+    format!(
+        r#"catalog "{name}" version="1.0.0"
+tool "{tool}" version="1.0.0" {{
+    summary "Return one order of the signed-in customer by its order reference."
+    when "Use when the customer names an order reference such as ORD-7."
+    effect "read"
+    limits max-result-bytes=4096
+    examples {{
+        call "Where is order ORD-7?"
+        no-call "What is your refund policy?"
+{examples}    }}
+}}
+"#
+    )
+}
+
+/// The cross-catalog findings of an open catalog follow every way another catalog of its
+/// folder changes: edited in the editor, closed, rewritten on disk with or without an event
+/// from the editor.
+#[test]
+fn cross_catalog_findings_follow_the_other_catalogs() {
+    let c = Client::start();
+    let write = |name: &str, text: &str| {
+        std::fs::write(c.dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    let unknown = |diags: &[Value]| codes(diags).contains(&"selection/unknown-tool");
+    write("b.kdl", &catalog("b", "invoice_list", None));
+    // On disk too, as an open file usually is; the editor's text wins.
+    write("a.kdl", "");
+    let a = c.open("a.kdl", &catalog("a", "order_get", Some("invoice_get")));
+    assert!(unknown(&c.diagnostics(&a)));
+
+    // On disk, announced by the editor's file watcher.
+    write("b.kdl", &catalog("b", "invoice_get", None));
+    let b = c.uri("b.kdl");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": b, "type": 2}]}),
+    );
+    assert!(!unknown(&c.diagnostics(&a)));
+
+    // In the editor, unsaved: the open catalog's findings are published again too.
+    let text = catalog("b", "invoice_get", None);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": b, "languageId": "kdl", "version": 1, "text": text}}),
+    );
+    // While both are open, a change of either publishes both, in path order; each step waits
+    // for them, so no step's publishes are taken for the next one's.
+    let both = || (c.diagnostics(&a), c.diagnostics(&b));
+    assert!(!unknown(&both().0));
+    let at = pos(&text, "invoice_get", 0);
+    let end = pos(&text, "invoice_get", "invoice_get".len());
+    let rename = |to: &str, version: i32| {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": b, "version": version},
+                   "contentChanges": [{"range": {"start": at, "end": end}, "text": to}]}),
+        );
+    };
+    rename("invoice_put", 2);
+    assert!(unknown(&both().0));
+    // A duplicate tool name is reported in the later file of the two.
+    rename("order_get", 3);
+    let (in_a, in_b) = both();
+    assert!(codes(&in_b).contains(&"naming/duplicate"), "{in_b:?}");
+    assert!(!codes(&in_a).contains(&"naming/duplicate"), "{in_a:?}");
+
+    // Closed without saving: the file on disk counts again.
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": b}}));
+    let after = c.diagnostics(&a);
+    assert!(!unknown(&after) && !codes(&after).contains(&"naming/duplicate"));
+
+    // Rewritten on disk with no event: the next analysis sees the new size and time.
+    write("b.kdl", &catalog("b", "invoice_gone", None));
+    let text = catalog("a", "order_get", Some("invoice_get"));
+    let at = pos(&text, "Return", 0);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": a, "version": 2},
+               "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]}),
+    );
+    assert!(unknown(&c.diagnostics(&a)));
+    // Saved: every open catalog is published again.
+    write("b.kdl", &catalog("b", "invoice_get", None));
+    c.notify("textDocument/didSave", json!({"textDocument": {"uri": b}}));
+    assert!(!unknown(&c.diagnostics(&a)));
+}
+
+/// Every keystroke's change is applied before the diagnostics are published: a burst sent
+/// at once ends with diagnostics of its last text.
+#[test]
+fn a_burst_of_changes_ends_with_the_diagnostics_of_its_last_text() {
+    let c = Client::start();
+    let text = catalog("a", "order_get", None);
+    let a = c.open("a.kdl", &text);
+    assert!(!codes(&c.diagnostics(&a)).contains(&"model/unknown-keyword"));
+    let at = pos(&text, "\"read\"", 1);
+    for (version, ch) in ["r", "e", "e"].into_iter().enumerate() {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": a, "version": version + 2},
+                   "contentChanges": [{"range": {"start": at, "end": at}, "text": ch}]}),
+        );
+    }
+    // `read` → `eerread`, whatever number of publishes the burst caused (`recv` gives up
+    // after 20 s when the last text is never published).
+    while !c.diagnostics(&a).iter().any(|d| {
+        d["code"] == "model/unknown-keyword" && d["message"].to_string().contains("eerread")
+    }) {}
 }
