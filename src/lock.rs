@@ -126,6 +126,9 @@ fn read(r: &mut Reader, doc: &Document) -> Lock {
         tools: Vec::new(),
     };
     let mut seen_catalog = false;
+    // Names locked so far: a linear `Lock::tool` per entry made reading a lock of 20,000
+    // tools quadratic (seconds).
+    let mut locked = crate::FastSet::default();
     for node in doc.nodes() {
         let node = &node;
         match node.name.value {
@@ -149,7 +152,7 @@ fn read(r: &mut Reader, doc: &Document) -> Lock {
                 let Some(name) = arg_str(r, node) else {
                     continue;
                 };
-                if lock.tool(&name).is_some() {
+                if !locked.insert(name.clone()) {
                     r.fail(
                         "duplicate-tool",
                         node.name.span,
@@ -355,8 +358,13 @@ pub fn check(current: &Lock, locked: &Lock) -> Vec<Mismatch> {
             current: current.version.clone(),
         });
     }
+    // By name, once: a linear lookup per tool made `lock --check` quadratic.
+    fn index(lock: &Lock) -> crate::FastMap<&str, &LockedTool> {
+        lock.tools.iter().map(|t| (t.name.as_str(), t)).collect()
+    }
+    let (by_locked, by_current) = (index(locked), index(current));
     for t in &current.tools {
-        let Some(l) = locked.tool(&t.name) else {
+        let Some(&l) = by_locked.get(t.name.as_str()) else {
             out.push(Mismatch::ToolAdded(t.name.clone()));
             continue;
         };
@@ -384,7 +392,7 @@ pub fn check(current: &Lock, locked: &Lock) -> Vec<Mismatch> {
         }
     }
     for l in &locked.tools {
-        if current.tool(&l.name).is_none() {
+        if !by_current.contains_key(l.name.as_str()) {
             out.push(Mismatch::ToolRemoved(l.name.clone()));
         }
     }
