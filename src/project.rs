@@ -312,10 +312,20 @@ pub fn load_source(path: impl Into<PathBuf>, text: impl Into<String>) -> Loaded 
 /// Parses and lowers the given files, then checks what spans catalogs (duplicate tool and
 /// catalog names).
 pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loaded {
+    load_sources_with(files, |_, text, id| lower_file(text, id))
+}
+
+/// [`load_sources`], each file lowered by `lower` (given its path, text and id), which the
+/// language server answers from its cache for the files that did not change.
+pub fn load_sources_with(
+    files: impl IntoIterator<Item = (PathBuf, String)>,
+    mut lower: impl FnMut(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>),
+) -> Loaded {
     let mut loaded = Loaded::default();
     for (path, text) in files {
         let id = loaded.sources.add(SourceFile::new(path, text));
-        let (catalog, diagnostics) = lower_file(&loaded.sources.get(id).text, id);
+        let file = loaded.sources.get(id);
+        let (catalog, diagnostics) = lower(&file.path, &file.text, id);
         loaded.diagnostics.extend(diagnostics);
         if let Some(c) = catalog {
             loaded.project.catalogs.push(c);

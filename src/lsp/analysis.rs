@@ -5,7 +5,7 @@
 
 use crate::config::{self, ConfigError, ProjectConfig};
 use crate::contract::{Artifacts, Templates};
-use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
+use crate::diag::{Diagnostic, FileId, SourceMap};
 use crate::model::{Catalog, Field, Object, Ty, TyKind};
 use crate::project::{self, LoadOptions, Loaded, PROJECT_FILE};
 use crate::syntax::Span;
@@ -74,19 +74,16 @@ impl Snapshot {
         }
         // A file that cannot be read now (deleted, too large) is left out, as a folder
         // being edited often holds one for a moment.
-        let mut loaded = Loaded::default();
-        for path in paths {
-            let Some(text) = overlay(&path).or_else(|| cache.read(&path, &opts)) else {
-                continue;
-            };
-            let id = loaded.sources.add(SourceFile::new(path, text));
-            let file = loaded.sources.get(id);
-            let (catalog, diagnostics) = cache.lower(&file.path, &file.text, id);
-            loaded.diagnostics.extend(diagnostics);
-            loaded.project.catalogs.extend(catalog);
-        }
+        let files: Vec<(PathBuf, String)> = paths
+            .into_iter()
+            .filter_map(|path| {
+                let text = overlay(&path).or_else(|| cache.read(&path, &opts))?;
+                Some((path, text))
+            })
+            .collect();
+        let mut loaded =
+            project::load_sources_with(files, |path, text, id| cache.lower(path, text, id));
         cache.keep_only(dir, &loaded.sources);
-        project::finish(&mut loaded);
         let mut extra = Vec::new();
         let config = match find_project_file(dir) {
             Some(file) => match config::load(&mut loaded.sources, Some(&file), &opts) {
