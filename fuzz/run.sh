@@ -61,6 +61,11 @@ if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
 fi
 mkdir -p logs
 printf '| target | seconds | executions | exec/s | corpus | result |\n|---|---|---|---|---|---|\n' >logs/summary.md
+# Crashes, timeouts, out-of-memory and leaks; libFuzzer's slow-unit-* files (inputs slower than
+# -report_slow_units, often only a loaded machine) are no finding.
+findings() {
+    find "artifacts/$1" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l
+}
 status=0
 for run in "${runs[@]}"; do
     t="${run%%=*}"
@@ -71,7 +76,7 @@ for run in "${runs[@]}"; do
         exit 2
     fi
     mkdir -p "artifacts/$t"
-    before=$(find "artifacts/$t" -type f | wc -l)
+    before=$(findings "$t")
     result=ok
     # -max_len: catalogs beyond a few KB only slow the search; the budgets of benches/hostile
     # cover large inputs.
@@ -81,9 +86,9 @@ for run in "${runs[@]}"; do
         result="CRASH (see fuzz/logs/$t.log, fuzz/artifacts/$t)"
         status=1
     fi
-    found=$(($(find "artifacts/$t" -type f | wc -l) - before))
+    found=$(($(findings "$t") - before))
     if [ "$found" -gt 0 ]; then
-        result="$found new artifact(s) in fuzz/artifacts/$t (see fuzz/logs/$t.log)"
+        result="$found new finding(s) in fuzz/artifacts/$t (see fuzz/logs/$t.log)"
         status=1
     fi
     # The final statistics, or in fork mode (which prints none) the last progress line.
