@@ -567,6 +567,9 @@ fn named_type(ty: &Ty) -> Option<&str> {
 
 fn type_words(ty: &Ty) -> String {
     match &ty.kind {
+        TyKind::Array(a) if a.items_nullable => {
+            format!("array of {} or null", type_words(&a.items))
+        }
         TyKind::Array(a) => format!("array of {}", type_words(&a.items)),
         TyKind::Map(m) => format!("map of {}", type_words(&m.values)),
         k => k.keyword().to_string(),

@@ -192,6 +192,7 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
                 min_items: min,
                 max_items: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
                 unique: r.chance(1, 4),
+                items_nullable: r.chance(1, 4),
                 items: Box::new(ty(gen_kind(r, depth - 1, types))),
             })
         }
@@ -364,10 +365,11 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 _ => n.unit = r.chance(1, 2).then(|| sp(*r.pick(UNITS))),
             }
         }
-        TyKind::Array(a) => match r.below(4) {
+        TyKind::Array(a) => match r.below(5) {
             0 => a.min_items = opt_u64(r, 0, 3),
             1 => a.max_items = opt_u64(r, 0, 5),
             2 => a.unique = !a.unique,
+            3 => a.items_nullable = !a.items_nullable,
             _ => tweak_ty(r, &mut a.items, cat_types, names),
         },
         TyKind::Object(o) => mutate_fields(r, &mut o.fields, cat_types, names),
@@ -606,7 +608,13 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
         TyKind::Array(a) => {
             let n = gen_count(r, &a.min_items, &a.max_items);
             let items: Option<Vec<Value>> = (0..n)
-                .map(|_| gen_value(r, cat, &a.items, depth + 1))
+                .map(|_| {
+                    if a.items_nullable && r.chance(1, 3) {
+                        Some(Value::Null)
+                    } else {
+                        gen_value(r, cat, &a.items, depth + 1)
+                    }
+                })
                 .collect();
             Value::Array(items?)
         }

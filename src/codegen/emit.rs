@@ -51,6 +51,10 @@ fn rust_type(ty: &RTy, at: At) -> TokenStream {
             quote!(__rt::BTreeMap<__rt::String, #inner>)
         }
         RTy::Json => quote!(__rt::serde_json::Value),
+        RTy::Nullable(inner) => {
+            let inner = rust_type(inner, at);
+            quote!(__rt::Option<#inner>)
+        }
         RTy::Local(name) => {
             let id = ident(name);
             quote!(#id)
@@ -663,7 +667,13 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         }
         (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
         (TyKind::Array(a), RTy::Vec(inner)) => {
-            let items = shape(&a.items, inner, at, counter);
+            let items = match &**inner {
+                RTy::Nullable(item) => {
+                    let s = shape(&a.items, item, at, counter);
+                    quote!(__rt::Shape::Nullable(&#s))
+                }
+                item => shape(&a.items, item, at, counter),
+            };
             let mut r = with_bounds(
                 quote!(__rt::ArrayRule::of(#items)),
                 vec![

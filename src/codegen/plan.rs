@@ -30,6 +30,8 @@ pub enum RTy {
     Map(Box<RTy>),
     /// A `json` value: `serde_json::Value`.
     Json,
+    /// A nullable array item (`items … nullable=#true`): `Option<T>`, `None` being `null`.
+    Nullable(Box<RTy>),
     /// An enum or struct generated in the same scope.
     Local(String),
     /// A named `type` at the catalog root.
@@ -280,7 +282,14 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Boolean => RTy::Bool,
             TyKind::Array(a) => {
                 let item_base = format!("{base}Item");
-                RTy::Vec(Box::new(self.ty(owner, &item_base, &a.items, None)))
+                let item = self.ty(owner, &item_base, &a.items, None);
+                // A `json` item admits `null` already: no `Option` around the value.
+                let item = if a.items_nullable && item != RTy::Json {
+                    RTy::Nullable(Box::new(item))
+                } else {
+                    item
+                };
+                RTy::Vec(Box::new(item))
             }
             TyKind::Map(m) => {
                 let value_base = format!("{base}Value");

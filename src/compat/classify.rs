@@ -472,7 +472,15 @@ impl<'a> Reader<'a, '_> {
                     path,
                 );
                 self.flag("unique", a.unique, b.unique, path, ws, rs);
-                self.ty(&a.items, &b.items, &format!("{path}[]"));
+                let items = format!("{path}[]");
+                // `null` items are classified as a nullable field's `null` is, at the items.
+                if a.items_nullable != b.items_nullable {
+                    let ev = Ev::NullableDiffers {
+                        writer_has: a.items_nullable,
+                    };
+                    self.emit(ev, &sub(&items, "nullable"), ws, rs, String::new());
+                }
+                self.ty(&a.items, &b.items, &items);
             }
             (Norm::Obj(a), Norm::Obj(b)) => self.object(a, b, path),
             (Norm::Map(a), Norm::Map(b)) => {

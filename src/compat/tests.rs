@@ -120,6 +120,7 @@ fn named_type_changes_are_classified_where_used_per_direction() {
                         min_items: None,
                         max_items: None,
                         unique: false,
+                        items_nullable: false,
                         items: Box::new(Ty::new(named())),
                     }),
                     true,

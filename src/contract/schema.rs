@@ -27,6 +27,7 @@
 //! - `nullable=#true` writes `"type": [T, "null"]` (and `null` at the end of an `enum`), the
 //!   2020-12 spelling every validator knows; `anyOf` with a null branch would read as a
 //!   union to clients that flatten schemas. An optional field still is simply not required.
+//!   Nullable array items (`items … nullable=#true`) are written the same way in `items`.
 //! - A `map` is an object with `"properties": {}` (for the clients that insist on it) and
 //!   its value schema as `additionalProperties`, `min-entries`/`max-entries` as
 //!   `minProperties`/`maxProperties`. A `json` value is the empty schema (only its
@@ -552,7 +553,7 @@ impl<'a> Ctx<'a> {
     fn array(&mut self, out: &mut String, a: &ArrayTy) {
         key(out, "items");
         out.push('{');
-        self.ty(out, &a.items, None, false);
+        self.ty(out, &a.items, None, a.items_nullable);
         out.push('}');
         if let Some(n) = &a.min_items {
             key(out, "minItems");

@@ -492,9 +492,15 @@ impl Cx<'_, '_, '_> {
         }
         let mut read = read.to_vec();
         if shape.contains_key(NULLABLE) && !is_field {
-            lost.push(
-                "nullable items: `null` is not expressible here; the non-null type is kept".into(),
-            );
+            // Array items say it as a field does; map values cannot.
+            if node.name() == "items" {
+                node = node.prop("nullable", true);
+            } else {
+                lost.push(
+                    "nullable map values: `null` is not expressible here; the non-null type is kept"
+                        .into(),
+                );
+            }
         }
         if is_field {
             if let Some(c) = constant {
@@ -561,11 +567,14 @@ impl Cx<'_, '_, '_> {
                 let refs = self.refs.len();
                 let value_type = self.shape(v, &mut Vec::new());
                 self.refs.truncate(refs);
-                let scalar = matches!(
-                    value_type.get("type").and_then(Value::as_str),
-                    Some("string" | "integer" | "number" | "boolean")
-                );
-                if scalar {
+                // The format's map values: scalars, arrays and objects with fields (not maps
+                // or unions: a map of maps has no form).
+                let expressible = match value_type.get("type").and_then(Value::as_str) {
+                    Some("string" | "integer" | "number" | "boolean" | "array") => true,
+                    Some("object") => !is_map(&value_type) && !value_type.contains_key(UNION),
+                    _ => false,
+                };
+                if expressible {
                     self.typed(
                         Node::new("values"),
                         v,
@@ -576,7 +585,7 @@ impl Cx<'_, '_, '_> {
                     )
                 } else {
                     values_lost.push(format!(
-                        "map values {} are not expressible (values are scalars or `json`): any JSON value",
+                        "map values {} are not expressible (maps of maps and of unions have no form): any JSON value",
                         short(v)
                     ));
                     Node::new("values").arg("json")

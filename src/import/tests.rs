@@ -117,9 +117,43 @@ fn open_maps_any_values_and_null_have_their_own_forms() {
         assert!(i.text.contains(line), "{line} in\n{}", i.text);
     }
     let whats: Vec<&str> = i.notes.iter().map(|n| n.what.as_str()).collect();
-    // Only the map of objects loses its value schema; nothing else is lost.
+    // The map of objects keeps its value fields; only its open value object is closed.
     let paths: Vec<&str> = i.notes.iter().map(|n| n.path.as_str()).collect();
     assert_eq!(paths, ["input.nested{}"], "{whats:?}");
+    assert!(whats[0].contains("closed by import"), "{whats:?}");
+    assert_loads(&i);
+}
+
+#[test]
+fn maps_of_objects_and_arrays_and_nullable_items_keep_their_form() {
+    let i = imported(
+        r#"[{"name":"q","description":"Runs a query.","annotations":{"readOnlyHint":true},
+        "inputSchema":{"type":"object","additionalProperties":false,"properties":{
+        "quota":{"type":"object","maxProperties":8,"additionalProperties":{"type":"object",
+            "additionalProperties":false,"required":["cpu"],"properties":{"cpu":{"type":"integer","maximum":64}}}},
+        "tags":{"type":"object","additionalProperties":{"type":"array","maxItems":4,"items":{"type":"string","maxLength":9}}},
+        "deep":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"string"}}},
+        "cells":{"type":"array","maxItems":9,"items":{"type":["string","null"],"maxLength":5}},
+        "marks":{"type":"array","maxItems":9,"items":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}}}]"#,
+    );
+    for line in [
+        r#"values "object" {"#,
+        r#"field "cpu" "integer" required=#true max=64"#,
+        r#"values "array" max-items=4 {"#,
+        r#"items "string" max-length=5 nullable=#true"#,
+        r#"items "integer" nullable=#true"#,
+    ] {
+        assert!(
+            i.text.contains(line),
+            "{line} in
+{}",
+            i.text
+        );
+    }
+    let paths: Vec<&str> = i.notes.iter().map(|n| n.path.as_str()).collect();
+    // Only the map of maps has no form.
+    assert_eq!(paths, ["input.deep{}"], "{:?}", i.notes);
+    assert_loads(&i);
 }
 
 #[test]

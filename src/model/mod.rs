@@ -588,6 +588,9 @@ pub struct ArrayTy {
     pub unique: bool,
     /// The `items` child; required, so always present after lowering.
     pub items: Box<Ty>,
+    /// `items … nullable=#true`: `null` is an item besides the values of the items' type
+    /// (a list with gaps, such as one cell per column).
+    pub items_nullable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -478,8 +478,8 @@ pub const NODES: &[NodeInfo] = &[
         name: "items",
         parents: &["field", "items", "values"],
         usage: "items \"TYPE\" …",
-        meaning: "The type of an array's items, with its own constraints.",
-        props: &[],
+        meaning: "The type of an array's items, with its own constraints; `nullable=#true` admits `null` items.",
+        props: &["nullable"],
         children: &[],
         arg: Some(ValueKind::Type),
     },
@@ -786,7 +786,8 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
         return TOP_LEVEL.to_vec();
     }
     let mut out: Vec<&str> = match parent {
-        "items" | "values" => Vec::new(),
+        "items" => vec!["nullable"],
+        "values" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == parent)
@@ -805,7 +806,8 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
 pub fn props_of(node: &str, ty: Option<&str>) -> Vec<&'static str> {
     let mut out: Vec<&str> = match node {
         "field" => COMMON_FIELD_PROPS.to_vec(),
-        "items" | "values" => Vec::new(),
+        "items" => vec!["nullable"],
+        "values" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == node)

@@ -419,12 +419,13 @@ impl Cx {
                     "an `array` needs an `items` child naming the element type",
                     "add `{ items \"string\" max-length=64 }`",
                 )?;
-                let items = self.lower_element(&items, depth, Element::Items)?;
+                let (items, items_nullable) = self.lower_element(&items, depth, Element::Items)?;
                 TyKind::Array(ArrayTy {
                     min_items,
                     max_items,
                     unique,
                     items: Box::new(items),
+                    items_nullable,
                 })
             }
             "object" => TyKind::Object(Object {
@@ -440,7 +441,7 @@ impl Cx {
                     "a `map` needs a `values` child naming the type of its values",
                     "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
                 )?;
-                let values = self.lower_element(&values, depth, Element::Values)?;
+                let (values, _) = self.lower_element(&values, depth, Element::Values)?;
                 if !MapTy::admits(&values.kind) {
                     self.err(
                         "model/unsupported-type",
@@ -600,8 +601,13 @@ impl Cx {
     }
 
     /// `items TYPE [attributes] { ... }` (the element type of an array) or `values TYPE …`
-    /// (the value type of a map).
-    pub(super) fn lower_element(&mut self, node: &Node, depth: usize, el: Element) -> Option<Ty> {
+    /// (the value type of a map), with `nullable=#true` (items only: `null` is an item).
+    pub(super) fn lower_element(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        el: Element,
+    ) -> Option<(Ty, bool)> {
         self.check_annotations(node);
         let (name, owner, path) = match el {
             Element::Items => ("items", "array", "[]"),
@@ -616,7 +622,11 @@ impl Cx {
             format!("{name} of type `{keyword}`")
         };
         let label2 = label.clone();
-        let props = self.props(node, type_props(&keyword), &|p| {
+        let mut allowed = type_props(&keyword).to_vec();
+        if matches!(el, Element::Items) {
+            allowed.push("nullable");
+        }
+        let props = self.props(node, &allowed, &|p| {
             if COMMON_FIELD_PROPS.contains(&p) {
                 return Some(format!(
                     "`{p}` belongs on the {owner} field, not on its `{name}`"
@@ -630,11 +640,15 @@ impl Cx {
                 )
             })
         });
+        let nullable = props
+            .get("nullable")
+            .and_then(|e| self.boolean(e, "`nullable`"))
+            .is_some_and(|b| b.value);
         let children: Vec<Node> = node.child_nodes().collect();
         self.path.push(path.to_string());
         let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], &label);
         self.path.pop();
-        ty
+        Some((ty?, nullable))
     }
 
     pub(super) fn lower_enum(&mut self, node: &Node, extensible: bool) -> EnumValues {

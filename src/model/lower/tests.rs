@@ -568,3 +568,65 @@ input {
         "{diags:?}"
     );
 }
+
+#[test]
+fn nullable_array_items_lower_emit_and_check() {
+    let src = r##"
+catalog "c" version="1.0.0"
+type "Cell" { field "v" "string" max-length=4 }
+tool "grid_get" version="1.0.0" {
+effect "read"
+input {
+    field "cells" "array" max-items=3 { items "string" nullable=#true max-length=2 }
+    field "ranks" "array" { items "integer" nullable=#true { enum 1 2 } }
+    field "rows" "array" { items "Cell" nullable=#true }
+    field "plain" "array" { items "boolean" nullable=#false }
+}
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let nullable: Vec<bool> = cat.tools[0]
+        .input
+        .fields
+        .iter()
+        .map(|f| matches!(&f.ty.kind, TyKind::Array(a) if a.items_nullable))
+        .collect();
+    assert_eq!(nullable, [true, true, true, false]);
+    let schema = crate::contract::schema::input_schema(&cat, &cat.tools[0]);
+    let items = |f: &str| schema["properties"][f]["items"].clone();
+    assert_eq!(
+        items("cells"),
+        serde_json::json!({"type": ["string", "null"], "maxLength": 2})
+    );
+    assert_eq!(
+        items("ranks"),
+        serde_json::json!({"type": ["integer", "null"], "enum": [1, 2, null]})
+    );
+    assert_eq!(items("rows")["type"], serde_json::json!(["object", "null"]));
+    assert_eq!(items("plain"), serde_json::json!({"type": "boolean"}));
+    let shape = crate::contract::shape::shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let ok =
+        serde_json::json!({"cells": ["ab", null], "ranks": [null, 2], "rows": [null, {"v": "x"}]});
+    assert!(crate::runtime::validate::check(shape, &ok).is_empty());
+    let bad = serde_json::json!({"cells": ["abc"], "ranks": [3], "plain": [null]});
+    let paths: Vec<String> = crate::runtime::validate::check(shape, &bad)
+        .into_iter()
+        .map(|v| v.path)
+        .collect();
+    assert_eq!(paths, ["/cells/0", "/ranks/0", "/plain/0"]);
+
+    // `nullable` belongs on `items`, never on a map's `values`.
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+effect "read"
+input { field "m" "map" { values "string" nullable=#true } }
+}
+"##,
+    );
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(rules, ["model/unknown-property"], "{diags:?}");
+}

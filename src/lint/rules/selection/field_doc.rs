@@ -78,6 +78,7 @@ mod tests {
                 min_items: None,
                 max_items: None,
                 unique: false,
+                items_nullable: false,
                 items: Box::new(Ty {
                     kind: TyKind::Object(item),
                     span: Span::default(),
