@@ -123,3 +123,55 @@ tool "quota_set" version="1.0.0" {
         assert!(rs.contains(part), "no `{part}` in\n{rs}");
     }
 }
+
+#[test]
+fn nullable_items_are_options_checked_as_nullable() {
+    let text = r#"catalog "grid" version="1.0.0"
+tool "grid_get" version="1.0.0" {
+    effect "read"
+    input {
+        field "cells" "array" required=#true max-items=4 {
+            items "string" nullable=#true max-length=8
+        }
+        field "raw" "array" max-items=4 { items "json" nullable=#true; }
+    }
+}
+"#;
+    let files = generate_text("grid.kdl", text);
+    let rs = &files[0].contents;
+    for part in [
+        "pub cells: __rt::Vec<__rt::Option<__rt::String>>",
+        "__rt::Shape::Nullable(",
+        // `json` items admit `null` already.
+        "__rt::Vec<__rt::serde_json::Value>",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}
+
+#[test]
+fn an_open_object_is_a_compile_error_naming_it() {
+    let text = r#"catalog "opts" version="1.0.0"
+tool "job_start" version="1.0.0" {
+    effect "update"
+    input {
+        field "options" "object" max-entries=8 {
+            field "image" "string" required=#true max-length=64
+            extra "string" max-length=64
+        }
+    }
+}
+"#;
+    let files = generate_text("opts.kdl", text);
+    let rs = &files[0].contents;
+    assert!(
+        rs.contains("::core::compile_error!(\"catalogc: `job_start.input.options` in catalog `opts` is an open object"),
+        "{rs}"
+    );
+    // The tools list is still written: only the Rust has no form.
+    assert!(
+        files[1].contents.contains("\"additionalProperties\": {"),
+        "{}",
+        files[1].contents
+    );
+}

@@ -332,3 +332,43 @@ fn unions_of_objects_tagged_by_a_constant_become_unions() {
     assert!(!whats.iter().any(|w| w.contains("oneOf")), "{whats:?}");
     assert_loads(&i);
 }
+
+#[test]
+fn open_objects_with_fields_keep_their_extras() {
+    let i = imported(
+        r#"[{"name":"q","description":"Starts a job.","annotations":{"readOnlyHint":false},
+        "inputSchema":{"type":"object","additionalProperties":false,"properties":{
+        "options":{"type":"object","maxProperties":8,"required":["image"],
+            "properties":{"image":{"type":"string","maxLength":64}},
+            "additionalProperties":{"type":"string","maxLength":32}},
+        "meta":{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true},
+        "deep":{"type":"object","properties":{"a":{"type":"integer"}},
+            "additionalProperties":{"type":"object","properties":{"x":{"type":"string"}}}},
+        "implicit":{"type":"object","properties":{"a":{"type":"integer"}}}}}}]"#,
+    );
+    for line in [
+        r#"field "options" "object" max-entries=8 {"#,
+        r#"field "image" "string" required=#true max-length=64"#,
+        r#"extra "string" max-length=32"#,
+        r#"extra "json""#,
+    ] {
+        assert!(i.text.contains(line), "{line} in\n{}", i.text);
+    }
+    let notes: Vec<(&str, &str)> = i
+        .notes
+        .iter()
+        .filter(|n| n.path != "annotations" && !n.what.starts_with("effect"))
+        .map(|n| (n.path.as_str(), n.what.as_str()))
+        .collect();
+    // Structured extras have no form; an object that omits `additionalProperties` is closed.
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].0 == "input.deep" && notes[0].1.contains("extra properties"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].0 == "input.implicit" && notes[1].1.contains("closed by import"),
+        "{notes:?}"
+    );
+    assert_loads(&i);
+}

@@ -80,6 +80,7 @@ impl Fx {
         Object {
             fields,
             span: self.span(),
+            extra: None,
         }
     }
 

@@ -59,6 +59,7 @@ pub fn object(fields: Vec<Field>) -> TyKind {
     TyKind::Object(Object {
         fields,
         span: Span::new(0, 0),
+        extra: None,
     })
 }
 

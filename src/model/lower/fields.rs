@@ -13,6 +13,8 @@ pub(super) enum Element {
     Items,
     /// A map's `values`.
     Values,
+    /// An open object's `extra`.
+    Extra,
 }
 
 impl Cx {
@@ -76,6 +78,7 @@ impl Cx {
         Object {
             fields: compact(fields),
             span: n.span,
+            extra: None,
         }
     }
 
@@ -287,6 +290,7 @@ impl Cx {
         let mut enum_node = None;
         let mut items_node = None;
         let mut values_node = None;
+        let mut extra_node = None;
         let mut fields = Vec::new();
         let mut variant_nodes = Vec::new();
         let mut seen = Seen::default();
@@ -307,12 +311,18 @@ impl Cx {
                         values_node = Some(*c);
                     }
                 }
+                ("extra", "object") => {
+                    if self.once(&mut seen, c, label) {
+                        extra_node = Some(*c);
+                    }
+                }
                 ("field", "object") => self.push_field(&mut fields, c, depth + 1),
                 ("variant", "union") => variant_nodes.push(*c),
                 (other, _) => {
                     self.check_annotations(c);
                     if [
-                        "enum", "items", "values", "field", "variant", "doc", "title", "examples",
+                        "enum", "items", "values", "extra", "field", "variant", "doc", "title",
+                        "examples",
                     ]
                     .contains(&other)
                     {
@@ -428,10 +438,14 @@ impl Cx {
                     items_nullable,
                 })
             }
-            "object" => TyKind::Object(Object {
-                fields: compact(fields),
-                span: ty_name.span,
-            }),
+            "object" => {
+                let extra = self.lower_extra(extra_node, props, depth);
+                TyKind::Object(Object {
+                    fields: compact(fields),
+                    span: ty_name.span,
+                    extra,
+                })
+            }
             "map" => {
                 let min_entries = u(self, "min-entries");
                 let max_entries = u(self, "max-entries");
@@ -467,6 +481,47 @@ impl Cx {
         Some(Ty {
             kind,
             span: ty_name.span,
+        })
+    }
+
+    /// An `object` field's `extra TYPE …` child (it is open) with the field's `min-entries` /
+    /// `max-entries`, which bound the property count of an open object only.
+    fn lower_extra(
+        &mut self,
+        node: Option<Node>,
+        props: &Props<'_>,
+        depth: usize,
+    ) -> Option<Extra> {
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, &format!("`{k}`")));
+        let (min_entries, max_entries) = (u(self, "min-entries"), u(self, "max-entries"));
+        let Some(node) = node else {
+            if let Some(at) = min_entries.as_ref().or(max_entries.as_ref()) {
+                self.err(
+                    "model/missing-child",
+                    at.span,
+                    "`min-entries` / `max-entries` bound the properties of an open object: this one has no `extra` child",
+                    Some("add `extra \"json\"` (or a scalar type) to open the object, or remove the bound".to_string()),
+                );
+            }
+            return None;
+        };
+        let (values, _) = self.lower_element(&node, depth, Element::Extra)?;
+        if !Extra::admits(&values.kind) {
+            self.err(
+                "model/unsupported-type",
+                values.span,
+                format!(
+                    "extra properties of type `{}` are not part of the format",
+                    values.kind.keyword()
+                ),
+                Some("use a scalar type or `json`; for structured values keyed by name, add a `map` field".to_string()),
+            );
+            return None;
+        }
+        Some(Extra {
+            values: Box::new(values),
+            min_entries,
+            max_entries,
         })
     }
 
@@ -582,6 +637,7 @@ impl Cx {
             fields: Object {
                 fields: compact(fields),
                 span: node.span,
+                extra: None,
             },
         })
     }
@@ -612,6 +668,7 @@ impl Cx {
         let (name, owner, path) = match el {
             Element::Items => ("items", "array", "[]"),
             Element::Values => ("values", "map", "{}"),
+            Element::Extra => ("extra", "object", "{}"),
         };
         let args = self.args(node, 1, 1, format!("{name} \"string\" max-length=64"));
         let ty_name = self.type_name(args.first()?)?;

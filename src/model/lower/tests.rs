@@ -630,3 +630,79 @@ input { field "m" "map" { values "string" nullable=#true } }
     let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
     assert_eq!(rules, ["model/unknown-property"], "{diags:?}");
 }
+
+#[test]
+fn open_objects_lower_emit_and_check_their_extras() {
+    let src = r##"
+catalog "c" version="1.0.0"
+tool "job_start" version="1.0.0" {
+effect "update"
+input {
+    field "options" "object" required=#true max-entries=3 {
+        doc "Launch options: image, and any other option by name."
+        field "image" "string" required=#true max-length=16
+        extra "string" max-length=4
+    }
+    field "meta" "object" { field "a" "integer"; extra "json"; }
+}
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let schema = crate::contract::schema::input_schema(&cat, &cat.tools[0]);
+    assert_eq!(
+        schema["properties"]["options"],
+        serde_json::json!({
+            "type": "object",
+            "description": "Launch options: image, and any other option by name.",
+            "properties": {"image": {"type": "string", "maxLength": 16}},
+            "required": ["image"],
+            "additionalProperties": {"type": "string", "maxLength": 4},
+            "maxProperties": 3
+        })
+    );
+    assert_eq!(
+        schema["properties"]["meta"]["additionalProperties"],
+        serde_json::json!({})
+    );
+    let shape = crate::contract::shape::shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let check = |v: serde_json::Value| -> Vec<String> {
+        crate::runtime::validate::check(shape, &v)
+            .into_iter()
+            .map(|v| v.path)
+            .collect()
+    };
+    let ok =
+        serde_json::json!({"options": {"image": "x", "cpu": "2"}, "meta": {"a": 1, "z": [null]}});
+    assert!(check(ok).is_empty());
+    let bad = serde_json::json!({"options": {"cpu": "12345", "a": "1", "b": "2", "c": "3"}, "meta": {"a": "x"}});
+    assert_eq!(
+        check(bad),
+        ["/options", "/options/image", "/options/cpu", "/meta/a"]
+    );
+
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+effect "read"
+input {
+    field "a" "object" max-entries=2 { field "x" "string"; }
+    field "b" "object" { extra "object" { field "y" "string"; } }
+    field "c" "object" { extra "string"; extra "json"; }
+}
+}
+"##,
+    );
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(
+        rules,
+        [
+            "model/missing-child",
+            "model/unsupported-type",
+            "model/duplicate-node"
+        ],
+        "{diags:?}"
+    );
+}

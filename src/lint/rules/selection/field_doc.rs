@@ -70,6 +70,7 @@ mod tests {
                 field("note", TyKind::String(StringTy::default()), Some("Free text.")),
             ],
             span: Span::default(),
+            extra: None,
         };
         let mut t = tool("ledger_entry_list");
         t.input.fields.push(field(
@@ -93,6 +94,7 @@ mod tests {
                 field("other", TyKind::Named(sp("Entry".into())), Some("Another.")),
             ],
             span: Span::default(),
+            extra: None,
         });
         let mut c = catalog("ledger", vec![t]);
         c.types.push(TypeDef {
