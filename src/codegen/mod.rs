@@ -12,7 +12,7 @@ mod plan;
 mod schemars;
 
 use crate::contract::Artifacts;
-use crate::model::{Catalog, Field, Project, Ty, TyKind};
+use crate::model::Project;
 use crate::names::{Case, Unique, rust_ident};
 
 /// What to generate.
@@ -61,19 +61,7 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
             .get(i)
             .map(|c| c.tools.as_slice())
             .unwrap_or_default();
-        let code = match open_object(cat) {
-            // Generated structs are closed (their serde denies unknown fields): an open
-            // object has no Rust form yet, and a silently closed one would reject what the
-            // schema admits. The build of the including crate stops with this message.
-            Some(at) => {
-                let why = format!(
-                    "catalogc: `{at}` in catalog `{}` is an open object (`extra`), which generated code cannot express yet; use a `map` field for the free properties, or leave this catalog out of code generation",
-                    cat.name.value
-                );
-                format!("::core::compile_error!({why:?});\n")
-            }
-            None => print(emit::catalog(&plan::plan(cat), contracts, opts)),
-        };
+        let code = print(emit::catalog(&plan::plan(cat), contracts, opts));
         out.push(File {
             name: format!("{stem}.rs"),
             contents: format!("{}{}", header(&source), code),
@@ -86,42 +74,6 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
         });
     }
     out
-}
-
-/// The path of the first open object (`object` with `extra`) of `cat`: `Type.field` or
-/// `tool.input.field`, as lint writes paths.
-fn open_object(cat: &Catalog) -> Option<String> {
-    fn in_fields(fields: &[Field], path: &str) -> Option<String> {
-        fields
-            .iter()
-            .find_map(|f| in_ty(&f.ty, &format!("{path}.{}", f.name.value)))
-    }
-    fn in_ty(ty: &Ty, path: &str) -> Option<String> {
-        match &ty.kind {
-            TyKind::Object(o) if o.extra.is_some() => Some(path.to_string()),
-            TyKind::Object(o) => in_fields(&o.fields, path),
-            TyKind::Array(a) => in_ty(&a.items, &format!("{path}[]")),
-            TyKind::Map(m) => in_ty(&m.values, &format!("{path}{{}}")),
-            TyKind::Union(u) => u
-                .variants
-                .iter()
-                .find_map(|v| in_fields(&v.fields.fields, &format!("{path}<{}>", v.name.value))),
-            _ => None,
-        }
-    }
-    let types = cat
-        .types
-        .iter()
-        .find_map(|t| in_fields(&t.fields, &t.name.value));
-    types.or_else(|| {
-        cat.tools.iter().find_map(|t| {
-            let name = &t.name.value;
-            in_fields(&t.input.fields, &format!("{name}.input")).or_else(|| {
-                let output = t.output.as_ref()?;
-                in_fields(&output.fields, &format!("{name}.output"))
-            })
-        })
-    })
 }
 
 /// The catalog's file stem: its name as a module name, without `r#`.

@@ -14,7 +14,7 @@
 //!   its type; keywords become raw (`r#type`) or take a `_` suffix (`self_`), a leading digit
 //!   a prefix (`_2fa`, `V2fa`).
 
-use crate::model::{Catalog, ErrorDef, Field, NeedsInput, Tool, Ty, TyKind};
+use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
 use std::collections::HashMap;
 
@@ -52,6 +52,17 @@ pub struct StructPlan<'a> {
     pub ident: String,
     pub doc: Option<&'a str>,
     pub fields: Vec<FieldPlan<'a>>,
+    /// An open object's other properties: the Rust field holding them (a map after the
+    /// named fields) and the type of each value.
+    pub extra: Option<ExtraPlan<'a>>,
+}
+
+/// The `extra` of an open object: `pub {ident}: BTreeMap<String, {ty}>`.
+#[derive(Debug)]
+pub struct ExtraPlan<'a> {
+    pub extra: &'a Extra,
+    pub ident: String,
+    pub ty: RTy,
 }
 
 #[derive(Debug)]
@@ -193,11 +204,23 @@ struct Scope<'s, 'a> {
 impl<'a> Scope<'_, 'a> {
     /// Plans struct `ident` (already claimed) and everything nested in it.
     fn structure(&mut self, ident: String, doc: Option<&'a str>, fields: &'a [Field]) {
+        self.open_structure(ident, doc, fields, None);
+    }
+
+    /// [`Scope::structure`] of an object that may be open (`extra`).
+    fn open_structure(
+        &mut self,
+        ident: String,
+        doc: Option<&'a str>,
+        fields: &'a [Field],
+        extra: Option<&'a Extra>,
+    ) {
         let at = self.items.len();
         self.items.push(Item::Struct(StructPlan {
             ident: ident.clone(),
             doc,
             fields: Vec::new(),
+            extra: None,
         }));
         let mut field_names = Unique::new();
         let mut planned = Vec::with_capacity(fields.len());
@@ -230,8 +253,14 @@ impl<'a> Scope<'_, 'a> {
                 default_variant,
             });
         }
+        let extra = extra.map(|x| ExtraPlan {
+            extra: x,
+            ident: field_names.claim("extra".to_string(), Case::Snake),
+            ty: self.ty(&ident, "Extra", &x.values, None),
+        });
         if let Some(Item::Struct(s)) = self.items.get_mut(at) {
             s.fields = planned;
+            s.extra = extra;
         }
     }
 
@@ -299,7 +328,7 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Object(o) => {
                 let ident = self.claim(owner, base);
                 let was = std::mem::replace(&mut self.top_level, false);
-                self.structure(ident.clone(), doc, &o.fields);
+                self.open_structure(ident.clone(), doc, &o.fields, o.extra.as_ref());
                 self.top_level = was;
                 RTy::Local(ident)
             }

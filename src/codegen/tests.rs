@@ -150,13 +150,14 @@ tool "grid_get" version="1.0.0" {
 }
 
 #[test]
-fn an_open_object_is_a_compile_error_naming_it() {
+fn open_objects_are_structs_with_a_map_of_their_extras() {
     let text = r#"catalog "opts" version="1.0.0"
 tool "job_start" version="1.0.0" {
     effect "update"
     input {
         field "options" "object" max-entries=8 {
             field "image" "string" required=#true max-length=64
+            field "extra" "string" max-length=8
             extra "string" max-length=64
         }
     }
@@ -164,14 +165,19 @@ tool "job_start" version="1.0.0" {
 "#;
     let files = generate_text("opts.kdl", text);
     let rs = &files[0].contents;
-    assert!(
-        rs.contains("::core::compile_error!(\"catalogc: `job_start.input.options` in catalog `opts` is an open object"),
-        "{rs}"
-    );
-    // The tools list is still written: only the Rust has no form.
-    assert!(
-        files[1].contents.contains("\"additionalProperties\": {"),
-        "{}",
-        files[1].contents
-    );
+    for part in [
+        "pub struct Options",
+        // A field named `extra` keeps the name; the extras take the next free one.
+        "pub extra: __rt::Option<__rt::String>",
+        "pub extra_2: __rt::BTreeMap<__rt::String, __rt::String>",
+        "__rt::StructOut::open(s, Self::shape())?",
+        ".rest(&self.extra_2)?",
+        "__rt::Fields::open(d, Self::shape())?",
+        "extra_2: f.rest()?",
+        "__rt::MapRule::of(",
+        ".fields(",
+        ".max_entries(8)",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
 }
