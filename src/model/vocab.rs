@@ -469,7 +469,7 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "enum",
-        parents: &["field", "items", "values"],
+        parents: &["field", "items", "values", "extra"],
         usage: "enum \"a\" \"b\" …",
         meaning: "The only values a string, integer or number may take (`extensible=#true` on a string field: more may be added later).",
         props: &[],
@@ -811,6 +811,8 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
     if TYPED_NODES.contains(&parent) {
         match ty {
             Some(t) => out.extend_from_slice(type_children(t)),
+            // An open object's extras are scalars: an `enum` is their only child.
+            None if parent == "extra" => out.push("enum"),
             None => out.extend_from_slice(&["enum", "items", "values", "extra", "field"]),
         }
     }
