@@ -180,6 +180,14 @@ impl Reader {
         }
     }
 
+    /// Takes in the problems another reader of the same file found (in its reading order), as
+    /// if this reader had found them at this point: the cap on kept problems applies alike.
+    pub fn absorb(&mut self, diags: Vec<Diagnostic>, dropped: usize) {
+        let room = MAX_DIAGNOSTICS.saturating_sub(self.diags.len());
+        self.dropped += dropped + diags.len().saturating_sub(room);
+        self.diags.extend(diags.into_iter().take(room));
+    }
+
     /// `PREFIX/kind`.
     pub fn code(&self, kind: &str) -> String {
         format!("{}/{kind}", self.prefix)

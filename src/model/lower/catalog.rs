@@ -39,6 +39,28 @@ impl Cx {
             type_nodes.push(i);
         }
 
+        // A tool reads nothing but its own node and the type names, so the tools are lowered
+        // on every core first; below, each one's result and problems are taken in document
+        // order, exactly where a single pass would have produced them.
+        let tool_nodes: Vec<Node> = doc.nodes().filter(|n| n.name.value == "tool").collect();
+        let (file, type_names) = (self.r.file, &self.type_names);
+        let parts = crate::par::map_parts(&tool_nodes, tool_nodes.len(), |part| {
+            let mut cx = Cx {
+                r: Reader::new(file, "model"),
+                type_names: type_names.clone(),
+            };
+            let each = part.iter().map(|node| {
+                let tool = cx.lower_tool(node);
+                (
+                    tool,
+                    std::mem::take(&mut cx.r.diags),
+                    std::mem::take(&mut cx.r.dropped),
+                )
+            });
+            each.collect::<Vec<_>>()
+        });
+        let mut lowered_tools = parts.into_iter().flatten();
+
         let mut types = Vec::new();
         let mut tools: Vec<Tool> = Vec::new();
         let mut tool_names: HashSet<String> = HashSet::new();
@@ -72,7 +94,11 @@ impl Cx {
                     }
                 }
                 "tool" => {
-                    if let Some(t) = self.lower_tool(&node) {
+                    let Some((tool, diags, dropped)) = lowered_tools.next() else {
+                        continue;
+                    };
+                    self.r.absorb(diags, dropped);
+                    if let Some(t) = tool {
                         if tool_names.insert(t.name.value.clone()) {
                             tools.push(t);
                         } else {

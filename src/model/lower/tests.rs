@@ -416,6 +416,46 @@ fn an_error_flood_lists_the_first_errors_and_counts_the_rest() {
     assert_eq!(last.span.start, src.trim_end().len());
 }
 
+/// Tools are lowered on several threads when there are many (crate::par): the problems still
+/// come in document order, each naming its tool, and a duplicate name is still caught in
+/// place between them.
+#[test]
+fn many_tools_report_in_document_order() {
+    let mut src = String::from("catalog \"c\" version=\"1.0.0\"\n");
+    for i in 0..300 {
+        let name = if i == 250 { 7 } else { i };
+        src.push_str(&format!(
+            "tool \"t{name}\" version=\"1\" {{ summary \"S.\"; effect \"read\"; input {{ field \"f\" \"nope\" }} }}\n"
+        ));
+    }
+    let (_, diags) = lower_text(&src);
+    let inside: Vec<usize> = diags
+        .iter()
+        .filter(|d| d.rule != "naming/duplicate")
+        .map(|d| d.span.start)
+        .collect();
+    assert_eq!(inside.len(), 300);
+    assert!(inside.windows(2).all(|w| w[0] < w[1]), "{inside:?}");
+    let duplicate = diags.iter().position(|d| d.rule == "naming/duplicate");
+    let duplicate = duplicate.expect("the second t7 is reported");
+    assert_eq!(diags[duplicate].tool, None);
+    // Reading order: the second t7's own field problem, then that its name is taken.
+    let before = &diags[duplicate - 1];
+    assert_eq!(before.tool.as_deref(), Some("t7"));
+    assert!(before.span.start > diags[duplicate].span.start);
+    assert_eq!(diags[duplicate + 1].tool.as_deref(), Some("t251"));
+    for d in diags.iter().filter(|d| d.rule != "naming/duplicate") {
+        let tool = d
+            .tool
+            .as_deref()
+            .expect("every other problem is inside a tool");
+        let at = src[..d.span.start]
+            .rfind("tool \"")
+            .expect("a tool node before it");
+        assert!(src[at..].starts_with(&format!("tool \"{tool}\"")), "{d:?}");
+    }
+}
+
 #[test]
 fn lowers_constants_numeric_enums_titles_and_examples() {
     let (cat, diags) = lower_text(
