@@ -63,8 +63,7 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
             .get(i)
             .map(|c| c.tools.as_slice())
             .unwrap_or_default();
-        let plan = plan::plan(cat);
-        let tokens = emit::catalog(&plan, contracts, opts);
+        let tokens = emit::catalog(&plan::plan(cat), contracts, opts);
         out.push(File {
             name: format!("{stem}.rs"),
             contents: format!("{}{}", header(&source), print::print(tokens)),

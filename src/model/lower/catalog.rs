@@ -374,6 +374,7 @@ impl Cx {
                 Object {
                     fields: Vec::new(),
                     span: node.name.span,
+                    extra: None,
                 }
             }
         };
