@@ -43,6 +43,8 @@ pub mod model;
 #[cfg(feature = "compiler")]
 pub mod names;
 #[cfg(feature = "compiler")]
+pub mod par;
+#[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]
 pub mod syntax;

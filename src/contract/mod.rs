@@ -179,12 +179,18 @@ impl Artifacts {
             .catalogs
             .iter()
             .map(|cat| {
-                let mut schemas = schema::Schemas::new(cat);
-                let tools = cat
-                    .tools
-                    .iter()
-                    .map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
-                    .collect::<Result<Vec<_>, _>>()?;
+                // Each part shares its named types' schemas among its own tools; a type used
+                // in several parts is written once per part, to the same text.
+                let parts = crate::par::map_parts(&cat.tools, cat.tools.len(), |tools| {
+                    let mut schemas = schema::Schemas::new(cat);
+                    let each = tools.iter();
+                    each.map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
+                        .collect::<Result<Vec<_>, _>>()
+                });
+                let mut tools = Vec::with_capacity(cat.tools.len());
+                for part in parts {
+                    tools.extend(part?);
+                }
                 Ok(CatalogContracts { tools })
             })
             .collect::<Result<Vec<_>, TemplateError>>()?;

@@ -366,7 +366,26 @@ pub fn run(
 /// The findings of `rules`, one list per rule in the same order: the project hooks, then one
 /// walk over every catalog calling the other hooks (see [`Hooks`]). Each rule's findings come
 /// in the order it would report them walking the project alone.
+///
+/// On a large project the rules are dealt round-robin into one group per core (neighbouring
+/// rules of a category tend to cost alike) and each group walks the project on its own thread;
+/// every rule still sees the whole walk in order, so the findings are the same.
 pub fn findings<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
+    let tools: usize = cx.project.catalogs.iter().map(|c| c.tools.len()).sum();
+    let groups = crate::par::threads().min(rules.len()).max(1);
+    let mut order: Vec<usize> = (0..rules.len()).collect();
+    order.sort_by_key(|&i| (i % groups, i));
+    let dealt: Vec<&Rule> = order.iter().map(|&i| rules[i]).collect();
+    let parts = crate::par::map_parts(&dealt, tools, |group| walk_rules(cx, group));
+    let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
+    for (i, found) in order.into_iter().zip(parts.into_iter().flatten()) {
+        out[i] = found;
+    }
+    out
+}
+
+/// [`findings`] of `rules` on this thread.
+fn walk_rules<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
     let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
     for (rule, out) in rules.iter().zip(&mut out) {
         if let Some(project) = rule.hooks.project {
