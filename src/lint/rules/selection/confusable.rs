@@ -524,10 +524,7 @@ impl<'a, 't> Joiner<'a, 't> {
         let other = |side: usize| if same { 0 } else { 1 - side };
         let mut kept = Vec::new();
         let mut queue: Vec<(usize, usize)> = Vec::new();
-        loop {
-            let Some(side) = (0..2).find(|&s| !unreached[s].is_empty()) else {
-                break;
-            };
+        while let Some(side) = (0..2).find(|&s| !unreached[s].is_empty()) {
             if let Some(u) = unreached[side].pop() {
                 queue.push((side, u));
             }
