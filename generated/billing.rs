@@ -26,8 +26,7 @@ pub struct Invoice {
 }
 impl __rt::Serialize for Invoice {
     fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-        __rt::StructOut::new(s, "Invoice", Self::shape())?
-            .field(&self.invoice_reference)?
+        __rt::StructOut::new(s, "Invoice", Self::shape())?.field(&self.invoice_reference)?
             .field(&self.customer_display_name)?
             .field(&self.status)?
             .field(&self.currency)?
@@ -53,8 +52,7 @@ impl<'de> __rt::Deserialize<'de> for Invoice {
 }
 impl __rt::Debug for Invoice {
     fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-        f.debug_struct("Invoice")
-            .field("invoice_reference", &self.invoice_reference)
+        f.debug_struct("Invoice").field("invoice_reference", &self.invoice_reference)
             .field("customer_display_name", &"<redacted>")
             .field("status", &self.status)
             .field("currency", &self.currency)
@@ -67,58 +65,50 @@ impl __rt::Debug for Invoice {
 impl __rt::Validate for Invoice {
     fn shape() -> &'static __rt::Shape {
         static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
-        static SHAPE: __rt::Shape = __rt::Shape::Object(
-            &[
-                __rt::FieldRule::new(
-                    "invoice_reference",
-                    true,
-                    __rt::Shape::String(
-                        &__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0),
-                    ),
-                ),
-                __rt::FieldRule::new(
-                    "customer_display_name",
-                    true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(120)),
-                ),
-                __rt::FieldRule::new(
-                    "status",
-                    true,
-                    __rt::Shape::String(
-                        &__rt::StrRule::ANY
-                            .values(&["draft", "open", "overdue", "paid", "void"]),
-                    ),
-                ),
-                __rt::FieldRule::new(
-                    "currency",
-                    true,
-                    __rt::Shape::String(
-                        &__rt::StrRule::ANY.values(&["USD", "EUR", "CNY"]),
-                    ),
-                ),
-                __rt::FieldRule::new(
-                    "amount_due_minor",
-                    true,
-                    __rt::Shape::Integer(
-                        &__rt::NumRule::ANY
-                            .min(__rt::Bound::Int(0i64))
-                            .max(__rt::Bound::Int(100000000000i64)),
-                    ),
-                ),
-                __rt::FieldRule::new(
-                    "due_date",
-                    true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
-                ),
-                __rt::FieldRule::new(
-                    "issued_at",
-                    true,
-                    __rt::Shape::String(
-                        &__rt::StrRule::ANY.format(__rt::Format::DateTime),
-                    ),
-                ),
-            ],
-        );
+        static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+            __rt::FieldRule::new(
+                "invoice_reference",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+            ),
+            __rt::FieldRule::new(
+                "customer_display_name",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(120)),
+            ),
+            __rt::FieldRule::new(
+                "status",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.values(&[
+                    "draft",
+                    "open",
+                    "overdue",
+                    "paid",
+                    "void",
+                ])),
+            ),
+            __rt::FieldRule::new(
+                "currency",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR", "CNY"])),
+            ),
+            __rt::FieldRule::new(
+                "amount_due_minor",
+                true,
+                __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
+                    .max(__rt::Bound::Int(100000000000i64))),
+            ),
+            __rt::FieldRule::new(
+                "due_date",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
+            ),
+            __rt::FieldRule::new(
+                "issued_at",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
+            ),
+        ]);
         &SHAPE
     }
 }
@@ -138,20 +128,8 @@ impl InvoiceStatus {
     }
 }
 impl __rt::StrEnum for InvoiceStatus {
-    const VALUES: &'static [&'static str] = &[
-        "draft",
-        "open",
-        "overdue",
-        "paid",
-        "void",
-    ];
-    const ALL: &'static [Self] = &[
-        Self::Draft,
-        Self::Open,
-        Self::Overdue,
-        Self::Paid,
-        Self::Void,
-    ];
+    const VALUES: &'static [&'static str] = &["draft", "open", "overdue", "paid", "void"];
+    const ALL: &'static [Self] = &[Self::Draft, Self::Open, Self::Overdue, Self::Paid, Self::Void];
 }
 impl __rt::Serialize for InvoiceStatus {
     fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -228,17 +206,14 @@ pub mod invoice_list {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .field(&self.status)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.field(&self.status)?
                 .field(&self.page_size)?
                 .opt(&self.cursor)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 status: f.req()?,
@@ -254,43 +229,29 @@ pub mod invoice_list {
     }
     impl __rt::Validate for Input {
         fn shape() -> &'static __rt::Shape {
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "status",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.values(&["open", "overdue"]),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "page_size",
-                        false,
-                        __rt::Shape::Integer(
-                            &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(1i64))
-                                .max(__rt::Bound::Int(50i64)),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "cursor",
-                        false,
-                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "status",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["open", "overdue"])),
+                ),
+                __rt::FieldRule::new(
+                    "page_size",
+                    false,
+                    __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(1i64))
+                        .max(__rt::Bound::Int(50i64))),
+                ),
+                __rt::FieldRule::new(
+                    "cursor",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// Invoice status to filter by.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Status {
         Open,
         Overdue,
@@ -311,9 +272,7 @@ pub mod invoice_list {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Status {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
@@ -326,16 +285,13 @@ pub mod invoice_list {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.items)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.items)?
                 .opt(&self.next_cursor)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 items: f.req()?,
@@ -345,39 +301,24 @@ pub mod invoice_list {
     }
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "items",
-                        true,
-                        __rt::Shape::Array(
-                            &__rt::ArrayRule::of(
-                                    __rt::Shape::Named(
-                                        <super::Invoice as __rt::Validate>::shape,
-                                    ),
-                                )
-                                .max_items(50),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "next_cursor",
-                        false,
-                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "items",
+                    true,
+                    __rt::Shape::Array(&__rt::ArrayRule::of(__rt::Shape::Named(<super::Invoice as __rt::Validate>::shape))
+                        .max_items(50)),
+                ),
+                __rt::FieldRule::new(
+                    "next_cursor",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// status must be open or overdue
         InvalidStatus,
@@ -393,18 +334,14 @@ pub mod invoice_list {
                     "INVALID_STATUS",
                     "invalid-argument",
                     "fix-arguments",
-                    __rt::Some(
-                        "Ask the user whether they mean open or overdue invoices.",
-                    ),
+                    __rt::Some("Ask the user whether they mean open or overdue invoices."),
                     "status must be open or overdue",
                 ),
                 __rt::ErrorInfo::new(
                     "INVALID_CURSOR",
                     "invalid-argument",
                     "never",
-                    __rt::Some(
-                        "Call invoice_list again without a cursor to start from the first page.",
-                    ),
+                    __rt::Some("Call invoice_list again without a cursor to start from the first page."),
                     "the cursor is not valid for this listing",
                 ),
                 __rt::ErrorInfo::new(
@@ -459,15 +396,12 @@ pub mod invoice_get {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .field(&self.invoice_reference)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.field(&self.invoice_reference)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 invoice_reference: f.req()?,
@@ -477,17 +411,11 @@ pub mod invoice_get {
     impl __rt::Validate for Input {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "invoice_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[__rt::FieldRule::new(
+                "invoice_reference",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+            )]);
             &SHAPE
         }
     }
@@ -502,17 +430,14 @@ pub mod invoice_get {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.invoice)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.invoice)?
                 .field(&self.reminder_count)?
                 .opt(&self.last_reminder_at)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 invoice: f.req()?,
@@ -523,43 +448,29 @@ pub mod invoice_get {
     }
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "invoice",
-                        true,
-                        __rt::Shape::Named(<super::Invoice as __rt::Validate>::shape),
-                    ),
-                    __rt::FieldRule::new(
-                        "reminder_count",
-                        true,
-                        __rt::Shape::Integer(
-                            &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(0i64))
-                                .max(__rt::Bound::Int(100i64)),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "last_reminder_at",
-                        false,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "invoice",
+                    true,
+                    __rt::Shape::Named(<super::Invoice as __rt::Validate>::shape),
+                ),
+                __rt::FieldRule::new(
+                    "reminder_count",
+                    true,
+                    __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
+                        .max(__rt::Bound::Int(100i64))),
+                ),
+                __rt::FieldRule::new(
+                    "last_reminder_at",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
         InvoiceNotFound,
@@ -573,9 +484,7 @@ pub mod invoice_get {
                     "INVOICE_NOT_FOUND",
                     "not-found",
                     "never",
-                    __rt::Some(
-                        "Check the invoice number with the user, or find it with invoice_list.",
-                    ),
+                    __rt::Some("Check the invoice number with the user, or find it with invoice_list."),
                     "no invoice with this number is visible to you",
                 ),
                 __rt::ErrorInfo::new(
@@ -634,17 +543,14 @@ pub mod invoice_send_reminder {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .field(&self.invoice_reference)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.field(&self.invoice_reference)?
                 .opt(&self.note)?
                 .field(&self.idempotency_key)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 invoice_reference: f.req()?,
@@ -656,29 +562,23 @@ pub mod invoice_send_reminder {
     impl __rt::Validate for Input {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "invoice_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "note",
-                        false,
-                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(500)),
-                    ),
-                    __rt::FieldRule::new(
-                        "idempotency_key",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.min_length(16).max_length(128),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "invoice_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "note",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(500)),
+                ),
+                __rt::FieldRule::new(
+                    "idempotency_key",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
+                ),
+            ]);
             &SHAPE
         }
     }
@@ -691,16 +591,13 @@ pub mod invoice_send_reminder {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.reminder_reference)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.reminder_reference)?
                 .field(&self.sent_at)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 reminder_reference: f.req()?,
@@ -711,24 +608,18 @@ pub mod invoice_send_reminder {
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^REM-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "reminder_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "sent_at",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "reminder_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "sent_at",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
+                ),
+            ]);
             &SHAPE
         }
     }
@@ -748,14 +639,7 @@ pub mod invoice_send_reminder {
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
         InvoiceNotFound,
@@ -773,27 +657,21 @@ pub mod invoice_send_reminder {
                     "INVOICE_NOT_FOUND",
                     "not-found",
                     "never",
-                    __rt::Some(
-                        "Check the invoice number with the user, or find it with invoice_list.",
-                    ),
+                    __rt::Some("Check the invoice number with the user, or find it with invoice_list."),
                     "no invoice with this number is visible to you",
                 ),
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_OVERDUE",
                     "precondition-failed",
                     "never",
-                    __rt::Some(
-                        "Tell the user the invoice is not overdue yet and when it is due.",
-                    ),
+                    __rt::Some("Tell the user the invoice is not overdue yet and when it is due."),
                     "only overdue invoices can be reminded",
                 ),
                 __rt::ErrorInfo::new(
                     "REMINDER_TOO_SOON",
                     "precondition-failed",
                     "after-user-action",
-                    __rt::Some(
-                        "Tell the user when the last reminder went out; they may try again later.",
-                    ),
+                    __rt::Some("Tell the user when the last reminder went out; they may try again later."),
                     "a reminder for this invoice was sent less than 72 hours ago",
                 ),
                 __rt::ErrorInfo::new(
@@ -814,14 +692,7 @@ pub mod invoice_send_reminder {
     }
     impl __rt::StdError for Error {}
     /// What this tool may ask the user for before it completes (`needs-input`).
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum NeedsInput {
         /// The user approves sending this reminder to the customer.
         Approval,
@@ -849,29 +720,11 @@ pub trait Billing: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
     type Context: __rt::Send + __rt::Sync;
     /// List open or overdue invoices visible to the authenticated tenant.
-    fn invoice_list(
-        &self,
-        ctx: &Self::Context,
-        input: invoice_list::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<invoice_list::Output, invoice_list::Error>,
-    > + __rt::Send;
+    fn invoice_list(&self, ctx: &Self::Context, input: invoice_list::Input) -> impl __rt::Future<Output = __rt::Result<invoice_list::Output, invoice_list::Error>> + __rt::Send;
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
-    fn invoice_get(
-        &self,
-        ctx: &Self::Context,
-        input: invoice_get::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<invoice_get::Output, invoice_get::Error>,
-    > + __rt::Send;
+    fn invoice_get(&self, ctx: &Self::Context, input: invoice_get::Input) -> impl __rt::Future<Output = __rt::Result<invoice_get::Output, invoice_get::Error>> + __rt::Send;
     /// Send the customer of one overdue invoice a payment reminder email.
-    fn invoice_send_reminder(
-        &self,
-        ctx: &Self::Context,
-        input: invoice_send_reminder::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<invoice_send_reminder::Reply, invoice_send_reminder::Error>,
-    > + __rt::Send;
+    fn invoice_send_reminder(&self, ctx: &Self::Context, input: invoice_send_reminder::Input) -> impl __rt::Future<Output = __rt::Result<invoice_send_reminder::Reply, invoice_send_reminder::Error>> + __rt::Send;
 }
 /// The catalog as served: tool definitions in declaration order and `call`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -885,31 +738,20 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
         invoice_get::INFO,
         invoice_send_reminder::INFO,
     ];
-    async fn call(
-        handler: &H,
-        ctx: &H::Context,
-        name: &str,
-        arguments: __rt::serde_json::Value,
-    ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
+    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value) -> __rt::Result<__rt::CallResult, __rt::CallError> {
         let call: __rt::call::BoxCall<'_> = match name {
-            invoice_list::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run(arguments, |input| handler.invoice_list(ctx, input)),
-                )
-            }
-            invoice_get::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run(arguments, |input| handler.invoice_get(ctx, input)),
-                )
-            }
-            invoice_send_reminder::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run_reply(
-                        arguments,
-                        |input| handler.invoice_send_reminder(ctx, input),
-                    ),
-                )
-            }
+            invoice_list::NAME => __rt::call::boxed(__rt::call::run(
+                arguments,
+                |input| handler.invoice_list(ctx, input),
+            )),
+            invoice_get::NAME => __rt::call::boxed(__rt::call::run(
+                arguments,
+                |input| handler.invoice_get(ctx, input),
+            )),
+            invoice_send_reminder::NAME => __rt::call::boxed(__rt::call::run_reply(
+                arguments,
+                |input| handler.invoice_send_reminder(ctx, input),
+            )),
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };
         __rt::Ok(call.await)

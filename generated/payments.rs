@@ -16,8 +16,7 @@ pub struct TransferAmount {
 }
 impl __rt::Serialize for TransferAmount {
     fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-        __rt::StructOut::new(s, "TransferAmount", Self::shape())?
-            .field(&self.amount_minor)?
+        __rt::StructOut::new(s, "TransferAmount", Self::shape())?.field(&self.amount_minor)?
             .field(&self.currency)?
             .end()
     }
@@ -33,24 +32,19 @@ impl<'de> __rt::Deserialize<'de> for TransferAmount {
 }
 impl __rt::Validate for TransferAmount {
     fn shape() -> &'static __rt::Shape {
-        static SHAPE: __rt::Shape = __rt::Shape::Object(
-            &[
-                __rt::FieldRule::new(
-                    "amount_minor",
-                    true,
-                    __rt::Shape::Integer(
-                        &__rt::NumRule::ANY
-                            .min(__rt::Bound::Int(0i64))
-                            .max(__rt::Bound::Int(1000000i64)),
-                    ),
-                ),
-                __rt::FieldRule::new(
-                    "currency",
-                    true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-                ),
-            ],
-        );
+        static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+            __rt::FieldRule::new(
+                "amount_minor",
+                true,
+                __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
+                    .max(__rt::Bound::Int(1000000i64))),
+            ),
+            __rt::FieldRule::new(
+                "currency",
+                true,
+                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+            ),
+        ]);
         &SHAPE
     }
 }
@@ -120,8 +114,7 @@ pub mod payment_transfer_preview {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .field(&self.source_account_reference)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.field(&self.source_account_reference)?
                 .field(&self.destination_account_reference)?
                 .field(&self.amount_minor)?
                 .field(&self.currency)?
@@ -129,9 +122,7 @@ pub mod payment_transfer_preview {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 source_account_reference: f.req()?,
@@ -145,50 +136,34 @@ pub mod payment_transfer_preview {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "source_account_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "destination_account_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "amount_minor",
-                        true,
-                        __rt::Shape::Integer(
-                            &__rt::NumRule::ANY
-                                .max(__rt::Bound::Int(1000000i64))
-                                .exclusive_min(__rt::Bound::Int(0i64)),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "currency",
-                        true,
-                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "source_account_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "destination_account_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1)),
+                ),
+                __rt::FieldRule::new(
+                    "amount_minor",
+                    true,
+                    __rt::Shape::Integer(&__rt::NumRule::ANY.max(__rt::Bound::Int(1000000i64))
+                        .exclusive_min(__rt::Bound::Int(0i64))),
+                ),
+                __rt::FieldRule::new(
+                    "currency",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Currency {
         Usd,
         Eur,
@@ -209,9 +184,7 @@ pub mod payment_transfer_preview {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
@@ -232,8 +205,7 @@ pub mod payment_transfer_preview {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.debit)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.debit)?
                 .field(&self.credit)?
                 .field(&self.fee_minor)?
                 .field(&self.currency)?
@@ -243,9 +215,7 @@ pub mod payment_transfer_preview {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 debit: f.req()?,
@@ -259,62 +229,44 @@ pub mod payment_transfer_preview {
     }
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "debit",
-                        true,
-                        __rt::Shape::Named(
-                            <super::TransferAmount as __rt::Validate>::shape,
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "credit",
-                        true,
-                        __rt::Shape::Named(
-                            <super::TransferAmount as __rt::Validate>::shape,
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "fee_minor",
-                        true,
-                        __rt::Shape::Integer(
-                            &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(0i64))
-                                .max(__rt::Bound::Int(100000i64)),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "currency",
-                        true,
-                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-                    ),
-                    __rt::FieldRule::new(
-                        "arrival_date",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.format(__rt::Format::Date),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "resource_version",
-                        true,
-                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "debit",
+                    true,
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
+                ),
+                __rt::FieldRule::new(
+                    "credit",
+                    true,
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
+                ),
+                __rt::FieldRule::new(
+                    "fee_minor",
+                    true,
+                    __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
+                        .max(__rt::Bound::Int(100000i64))),
+                ),
+                __rt::FieldRule::new(
+                    "currency",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                ),
+                __rt::FieldRule::new(
+                    "arrival_date",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
+                ),
+                __rt::FieldRule::new(
+                    "resource_version",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// ISO 4217 currency of fee_minor (the debit currency).
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum OutputCurrency {
         Usd,
         Eur,
@@ -335,21 +287,12 @@ pub mod payment_transfer_preview {
         }
     }
     impl<'de> __rt::Deserialize<'de> for OutputCurrency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// one of the accounts is not visible to you
         AccountNotFound,
@@ -372,9 +315,7 @@ pub mod payment_transfer_preview {
                     "CURRENCY_NOT_SUPPORTED",
                     "invalid-argument",
                     "never",
-                    __rt::Some(
-                        "Ask the user to pick an account or currency that matches.",
-                    ),
+                    __rt::Some("Ask the user to pick an account or currency that matches."),
                     "the destination account cannot receive this currency",
                 ),
                 __rt::ErrorInfo::new(
@@ -439,8 +380,7 @@ pub mod payment_transfer_submit {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .field(&self.source_account_reference)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.field(&self.source_account_reference)?
                 .field(&self.destination_account_reference)?
                 .field(&self.amount_minor)?
                 .field(&self.currency)?
@@ -450,9 +390,7 @@ pub mod payment_transfer_submit {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 source_account_reference: f.req()?,
@@ -468,62 +406,44 @@ pub mod payment_transfer_submit {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "source_account_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "destination_account_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "amount_minor",
-                        true,
-                        __rt::Shape::Integer(
-                            &__rt::NumRule::ANY
-                                .max(__rt::Bound::Int(1000000i64))
-                                .exclusive_min(__rt::Bound::Int(0i64)),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "currency",
-                        true,
-                        __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-                    ),
-                    __rt::FieldRule::new(
-                        "resource_version",
-                        true,
-                        __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
-                    ),
-                    __rt::FieldRule::new(
-                        "idempotency_key",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.min_length(16).max_length(128),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "source_account_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "destination_account_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1)),
+                ),
+                __rt::FieldRule::new(
+                    "amount_minor",
+                    true,
+                    __rt::Shape::Integer(&__rt::NumRule::ANY.max(__rt::Bound::Int(1000000i64))
+                        .exclusive_min(__rt::Bound::Int(0i64))),
+                ),
+                __rt::FieldRule::new(
+                    "currency",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                ),
+                __rt::FieldRule::new(
+                    "resource_version",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
+                ),
+                __rt::FieldRule::new(
+                    "idempotency_key",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Currency {
         Usd,
         Eur,
@@ -544,9 +464,7 @@ pub mod payment_transfer_submit {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
@@ -559,16 +477,13 @@ pub mod payment_transfer_submit {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.transfer_reference)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.transfer_reference)?
                 .field(&self.status)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 transfer_reference: f.req()?,
@@ -579,36 +494,23 @@ pub mod payment_transfer_submit {
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "transfer_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "status",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.values(&["accepted", "settled"]),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "transfer_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "status",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["accepted", "settled"])),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// accepted: the ledger took it; settled: the money arrived.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Status {
         Accepted,
         Settled,
@@ -629,9 +531,7 @@ pub mod payment_transfer_submit {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Status {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
@@ -651,14 +551,7 @@ pub mod payment_transfer_submit {
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// the source account does not cover the amount and fee
         InsufficientFunds,
@@ -676,27 +569,21 @@ pub mod payment_transfer_submit {
                     "INSUFFICIENT_FUNDS",
                     "business-rejected",
                     "after-user-action",
-                    __rt::Some(
-                        "Tell the user the shortfall; they may top up the account and ask again.",
-                    ),
+                    __rt::Some("Tell the user the shortfall; they may top up the account and ask again."),
                     "the source account does not cover the amount and fee",
                 ),
                 __rt::ErrorInfo::new(
                     "PERMISSION_DENIED",
                     "permission-denied",
                     "never",
-                    __rt::Some(
-                        "Tell the user an account owner must approve or make this transfer.",
-                    ),
+                    __rt::Some("Tell the user an account owner must approve or make this transfer."),
                     "you may not move money from this account",
                 ),
                 __rt::ErrorInfo::new(
                     "PREVIEW_OUTDATED",
                     "conflict",
                     "after-user-action",
-                    __rt::Some(
-                        "Run payment_transfer_preview again and confirm the new figures with the user.",
-                    ),
+                    __rt::Some("Run payment_transfer_preview again and confirm the new figures with the user."),
                     "an account changed since the preview",
                 ),
                 __rt::ErrorInfo::new(
@@ -717,14 +604,7 @@ pub mod payment_transfer_submit {
     }
     impl __rt::StdError for Error {}
     /// What this tool may ask the user for before it completes (`needs-input`).
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum NeedsInput {
         /// The user approves the exact transfer: amount, currency, source and destination.
         Approval,
@@ -780,16 +660,13 @@ pub mod payment_transfer_status {
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Input", Self::shape())?
-                .opt(&self.transfer_reference)?
+            __rt::StructOut::new(s, "Input", Self::shape())?.opt(&self.transfer_reference)?
                 .opt(&self.idempotency_key)?
                 .end()
         }
     }
     impl<'de> __rt::Deserialize<'de> for Input {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 transfer_reference: f.opt()?,
@@ -800,24 +677,18 @@ pub mod payment_transfer_status {
     impl __rt::Validate for Input {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "transfer_reference",
-                        false,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "idempotency_key",
-                        false,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.min_length(16).max_length(128),
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "transfer_reference",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "idempotency_key",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
+                ),
+            ]);
             &SHAPE
         }
     }
@@ -834,8 +705,7 @@ pub mod payment_transfer_status {
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            __rt::StructOut::new(s, "Output", Self::shape())?
-                .field(&self.transfer_reference)?
+            __rt::StructOut::new(s, "Output", Self::shape())?.field(&self.transfer_reference)?
                 .field(&self.status)?
                 .opt(&self.settled_at)?
                 .field(&self.transfer)?
@@ -843,9 +713,7 @@ pub mod payment_transfer_status {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Output {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             let mut f = __rt::Fields::new(d, Self::shape())?;
             __rt::Ok(Self {
                 transfer_reference: f.req()?,
@@ -858,51 +726,37 @@ pub mod payment_transfer_status {
     impl __rt::Validate for Output {
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
-            static SHAPE: __rt::Shape = __rt::Shape::Object(
-                &[
-                    __rt::FieldRule::new(
-                        "transfer_reference",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "status",
-                        true,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY
-                                .values(&["accepted", "settled", "rejected"]),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "settled_at",
-                        false,
-                        __rt::Shape::String(
-                            &__rt::StrRule::ANY.format(__rt::Format::DateTime),
-                        ),
-                    ),
-                    __rt::FieldRule::new(
-                        "transfer",
-                        true,
-                        __rt::Shape::Named(
-                            <super::TransferAmount as __rt::Validate>::shape,
-                        ),
-                    ),
-                ],
-            );
+            static SHAPE: __rt::Shape = __rt::Shape::Object(&[
+                __rt::FieldRule::new(
+                    "transfer_reference",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                ),
+                __rt::FieldRule::new(
+                    "status",
+                    true,
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&[
+                        "accepted",
+                        "settled",
+                        "rejected",
+                    ])),
+                ),
+                __rt::FieldRule::new(
+                    "settled_at",
+                    false,
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
+                ),
+                __rt::FieldRule::new(
+                    "transfer",
+                    true,
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
+                ),
+            ]);
             &SHAPE
         }
     }
     /// Where the transfer stands; more states may be added later.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash,
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Status {
         Accepted,
         Settled,
@@ -924,21 +778,12 @@ pub mod payment_transfer_status {
         }
     }
     impl<'de> __rt::Deserialize<'de> for Status {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
+        fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
             __rt::deserialize_enum(d)
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no transfer with this reference or key is visible to you
         TransferNotFound,
@@ -952,18 +797,14 @@ pub mod payment_transfer_status {
                     "TRANSFER_NOT_FOUND",
                     "not-found",
                     "never",
-                    __rt::Some(
-                        "If a submit timed out, the transfer did not happen; ask the user before submitting again.",
-                    ),
+                    __rt::Some("If a submit timed out, the transfer did not happen; ask the user before submitting again."),
                     "no transfer with this reference or key is visible to you",
                 ),
                 __rt::ErrorInfo::new(
                     "REFERENCE_MISSING",
                     "invalid-argument",
                     "never",
-                    __rt::Some(
-                        "Pass the transfer_reference from payment_transfer_submit, or the key used.",
-                    ),
+                    __rt::Some("Pass the transfer_reference from payment_transfer_submit, or the key used."),
                     "give transfer_reference or idempotency_key",
                 ),
             ];
@@ -985,38 +826,11 @@ pub trait Payments: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
     type Context: __rt::Send + __rt::Sync;
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
-    fn payment_transfer_preview(
-        &self,
-        ctx: &Self::Context,
-        input: payment_transfer_preview::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<
-            payment_transfer_preview::Output,
-            payment_transfer_preview::Error,
-        >,
-    > + __rt::Send;
+    fn payment_transfer_preview(&self, ctx: &Self::Context, input: payment_transfer_preview::Input) -> impl __rt::Future<Output = __rt::Result<payment_transfer_preview::Output, payment_transfer_preview::Error>> + __rt::Send;
     /// Transfer money between two accounts of the authenticated tenant.
-    fn payment_transfer_submit(
-        &self,
-        ctx: &Self::Context,
-        input: payment_transfer_submit::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<
-            payment_transfer_submit::Reply,
-            payment_transfer_submit::Error,
-        >,
-    > + __rt::Send;
+    fn payment_transfer_submit(&self, ctx: &Self::Context, input: payment_transfer_submit::Input) -> impl __rt::Future<Output = __rt::Result<payment_transfer_submit::Reply, payment_transfer_submit::Error>> + __rt::Send;
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
-    fn payment_transfer_status(
-        &self,
-        ctx: &Self::Context,
-        input: payment_transfer_status::Input,
-    ) -> impl __rt::Future<
-        Output = __rt::Result<
-            payment_transfer_status::Output,
-            payment_transfer_status::Error,
-        >,
-    > + __rt::Send;
+    fn payment_transfer_status(&self, ctx: &Self::Context, input: payment_transfer_status::Input) -> impl __rt::Future<Output = __rt::Result<payment_transfer_status::Output, payment_transfer_status::Error>> + __rt::Send;
 }
 /// The catalog as served: tool definitions in declaration order and `call`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -1030,37 +844,20 @@ impl<H: Payments> __rt::Catalog<H> for Catalog {
         payment_transfer_submit::INFO,
         payment_transfer_status::INFO,
     ];
-    async fn call(
-        handler: &H,
-        ctx: &H::Context,
-        name: &str,
-        arguments: __rt::serde_json::Value,
-    ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
+    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value) -> __rt::Result<__rt::CallResult, __rt::CallError> {
         let call: __rt::call::BoxCall<'_> = match name {
-            payment_transfer_preview::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run(
-                        arguments,
-                        |input| handler.payment_transfer_preview(ctx, input),
-                    ),
-                )
-            }
-            payment_transfer_submit::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run_reply(
-                        arguments,
-                        |input| handler.payment_transfer_submit(ctx, input),
-                    ),
-                )
-            }
-            payment_transfer_status::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run(
-                        arguments,
-                        |input| handler.payment_transfer_status(ctx, input),
-                    ),
-                )
-            }
+            payment_transfer_preview::NAME => __rt::call::boxed(__rt::call::run(
+                arguments,
+                |input| handler.payment_transfer_preview(ctx, input),
+            )),
+            payment_transfer_submit::NAME => __rt::call::boxed(__rt::call::run_reply(
+                arguments,
+                |input| handler.payment_transfer_submit(ctx, input),
+            )),
+            payment_transfer_status::NAME => __rt::call::boxed(__rt::call::run(
+                arguments,
+                |input| handler.payment_transfer_status(ctx, input),
+            )),
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };
         __rt::Ok(call.await)

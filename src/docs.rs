@@ -567,6 +567,9 @@ fn named_type(ty: &Ty) -> Option<&str> {
 
 fn type_words(ty: &Ty) -> String {
     match &ty.kind {
+        TyKind::Array(a) if a.items_nullable => {
+            format!("array of {} or null", type_words(&a.items))
+        }
         TyKind::Array(a) => format!("array of {}", type_words(&a.items)),
         TyKind::Map(m) => format!("map of {}", type_words(&m.values)),
         k => k.keyword().to_string(),
@@ -608,6 +611,25 @@ fn describe(ty: &Ty, prefix: &str, bounds: &mut Vec<String>, view: &mut FieldVie
             }
             describe(&m.values, "each value ", bounds, view);
         }
+        // An open object: its fields are listed below it; the rest is said here.
+        TyKind::Object(o) if let Some(x) = &o.extra => {
+            push(format!("other properties: {}", type_words(&x.values)));
+            if let Some(n) = &x.min_entries {
+                push(format!(
+                    "at least {} {} in all",
+                    n.value,
+                    properties(n.value)
+                ));
+            }
+            if let Some(n) = &x.max_entries {
+                push(format!(
+                    "at most {} {} in all",
+                    n.value,
+                    properties(n.value)
+                ));
+            }
+            describe(&x.values, "each other property ", bounds, view);
+        }
         TyKind::Json => push("any JSON value".to_string()),
         TyKind::Union(u) => {
             let names: Vec<&str> = u.variants.iter().map(|v| v.name.value.as_str()).collect();
@@ -619,6 +641,10 @@ fn describe(ty: &Ty, prefix: &str, bounds: &mut Vec<String>, view: &mut FieldVie
         }
         TyKind::Boolean | TyKind::Object(_) | TyKind::Named(_) => {}
     }
+}
+
+fn properties(n: u64) -> &'static str {
+    if n == 1 { "property" } else { "properties" }
 }
 
 fn entries(n: u64) -> &'static str {

@@ -193,3 +193,27 @@ fn compatibility_md_lists_every_kind() {
         "docs/compatibility.md is out of date with src/compat/kinds.rs; regenerate it with `UPDATE_DOCS=1 cargo test --test compat_fixtures`"
     );
 }
+
+/// `items … nullable=#true` is classified as a nullable field is, at the items' path.
+#[test]
+fn nullable_items_are_classified_as_nullable_fields_at_the_items() {
+    let (old, new) = pair("_items-nullable");
+    let tool = (&old.tools[0], &new.tools[0]);
+    let changes = compat::compare_tools(&old, tool.0, &new, tool.1);
+    let got: Vec<_> = changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::InputNullableAdded, "input.cells[].nullable"),
+            (Kind::OutputNullableAdded, "output.rows[][].nullable"),
+        ]
+    );
+    let back: Vec<_> = compat::compare_tools(&new, tool.1, &old, tool.0)
+        .into_iter()
+        .map(|c| c.kind)
+        .collect();
+    assert_eq!(
+        back,
+        [Kind::InputNullableRemoved, Kind::OutputNullableRemoved]
+    );
+}

@@ -192,6 +192,7 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
                 min_items: min,
                 max_items: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
                 unique: r.chance(1, 4),
+                items_nullable: r.chance(1, 4),
                 items: Box::new(ty(gen_kind(r, depth - 1, types))),
             })
         }
@@ -205,7 +206,24 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
         _ => TyKind::Object(Object {
             fields: gen_fields(r, depth - 1, types, 3),
             span: Span::default(),
+            extra: r.chance(1, 3).then(|| gen_extra(r, types)),
         }),
+    }
+}
+
+/// The `extra` of an open object: a scalar or `json` type, and count bounds.
+fn gen_extra(r: &mut Rng, types: &[String]) -> Extra {
+    let min = r.chance(1, 4).then(|| sp(r.int(0, 2) as u64));
+    let lo = min.as_ref().map_or(0, |m| m.value as i64);
+    Extra {
+        values: Box::new(ty(loop {
+            let k = gen_kind(r, 0, types);
+            if Extra::admits(&k) {
+                break k;
+            }
+        })),
+        min_entries: min,
+        max_entries: r.chance(1, 3).then(|| sp(r.int(lo, lo + 4) as u64)),
     }
 }
 
@@ -220,6 +238,7 @@ fn gen_variant(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Variant
         fields: Object {
             fields: gen_fields(r, depth, types, 2),
             span: Span::default(),
+            extra: None,
         },
     }
 }
@@ -287,10 +306,12 @@ fn gen_catalog(r: &mut Rng) -> Catalog {
     let input = Object {
         fields: gen_fields(r, 2, &names, 4),
         span: Span::default(),
+        extra: None,
     };
     let output = Some(Object {
         fields: gen_fields(r, 2, &names, 4),
         span: Span::default(),
+        extra: None,
     });
     let tool = Tool {
         input,
@@ -364,13 +385,32 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 _ => n.unit = r.chance(1, 2).then(|| sp(*r.pick(UNITS))),
             }
         }
-        TyKind::Array(a) => match r.below(4) {
+        TyKind::Array(a) => match r.below(5) {
             0 => a.min_items = opt_u64(r, 0, 3),
             1 => a.max_items = opt_u64(r, 0, 5),
             2 => a.unique = !a.unique,
+            3 => a.items_nullable = !a.items_nullable,
             _ => tweak_ty(r, &mut a.items, cat_types, names),
         },
-        TyKind::Object(o) => mutate_fields(r, &mut o.fields, cat_types, names),
+        TyKind::Object(o) => match r.below(4) {
+            0 => {
+                o.extra = if o.extra.is_some() {
+                    None
+                } else {
+                    Some(gen_extra(r, names))
+                }
+            }
+            1 if o.extra.is_some() => {
+                if let Some(x) = &mut o.extra {
+                    match r.below(3) {
+                        0 => x.min_entries = opt_u64(r, 0, 2),
+                        1 => x.max_entries = opt_u64(r, 0, 5),
+                        _ => tweak_ty(r, &mut x.values, cat_types, names),
+                    }
+                }
+            }
+            _ => mutate_fields(r, &mut o.fields, cat_types, names),
+        },
         // Inlining a named type is an equivalent rewrite.
         TyKind::Named(n) => {
             let fields = cat_types
@@ -380,6 +420,7 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
             t.kind = TyKind::Object(Object {
                 fields: fields.unwrap_or_default(),
                 span: Span::default(),
+                extra: None,
             });
         }
         TyKind::Map(m) => match r.below(3) {
@@ -606,11 +647,29 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
         TyKind::Array(a) => {
             let n = gen_count(r, &a.min_items, &a.max_items);
             let items: Option<Vec<Value>> = (0..n)
-                .map(|_| gen_value(r, cat, &a.items, depth + 1))
+                .map(|_| {
+                    if a.items_nullable && r.chance(1, 3) {
+                        Some(Value::Null)
+                    } else {
+                        gen_value(r, cat, &a.items, depth + 1)
+                    }
+                })
                 .collect();
             Value::Array(items?)
         }
-        TyKind::Object(o) => gen_object(r, cat, &o.fields, depth)?,
+        TyKind::Object(o) => {
+            let mut obj = gen_object(r, cat, &o.fields, depth)?;
+            if let (Some(x), Value::Object(m)) = (&o.extra, &mut obj) {
+                // Extra keys may be names a later version declares as fields.
+                for _ in 0..r.below(3) {
+                    let key = *r.pick(&["a", "b", "c", "x1", "x2"]);
+                    if !m.contains_key(key) {
+                        m.insert(key.to_string(), gen_value(r, cat, &x.values, depth + 1)?);
+                    }
+                }
+            }
+            obj
+        }
         TyKind::Map(m) => {
             let n = gen_count(r, &m.min_entries, &m.max_entries);
             let mut entries = serde_json::Map::new();

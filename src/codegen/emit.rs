@@ -51,6 +51,10 @@ fn rust_type(ty: &RTy, at: At) -> TokenStream {
             quote!(__rt::BTreeMap<__rt::String, #inner>)
         }
         RTy::Json => quote!(__rt::serde_json::Value),
+        RTy::Nullable(inner) => {
+            let inner = rust_type(inner, at);
+            quote!(__rt::Option<#inner>)
+        }
         RTy::Local(name) => {
             let id = ident(name);
             quote!(#id)
@@ -338,8 +342,50 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     } else {
         quote!(__rt::Debug,)
     };
-    let (schemars_derive, schemars_attr) = schemars_parts(opts, quote!(deny_unknown_fields));
-    let fields = s.fields.iter().map(|f| field(&s.ident, f, at, opts));
+    // An open object's extras are not unknown fields (schemars reads `deny_unknown_fields`).
+    let deny = if s.extra.is_some() {
+        TokenStream::new()
+    } else {
+        quote!(deny_unknown_fields)
+    };
+    let (schemars_derive, mut schemars_attr) = schemars_parts(opts, deny);
+    if let Some(x) = s.extra.as_ref().filter(|_| opts.json_schema_derive) {
+        let counts: Vec<TokenStream> = [
+            ("minProperties", &x.extra.min_entries),
+            ("maxProperties", &x.extra.max_entries),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| {
+            v.as_ref().map(|v| {
+                let v = v.value;
+                quote!(#k = #v)
+            })
+        })
+        .collect();
+        if !counts.is_empty() {
+            schemars_attr = quote!(#schemars_attr #[schemars(extend(#(#counts),*))]);
+        }
+    }
+    let mut fields: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .map(|f| field(&s.ident, f, at, opts))
+        .collect();
+    if let Some(x) = &s.extra {
+        let id = ident(&x.ident);
+        let ty = rust_type(&x.ty, at);
+        // schemars describes the map's entries as properties beside the fields.
+        let flatten = if opts.json_schema_derive {
+            quote!(#[serde(flatten)])
+        } else {
+            TokenStream::new()
+        };
+        fields.push(quote! {
+            #[doc = " The properties the fields do not name (the catalog's `extra`)."]
+            #flatten
+            pub #id: __rt::BTreeMap<__rt::String, #ty>,
+        });
+    }
     let serde_impls = struct_serde(s);
     let defaults = s.fields.iter().filter_map(|f| default_fn(f, at));
     let defaults: Vec<TokenStream> = defaults.collect();
@@ -350,15 +396,24 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     };
     let debug_impl = if redact {
         let name = &s.ident;
-        let entries = s.fields.iter().map(|f| {
-            let fid = ident(&f.ident);
-            let label = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
-            if f.field.sensitive {
-                quote!(.field(#label, &"<redacted>"))
-            } else {
-                quote!(.field(#label, &self.#fid))
-            }
+        let extra = s.extra.as_ref().map(|x| {
+            let id = ident(&x.ident);
+            let label = x.ident.strip_prefix("r#").unwrap_or(&x.ident);
+            quote!(.field(#label, &self.#id))
         });
+        let entries = s
+            .fields
+            .iter()
+            .map(|f| {
+                let fid = ident(&f.ident);
+                let label = f.ident.strip_prefix("r#").unwrap_or(&f.ident);
+                if f.field.sensitive {
+                    quote!(.field(#label, &"<redacted>"))
+                } else {
+                    quote!(.field(#label, &self.#fid))
+                }
+            })
+            .chain(extra);
         quote! {
             impl __rt::Debug for #id {
                 fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
@@ -379,6 +434,10 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
             quote!(static #pid: __rt::Pattern = __rt::Pattern::new(#p);)
         });
     let mut counter = 0usize;
+    let extra_values = s
+        .extra
+        .as_ref()
+        .map(|x| shape(&x.extra.values, &x.ty, at, &mut counter));
     let rules: Vec<TokenStream> = s
         .fields
         .iter()
@@ -396,6 +455,21 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
             quote!(__rt::FieldRule::new(#name, #required, #shape))
         })
         .collect();
+    // An open object is the runtime's map with fields: named properties checked as
+    // fields, the rest against the extras' shape.
+    let object_shape = match (&s.extra, extra_values) {
+        (Some(x), Some(values)) => {
+            let r = with_bounds(
+                quote!(__rt::MapRule::of(#values).fields(&[#(#rules),*])),
+                vec![
+                    ("min_entries", count(&x.extra.min_entries)),
+                    ("max_entries", count(&x.extra.max_entries)),
+                ],
+            );
+            quote!(__rt::Shape::Map(&#r))
+        }
+        _ => quote!(__rt::Shape::Object(&[#(#rules),*])),
+    };
     quote! {
         #d
         #[derive(#debug __rt::Clone, __rt::PartialEq, #schemars_derive)]
@@ -409,7 +483,7 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
         impl __rt::Validate for #id {
             fn shape() -> &'static __rt::Shape {
                 #(#patterns)*
-                static SHAPE: __rt::Shape = __rt::Shape::Object(&[#(#rules),*]);
+                static SHAPE: __rt::Shape = #object_shape;
                 &SHAPE
             }
         }
@@ -588,8 +662,25 @@ fn struct_serde(s: &StructPlan<'_>) -> TokenStream {
         writes.push(quote!(.#write(&self.#fid)?));
         reads.push(quote!(#fid: f.#read?,));
     }
+    // An open object writes a map (the extras' names are not known in advance) and reads
+    // the properties its fields do not name into the extras.
+    let (out, read) = match &s.extra {
+        Some(x) => {
+            let xid = ident(&x.ident);
+            writes.push(quote!(.rest(&self.#xid)?));
+            reads.push(quote!(#xid: f.rest()?,));
+            (
+                quote!(__rt::StructOut::open(s, Self::shape())?),
+                quote!(open),
+            )
+        }
+        None => (
+            quote!(__rt::StructOut::new(s, #name, Self::shape())?),
+            quote!(new),
+        ),
+    };
     // A struct without fields reads nothing (no `unused_mut` in users' builds).
-    let f = if s.fields.is_empty() {
+    let f = if reads.is_empty() {
         quote!(_)
     } else {
         quote!(mut f)
@@ -597,12 +688,12 @@ fn struct_serde(s: &StructPlan<'_>) -> TokenStream {
     quote! {
         impl __rt::Serialize for #id {
             fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-                __rt::StructOut::new(s, #name, Self::shape())? #(#writes)* .end()
+                #out #(#writes)* .end()
             }
         }
         impl<'de> __rt::Deserialize<'de> for #id {
             fn deserialize<D: __rt::Deserializer<'de>>(d: D) -> __rt::DeResult<'de, Self, D> {
-                let #f = __rt::Fields::new(d, Self::shape())?;
+                let #f = __rt::Fields::#read(d, Self::shape())?;
                 __rt::Ok(Self { #(#reads)* })
             }
         }
@@ -663,7 +754,13 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         }
         (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
         (TyKind::Array(a), RTy::Vec(inner)) => {
-            let items = shape(&a.items, inner, at, counter);
+            let items = match &**inner {
+                RTy::Nullable(item) => {
+                    let s = shape(&a.items, item, at, counter);
+                    quote!(__rt::Shape::Nullable(&#s))
+                }
+                item => shape(&a.items, item, at, counter),
+            };
             let mut r = with_bounds(
                 quote!(__rt::ArrayRule::of(#items)),
                 vec![

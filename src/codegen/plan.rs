@@ -14,7 +14,7 @@
 //!   its type; keywords become raw (`r#type`) or take a `_` suffix (`self_`), a leading digit
 //!   a prefix (`_2fa`, `V2fa`).
 
-use crate::model::{Catalog, ErrorDef, Field, NeedsInput, Tool, Ty, TyKind};
+use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
 use std::collections::HashMap;
 
@@ -30,6 +30,8 @@ pub enum RTy {
     Map(Box<RTy>),
     /// A `json` value: `serde_json::Value`.
     Json,
+    /// A nullable array item (`items … nullable=#true`): `Option<T>`, `None` being `null`.
+    Nullable(Box<RTy>),
     /// An enum or struct generated in the same scope.
     Local(String),
     /// A named `type` at the catalog root.
@@ -50,6 +52,17 @@ pub struct StructPlan<'a> {
     pub ident: String,
     pub doc: Option<&'a str>,
     pub fields: Vec<FieldPlan<'a>>,
+    /// An open object's other properties: the Rust field holding them (a map after the
+    /// named fields) and the type of each value.
+    pub extra: Option<ExtraPlan<'a>>,
+}
+
+/// The `extra` of an open object: `pub {ident}: BTreeMap<String, {ty}>`.
+#[derive(Debug)]
+pub struct ExtraPlan<'a> {
+    pub extra: &'a Extra,
+    pub ident: String,
+    pub ty: RTy,
 }
 
 #[derive(Debug)]
@@ -191,11 +204,23 @@ struct Scope<'s, 'a> {
 impl<'a> Scope<'_, 'a> {
     /// Plans struct `ident` (already claimed) and everything nested in it.
     fn structure(&mut self, ident: String, doc: Option<&'a str>, fields: &'a [Field]) {
+        self.open_structure(ident, doc, fields, None);
+    }
+
+    /// [`Scope::structure`] of an object that may be open (`extra`).
+    fn open_structure(
+        &mut self,
+        ident: String,
+        doc: Option<&'a str>,
+        fields: &'a [Field],
+        extra: Option<&'a Extra>,
+    ) {
         let at = self.items.len();
         self.items.push(Item::Struct(StructPlan {
             ident: ident.clone(),
             doc,
             fields: Vec::new(),
+            extra: None,
         }));
         let mut field_names = Unique::new();
         let mut planned = Vec::with_capacity(fields.len());
@@ -228,8 +253,14 @@ impl<'a> Scope<'_, 'a> {
                 default_variant,
             });
         }
+        let extra = extra.map(|x| ExtraPlan {
+            extra: x,
+            ident: field_names.claim("extra".to_string(), Case::Snake),
+            ty: self.ty(&ident, "Extra", &x.values, None),
+        });
         if let Some(Item::Struct(s)) = self.items.get_mut(at) {
             s.fields = planned;
+            s.extra = extra;
         }
     }
 
@@ -280,7 +311,14 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Boolean => RTy::Bool,
             TyKind::Array(a) => {
                 let item_base = format!("{base}Item");
-                RTy::Vec(Box::new(self.ty(owner, &item_base, &a.items, None)))
+                let item = self.ty(owner, &item_base, &a.items, None);
+                // A `json` item admits `null` already: no `Option` around the value.
+                let item = if a.items_nullable && item != RTy::Json {
+                    RTy::Nullable(Box::new(item))
+                } else {
+                    item
+                };
+                RTy::Vec(Box::new(item))
             }
             TyKind::Map(m) => {
                 let value_base = format!("{base}Value");
@@ -290,7 +328,7 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Object(o) => {
                 let ident = self.claim(owner, base);
                 let was = std::mem::replace(&mut self.top_level, false);
-                self.structure(ident.clone(), doc, &o.fields);
+                self.open_structure(ident.clone(), doc, &o.fields, o.extra.as_ref());
                 self.top_level = was;
                 RTy::Local(ident)
             }

@@ -123,3 +123,61 @@ tool "quota_set" version="1.0.0" {
         assert!(rs.contains(part), "no `{part}` in\n{rs}");
     }
 }
+
+#[test]
+fn nullable_items_are_options_checked_as_nullable() {
+    let text = r#"catalog "grid" version="1.0.0"
+tool "grid_get" version="1.0.0" {
+    effect "read"
+    input {
+        field "cells" "array" required=#true max-items=4 {
+            items "string" nullable=#true max-length=8
+        }
+        field "raw" "array" max-items=4 { items "json" nullable=#true; }
+    }
+}
+"#;
+    let files = generate_text("grid.kdl", text);
+    let rs = &files[0].contents;
+    for part in [
+        "pub cells: __rt::Vec<__rt::Option<__rt::String>>",
+        "__rt::Shape::Nullable(",
+        // `json` items admit `null` already.
+        "__rt::Vec<__rt::serde_json::Value>",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}
+
+#[test]
+fn open_objects_are_structs_with_a_map_of_their_extras() {
+    let text = r#"catalog "opts" version="1.0.0"
+tool "job_start" version="1.0.0" {
+    effect "update"
+    input {
+        field "options" "object" max-entries=8 {
+            field "image" "string" required=#true max-length=64
+            field "extra" "string" max-length=8
+            extra "string" max-length=64
+        }
+    }
+}
+"#;
+    let files = generate_text("opts.kdl", text);
+    let rs = &files[0].contents;
+    for part in [
+        "pub struct Options",
+        // A field named `extra` keeps the name; the extras take the next free one.
+        "pub extra: __rt::Option<__rt::String>",
+        "pub extra_2: __rt::BTreeMap<__rt::String, __rt::String>",
+        "__rt::StructOut::open(s, Self::shape())?",
+        ".rest(&self.extra_2)?",
+        "__rt::Fields::open(d, Self::shape())?",
+        "extra_2: f.rest()?",
+        "__rt::MapRule::of(",
+        ".fields(",
+        ".max_entries(8)",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}

@@ -8,8 +8,8 @@
 use super::kinds::{Kind, Side};
 use super::{Change, Loc};
 use crate::model::{
-    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Field, Format, Literal, MapTy, Num,
-    NumTy, Span, StringTy, Tool, Ty, TyKind, UnionTy, Unit,
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Extra, Field, Format, Literal, MapTy,
+    Num, NumTy, Span, StringTy, Tool, Ty, TyKind, UnionTy, Unit,
 };
 
 /// What the reader sees compared with the writer, independent of the side.
@@ -32,6 +32,10 @@ enum Ev {
     ReaderAny,
     /// The writer may produce any JSON value (`json`), the reader wants a type.
     WriterAny,
+    /// The reader's object takes extra properties (`extra`), the writer's is closed.
+    ReaderOpen,
+    /// The writer's object may have extra properties, the reader's is closed.
+    WriterOpen,
     /// `nullable` differs: the writer may produce `null` (`writer_has`) or only the reader
     /// accepts it.
     NullableDiffers {
@@ -94,6 +98,8 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::TypeDiffers => InputTypeChanged,
             Ev::ReaderAny => InputTypeOpened,
             Ev::WriterAny => InputTypeClosed,
+            Ev::ReaderOpen => InputObjectOpened,
+            Ev::WriterOpen => InputObjectClosed,
             Ev::NullableDiffers { writer_has: false } => InputNullableAdded,
             Ev::NullableDiffers { writer_has: true } => InputNullableRemoved,
             Ev::WriterEnumValueUnknown { .. } => InputEnumValueRemoved,
@@ -145,6 +151,8 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::TypeDiffers => OutputTypeChanged,
             Ev::ReaderAny => OutputTypeClosed,
             Ev::WriterAny => OutputTypeOpened,
+            Ev::ReaderOpen => OutputObjectClosed,
+            Ev::WriterOpen => OutputObjectOpened,
             Ev::NullableDiffers { writer_has: true } => OutputNullableAdded,
             Ev::NullableDiffers { writer_has: false } => OutputNullableRemoved,
             Ev::WriterEnumValueUnknown {
@@ -185,7 +193,8 @@ enum Norm<'a> {
     Num(&'a NumTy),
     Bool,
     Arr(&'a ArrayTy),
-    Obj(&'a [Field]),
+    /// An object's fields and, when open, its `extra`.
+    Obj(&'a [Field], Option<&'a Extra>),
     Map(&'a MapTy),
     Json,
     Union(&'a UnionTy),
@@ -230,13 +239,13 @@ fn normalize<'a>(cat: &'a Catalog, ty: &'a Ty) -> Norm<'a> {
         TyKind::Number(n) => Norm::Num(n),
         TyKind::Boolean => Norm::Bool,
         TyKind::Array(a) => Norm::Arr(a),
-        TyKind::Object(o) => Norm::Obj(&o.fields),
+        TyKind::Object(o) => Norm::Obj(&o.fields, o.extra.as_ref()),
         TyKind::Map(m) => Norm::Map(m),
         TyKind::Json => Norm::Json,
         TyKind::Union(u) => Norm::Union(u),
         // Lowering guarantees the type exists; an unresolved one (never from a lowered
         // catalog) reads as an empty object rather than a panic.
-        TyKind::Named(n) => Norm::Obj(cat.type_def(&n.value).map_or(&[], |t| &t.fields)),
+        TyKind::Named(n) => Norm::Obj(cat.type_def(&n.value).map_or(&[], |t| &t.fields), None),
     }
 }
 
@@ -247,7 +256,7 @@ fn norm_name(n: &Norm<'_>) -> &'static str {
         Norm::Num(_) => "number",
         Norm::Bool => "boolean",
         Norm::Arr(_) => "array",
-        Norm::Obj(_) => "object",
+        Norm::Obj(..) => "object",
         Norm::Map(_) => "map",
         Norm::Json => "json",
         Norm::Union(_) => "union",
@@ -340,6 +349,49 @@ impl<'a> Reader<'a, '_> {
                     None,
                     String::new(),
                 );
+            }
+        }
+    }
+
+    /// The extra properties of two objects (`extra`): opened, closed, or their type and
+    /// count bounds. A field one side declares and the other reads as an extra compares
+    /// with the extras' type, at the field's path.
+    fn extras(
+        &mut self,
+        (wf, wx): (&'a [Field], Option<&'a Extra>),
+        (rf, rx): (&'a [Field], Option<&'a Extra>),
+        path: &str,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        let at = sub(path, "extra");
+        match (wx, rx) {
+            (None, None) => return,
+            (None, Some(_)) => self.emit(Ev::ReaderOpen, &at, ws, rs, String::new()),
+            (Some(_), None) => self.emit(Ev::WriterOpen, &at, ws, rs, String::new()),
+            (Some(w), Some(r)) => self.ty(&w.values, &r.values, &format!("{path}{{}}")),
+        }
+        // A closed object states no count: the bounds of the open side compare with none.
+        let n = |x: Option<&'a Extra>, min: bool| {
+            x.and_then(|x| if min { &x.min_entries } else { &x.max_entries }.as_ref())
+                .map(u)
+        };
+        self.lower("min-entries", n(wx, true), n(rx, true), path);
+        self.upper("max-entries", n(wx, false), n(rx, false), path);
+        let named = |fields: &[Field], name: &str| fields.iter().any(|f| f.name.value == name);
+        if let Some(w) = wx {
+            for f in rf.iter().filter(|f| !named(wf, &f.name.value)) {
+                self.ty(&w.values, &f.ty, &join(path, &f.name.value));
+            }
+        }
+        if let Some(r) = rx {
+            for f in wf.iter().filter(|f| !named(rf, &f.name.value)) {
+                let p = join(path, &f.name.value);
+                if f.nullable && r.values.kind != TyKind::Json {
+                    let ev = Ev::NullableDiffers { writer_has: true };
+                    self.emit(ev, &sub(&p, "nullable"), Some(f.span), rs, String::new());
+                }
+                self.ty(&f.ty, &r.values, &p);
             }
         }
     }
@@ -472,9 +524,20 @@ impl<'a> Reader<'a, '_> {
                     path,
                 );
                 self.flag("unique", a.unique, b.unique, path, ws, rs);
-                self.ty(&a.items, &b.items, &format!("{path}[]"));
+                let items = format!("{path}[]");
+                // `null` items are classified as a nullable field's `null` is, at the items.
+                if a.items_nullable != b.items_nullable {
+                    let ev = Ev::NullableDiffers {
+                        writer_has: a.items_nullable,
+                    };
+                    self.emit(ev, &sub(&items, "nullable"), ws, rs, String::new());
+                }
+                self.ty(&a.items, &b.items, &items);
             }
-            (Norm::Obj(a), Norm::Obj(b)) => self.object(a, b, path),
+            (Norm::Obj(a, ax), Norm::Obj(b, bx)) => {
+                self.object(a, b, path);
+                self.extras((a, ax), (b, bx), path, ws, rs);
+            }
             (Norm::Map(a), Norm::Map(b)) => {
                 let n = |v: &Option<crate::model::Sp<u64>>| v.as_ref().map(u);
                 self.lower("min-entries", n(&a.min_entries), n(&b.min_entries), path);
@@ -488,7 +551,7 @@ impl<'a> Reader<'a, '_> {
                 self.emit(Ev::ReaderAny, path, ws, rs, format!("({o} → {n})"));
                 // Clients mirror headers only through declared properties: the headers of
                 // fields inside the opened value are gone.
-                if let Norm::Obj(fields) = a {
+                if let Norm::Obj(fields, _) = a {
                     let mut headers = Vec::new();
                     nested_headers(self.writer, fields, path, 0, &mut headers);
                     for (p, h) in headers {

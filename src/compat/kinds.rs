@@ -275,6 +275,22 @@ kinds! {
         "output field closed from any JSON value to a type",
         "A `json` field got a type: old clients accepted any value, so they accept these.",
         mirror: Other(InputTypeClosed), reverse: [OutputTypeOpened];
+    InputObjectOpened = "compat/input-object-opened", Minor,
+        "input object opened to extra properties",
+        "The object gained `extra`: the server accepts properties its fields do not name; old calls never send them.",
+        mirror: Other(OutputObjectOpened), reverse: [InputObjectClosed];
+    OutputObjectOpened = "compat/output-object-opened", Major,
+        "output object opened to extra properties",
+        "The object gained `extra`: the server may return properties old clients do not know.",
+        mirror: Other(InputObjectOpened), reverse: [OutputObjectClosed];
+    InputObjectClosed = "compat/input-object-closed", Major,
+        "input object closed to extra properties",
+        "The object lost `extra`: old calls that pass properties its fields do not name are rejected.",
+        mirror: Other(OutputObjectClosed), reverse: [InputObjectOpened];
+    OutputObjectClosed = "compat/output-object-closed", Minor,
+        "output object closed to extra properties",
+        "The object lost `extra`: the server stops returning undeclared properties, which clients accepted.",
+        mirror: Other(InputObjectClosed), reverse: [OutputObjectOpened];
     InputVariantAdded = "compat/input-variant-added", Minor,
         "input union variant added",
         "The server accepts one more shape of the union (a new discriminator value); every old call keeps its variant.",
@@ -620,6 +636,8 @@ mod tests {
             ("nullable-removed", Major, Minor),
             ("type-opened", Minor, Major),
             ("type-closed", Major, Minor),
+            ("object-opened", Minor, Major),
+            ("object-closed", Major, Minor),
             ("variant-added", Minor, Major),
             ("variant-removed", Major, Minor),
             ("discriminator-changed", Major, Major),

@@ -68,6 +68,7 @@ fn moving_fields_into_a_named_type_is_not_a_change() {
                 TyKind::Object(Object {
                     fields: inner.clone(),
                     span: Span::default(),
+                    extra: None,
                 }),
                 true,
             )],
@@ -120,6 +121,7 @@ fn named_type_changes_are_classified_where_used_per_direction() {
                         min_items: None,
                         max_items: None,
                         unique: false,
+                        items_nullable: false,
                         items: Box::new(Ty::new(named())),
                     }),
                     true,
@@ -364,6 +366,7 @@ fn fields_inside_map_values_compare_at_their_path() {
                 kind: TyKind::Object(Object {
                     fields,
                     span: Span::default(),
+                    extra: None,
                 }),
                 span: Span::default(),
             }),

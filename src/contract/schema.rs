@@ -27,9 +27,11 @@
 //! - `nullable=#true` writes `"type": [T, "null"]` (and `null` at the end of an `enum`), the
 //!   2020-12 spelling every validator knows; `anyOf` with a null branch would read as a
 //!   union to clients that flatten schemas. An optional field still is simply not required.
+//!   Nullable array items (`items … nullable=#true`) are written the same way in `items`.
 //! - A `map` is an object with `"properties": {}` (for the clients that insist on it) and
 //!   its value schema as `additionalProperties`, `min-entries`/`max-entries` as
-//!   `minProperties`/`maxProperties`. A `json` value is the empty schema (only its
+//!   `minProperties`/`maxProperties`. An open object (`extra`) is its fields' object with
+//!   `additionalProperties` and the count bounds written the same way. A `json` value is the empty schema (only its
 //!   `description`): no `type`, so `null` is one of its values already.
 //! - `const=` writes `"const"` after the type's constraints (a nullable field cannot have
 //!   one: lowering refuses it, since `const` alone would then reject `null`); an `enum` of an
@@ -347,6 +349,36 @@ impl<'a> Ctx<'a> {
 
     /// What follows an object schema's `type` and `description`.
     fn object_rest(&mut self, out: &mut String, fields: &[Field], tag: Option<(&str, &str)>) {
+        self.properties(out, fields, tag);
+        key(out, "additionalProperties");
+        out.push_str("false");
+    }
+
+    /// `additionalProperties` (the schema of `values`) and the property-count bounds of a map
+    /// or open object.
+    fn open_members(
+        &mut self,
+        out: &mut String,
+        values: &Ty,
+        min: &Option<crate::model::Sp<u64>>,
+        max: &Option<crate::model::Sp<u64>>,
+    ) {
+        key(out, "additionalProperties");
+        out.push('{');
+        self.ty(out, values, None, false);
+        out.push('}');
+        if let Some(n) = min {
+            key(out, "minProperties");
+            let _ = write!(out, "{}", n.value);
+        }
+        if let Some(n) = max {
+            key(out, "maxProperties");
+            let _ = write!(out, "{}", n.value);
+        }
+    }
+
+    /// An object schema's `properties` and `required`.
+    fn properties(&mut self, out: &mut String, fields: &[Field], tag: Option<(&str, &str)>) {
         key(out, "properties");
         out.push('{');
         if let Some((disc, name)) = tag {
@@ -379,8 +411,6 @@ impl<'a> Ctx<'a> {
         if any {
             out.push(']');
         }
-        key(out, "additionalProperties");
-        out.push_str("false");
     }
 
     fn field(&mut self, out: &mut String, f: &Field) {
@@ -456,23 +486,21 @@ impl<'a> Ctx<'a> {
                 head(out, "array");
                 self.array(out, a);
             }
-            TyKind::Object(o) => self.object_members(out, &o.fields, doc, None, nullable),
+            TyKind::Object(o) => match &o.extra {
+                None => self.object_members(out, &o.fields, doc, None, nullable),
+                // An open object: the closed object's members up to `additionalProperties`,
+                // then the extras' schema and count bounds as a map writes them.
+                Some(x) => {
+                    head(out, "object");
+                    self.properties(out, &o.fields, None);
+                    self.open_members(out, &x.values, &x.min_entries, &x.max_entries);
+                }
+            },
             TyKind::Map(mt) => {
                 head(out, "object");
                 key(out, "properties");
                 out.push_str("{}");
-                key(out, "additionalProperties");
-                out.push('{');
-                self.ty(out, &mt.values, None, false);
-                out.push('}');
-                if let Some(n) = &mt.min_entries {
-                    key(out, "minProperties");
-                    let _ = write!(out, "{}", n.value);
-                }
-                if let Some(n) = &mt.max_entries {
-                    key(out, "maxProperties");
-                    let _ = write!(out, "{}", n.value);
-                }
+                self.open_members(out, &mt.values, &mt.min_entries, &mt.max_entries);
             }
             // The empty schema: any value (`null` included). Only the description is said.
             TyKind::Json => doc_member(out, doc),
@@ -552,7 +580,7 @@ impl<'a> Ctx<'a> {
     fn array(&mut self, out: &mut String, a: &ArrayTy) {
         key(out, "items");
         out.push('{');
-        self.ty(out, &a.items, None, false);
+        self.ty(out, &a.items, None, a.items_nullable);
         out.push('}');
         if let Some(n) = &a.min_items {
             key(out, "minItems");

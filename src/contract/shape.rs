@@ -88,6 +88,7 @@ fn build(schema: &Value, at: &str) -> Result<Shape, String> {
         Some("object") if map => &[
             "type",
             "properties",
+            "required",
             "additionalProperties",
             "minProperties",
             "maxProperties",
@@ -236,17 +237,10 @@ fn union(s: &Map<String, Value>, at: &str) -> Result<Shape, String> {
     })))
 }
 
-/// A `map`: `additionalProperties` is the value schema and no property is named.
+/// A `map` (`additionalProperties` is the value schema, no property is named) or an open
+/// object (named `properties` besides).
 fn entries(s: &Map<String, Value>, at: &str) -> Result<MapRule, String> {
-    if s.get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| !p.is_empty())
-    {
-        return Err(format!(
-            "{}: an object with both `properties` and a schema in `additionalProperties`",
-            pointer(at)
-        ));
-    }
+    let fields = field_rules(s, at)?;
     let values = match s.get("additionalProperties") {
         Some(v) => build(v, &format!("{at}/additionalProperties"))?,
         None => {
@@ -260,6 +254,7 @@ fn entries(s: &Map<String, Value>, at: &str) -> Result<MapRule, String> {
         min_entries: count(s, "minProperties", at)?,
         max_entries: count(s, "maxProperties", at)?,
         values,
+        fields,
     })
 }
 
@@ -387,6 +382,11 @@ fn object(s: &Map<String, Value>, at: &str) -> Result<&'static [FieldRule], Stri
             pointer(at)
         ));
     }
+    field_rules(s, at)
+}
+
+/// The rules of an object schema's `properties`, each required as `required` says.
+fn field_rules(s: &Map<String, Value>, at: &str) -> Result<&'static [FieldRule], String> {
     let required: Vec<&str> = match s.get("required") {
         None => Vec::new(),
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),

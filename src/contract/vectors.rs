@@ -249,9 +249,14 @@ fn variant(schema: &Value, i: usize) -> Option<&Value> {
     (!branches.is_empty()).then(|| branches[i % branches.len()])
 }
 
-/// A `map`: an object schema whose `additionalProperties` is a schema.
+/// A `map`: an object schema whose `additionalProperties` is a schema and that names no
+/// property (an open object with fields is built and edited as an object: its extras are
+/// optional).
 fn map_values(schema: &Value) -> Option<&Value> {
-    schema.get("additionalProperties").filter(|v| v.is_object())
+    let named = properties(schema).next().is_some();
+    schema
+        .get("additionalProperties")
+        .filter(|v| v.is_object() && !named)
 }
 
 /// `n` entries `k0`, `k1`, … of a map, each value from `value(j)`.

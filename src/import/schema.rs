@@ -468,10 +468,35 @@ impl Cx<'_, '_, '_> {
                 (node, read) = self.map(head, &shape, at, depth, lost);
             }
             "object" if depth < MAX_DEPTH => {
-                node = head.arg("object").block();
-                read = &["properties", "required", "additionalProperties"];
+                node = head.arg("object");
+                let open = matches!(
+                    shape.get("additionalProperties"),
+                    Some(Value::Bool(true) | Value::Object(_))
+                );
+                read = if open {
+                    node = count_props(node, &shape, lost);
+                    &[
+                        "properties",
+                        "required",
+                        "additionalProperties",
+                        "minProperties",
+                        "maxProperties",
+                    ]
+                } else {
+                    &["properties", "required", "additionalProperties"]
+                };
+                node = node.block();
                 let mut inner = Vec::new();
-                self.object_body(&mut node, &shape, at, depth + 1, &mut inner);
+                if open {
+                    // Declared fields, then the extras' type; the body sees a closed object.
+                    let mut closed = shape.clone();
+                    closed.insert("additionalProperties".into(), Value::Bool(false));
+                    self.object_body(&mut node, &closed, at, depth + 1, &mut inner);
+                    let extra = self.extra(&shape, at, depth, &mut inner);
+                    node.child(extra);
+                } else {
+                    self.object_body(&mut node, &shape, at, depth + 1, &mut inner);
+                }
                 lost.extend(inner);
             }
             "array" | "object" => {
@@ -492,9 +517,15 @@ impl Cx<'_, '_, '_> {
         }
         let mut read = read.to_vec();
         if shape.contains_key(NULLABLE) && !is_field {
-            lost.push(
-                "nullable items: `null` is not expressible here; the non-null type is kept".into(),
-            );
+            // Array items say it as a field does; map values cannot.
+            if node.name() == "items" {
+                node = node.prop("nullable", true);
+            } else {
+                lost.push(
+                    "nullable map values or extras: `null` is not expressible here; the non-null type is kept"
+                        .into(),
+                );
+            }
         }
         if is_field {
             if let Some(c) = constant {
@@ -530,6 +561,25 @@ impl Cx<'_, '_, '_> {
         node
     }
 
+    /// The `extra` node of an open object with fields: its `additionalProperties` as a
+    /// scalar type, or `json` (for `true`, and with a note for a structured schema).
+    fn extra(&mut self, shape: &Shape, at: &At, depth: usize, lost: &mut Vec<String>) -> Node {
+        let scalar = |t: &Shape| {
+            matches!(
+                t.get("type").and_then(Value::as_str),
+                Some("string" | "integer" | "number" | "boolean")
+            )
+        };
+        let why = "extra properties {} are not expressible (extras are scalars or `json`)";
+        let (node, extra_at, extra_lost) =
+            self.open_values("extra", shape, at, depth, &scalar, why);
+        // Reported at the object: the `extra` node is a child, not a field of its own.
+        for what in extra_lost {
+            lost.push(format!("{}: {what}", extra_at.path));
+        }
+        node
+    }
+
     /// A `map` node from an object whose only content is an `additionalProperties` schema.
     fn map(
         &mut self,
@@ -539,51 +589,17 @@ impl Cx<'_, '_, '_> {
         depth: usize,
         lost: &mut Vec<String>,
     ) -> (Node, &'static [&'static str]) {
-        let mut node = head.arg("map");
-        for (key, attr) in [
-            ("minProperties", "min-entries"),
-            ("maxProperties", "max-entries"),
-        ] {
-            if let Some(v) = shape.get(key) {
-                match v.as_u64() {
-                    Some(n) => node = node.prop(attr, n),
-                    None => lost.push(format!("`{key}` {} is not a count; left out", short(v))),
-                }
-            }
-        }
-        let values_at = At {
-            path: format!("{}{{}}", at.path),
-            json: format!("{}.additionalProperties", at.json),
+        let mut node = count_props(head.arg("map"), shape, lost);
+        // The format's map values: scalars, arrays and objects with fields (not maps or
+        // unions: a map of maps has no form).
+        let fits = |t: &Shape| match t.get("type").and_then(Value::as_str) {
+            Some("string" | "integer" | "number" | "boolean" | "array") => true,
+            Some("object") => !is_map(t) && !t.contains_key(UNION),
+            _ => false,
         };
-        let mut values_lost = Vec::new();
-        let values = match shape.get("additionalProperties") {
-            Some(v @ Value::Object(o)) if !o.is_empty() => {
-                let refs = self.refs.len();
-                let value_type = self.shape(v, &mut Vec::new());
-                self.refs.truncate(refs);
-                let scalar = matches!(
-                    value_type.get("type").and_then(Value::as_str),
-                    Some("string" | "integer" | "number" | "boolean")
-                );
-                if scalar {
-                    self.typed(
-                        Node::new("values"),
-                        v,
-                        &values_at,
-                        depth + 1,
-                        &mut values_lost,
-                        false,
-                    )
-                } else {
-                    values_lost.push(format!(
-                        "map values {} are not expressible (values are scalars or `json`): any JSON value",
-                        short(v)
-                    ));
-                    Node::new("values").arg("json")
-                }
-            }
-            _ => Node::new("values").arg("json"),
-        };
+        let why = "map values {} are not expressible (maps of maps and of unions have no form)";
+        let (values, values_at, values_lost) =
+            self.open_values("values", shape, at, depth, &fits, why);
         self.report(&mut node, &values_at, values_lost);
         node.child(values);
         (
@@ -595,6 +611,41 @@ impl Cx<'_, '_, '_> {
                 "maxProperties",
             ],
         )
+    }
+
+    /// The `values` or `extra` node (`name`) of `shape`'s `additionalProperties` schema: its
+    /// type when its flattened shape `fits`, else `json` with a note (`why`, whose `{}` is the
+    /// schema); `true` or `{}` is `json`. Returns the node, its place and its notes.
+    fn open_values(
+        &mut self,
+        name: &str,
+        shape: &Shape,
+        at: &At,
+        depth: usize,
+        fits: &dyn Fn(&Shape) -> bool,
+        why: &str,
+    ) -> (Node, At, Vec<String>) {
+        let place = At {
+            path: format!("{}{{}}", at.path),
+            json: format!("{}.additionalProperties", at.json),
+        };
+        let mut notes = Vec::new();
+        let node = match shape.get("additionalProperties") {
+            Some(v @ Value::Object(o)) if !o.is_empty() => {
+                let refs = self.refs.len();
+                let value_type = self.shape(v, &mut Vec::new());
+                self.refs.truncate(refs);
+                if fits(&value_type) {
+                    self.typed(Node::new(name), v, &place, depth + 1, &mut notes, false)
+                } else {
+                    let what = why.replacen("{}", &short(v), 1);
+                    notes.push(format!("{what}: any JSON value"));
+                    Node::new(name).arg("json")
+                }
+            }
+            _ => Node::new(name).arg("json"),
+        };
+        (node, place, notes)
     }
 
     fn array(
@@ -691,6 +742,23 @@ impl Cx<'_, '_, '_> {
         }
         node
     }
+}
+
+/// `min-entries` / `max-entries` from `minProperties` / `maxProperties` (of a map or an
+/// open object).
+fn count_props(mut node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
+    for (key, attr) in [
+        ("minProperties", "min-entries"),
+        ("maxProperties", "max-entries"),
+    ] {
+        if let Some(v) = shape.get(key) {
+            match v.as_u64() {
+                Some(n) => node = node.prop(attr, n),
+                None => lost.push(format!("`{key}` {} is not a count; left out", short(v))),
+            }
+        }
+    }
+    node
 }
 
 /// An object schema that is a map: free keys (`additionalProperties` `true` or a schema) and

@@ -117,9 +117,43 @@ fn open_maps_any_values_and_null_have_their_own_forms() {
         assert!(i.text.contains(line), "{line} in\n{}", i.text);
     }
     let whats: Vec<&str> = i.notes.iter().map(|n| n.what.as_str()).collect();
-    // Only the map of objects loses its value schema; nothing else is lost.
+    // The map of objects keeps its value fields; only its open value object is closed.
     let paths: Vec<&str> = i.notes.iter().map(|n| n.path.as_str()).collect();
     assert_eq!(paths, ["input.nested{}"], "{whats:?}");
+    assert!(whats[0].contains("closed by import"), "{whats:?}");
+    assert_loads(&i);
+}
+
+#[test]
+fn maps_of_objects_and_arrays_and_nullable_items_keep_their_form() {
+    let i = imported(
+        r#"[{"name":"q","description":"Runs a query.","annotations":{"readOnlyHint":true},
+        "inputSchema":{"type":"object","additionalProperties":false,"properties":{
+        "quota":{"type":"object","maxProperties":8,"additionalProperties":{"type":"object",
+            "additionalProperties":false,"required":["cpu"],"properties":{"cpu":{"type":"integer","maximum":64}}}},
+        "tags":{"type":"object","additionalProperties":{"type":"array","maxItems":4,"items":{"type":"string","maxLength":9}}},
+        "deep":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"string"}}},
+        "cells":{"type":"array","maxItems":9,"items":{"type":["string","null"],"maxLength":5}},
+        "marks":{"type":"array","maxItems":9,"items":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}}}]"#,
+    );
+    for line in [
+        r#"values "object" {"#,
+        r#"field "cpu" "integer" required=#true max=64"#,
+        r#"values "array" max-items=4 {"#,
+        r#"items "string" max-length=5 nullable=#true"#,
+        r#"items "integer" nullable=#true"#,
+    ] {
+        assert!(
+            i.text.contains(line),
+            "{line} in
+{}",
+            i.text
+        );
+    }
+    let paths: Vec<&str> = i.notes.iter().map(|n| n.path.as_str()).collect();
+    // Only the map of maps has no form.
+    assert_eq!(paths, ["input.deep{}"], "{:?}", i.notes);
+    assert_loads(&i);
 }
 
 #[test]
@@ -296,5 +330,45 @@ fn unions_of_objects_tagged_by_a_constant_become_unions() {
         "{whats:?}"
     );
     assert!(!whats.iter().any(|w| w.contains("oneOf")), "{whats:?}");
+    assert_loads(&i);
+}
+
+#[test]
+fn open_objects_with_fields_keep_their_extras() {
+    let i = imported(
+        r#"[{"name":"q","description":"Starts a job.","annotations":{"readOnlyHint":false},
+        "inputSchema":{"type":"object","additionalProperties":false,"properties":{
+        "options":{"type":"object","maxProperties":8,"required":["image"],
+            "properties":{"image":{"type":"string","maxLength":64}},
+            "additionalProperties":{"type":"string","maxLength":32}},
+        "meta":{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true},
+        "deep":{"type":"object","properties":{"a":{"type":"integer"}},
+            "additionalProperties":{"type":"object","properties":{"x":{"type":"string"}}}},
+        "implicit":{"type":"object","properties":{"a":{"type":"integer"}}}}}}]"#,
+    );
+    for line in [
+        r#"field "options" "object" max-entries=8 {"#,
+        r#"field "image" "string" required=#true max-length=64"#,
+        r#"extra "string" max-length=32"#,
+        r#"extra "json""#,
+    ] {
+        assert!(i.text.contains(line), "{line} in\n{}", i.text);
+    }
+    let notes: Vec<(&str, &str)> = i
+        .notes
+        .iter()
+        .filter(|n| n.path != "annotations" && !n.what.starts_with("effect"))
+        .map(|n| (n.path.as_str(), n.what.as_str()))
+        .collect();
+    // Structured extras have no form; an object that omits `additionalProperties` is closed.
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].0 == "input.deep" && notes[0].1.contains("extra properties"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].0 == "input.implicit" && notes[1].1.contains("closed by import"),
+        "{notes:?}"
+    );
     assert_loads(&i);
 }

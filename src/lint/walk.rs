@@ -373,6 +373,7 @@ mod tests {
                     fields: Object {
                         fields,
                         span: Span::new(0, 0),
+                        extra: None,
                     },
                 })
                 .collect(),

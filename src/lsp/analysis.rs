@@ -363,7 +363,8 @@ fn occurrences(loaded: &Loaded) -> Vec<Occurrence> {
     out
 }
 
-/// Every use of a named type below `fields` (nested objects and array items included).
+/// Every use of a named type below `fields` (nested objects, array items, map values and
+/// the fields of union variants included).
 fn type_uses<'a>(fields: &'a [Field], out: &mut Vec<(&'a str, Span)>) {
     for f in fields {
         ty_uses(&f.ty, out);
@@ -374,7 +375,13 @@ fn ty_uses<'a>(ty: &'a Ty, out: &mut Vec<(&'a str, Span)>) {
     match &ty.kind {
         TyKind::Named(n) => out.push((&n.value, ty.span)),
         TyKind::Array(a) => ty_uses(&a.items, out),
+        TyKind::Map(m) => ty_uses(&m.values, out),
         TyKind::Object(Object { fields, .. }) => type_uses(fields, out),
+        TyKind::Union(u) => {
+            for v in &u.variants {
+                type_uses(&v.fields.fields, out);
+            }
+        }
         _ => {}
     }
 }
@@ -397,6 +404,54 @@ tool "order_list" version="1.0.0" {
     output { field "order" "Order" }
 }
 "#;
+
+    /// Named types used in a union variant and as map values.
+    const NESTED: &str = r#"catalog "shop" version="1.0.0"
+type "Order" {
+    field "order_reference" "string" max-length=20
+}
+tool "order_find" version="1.0.0" {
+    effect "read"
+    input {
+        field "by" "union" discriminator="kind" {
+            variant "one" { field "order" "Order" }
+            variant "many" { field "orders" "array" max-items=3 { items "Order" } }
+        }
+    }
+    output { field "by_region" "map" max-entries=4 { values "Order" } }
+}
+"#;
+
+    #[test]
+    fn finds_types_inside_union_variants_and_map_values() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("shop.kdl");
+        let snap = Snapshot::build(dir.path(), &path, &|_| Some(NESTED.to_string()));
+        let file = snap.file_id(&path).unwrap_or_default();
+        let order = Target::Type(file, "Order".into());
+        let lines: Vec<usize> = snap
+            .occurrences_of(&order)
+            .map(|o| NESTED[..o.span.start].lines().count())
+            .collect();
+        // The declaration, the two variant uses and the map values.
+        assert_eq!(lines, [2, 9, 10, 13], "{:?}", snap.diagnostics);
+        let values = NESTED.find("values \"Order\"").unwrap_or(0) + "values ".len() + 1;
+        assert_eq!(
+            snap.occurrence_at(file, values).map(|o| o.target.clone()),
+            Some(order)
+        );
+        // Hover, definition and rename from inside the map values go through these uses.
+        let Some(view) = crate::lsp::features::View::new(&snap, &path) else {
+            panic!("no view of {}", path.display());
+        };
+        assert!(crate::lsp::features::hover(&view, values).is_some());
+        let def = crate::lsp::features::definition(&view, values);
+        assert_eq!(def.map(|l| l.range.start.line), Some(1));
+        let edit = crate::lsp::features::rename(&view, values, "Purchase")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let edits: usize = edit.changes.iter().flatten().map(|(_, e)| e.len()).sum();
+        assert_eq!(edits, 4);
+    }
 
     #[test]
     fn finds_declarations_and_references_in_the_model() {

@@ -297,6 +297,30 @@ pub struct Object {
     pub fields: Vec<Field>,
     /// The `input` / `output` node (or the owning field).
     pub span: Span,
+    /// `extra TYPE …` of an `object` field: the object is open, and every property its
+    /// fields do not name has this type. `None`: closed (only `object` fields can be open).
+    pub extra: Option<Extra>,
+}
+
+/// The properties of an open object besides its fields (`extra TYPE …`), and the bounds of
+/// its property count (`min-entries` / `max-entries` on the object field).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    /// The type of every undeclared property: a scalar type or `json` (see
+    /// [`Extra::admits`]).
+    pub values: Box<Ty>,
+    /// `min-entries`: fewest properties, declared ones included.
+    pub min_entries: Option<Sp<u64>>,
+    /// `max-entries`: most properties, declared ones included.
+    pub max_entries: Option<Sp<u64>>,
+}
+
+impl Extra {
+    /// Whether extra properties may have type `kind`: the scalars and `json`. Structured
+    /// extras would be a second, unnamed map beside the fields: name them as a `map` field.
+    pub fn admits(kind: &TyKind) -> bool {
+        !kind.is_structured()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -588,6 +612,9 @@ pub struct ArrayTy {
     pub unique: bool,
     /// The `items` child; required, so always present after lowering.
     pub items: Box<Ty>,
+    /// `items … nullable=#true`: `null` is an item besides the values of the items' type
+    /// (a list with gaps, such as one cell per column).
+    pub items_nullable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -108,7 +108,7 @@ pub fn type_props(keyword: &str) -> &'static [&'static str] {
         "cursor" => CURSOR_PROPS,
         "integer" | "number" => NUM_PROPS,
         "array" => ARRAY_PROPS,
-        "map" => MAP_PROPS,
+        "map" | "object" => MAP_PROPS,
         "union" => UNION_PROPS,
         _ => &[],
     }
@@ -120,7 +120,7 @@ pub fn type_children(keyword: &str) -> &'static [&'static str] {
         "string" | "integer" | "number" => &["enum"],
         "array" => &["items"],
         "map" => &["values"],
-        "object" => OBJECT_CHILDREN,
+        "object" => &["field", "extra"],
         "union" => &["variant"],
         _ => &[],
     }
@@ -171,8 +171,10 @@ pub struct NodeInfo {
 const FIELD_PARENTS: &[&str] = &[
     "type", "input", "output", "field", "items", "values", "variant",
 ];
+/// Where an element node (`items`, `values`, `extra`) may stand.
+const ELEMENT_PARENTS: &[&str] = &["field", "items", "values"];
 /// The nodes that carry a type: a field, an array's `items`, a map's `values`.
-pub const TYPED_NODES: &[&str] = &["field", "items", "values"];
+pub const TYPED_NODES: &[&str] = &["field", "items", "values", "extra"];
 const TEXT: Option<ValueKind> = Some(ValueKind::Text);
 
 /// Every node of the format.
@@ -467,7 +469,7 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "enum",
-        parents: &["field", "items", "values"],
+        parents: &["field", "items", "values", "extra"],
         usage: "enum \"a\" \"b\" …",
         meaning: "The only values a string, integer or number may take (`extensible=#true` on a string field: more may be added later).",
         props: &[],
@@ -478,7 +480,16 @@ pub const NODES: &[NodeInfo] = &[
         name: "items",
         parents: &["field", "items", "values"],
         usage: "items \"TYPE\" …",
-        meaning: "The type of an array's items, with its own constraints.",
+        meaning: "The type of an array's items, with its own constraints; `nullable=#true` admits `null` items.",
+        props: &["nullable"],
+        children: &[],
+        arg: Some(ValueKind::Type),
+    },
+    NodeInfo {
+        name: "extra",
+        parents: ELEMENT_PARENTS,
+        usage: "extra \"json\"",
+        meaning: "Opens an `object`: every property its fields do not name has this type (a scalar type or `json`).",
         props: &[],
         children: &[],
         arg: Some(ValueKind::Type),
@@ -745,7 +756,12 @@ pub const PROPS: &[PropInfo] = {
             "Most items in the array (`bounds/array-unbounded` asks for it).",
         ),
         prop("field", "unique", Bool, "No two items are equal."),
-        prop("field", "min-entries", Count, "Fewest keys in the map."),
+        prop(
+            "field",
+            "min-entries",
+            Count,
+            "Fewest keys in the map, or properties of an open object.",
+        ),
         prop(
             "field",
             "discriminator",
@@ -756,7 +772,7 @@ pub const PROPS: &[PropInfo] = {
             "field",
             "max-entries",
             Count,
-            "Most keys in the map (`bounds/free-form` asks for it).",
+            "Most keys in the map, or properties of an open object (`bounds/free-form` asks for it).",
         ),
     ]
 };
@@ -772,7 +788,7 @@ pub fn node(parent: &str, name: &str) -> Option<&'static NodeInfo> {
 
 /// The property `name` of node `node` (`items` and `values` read as `field`).
 pub fn property(node: &str, name: &str) -> Option<&'static PropInfo> {
-    let node = if matches!(node, "items" | "values") {
+    let node = if matches!(node, "items" | "values" | "extra") {
         "field"
     } else {
         node
@@ -786,7 +802,7 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
         return TOP_LEVEL.to_vec();
     }
     let mut out: Vec<&str> = match parent {
-        "items" | "values" => Vec::new(),
+        "items" | "values" | "extra" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == parent)
@@ -795,7 +811,9 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
     if TYPED_NODES.contains(&parent) {
         match ty {
             Some(t) => out.extend_from_slice(type_children(t)),
-            None => out.extend_from_slice(&["enum", "items", "values", "field"]),
+            // An open object's extras are scalars: an `enum` is their only child.
+            None if parent == "extra" => out.push("enum"),
+            None => out.extend_from_slice(&["enum", "items", "values", "extra", "field"]),
         }
     }
     out
@@ -805,7 +823,8 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
 pub fn props_of(node: &str, ty: Option<&str>) -> Vec<&'static str> {
     let mut out: Vec<&str> = match node {
         "field" => COMMON_FIELD_PROPS.to_vec(),
-        "items" | "values" => Vec::new(),
+        "items" => vec!["nullable"],
+        "values" | "extra" => Vec::new(),
         _ => NODES
             .iter()
             .find(|n| n.name == node)

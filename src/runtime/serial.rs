@@ -9,7 +9,7 @@
 use super::validate::{FieldRule, Shape};
 use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
-use serde::ser::{SerializeStruct, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::marker::PhantomData;
@@ -50,10 +50,12 @@ pub type SerResult<S> = Result<<S as Serializer>::Ok, <S as Serializer>::Error>;
 /// What a generated `Deserialize::deserialize` returns.
 pub type DeResult<'de, T, D> = Result<T, <D as Deserializer<'de>>::Error>;
 
-/// The field rules of a struct's shape, in declaration order (the order of its fields).
+/// The field rules of a struct's shape, in declaration order (the order of its fields); an
+/// open object's shape is a map with fields.
 fn rules(shape: &'static Shape) -> &'static [FieldRule] {
     match shape {
         Shape::Object(fields) => fields,
+        Shape::Map(rule) => rule.fields,
         _ => &[],
     }
 }
@@ -62,19 +64,36 @@ fn rules(shape: &'static Shape) -> &'static [FieldRule] {
 /// comes from the struct's [`Shape`] (`Validate::shape`), whose rules list the fields in the
 /// same order, so generated code states only the values.
 pub struct StructOut<S: Serializer> {
-    out: S::SerializeStruct,
+    out: Out<S>,
     rules: &'static [FieldRule],
     next: usize,
+}
+
+/// A closed struct is written as a serde struct; an open object as a map, since the names
+/// of its other properties are not known in advance.
+enum Out<S: Serializer> {
+    Struct(S::SerializeStruct),
+    Map(S::SerializeMap),
 }
 
 impl<S: Serializer> StructOut<S> {
     /// Starts struct `name` whose fields are those of `shape`.
     pub fn new(s: S, name: &'static str, shape: &'static Shape) -> Result<Self, S::Error> {
         let rules = rules(shape);
-        let out = s.serialize_struct(name, rules.len())?;
+        let out = Out::Struct(s.serialize_struct(name, rules.len())?);
         Ok(StructOut {
             out,
             rules,
+            next: 0,
+        })
+    }
+
+    /// Starts an open object whose fields are those of `shape`; [`StructOut::rest`] writes
+    /// its other properties.
+    pub fn open(s: S, shape: &'static Shape) -> Result<Self, S::Error> {
+        Ok(StructOut {
+            out: Out::Map(s.serialize_map(None)?),
+            rules: rules(shape),
             next: 0,
         })
     }
@@ -85,26 +104,57 @@ impl<S: Serializer> StructOut<S> {
         name
     }
 
+    fn entry<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), S::Error> {
+        match &mut self.out {
+            Out::Struct(out) => out.serialize_field(name, value),
+            Out::Map(out) => out.serialize_entry(name, value),
+        }
+    }
+
     /// The next field, always written.
     pub fn field<T: Serialize + ?Sized>(mut self, value: &T) -> Result<Self, S::Error> {
         let name = self.name();
-        self.out.serialize_field(name, value)?;
+        self.entry(name, value)?;
         Ok(self)
     }
 
     /// The next field, optional: left out when `None`.
     pub fn opt<T: Serialize>(mut self, value: &Option<T>) -> Result<Self, S::Error> {
         let name = self.name();
-        match value {
-            Some(v) => self.out.serialize_field(name, v)?,
-            None => self.out.skip_field(name)?,
+        match (value, &mut self.out) {
+            (Some(v), _) => self.entry(name, v)?,
+            (None, Out::Struct(out)) => out.skip_field(name)?,
+            (None, Out::Map(_)) => {}
+        }
+        Ok(self)
+    }
+
+    /// An open object's other properties, after the fields; a key that is a field's name
+    /// is not written twice (the field wins). A closed struct has none to write.
+    pub fn rest<T: Serialize>(
+        mut self,
+        extra: &std::collections::BTreeMap<String, T>,
+    ) -> Result<Self, S::Error> {
+        if let Out::Map(out) = &mut self.out {
+            for (k, v) in extra {
+                if !self.rules.iter().any(|r| r.name == k) {
+                    out.serialize_entry(k, v)?;
+                }
+            }
         }
         Ok(self)
     }
 
     /// Ends the struct.
     pub fn end(self) -> Result<S::Ok, S::Error> {
-        self.out.end()
+        match self.out {
+            Out::Struct(out) => out.end(),
+            Out::Map(out) => out.end(),
+        }
     }
 }
 
@@ -124,7 +174,23 @@ impl<'de, E: de::Error> Fields<E> {
     where
         D: Deserializer<'de, Error = E>,
     {
-        struct V(&'static [FieldRule]);
+        Self::read(d, shape, false)
+    }
+
+    /// Reads an open object: the fields of `shape`, and other properties kept for
+    /// [`Fields::rest`].
+    pub fn open<D>(d: D, shape: &'static Shape) -> Result<Self, E>
+    where
+        D: Deserializer<'de, Error = E>,
+    {
+        Self::read(d, shape, true)
+    }
+
+    fn read<D>(d: D, shape: &'static Shape, open: bool) -> Result<Self, E>
+    where
+        D: Deserializer<'de, Error = E>,
+    {
+        struct V(&'static [FieldRule], bool);
         impl<'de> Visitor<'de> for V {
             type Value = Map<String, Value>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -133,14 +199,14 @@ impl<'de, E: de::Error> Fields<E> {
             fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
                 let mut map = Map::new();
                 while let Some(key) = a.next_key::<String>()? {
-                    let Some(rule) = self.0.iter().find(|r| r.name == key) else {
+                    if !self.1 && !self.0.iter().any(|r| r.name == key) {
                         let names: Vec<&str> = self.0.iter().map(|r| r.name).collect();
                         return Err(de::Error::custom(format_args!(
                             "unknown field `{key}`, expected one of {names:?}"
                         )));
-                    };
-                    if map.contains_key(rule.name) {
-                        return Err(de::Error::duplicate_field(rule.name));
+                    }
+                    if map.contains_key(&key) {
+                        return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
                     }
                     let value = a.next_value::<Value>()?;
                     map.insert(key, value);
@@ -149,7 +215,7 @@ impl<'de, E: de::Error> Fields<E> {
             }
         }
         let rules = rules(shape);
-        let map = d.deserialize_map(V(rules))?;
+        let map = d.deserialize_map(V(rules, open))?;
         Ok(Fields {
             map,
             rules,
@@ -189,6 +255,17 @@ impl<'de, E: de::Error> Fields<E> {
     /// The next field, optional with a default: `default()` when absent.
     pub fn or<T: DeserializeOwned>(&mut self, default: fn() -> T) -> Result<T, E> {
         Ok(self.opt()?.unwrap_or_else(default))
+    }
+
+    /// An open object's other properties: every key no field took, each typed.
+    pub fn rest<T: DeserializeOwned>(
+        &mut self,
+    ) -> Result<std::collections::BTreeMap<String, T>, E> {
+        std::mem::take(&mut self.map)
+            .into_iter()
+            .filter(|(k, _)| !self.rules.iter().any(|r| r.name == k))
+            .map(|(k, v)| Ok((k, T::deserialize(v).map_err(E::custom)?)))
+            .collect()
     }
 }
 
@@ -339,5 +416,52 @@ mod tests {
         assert!(err(json!([1])).contains("invalid type: sequence"));
         let dup = serde_json::from_str::<Item>(r#"{"color":"red","color":"blue"}"#);
         assert!(dup.is_err_and(|e| e.to_string().starts_with("duplicate field `color`")));
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Open {
+        mode: String,
+        note: Option<String>,
+        extra: std::collections::BTreeMap<String, String>,
+    }
+    static OPEN: Shape = Shape::Map(&crate::runtime::MapRule::of(Shape::Any).fields(&[
+        FieldRule::new("mode", true, Shape::Any),
+        FieldRule::new("note", false, Shape::Any),
+    ]));
+    impl<'de> Deserialize<'de> for Open {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let mut f = Fields::open(d, &OPEN)?;
+            Ok(Open {
+                mode: f.req()?,
+                note: f.opt()?,
+                extra: f.rest()?,
+            })
+        }
+    }
+    impl Serialize for Open {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            StructOut::open(s, &OPEN)?
+                .field(&self.mode)?
+                .opt(&self.note)?
+                .rest(&self.extra)?
+                .end()
+        }
+    }
+
+    #[test]
+    fn open_objects_read_and_write_their_extras_after_the_fields() {
+        let v = json!({"zone": "b", "mode": "fast", "arch": "arm"});
+        let open: Open = serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(open.mode, "fast");
+        assert_eq!(open.note, None);
+        let keys: Vec<&str> = open.extra.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["arch", "zone"]);
+        let text = serde_json::to_string(&open).unwrap_or_default();
+        assert_eq!(text, r#"{"mode":"fast","arch":"arm","zone":"b"}"#);
+        // Extras are typed; a duplicate key is refused as for a closed struct.
+        let wrong = serde_json::from_value::<Open>(json!({"mode": "x", "arch": 1}));
+        assert!(wrong.is_err());
+        let dup = serde_json::from_str::<Open>(r#"{"mode": "x", "a": "1", "a": "2"}"#);
+        assert!(dup.is_err_and(|e| e.to_string().starts_with("duplicate field `a`")));
     }
 }

@@ -297,7 +297,9 @@ impl NumRule {
     }
 }
 
-/// The bounds of a map: an object with free keys.
+/// The bounds of a map: an object with free keys. With `fields`, an open object (a
+/// catalog `object` with `extra`): the named properties have their own shapes, the rest
+/// the shape of `values`.
 #[derive(Debug, Clone, Copy)]
 pub struct MapRule {
     /// The least number of keys.
@@ -306,6 +308,8 @@ pub struct MapRule {
     pub max_entries: Option<u64>,
     /// What every value must be.
     pub values: Shape,
+    /// The declared properties of an open object (empty for a map).
+    pub fields: &'static [FieldRule],
 }
 
 impl MapRule {
@@ -315,7 +319,15 @@ impl MapRule {
             min_entries: None,
             max_entries: None,
             values,
+            fields: &[],
         }
+    }
+
+    /// This rule with declared properties: an open object whose other properties are
+    /// `values`.
+    pub const fn fields(mut self, fields: &'static [FieldRule]) -> MapRule {
+        self.fields = fields;
+        self
     }
 
     /// This rule with a least key count.
@@ -578,7 +590,7 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
         (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
         (Shape::Boolean, Value::Bool(_)) => {}
         (Shape::Array(rule), Value::Array(items)) => array(rule, items, path, out),
-        (Shape::Object(fields), Value::Object(map)) => object(fields, None, map, path, out),
+        (Shape::Object(fields), Value::Object(map)) => object(fields, None, map, path, out, None),
         (Shape::Union(rule), Value::Object(map)) => union(rule, map, path, out),
         (shape, v) => {
             let want = match shape {
@@ -752,12 +764,7 @@ fn entries(rule: &MapRule, map: &Map<String, Value>, path: &mut String, out: &mu
     {
         push(out, path, format!("more than {max} entries"));
     }
-    let len = path.len();
-    for (key, value) in map {
-        push_token(path, key);
-        walk(&rule.values, value, path, out);
-        path.truncate(len);
-    }
+    object(rule.fields, None, map, path, out, Some(&rule.values));
 }
 
 /// JSON Schema equality: numbers by value (`1` equals `1.0`), objects regardless of order.
@@ -797,7 +804,9 @@ fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mu
                 shape = f();
             }
             match shape {
-                Shape::Object(fields) => object(fields, Some(rule.discriminator), map, path, out),
+                Shape::Object(fields) => {
+                    object(fields, Some(rule.discriminator), map, path, out, None)
+                }
                 other => walk(other, &Value::Object(map.clone()), path, out),
             }
         }
@@ -818,13 +827,15 @@ fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mu
     path.truncate(len);
 }
 
-/// A closed object; `tag` is a union's discriminator, already checked, so not unknown.
+/// An object: closed unless `rest` is the shape of its undeclared properties (a map or open
+/// object); `tag` is a union's discriminator, already checked, so not unknown.
 fn object(
     fields: &[FieldRule],
     tag: Option<&str>,
     map: &Map<String, Value>,
     path: &mut String,
     out: &mut Vec<Violation>,
+    rest: Option<&Shape>,
 ) {
     let len = path.len();
     for f in fields {
@@ -836,10 +847,13 @@ fn object(
         }
         path.truncate(len);
     }
-    for key in map.keys() {
+    for (key, value) in map {
         if !fields.iter().any(|f| f.name == key) && tag != Some(key.as_str()) {
             push_token(path, key);
-            push(out, path, "unknown field");
+            match rest {
+                Some(shape) => walk(shape, value, path, out),
+                None => push(out, path, "unknown field"),
+            }
             path.truncate(len);
         }
     }

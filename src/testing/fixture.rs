@@ -80,6 +80,7 @@ impl Fx {
         Object {
             fields,
             span: self.span(),
+            extra: None,
         }
     }
 
@@ -191,6 +192,7 @@ impl Fx {
                     min_items: None,
                     max_items: Some(self.sp(50)),
                     unique: false,
+                    items_nullable: false,
                     items: Box::new(self.ty(TyKind::Named(self.s("Invoice")))),
                 }),
                 true,
@@ -328,6 +330,7 @@ impl Fx {
                 min_items: Some(self.sp(1)),
                 max_items: Some(self.sp(10)),
                 unique: true,
+                items_nullable: false,
                 items: Box::new(self.ty(self.string(Some(20)))),
             }),
             false,
@@ -338,10 +341,12 @@ impl Fx {
                 min_items: None,
                 max_items: Some(self.sp(3)),
                 unique: false,
+                items_nullable: false,
                 items: Box::new(self.ty(TyKind::Array(ArrayTy {
                     min_items: None,
                     max_items: Some(self.sp(3)),
                     unique: false,
+                    items_nullable: false,
                     items: Box::new(self.ty(TyKind::Integer(self.int(None, None)))),
                 }))),
             }),

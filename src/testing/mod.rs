@@ -42,6 +42,7 @@ pub fn object(fields: Vec<Field>) -> TyKind {
     TyKind::Object(Object {
         fields,
         span: Span::default(),
+        extra: None,
     })
 }
 
@@ -56,10 +57,12 @@ pub fn tool_with(
         input: Object {
             fields: input,
             span: Span::default(),
+            extra: None,
         },
         output: output.map(|fields| Object {
             fields,
             span: Span::default(),
+            extra: None,
         }),
         ..Tool::new(name, "1.0.0", effect)
     }

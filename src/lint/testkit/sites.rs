@@ -50,6 +50,7 @@ pub fn array(items: TyKind, max_items: Option<u64>) -> TyKind {
         min_items: None,
         max_items: max_items.map(sp),
         unique: false,
+        items_nullable: false,
         items: Box::new(ty(items)),
     })
 }
@@ -58,6 +59,7 @@ pub fn object(fields: Vec<Field>) -> TyKind {
     TyKind::Object(Object {
         fields,
         span: Span::new(0, 0),
+        extra: None,
     })
 }
 

@@ -13,6 +13,8 @@ pub(super) enum Element {
     Items,
     /// A map's `values`.
     Values,
+    /// An open object's `extra`.
+    Extra,
 }
 
 impl Cx {
@@ -76,6 +78,7 @@ impl Cx {
         Object {
             fields: compact(fields),
             span: n.span,
+            extra: None,
         }
     }
 
@@ -287,6 +290,7 @@ impl Cx {
         let mut enum_node = None;
         let mut items_node = None;
         let mut values_node = None;
+        let mut extra_node = None;
         let mut fields = Vec::new();
         let mut variant_nodes = Vec::new();
         let mut seen = Seen::default();
@@ -307,12 +311,18 @@ impl Cx {
                         values_node = Some(*c);
                     }
                 }
+                ("extra", "object") => {
+                    if self.once(&mut seen, c, label) {
+                        extra_node = Some(*c);
+                    }
+                }
                 ("field", "object") => self.push_field(&mut fields, c, depth + 1),
                 ("variant", "union") => variant_nodes.push(*c),
                 (other, _) => {
                     self.check_annotations(c);
                     if [
-                        "enum", "items", "values", "field", "variant", "doc", "title", "examples",
+                        "enum", "items", "values", "extra", "field", "variant", "doc", "title",
+                        "examples",
                     ]
                     .contains(&other)
                     {
@@ -419,18 +429,23 @@ impl Cx {
                     "an `array` needs an `items` child naming the element type",
                     "add `{ items \"string\" max-length=64 }`",
                 )?;
-                let items = self.lower_element(&items, depth, Element::Items)?;
+                let (items, items_nullable) = self.lower_element(&items, depth, Element::Items)?;
                 TyKind::Array(ArrayTy {
                     min_items,
                     max_items,
                     unique,
                     items: Box::new(items),
+                    items_nullable,
                 })
             }
-            "object" => TyKind::Object(Object {
-                fields: compact(fields),
-                span: ty_name.span,
-            }),
+            "object" => {
+                let extra = self.lower_extra(extra_node, props, depth);
+                TyKind::Object(Object {
+                    fields: compact(fields),
+                    span: ty_name.span,
+                    extra,
+                })
+            }
             "map" => {
                 let min_entries = u(self, "min-entries");
                 let max_entries = u(self, "max-entries");
@@ -440,7 +455,7 @@ impl Cx {
                     "a `map` needs a `values` child naming the type of its values",
                     "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
                 )?;
-                let values = self.lower_element(&values, depth, Element::Values)?;
+                let (values, _) = self.lower_element(&values, depth, Element::Values)?;
                 if !MapTy::admits(&values.kind) {
                     self.err(
                         "model/unsupported-type",
@@ -466,6 +481,47 @@ impl Cx {
         Some(Ty {
             kind,
             span: ty_name.span,
+        })
+    }
+
+    /// An `object` field's `extra TYPE …` child (it is open) with the field's `min-entries` /
+    /// `max-entries`, which bound the property count of an open object only.
+    fn lower_extra(
+        &mut self,
+        node: Option<Node>,
+        props: &Props<'_>,
+        depth: usize,
+    ) -> Option<Extra> {
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, &format!("`{k}`")));
+        let (min_entries, max_entries) = (u(self, "min-entries"), u(self, "max-entries"));
+        let Some(node) = node else {
+            if let Some(at) = min_entries.as_ref().or(max_entries.as_ref()) {
+                self.err(
+                    "model/missing-child",
+                    at.span,
+                    "`min-entries` / `max-entries` bound the properties of an open object: this one has no `extra` child",
+                    Some("add `extra \"json\"` (or a scalar type) to open the object, or remove the bound".to_string()),
+                );
+            }
+            return None;
+        };
+        let (values, _) = self.lower_element(&node, depth, Element::Extra)?;
+        if !Extra::admits(&values.kind) {
+            self.err(
+                "model/unsupported-type",
+                values.span,
+                format!(
+                    "extra properties of type `{}` are not part of the format",
+                    values.kind.keyword()
+                ),
+                Some("use a scalar type or `json`; for structured values keyed by name, add a `map` field".to_string()),
+            );
+            return None;
+        }
+        Some(Extra {
+            values: Box::new(values),
+            min_entries,
+            max_entries,
         })
     }
 
@@ -581,6 +637,7 @@ impl Cx {
             fields: Object {
                 fields: compact(fields),
                 span: node.span,
+                extra: None,
             },
         })
     }
@@ -600,12 +657,18 @@ impl Cx {
     }
 
     /// `items TYPE [attributes] { ... }` (the element type of an array) or `values TYPE …`
-    /// (the value type of a map).
-    pub(super) fn lower_element(&mut self, node: &Node, depth: usize, el: Element) -> Option<Ty> {
+    /// (the value type of a map), with `nullable=#true` (items only: `null` is an item).
+    pub(super) fn lower_element(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        el: Element,
+    ) -> Option<(Ty, bool)> {
         self.check_annotations(node);
         let (name, owner, path) = match el {
             Element::Items => ("items", "array", "[]"),
             Element::Values => ("values", "map", "{}"),
+            Element::Extra => ("extra", "object", "{}"),
         };
         let args = self.args(node, 1, 1, format!("{name} \"string\" max-length=64"));
         let ty_name = self.type_name(args.first()?)?;
@@ -616,7 +679,11 @@ impl Cx {
             format!("{name} of type `{keyword}`")
         };
         let label2 = label.clone();
-        let props = self.props(node, type_props(&keyword), &|p| {
+        let mut allowed = type_props(&keyword).to_vec();
+        if matches!(el, Element::Items) {
+            allowed.push("nullable");
+        }
+        let props = self.props(node, &allowed, &|p| {
             if COMMON_FIELD_PROPS.contains(&p) {
                 return Some(format!(
                     "`{p}` belongs on the {owner} field, not on its `{name}`"
@@ -630,11 +697,15 @@ impl Cx {
                 )
             })
         });
+        let nullable = props
+            .get("nullable")
+            .and_then(|e| self.boolean(e, "`nullable`"))
+            .is_some_and(|b| b.value);
         let children: Vec<Node> = node.child_nodes().collect();
         self.path.push(path.to_string());
         let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], &label);
         self.path.pop();
-        ty
+        Some((ty?, nullable))
     }
 
     pub(super) fn lower_enum(&mut self, node: &Node, extensible: bool) -> EnumValues {

@@ -608,3 +608,141 @@ input {
         "{diags:?}"
     );
 }
+
+#[test]
+fn nullable_array_items_lower_emit_and_check() {
+    let src = r##"
+catalog "c" version="1.0.0"
+type "Cell" { field "v" "string" max-length=4 }
+tool "grid_get" version="1.0.0" {
+effect "read"
+input {
+    field "cells" "array" max-items=3 { items "string" nullable=#true max-length=2 }
+    field "ranks" "array" { items "integer" nullable=#true { enum 1 2 } }
+    field "rows" "array" { items "Cell" nullable=#true }
+    field "plain" "array" { items "boolean" nullable=#false }
+}
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let nullable: Vec<bool> = cat.tools[0]
+        .input
+        .fields
+        .iter()
+        .map(|f| matches!(&f.ty.kind, TyKind::Array(a) if a.items_nullable))
+        .collect();
+    assert_eq!(nullable, [true, true, true, false]);
+    let schema = crate::contract::schema::input_schema(&cat, &cat.tools[0]);
+    let items = |f: &str| schema["properties"][f]["items"].clone();
+    assert_eq!(
+        items("cells"),
+        serde_json::json!({"type": ["string", "null"], "maxLength": 2})
+    );
+    assert_eq!(
+        items("ranks"),
+        serde_json::json!({"type": ["integer", "null"], "enum": [1, 2, null]})
+    );
+    assert_eq!(items("rows")["type"], serde_json::json!(["object", "null"]));
+    assert_eq!(items("plain"), serde_json::json!({"type": "boolean"}));
+    let shape = crate::contract::shape::shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let ok =
+        serde_json::json!({"cells": ["ab", null], "ranks": [null, 2], "rows": [null, {"v": "x"}]});
+    assert!(crate::runtime::validate::check(shape, &ok).is_empty());
+    let bad = serde_json::json!({"cells": ["abc"], "ranks": [3], "plain": [null]});
+    let paths: Vec<String> = crate::runtime::validate::check(shape, &bad)
+        .into_iter()
+        .map(|v| v.path)
+        .collect();
+    assert_eq!(paths, ["/cells/0", "/ranks/0", "/plain/0"]);
+
+    // `nullable` belongs on `items`, never on a map's `values`.
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+effect "read"
+input { field "m" "map" { values "string" nullable=#true } }
+}
+"##,
+    );
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(rules, ["model/unknown-property"], "{diags:?}");
+}
+
+#[test]
+fn open_objects_lower_emit_and_check_their_extras() {
+    let src = r##"
+catalog "c" version="1.0.0"
+tool "job_start" version="1.0.0" {
+effect "update"
+input {
+    field "options" "object" required=#true max-entries=3 {
+        doc "Launch options: image, and any other option by name."
+        field "image" "string" required=#true max-length=16
+        extra "string" max-length=4
+    }
+    field "meta" "object" { field "a" "integer"; extra "json"; }
+}
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let schema = crate::contract::schema::input_schema(&cat, &cat.tools[0]);
+    assert_eq!(
+        schema["properties"]["options"],
+        serde_json::json!({
+            "type": "object",
+            "description": "Launch options: image, and any other option by name.",
+            "properties": {"image": {"type": "string", "maxLength": 16}},
+            "required": ["image"],
+            "additionalProperties": {"type": "string", "maxLength": 4},
+            "maxProperties": 3
+        })
+    );
+    assert_eq!(
+        schema["properties"]["meta"]["additionalProperties"],
+        serde_json::json!({})
+    );
+    let shape = crate::contract::shape::shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let check = |v: serde_json::Value| -> Vec<String> {
+        crate::runtime::validate::check(shape, &v)
+            .into_iter()
+            .map(|v| v.path)
+            .collect()
+    };
+    let ok =
+        serde_json::json!({"options": {"image": "x", "cpu": "2"}, "meta": {"a": 1, "z": [null]}});
+    assert!(check(ok).is_empty());
+    let bad = serde_json::json!({"options": {"cpu": "12345", "a": "1", "b": "2", "c": "3"}, "meta": {"a": "x"}});
+    assert_eq!(
+        check(bad),
+        ["/options", "/options/image", "/options/cpu", "/meta/a"]
+    );
+
+    let (_, diags) = lower_text(
+        r##"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+effect "read"
+input {
+    field "a" "object" max-entries=2 { field "x" "string"; }
+    field "b" "object" { extra "object" { field "y" "string"; } }
+    field "c" "object" { extra "string"; extra "json"; }
+}
+}
+"##,
+    );
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(
+        rules,
+        [
+            "model/missing-child",
+            "model/unsupported-type",
+            "model/duplicate-node"
+        ],
+        "{diags:?}"
+    );
+}

@@ -315,7 +315,7 @@ mod tests {
         };
         assert_eq!(count(&TyKind::String(s.clone()), None), 2);
         assert_eq!(count(&TyKind::Cursor(s), None), 2);
-        let a = ArrayTy { min_items: Some(sp(3)), max_items: Some(sp(2)), unique: false, items: Box::new(ty(TyKind::Boolean)) };
+        let a = ArrayTy { min_items: Some(sp(3)), max_items: Some(sp(2)), unique: false, items: Box::new(ty(TyKind::Boolean)), items_nullable: false };
         assert_eq!(count(&TyKind::Array(a), None), 1);
     }
 

@@ -51,7 +51,7 @@ fn sides_and_types(cx: &Context, catalog: &Catalog, out: &mut Vec<Finding>) {
     for tool in &catalog.tools {
         let sides = [("input", Some(&tool.input)), ("output", tool.output.as_ref())];
         for (name, object) in sides {
-            let Some(Object { fields, span }) = object else { continue };
+            let Some(Object { fields, span, .. }) = object else { continue };
             if fields.len() > max {
                 out.push(
                     Finding::in_tool(catalog, tool, *span, message(&format!("`{name}`"), fields.len(), max))

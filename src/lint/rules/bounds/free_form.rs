@@ -1,7 +1,8 @@
 //! ## What it does
 //! Checks the free-form values of the format, in input and output and in named types: a
-//! `map` states `max-entries`, and a `map` or `json` field has a `doc`. (A `json` value
-//! cannot state a size in its schema: its `doc` must say what goes in it.)
+//! `map` and an open object (`object` with `extra`) state `max-entries`, and a `map`, open
+//! object or `json` field has a `doc`. (A `json` value cannot state a size in its schema:
+//! its `doc` must say what goes in it.)
 //!
 //! ## Why is this bad?
 //! An open object or a value of any type is the one place the schema does not guide the
@@ -39,30 +40,34 @@ use crate::model::TyKind;
 pub static RULE: Rule = Rule {
     id: "bounds/free-form",
     level: Level::Warn,
-    summary: "maps have `max-entries`; maps and `json` values have a `doc`",
+    summary: "maps and open objects have `max-entries`; they and `json` values have a `doc`",
     hooks: crate::lint::Hooks::declaration(check),
     source: include_str!("free_form.rs"),
 };
 
 // Once per declaration: the bound and the doc are missing wherever the type is used.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
-    let what = match &site.ty.kind {
-        TyKind::Map(m) => {
-            if m.max_entries.is_none() {
-                out.push(
-                    site_finding(
-                        site,
-                        site_span(site),
-                        format!("map `{}` has no `max-entries`", site.path),
-                    )
-                    .help("add `max-entries=N`: the most keys a call may send or a result may hold"),
-                );
-            }
-            "map"
-        }
-        TyKind::Json => "`json` value",
+    let (what, max_entries) = match &site.ty.kind {
+        TyKind::Map(m) => ("map", Some(&m.max_entries)),
+        TyKind::Object(o) => match &o.extra {
+            Some(x) => ("open object", Some(&x.max_entries)),
+            None => return,
+        },
+        TyKind::Json => ("`json` value", None),
         _ => return,
     };
+    if max_entries.is_some_and(Option::is_none) {
+        out.push(
+            site_finding(
+                site,
+                site_span(site),
+                format!("{what} `{}` has no `max-entries`", site.path),
+            )
+            .help(
+                "add `max-entries=N`: the most keys a call may send or a result may hold",
+            ),
+        );
+    }
     // The doc belongs to the field whose own type this is (not to array items).
     let field = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty));
     if field.is_some_and(|f| f.doc.is_none()) {
@@ -81,7 +86,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 mod tests {
     use super::RULE;
     use crate::lint::testkit::sites::*;
-    use crate::model::{Effect, MapTy, Sp, Ty, TyKind};
+    use crate::model::{Effect, Extra, MapTy, Object, Sp, Ty, TyKind};
 
     fn map(max: Option<u64>) -> TyKind {
         TyKind::Map(MapTy {
@@ -110,5 +115,34 @@ mod tests {
             paths(&f),
             ["input.labels", "input.labels", "input.payload", "output.extra"]
         );
+    }
+
+    #[test]
+    fn open_objects_are_bounded_and_documented_closed_ones_are_not_asked() {
+        let open = |max: Option<u64>| {
+            TyKind::Object(Object {
+                extra: Some(Extra {
+                    values: Box::new(Ty::new(TyKind::Json)),
+                    min_entries: None,
+                    max_entries: max.map(sp),
+                }),
+                ..Object::default()
+            })
+        };
+        let mut documented = field("options", open(Some(8)));
+        documented.doc = Some(Sp::new("Launch options.".to_string(), Default::default()));
+        let t = tool(
+            "host_set",
+            Effect::Update,
+            vec![
+                field("labels", open(None)),
+                field("closed", TyKind::Object(Object::default())),
+                documented,
+            ],
+            None,
+        );
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert_eq!(paths(&f), ["input.labels", "input.labels"]);
+        assert!(f[0].message.contains("open object"), "{}", f[0].message);
     }
 }

@@ -109,8 +109,10 @@ impl Bound<'_, '_, '_> {
                 let each = self.ty(&a.items, depth + 1)?.checked_add(1)?;
                 n.checked_mul(each)?.checked_add(2)
             }
+            // Keys of any length, values of any size: no bound to compute (an open object
+            // has such keys besides its fields).
+            TyKind::Object(o) if o.extra.is_some() => None,
             TyKind::Object(o) => self.object(&o.fields, depth + 1),
-            // Keys of any length, values of any size: no bound to compute.
             TyKind::Map(_) | TyKind::Json => None,
             // The largest variant, with its discriminator property.
             TyKind::Union(u) => {

@@ -80,7 +80,7 @@ use crate::diag::Level;
 use crate::lint::rules::selection::{is_stop_word, stem};
 use crate::lint::{Context, Finding, Rule};
 use crate::model::{Catalog, Tool};
-use crate::FastMap;
+use crate::{FastMap, FastSet};
 
 
 /// The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
@@ -354,14 +354,15 @@ fn dot(a: &[(usize, f64)], b: &[(usize, f64)]) -> f64 {
     sum
 }
 
-/// Whether `tool` names `other` in its when-not or its confusable examples.
-fn names(tool: &Tool, other: &str) -> bool {
-    tool.examples.confusables.iter().any(|c| c.value == other)
-        || tool.when_not.as_ref().is_some_and(|w| {
-            w.value
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|token| token == other)
-        })
+/// The words `tool` names other tools with: its confusable examples and the tokens of its
+/// when-not.
+fn names(tool: &Tool) -> FastSet<&str> {
+    let confusables = tool.examples.confusables.iter().map(|c| c.value.as_str());
+    let when_not = tool
+        .when_not
+        .iter()
+        .flat_map(|w| w.value.split(|c: char| !(c.is_alphanumeric() || c == '_')));
+    confusables.chain(when_not).collect()
 }
 
 /// How two tool names relate, by their content words.
@@ -469,6 +470,117 @@ impl Clusters {
     }
 }
 
+/// Joins similar tools into [`Clusters`], keeping each cluster's best similarity.
+struct Joiner<'a, 't> {
+    tools: &'a [(&'t Catalog, &'t Tool)],
+    words: &'a Words<'a>,
+    threshold: f64,
+    variant_threshold: f64,
+    clusters: Clusters,
+    /// By cluster root: the best similarity of the pairs that joined the cluster.
+    best: Vec<f64>,
+    /// By tool, computed on first use: the tool names it names ([`names`]).
+    named: Vec<std::cell::OnceCell<FastSet<&'t str>>>,
+    /// Pairs of tools tried (for the tests: the work stays near-linear in the tools).
+    tried: usize,
+}
+
+impl<'a, 't> Joiner<'a, 't> {
+    fn new(tools: &'a [(&'t Catalog, &'t Tool)], words: &'a Words<'a>, threshold: f64, variant_threshold: f64) -> Self {
+        Joiner {
+            tools,
+            words,
+            threshold,
+            variant_threshold,
+            clusters: Clusters {
+                parent: (0..tools.len()).collect(),
+            },
+            best: vec![0.0; tools.len()],
+            named: tools.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            tried: 0,
+        }
+    }
+
+    /// Joins the tools of every similar pair of groups, in the order of `similar` (the
+    /// clusters keep the best similarity of the pairs that joined them, which depends on
+    /// that order).
+    fn similar(&mut self, groups: &[Vec<usize>], similar: Vec<(usize, usize, f64)>) {
+        for (gi, gj, sim) in similar {
+            self.groups(&groups[gi], &groups[gj], gi == gj, sim);
+        }
+    }
+
+    /// Joins the tools of two groups of equal texts, `sim`-similar to each other (`same`:
+    /// one group, its tools paired with each other). Trying each of the k² pairs took most
+    /// of a lint run on thousands of copies of one text; the pairs that are not joinable are
+    /// few (a tool names a handful of others), so the clusters are found by a search over the
+    /// joinable pairs that tries each reached tool against the tools still unreached only:
+    /// each try reaches a tool or meets one of the few pairs that are not joinable. Every
+    /// pair has the same similarity, so the clusters and their best similarity are those of
+    /// trying every pair in order.
+    fn groups(&mut self, left: &[usize], right: &[usize], same: bool, sim: f64) {
+        // Unreached tools by side; one group is one side paired with itself.
+        let mut unreached = [left.to_vec(), if same { Vec::new() } else { right.to_vec() }];
+        let other = |side: usize| if same { 0 } else { 1 - side };
+        let mut kept = Vec::new();
+        let mut queue: Vec<(usize, usize)> = Vec::new();
+        while let Some(side) = (0..2).find(|&s| !unreached[s].is_empty()) {
+            if let Some(u) = unreached[side].pop() {
+                queue.push((side, u));
+            }
+            while let Some((side, u)) = queue.pop() {
+                let to = other(side);
+                for v in std::mem::take(&mut unreached[to]) {
+                    if self.pair(u.min(v), u.max(v), sim) {
+                        queue.push((to, v));
+                    } else {
+                        kept.push(v);
+                    }
+                }
+                std::mem::swap(&mut unreached[to], &mut kept);
+            }
+        }
+    }
+
+    /// Tries tools `i` and `j`, `sim`-similar: joins them when they are apart and belong in
+    /// one cluster, and says whether they are in one cluster now.
+    fn pair(&mut self, i: usize, j: usize, sim: f64) -> bool {
+        self.tried += 1;
+        let (ri, rj) = (self.clusters.find(i), self.clusters.find(j));
+        if ri == rj {
+            return true;
+        }
+        if !self.joinable(i, j, sim) {
+            return false;
+        }
+        let merged = self.best[ri].max(self.best[rj]).max(sim);
+        self.clusters.union(i, j);
+        self.best[self.clusters.find(i)] = merged;
+        true
+    }
+
+    /// Whether tools `i` and `j`, `sim`-similar, belong in one cluster: neither names the
+    /// other and their names allow it at that similarity.
+    fn joinable(&self, i: usize, j: usize, sim: f64) -> bool {
+        let (a, b) = (self.tools[i].1, self.tools[j].1);
+        let (an, bn) = (a.name.value.as_str(), b.name.value.as_str());
+        if an == bn || self.names(i).contains(bn) || self.names(j).contains(an) {
+            return false;
+        }
+        match self.words.relation(i, j, a, b) {
+            Names::ListVariant => sim + 1e-9 >= self.variant_threshold,
+            Names::Distinct => false,
+            Names::Other => sim + 1e-9 >= self.threshold,
+        }
+    }
+
+    /// What tool `i` names, split once: a tool with a long `when-not` is tried against
+    /// every tool of its group.
+    fn names(&self, i: usize) -> &FastSet<&'t str> {
+        self.named[i].get_or_init(|| names(self.tools[i].1))
+    }
+}
+
 /// Tools named in a finding before the rest is summed up as "and N more".
 const NAMED_AT_MOST: usize = 5;
 
@@ -513,38 +625,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         similar.sort_by_key(|&(i, j, _)| (i != j, j, i));
         similar.dedup_by_key(|&mut (i, j, _)| (i, j));
     }
-    // Two tools are joined when their texts are similar and neither names the other; each
-    // joined pair is tried only while the two are still apart, so the work stays close to
-    // the number of tools.
-    let mut clusters = Clusters {
-        parent: (0..tools.len()).collect(),
-    };
-    let mut best = vec![0.0f64; tools.len()];
-    let mut join = |clusters: &mut Clusters, i: usize, j: usize, sim: f64| {
-        let (a, b) = (tools[i].1, tools[j].1);
-        let (an, bn) = (&a.name.value, &b.name.value);
-        if clusters.find(i) == clusters.find(j) || an == bn || names(a, bn) || names(b, an) {
-            return;
-        }
-        let enough = match words.relation(i, j, a, b) {
-            Names::ListVariant => sim + 1e-9 >= variant_threshold,
-            Names::Distinct => false,
-            Names::Other => sim + 1e-9 >= threshold,
-        };
-        if !enough {
-            return;
-        }
-        let merged = best[clusters.find(i)].max(best[clusters.find(j)]).max(sim);
-        clusters.union(i, j);
-        best[clusters.find(i)] = merged;
-    };
-    for (gi, gj, sim) in similar {
-        for &j in &groups[gj] {
-            for &i in groups[gi].iter().take_while(|&&i| gi != gj || i < j) {
-                join(&mut clusters, i, j, sim);
-            }
-        }
-    }
+    let mut join = Joiner::new(&tools, &words, threshold, variant_threshold);
+    join.similar(&groups, similar);
+    let Joiner {
+        mut clusters, best, ..
+    } = join;
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); tools.len()];
     for i in 0..tools.len() {
         let root = clusters.find(i);
@@ -750,6 +835,105 @@ mod tests {
         a.examples.confusables.push(sp("invoice_search".into()));
         let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
         assert!(run(&RULE, vec![a, b]).is_empty());
+    }
+
+    /// Clusters (sorted tool indices, by root) and best similarities of `tools` joined by
+    /// `join`, with the tries it took.
+    fn joined(
+        tools: &[crate::model::Tool],
+        join: impl Fn(&mut Joiner<'_, '_>),
+    ) -> (Vec<Vec<usize>>, Vec<f64>, usize) {
+        let cat = catalog("c", Vec::new());
+        let pairs: Vec<(&Catalog, &Tool)> = tools.iter().map(|t| (&cat, t)).collect();
+        let index = index(&tools.iter().map(tool_text).collect::<Vec<_>>());
+        let words = Words::new(&index);
+        let mut j = Joiner::new(&pairs, &words, 0.8, 0.54);
+        join(&mut j);
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); tools.len()];
+        let mut best = vec![0.0; tools.len()];
+        for i in 0..tools.len() {
+            let root = j.clusters.find(i);
+            members[root].push(i);
+            best[root] = j.best[root];
+        }
+        (members, best, j.tried)
+    }
+
+    /// The join of every pair in order, as the rule did before searching groups.
+    fn every_pair(j: &mut Joiner<'_, '_>, left: &[usize], right: &[usize], same: bool, sim: f64) {
+        for &b in right {
+            for &a in left.iter().take_while(|&&a| !same || a < b) {
+                j.pair(a, b, sim);
+            }
+        }
+    }
+
+    /// Thousands of copies of one text joined pair by pair cost k² tries (two million for
+    /// two thousand tools, most of a lint run on the hostile input of copies); the search
+    /// tries each tool about once.
+    #[test]
+    fn a_group_of_equal_texts_is_joined_in_near_linear_tries() {
+        let tools: Vec<_> = (0..2000)
+            .map(|i| with_text(&format!("record{i}_read"), "Read one record of the ledger.", "Use to read a record."))
+            .collect();
+        let group: Vec<usize> = (0..tools.len()).collect();
+        let (clusters, best, tried) = joined(&tools, |j| j.groups(&group, &group, true, 1.0));
+        assert_eq!(clusters[0].len(), 2000);
+        assert_eq!(best[0], 1.0);
+        assert!(tried < 2 * tools.len(), "{tried} tries");
+        // Pair by pair, as the rule joined a group before: the same clusters in k(k-1)/2.
+        let (pairwise, _, every) = joined(&tools, |j| every_pair(j, &group, &group, true, 1.0));
+        assert_eq!(pairwise, clusters);
+        assert_eq!(every, 2000 * 1999 / 2);
+    }
+
+    /// Searching a group, or two groups, gives the clusters and best similarities of
+    /// joining every pair in order, whichever pairs are not joinable (a tool naming
+    /// another) and whatever clusters earlier pairs made.
+    #[test]
+    fn searching_groups_agrees_with_joining_every_pair() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n) as usize
+        };
+        for round in 0..60 {
+            let n = 2 + next(14);
+            let tools: Vec<_> = (0..n)
+                .map(|i| {
+                    let mut t = with_text(&format!("ledger{i}_read"), "Read one record of the ledger.", "Use to read a record.");
+                    let named: Vec<String> = (0..next(4)).map(|_| format!("ledger{}_read", next(n as u64))).collect();
+                    t.when_not = s(&format!("Not for writes; use {}.", named.join(", ")));
+                    t
+                })
+                .collect();
+            // Earlier pairs' clusters: a few joins at a lower similarity first.
+            let earlier: Vec<(usize, usize)> = (0..next(3)).map(|_| (next(n as u64), next(n as u64))).collect();
+            let split = 1 + next(n as u64 - 1);
+            let (left, right): (Vec<usize>, Vec<usize>) = ((0..split).collect(), (split..n).collect());
+            let all: Vec<usize> = (0..n).collect();
+            let cases: [(&[usize], &[usize], bool); 2] = [(&all, &all, true), (&left, &right, false)];
+            for (l, r, same) in cases {
+                let before = |j: &mut Joiner<'_, '_>| {
+                    for &(a, b) in &earlier {
+                        if a != b {
+                            j.pair(a.min(b), a.max(b), 0.85);
+                        }
+                    }
+                };
+                let searched = joined(&tools, |j| {
+                    before(j);
+                    j.groups(l, r, same, 1.0);
+                });
+                let paired = joined(&tools, |j| {
+                    before(j);
+                    every_pair(j, l, r, same, 1.0);
+                });
+                assert_eq!((searched.0, searched.1), (paired.0, paired.1), "round {round}, same {same}");
+            }
+        }
     }
 
     /// A deterministic text generator over a small vocabulary, so that many tools share

@@ -70,6 +70,7 @@ mod tests {
                 field("note", TyKind::String(StringTy::default()), Some("Free text.")),
             ],
             span: Span::default(),
+            extra: None,
         };
         let mut t = tool("ledger_entry_list");
         t.input.fields.push(field(
@@ -78,6 +79,7 @@ mod tests {
                 min_items: None,
                 max_items: None,
                 unique: false,
+                items_nullable: false,
                 items: Box::new(Ty {
                     kind: TyKind::Object(item),
                     span: Span::default(),
@@ -92,6 +94,7 @@ mod tests {
                 field("other", TyKind::Named(sp("Entry".into())), Some("Another.")),
             ],
             span: Span::default(),
+            extra: None,
         });
         let mut c = catalog("ledger", vec![t]);
         c.types.push(TypeDef {
