@@ -1,6 +1,7 @@
 //! `cargo +nightly fuzz run breaking`: `breaking` on two catalog files, the input split at its
 //! first NUL byte into the old and the new one. Never a panic or hang; every report format
-//! renders; a catalog compared with itself has no change.
+//! (human, JSON, SARIF, GitHub, Markdown) renders under both policies; a catalog compared with
+//! itself has no change.
 #![no_main]
 
 use catalogc::compat::{self, Policy, report};
@@ -25,10 +26,12 @@ fuzz_target!(|data: &[u8]| {
     let mut out = Vec::new();
     for policy in [Policy::Semver, Policy::NoMajor] {
         report::write_human(&mut out, &result, sources, policy).expect("writes to a Vec");
+        report::write_github(&mut out, &result, sources, policy).expect("writes to a Vec");
+        report::write_markdown(&mut out, &result, sources, policy).expect("writes to a Vec");
+        let _ = report::to_sarif(&result, sources, policy);
         let _ = result.exit_code(policy);
     }
     report::write_json(&mut out, &result, sources).expect("writes to a Vec");
-    report::write_markdown(&mut out, &result, sources, Policy::Semver).expect("writes to a Vec");
 
     let same = compat::compare(&new.project.catalogs, &new.project.catalogs, hashes);
     let changes: Vec<_> = same.changes().map(|(_, t, c)| (&t.name, c)).collect();
