@@ -317,15 +317,32 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
 
 /// [`load_sources`], each file lowered by `lower` (given its path, text and id), which the
 /// language server answers from its cache for the files that did not change.
+///
+/// Files lower independently, so a large project's files are lowered on every core
+/// (`crate::par`), their results taken in file order.
 pub fn load_sources_with(
     files: impl IntoIterator<Item = (PathBuf, String)>,
-    mut lower: impl FnMut(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>),
+    lower: impl Fn(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>) + Sync,
 ) -> Loaded {
     let mut loaded = Loaded::default();
-    for (path, text) in files {
-        let id = loaded.sources.add(SourceFile::new(path, text));
-        let file = loaded.sources.get(id);
-        let (catalog, diagnostics) = lower(&file.path, &file.text, id);
+    let ids: Vec<FileId> = (files.into_iter())
+        .map(|(path, text)| loaded.sources.add(SourceFile::new(path, text)))
+        .collect();
+    let sources = &loaded.sources;
+    // Weighed in KiB: a file of a few dozen tools is not worth a thread.
+    let kib = ids
+        .iter()
+        .map(|&id| sources.get(id).text.len())
+        .sum::<usize>()
+        / 1024;
+    let parts = crate::par::map_parts(&ids, kib, |part| {
+        let each = part.iter().map(|&id| {
+            let file = sources.get(id);
+            lower(&file.path, &file.text, id)
+        });
+        each.collect::<Vec<_>>()
+    });
+    for (catalog, diagnostics) in parts.into_iter().flatten() {
         loaded.diagnostics.extend(diagnostics);
         if let Some(c) = catalog {
             loaded.project.catalogs.push(c);

@@ -2,10 +2,13 @@
 //! revision, a folder or a file, and check the declared versions (docs/compatibility.md).
 
 use super::{CliError, Global, Status};
+use crate::FastMap;
 use crate::compat::report::{self, Sources};
 use crate::compat::{self, Policy};
+use crate::contract::ToolHashes;
 use crate::diag::{Level, emit};
 use crate::git::Repo;
+use crate::model::{Catalog, Tool};
 use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
 use std::path::{Path, PathBuf};
 
@@ -102,8 +105,17 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
 /// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
 /// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
-    let mut new = project::load(&args.paths, &global.load)?;
-    let old = load_old(&args.against, &args.paths, global)?;
+    // The two sides are independent: each loads on its own core.
+    let (new, old) = std::thread::scope(|s| {
+        let old = s.spawn(|| load_old(&args.against, &args.paths, global));
+        let new = project::load(&args.paths, &global.load);
+        let old = old
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (new, old)
+    });
+    let mut new = new?;
+    let old = old?;
     require_clean(&new, "new")?;
     require_clean(&old, "old")?;
     let policy = match args.policy {
@@ -113,15 +125,26 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
     let templates = super::project_templates(&mut new.sources, global)?;
-    let failure = std::cell::RefCell::new(None);
-    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |c, t| {
-        compat::order_insensitive_hashes(c, t, &templates)
-            .map_err(|e| failure.borrow_mut().get_or_insert(e).clone())
-            .ok()
+    // Hashing is most of a comparison's work and independent per tool: every tool of both
+    // sides is hashed up front on all cores; the comparison then looks each one up.
+    let tools: Vec<(&Catalog, &Tool)> = (old.project.catalogs.iter())
+        .chain(&new.project.catalogs)
+        .flat_map(|c| c.tools.iter().map(move |t| (c, t)))
+        .collect();
+    let parts = crate::par::map_parts(&tools, tools.len(), |part| {
+        let each = part.iter();
+        each.map(|(c, t)| compat::order_insensitive_hashes(c, t, &templates))
+            .collect::<Result<Vec<_>, _>>()
     });
-    if let Some(e) = failure.into_inner() {
-        return Err(e.into());
+    let mut hashed: FastMap<*const Tool, ToolHashes> = FastMap::default();
+    hashed.reserve(tools.len());
+    let each = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    for ((_, tool), hashes) in tools.iter().zip(each.into_iter().flatten()) {
+        hashed.insert(*tool, hashes);
     }
+    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |_, t| {
+        hashed.get(&std::ptr::from_ref(t))
+    });
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,

@@ -81,8 +81,16 @@ impl Snapshot {
                 Some((path, text))
             })
             .collect();
-        let mut loaded =
-            project::load_sources_with(files, |path, text, id| cache.lower(path, text, id));
+        // The loader may lower files on several threads; the cache takes them one at a time.
+        let mut loaded = {
+            let shared = std::sync::Mutex::new(&mut *cache);
+            project::load_sources_with(files, |path, text, id| {
+                let mut cache = shared
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                cache.lower(path, text, id)
+            })
+        };
         cache.keep_only(dir, &loaded.sources);
         let mut extra = Vec::new();
         let config = match find_project_file(dir) {
