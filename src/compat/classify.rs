@@ -382,10 +382,12 @@ impl<'a> Reader<'a, '_> {
         if let Some(w) = wx {
             for f in rf.iter().filter(|f| !named(wf, &f.name.value)) {
                 self.ty(&w.values, &f.ty, &join(path, &f.name.value));
+                self.one_sided_headers(std::slice::from_ref(f), path, false, ws, rs);
             }
         }
         if let Some(r) = rx {
             for f in wf.iter().filter(|f| !named(rf, &f.name.value)) {
+                self.one_sided_headers(std::slice::from_ref(f), path, true, ws, rs);
                 let p = join(path, &f.name.value);
                 if f.nullable && r.values.kind != TyKind::Json {
                     let ev = Ev::NullableDiffers { writer_has: true };
@@ -393,6 +395,36 @@ impl<'a> Reader<'a, '_> {
                 }
                 self.ty(&f.ty, &r.values, &p);
             }
+        }
+    }
+
+    /// Clients mirror headers only through declared properties: where one side declares
+    /// `fields` and the other reads the same values as extras or free JSON, every header of
+    /// `fields` and the objects below them exists on the declaring side only (`writer_has`
+    /// says which side that is).
+    fn one_sided_headers(
+        &mut self,
+        fields: &'a [Field],
+        path: &str,
+        writer_has: bool,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        let cat = if writer_has { self.writer } else { self.reader };
+        let mut headers = Vec::new();
+        nested_headers(cat, fields, path, 0, &mut headers);
+        for (p, h) in headers {
+            let ev = Ev::HeaderDiffers {
+                writer_has,
+                reader_has: !writer_has,
+                case_only: false,
+            };
+            let (ws, rs, detail) = if writer_has {
+                (Some(h.span), rs, format!("(`{}` → none)", h.value))
+            } else {
+                (ws, Some(h.span), format!("(none → `{}`)", h.value))
+            };
+            self.emit(ev, &sub(&p, "header"), ws, rs, detail);
         }
     }
 
@@ -549,20 +581,8 @@ impl<'a> Reader<'a, '_> {
             (a, Norm::Json) => {
                 let (o, n) = self.on(norm_name(&a), "json");
                 self.emit(Ev::ReaderAny, path, ws, rs, format!("({o} → {n})"));
-                // Clients mirror headers only through declared properties: the headers of
-                // fields inside the opened value are gone.
                 if let Norm::Obj(fields, _) = a {
-                    let mut headers = Vec::new();
-                    nested_headers(self.writer, fields, path, 0, &mut headers);
-                    for (p, h) in headers {
-                        let ev = Ev::HeaderDiffers {
-                            writer_has: true,
-                            reader_has: false,
-                            case_only: false,
-                        };
-                        let detail = format!("(`{}` → none)", h.value);
-                        self.emit(ev, &sub(&p, "header"), Some(h.span), rs, detail);
-                    }
+                    self.one_sided_headers(fields, path, true, ws, rs);
                 }
             }
             (Norm::Json, b) => {
