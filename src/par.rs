@@ -5,8 +5,23 @@
 //! contiguous parts, one scoped thread each, and joined in order: the output is byte-identical
 //! to a sequential run whatever the number of cores.
 
+use std::cell::Cell;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
+
+thread_local! {
+    /// Set while this thread runs a part: a split inside a part (a file's tools, inside the
+    /// split of a project's files) stays on that thread, so threads never multiply.
+    static IN_PART: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `f` run as a part (see [`IN_PART`]).
+fn as_part<R>(f: impl FnOnce() -> R) -> R {
+    let outer = IN_PART.replace(true);
+    let r = f();
+    IN_PART.set(outer);
+    r
+}
 
 /// Below this much work a thread costs more than it saves (a spawn is tens of microseconds;
 /// a small catalog lints in a few hundred).
@@ -34,7 +49,7 @@ where
     F: Fn(&[T]) -> R + Sync,
 {
     let parts = threads().min(items.len());
-    if parts <= 1 || weight < MIN_ITEMS {
+    if parts <= 1 || weight < MIN_ITEMS || IN_PART.get() {
         return vec![f(items)];
     }
     let size = items.len().div_ceil(parts);
@@ -43,9 +58,9 @@ where
         let mut chunks = items.chunks(size);
         // This thread takes the first part itself instead of idling in `join`.
         let first = chunks.next().unwrap_or_default();
-        let handles: Vec<_> = chunks.map(|c| s.spawn(move || f(c))).collect();
+        let handles: Vec<_> = chunks.map(|c| s.spawn(move || as_part(|| f(c)))).collect();
         let mut out = Vec::with_capacity(parts);
-        out.push(f(first));
+        out.push(as_part(|| f(first)));
         for h in handles {
             match h.join() {
                 Ok(r) => out.push(r),
@@ -78,6 +93,17 @@ mod tests {
             (std::thread::current().id(), c.len())
         });
         assert_eq!(out, vec![(here, 3)]);
+    }
+
+    #[test]
+    fn a_split_inside_a_part_stays_on_its_thread() {
+        let items: Vec<usize> = (0..1000).collect();
+        let nested = map_parts(&items, items.len(), |outer| {
+            let here = std::thread::current().id();
+            let inner = map_parts(outer, outer.len(), |_| std::thread::current().id());
+            inner == vec![here]
+        });
+        assert!(nested.into_iter().all(|stayed| stayed));
     }
 
     #[test]
