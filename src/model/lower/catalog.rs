@@ -49,13 +49,18 @@ impl Cx {
                 r: Reader::new(file, "model"),
                 type_names: type_names.clone(),
             };
-            let each = part.iter().map(|node| {
-                let tool = cx.lower_tool(node);
-                (
-                    tool,
-                    std::mem::take(&mut cx.r.diags),
-                    std::mem::take(&mut cx.r.dropped),
-                )
+            // The part's reader keeps its problems (so its cap bounds a hostile file's memory
+            // as a single pass would); each tool's are cut out of them afterwards.
+            let ends: Vec<_> = (part.iter())
+                .map(|node| (cx.lower_tool(node), cx.r.diags.len(), cx.r.dropped))
+                .collect();
+            let mut diags = std::mem::take(&mut cx.r.diags).into_iter();
+            let (mut kept, mut dropped) = (0, 0);
+            let each = ends.into_iter().map(|(tool, kept_to, dropped_to)| {
+                let mine: Vec<_> = diags.by_ref().take(kept_to - kept).collect();
+                let gone = dropped_to - dropped;
+                (kept, dropped) = (kept_to, dropped_to);
+                (tool, mine, gone)
             });
             each.collect::<Vec<_>>()
         });
