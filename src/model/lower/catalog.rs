@@ -50,24 +50,27 @@ impl Cx {
                 type_names: type_names.clone(),
             };
             // The part's reader keeps its problems (so its cap bounds a hostile file's memory
-            // as a single pass would); each tool's are cut out of them afterwards.
+            // as a single pass would); each tool's are cut out of them below, as it is taken.
+            // Each tool is moved once more, into the catalog: a second list of a part's
+            // tools (to pair each with its problems) doubled the largest part of the model.
             let ends: Vec<_> = (part.iter())
                 .map(|node| (cx.lower_tool(node), cx.r.diags.len(), cx.r.dropped))
                 .collect();
-            let mut diags = std::mem::take(&mut cx.r.diags).into_iter();
+            (ends, std::mem::take(&mut cx.r.diags))
+        });
+        let mut lowered_tools = parts.into_iter().flat_map(|(ends, diags)| {
+            let mut diags = diags.into_iter();
             let (mut kept, mut dropped) = (0, 0);
-            let each = ends.into_iter().map(|(tool, kept_to, dropped_to)| {
+            ends.into_iter().map(move |(tool, kept_to, dropped_to)| {
                 let mine: Vec<_> = diags.by_ref().take(kept_to - kept).collect();
                 let gone = dropped_to - dropped;
                 (kept, dropped) = (kept_to, dropped_to);
                 (tool, mine, gone)
-            });
-            each.collect::<Vec<_>>()
+            })
         });
-        let mut lowered_tools = parts.into_iter().flatten();
 
-        let mut types = Vec::new();
-        let mut tools: Vec<Tool> = Vec::new();
+        let mut types = Vec::with_capacity(type_nodes.len());
+        let mut tools: Vec<Tool> = Vec::with_capacity(tool_nodes.len());
         let mut tool_names: HashSet<String> = HashSet::new();
         for (i, node) in doc.nodes().enumerate() {
             // Diagnostics outside a tool name no tool.
