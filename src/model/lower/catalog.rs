@@ -39,38 +39,56 @@ impl Cx {
             type_nodes.push(i);
         }
 
-        // A tool reads nothing but its own node and the type names, so the tools are lowered
-        // on every core first; below, each one's result and problems are taken in document
-        // order, exactly where a single pass would have produced them.
-        let tool_nodes: Vec<Node> = doc.nodes().filter(|n| n.name.value == "tool").collect();
+        // A tool or a type reads nothing but its own node and the type names, so they are
+        // lowered on every core first; below, each one's result and problems are taken in
+        // document order, exactly where a single pass would have produced them.
+        let mut next_type = type_nodes.iter().peekable();
+        let items: Vec<Node> = (doc.nodes().enumerate())
+            .filter(|(i, n)| match n.name.value {
+                "tool" => true,
+                "type" => next_type.next_if(|&&t| t == *i).is_some(),
+                _ => false,
+            })
+            .map(|(_, n)| n)
+            .collect();
         let (file, type_names) = (self.r.file, &self.type_names);
-        let parts = crate::par::map_parts(&tool_nodes, tool_nodes.len(), |part| {
+        let parts = crate::par::map_parts(&items, items.len(), |part| {
             let mut cx = Cx {
                 r: Reader::new(file, "model"),
                 type_names: type_names.clone(),
             };
             // The part's reader keeps its problems (so its cap bounds a hostile file's memory
-            // as a single pass would); each tool's are cut out of them below, as it is taken.
-            // Each tool is moved once more, into the catalog: a second list of a part's
-            // tools (to pair each with its problems) doubled the largest part of the model.
+            // as a single pass would); each node's are cut out of them below, as it is taken.
+            // Each result is moved once more, into the catalog: a second list of a part's
+            // results (to pair each with its problems) doubled the largest part of the model.
             let ends: Vec<_> = (part.iter())
-                .map(|node| (cx.lower_tool(node), cx.r.diags.len(), cx.r.dropped))
+                .map(|node| {
+                    let lowered = if node.name.value == "tool" {
+                        Lowered::Tool(cx.lower_tool(node).map(Box::new))
+                    } else {
+                        // Diagnostics of a type name no tool.
+                        cx.tool = None;
+                        cx.path.clear();
+                        Lowered::Type(cx.lower_type(node))
+                    };
+                    (lowered, cx.r.diags.len(), cx.r.dropped)
+                })
                 .collect();
             (ends, std::mem::take(&mut cx.r.diags))
         });
-        let mut lowered_tools = parts.into_iter().flat_map(|(ends, diags)| {
+        let mut lowered = parts.into_iter().flat_map(|(ends, diags)| {
             let mut diags = diags.into_iter();
             let (mut kept, mut dropped) = (0, 0);
-            ends.into_iter().map(move |(tool, kept_to, dropped_to)| {
+            ends.into_iter().map(move |(lowered, kept_to, dropped_to)| {
                 let mine: Vec<_> = diags.by_ref().take(kept_to - kept).collect();
                 let gone = dropped_to - dropped;
                 (kept, dropped) = (kept_to, dropped_to);
-                (tool, mine, gone)
+                (lowered, mine, gone)
             })
         });
 
         let mut types = Vec::with_capacity(type_nodes.len());
-        let mut tools: Vec<Tool> = Vec::with_capacity(tool_nodes.len());
+        let mut tools: Vec<Tool> = Vec::with_capacity(items.len().saturating_sub(type_nodes.len()));
         let mut tool_names: HashSet<String> = HashSet::new();
         for (i, node) in doc.nodes().enumerate() {
             // Diagnostics outside a tool name no tool.
@@ -97,20 +115,23 @@ impl Cx {
                 "type" => {
                     // `type_nodes` is in node order: a search, not a scan per type (a file of
                     // 100,000 types made that scan most of the load time).
-                    if type_nodes.binary_search(&i).is_ok()
-                        && let Some(t) = self.lower_type(&node)
-                    {
-                        types.push(t);
+                    if type_nodes.binary_search(&i).is_err() {
+                        continue;
                     }
+                    let Some((Lowered::Type(ty), diags, dropped)) = lowered.next() else {
+                        continue;
+                    };
+                    self.r.absorb(diags, dropped);
+                    types.extend(ty);
                 }
                 "tool" => {
-                    let Some((tool, diags, dropped)) = lowered_tools.next() else {
+                    let Some((Lowered::Tool(tool), diags, dropped)) = lowered.next() else {
                         continue;
                     };
                     self.r.absorb(diags, dropped);
                     if let Some(t) = tool {
                         if tool_names.insert(t.name.value.clone()) {
-                            tools.push(t);
+                            tools.push(*t);
                         } else {
                             self.tool = None;
                             self.err(
@@ -565,4 +586,13 @@ impl Cx {
             span: n.span,
         })
     }
+}
+
+/// A top-level node lowered ahead of the document pass (see [`Cx::lower_document`]).
+// The tool is boxed: unboxed, every slot had a tool's size (about 1.2 KB) and a file of many
+// small types (120 B each) held ten times its model in slots while it lowered. The box is
+// freed as its tool moves into the catalog, so tools cost no more at the peak.
+enum Lowered {
+    Tool(Option<Box<Tool>>),
+    Type(Option<TypeDef>),
 }
