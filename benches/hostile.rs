@@ -234,6 +234,20 @@ fn command(name: &str, text: &str) -> usize {
     if has_errors(&loaded) {
         return loaded.diagnostics.len();
     }
+    if name == "breaking" {
+        // Like the CLI, `breaking` builds no contracts: it hashes each tool's sorted copy.
+        let other = project::load_source("old.kdl", text.to_string());
+        let result = compat::compare(&other.project.catalogs, &loaded.project.catalogs, |c, t| {
+            compat::order_insensitive_hashes(c, t, &templates).ok()
+        });
+        let mut out = Vec::new();
+        let sources = report::Sources {
+            old: &other.sources,
+            new: &loaded.sources,
+        };
+        let _ = report::write_human(&mut out, &result, sources, Policy::Semver);
+        return out.len();
+    }
     let Some(artifacts) = artifacts() else {
         return 0;
     };
@@ -262,20 +276,6 @@ fn command(name: &str, text: &str) -> usize {
                 rendered.len() + Lock::parse(&rendered).map_or(0, |l| l.tools.len())
             })
             .sum(),
-        "breaking" => {
-            let other = project::load_source("old.kdl", text.to_string());
-            let result =
-                compat::compare(&other.project.catalogs, &loaded.project.catalogs, |c, t| {
-                    compat::order_insensitive_hashes(c, t, &templates).ok()
-                });
-            let mut out = Vec::new();
-            let sources = report::Sources {
-                old: &other.sources,
-                new: &loaded.sources,
-            };
-            let _ = report::write_human(&mut out, &result, sources, Policy::Semver);
-            out.len()
-        }
         _ => 0,
     }
 }

@@ -468,13 +468,15 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
         keep_catalog.push(c);
     }
     for c in &mut keep_catalog {
-        let mut kept = Vec::with_capacity(c.tools.len());
-        for t in std::mem::take(&mut c.tools) {
+        // Filtered in place: a second list of a catalog's tools doubled the model at the end
+        // of every load.
+        let (name, cat_file) = (c.name.value.clone(), c.file);
+        c.tools.retain(|t| {
             if let Some((other, file)) = tools.get(&t.name.value) {
                 let mut d = Diagnostic::new(
                     "naming/duplicate",
                     Level::Error,
-                    c.file,
+                    cat_file,
                     t.name.span,
                     format!(
                         "tool `{}` is also declared in catalog `{other}` ({})",
@@ -485,15 +487,14 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
                 .with_help(
                     "tool names must be unique across every catalog served together; rename one",
                 );
-                d.catalog = Some(c.name.value.clone());
+                d.catalog = Some(name.clone());
                 d.tool = Some(t.name.value.clone());
                 loaded.diagnostics.push(d);
-                continue;
+                return false;
             }
-            tools.insert(t.name.value.clone(), (c.name.value.clone(), c.file));
-            kept.push(t);
-        }
-        c.tools = kept;
+            tools.insert(t.name.value.clone(), (name.clone(), cat_file));
+            true
+        });
     }
     loaded.project.catalogs = keep_catalog;
 }

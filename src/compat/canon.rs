@@ -5,6 +5,7 @@
 
 use crate::contract::{TemplateError, Templates, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};
+use crate::{FastMap, FastSet};
 
 fn sort_ty(ty: &mut Ty) {
     match &mut ty.kind {
@@ -37,9 +38,18 @@ fn sort_fields(fields: &mut [Field]) {
     }
 }
 
-/// The named types `tool` uses, directly or through other types.
+/// The named types `tool` uses, directly or through other types, in declaration order.
+///
+/// Linear in the catalog's types plus the fields walked: names resolve through an index
+/// built once (and only when the tool names a type at all), each type is walked once, and
+/// from an explicit stack, so a long chain takes no call stack. A list of seen names and a
+/// scan of the catalog per use made a tool using n of N types cost n·N.
 fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
-    fn walk<'a>(cat: &'a Catalog, fields: &'a [Field], seen: &mut Vec<&'a str>) {
+    let mut index: Option<FastMap<&str, &crate::model::TypeDef>> = None;
+    let mut seen: FastSet<&str> = FastSet::default();
+    let mut stack: Vec<&[Field]> = vec![&tool.input.fields];
+    stack.extend(tool.output.as_ref().map(|o| &o.fields[..]));
+    while let Some(fields) = stack.pop() {
         for f in fields {
             let mut ty = &f.ty;
             loop {
@@ -50,29 +60,31 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
                 }
             }
             match &ty.kind {
-                TyKind::Object(o) => walk(cat, &o.fields, seen),
-                TyKind::Union(u) => u
-                    .variants
-                    .iter()
-                    .for_each(|v| walk(cat, &v.fields.fields, seen)),
-                TyKind::Named(n) if !seen.contains(&n.value.as_str()) => {
-                    seen.push(&n.value);
-                    if let Some(t) = cat.type_def(&n.value) {
-                        walk(cat, &t.fields, seen);
+                TyKind::Object(o) => stack.push(&o.fields),
+                TyKind::Union(u) => stack.extend(u.variants.iter().map(|v| &v.fields.fields[..])),
+                TyKind::Named(n) if seen.insert(&n.value) => {
+                    // With duplicate names, the first declaration is the one used.
+                    let index = index.get_or_insert_with(|| {
+                        let mut index = FastMap::default();
+                        for t in cat.types.iter().rev() {
+                            index.insert(t.name.value.as_str(), t);
+                        }
+                        index
+                    });
+                    if let Some(t) = index.get(n.value.as_str()) {
+                        stack.push(&t.fields);
                     }
                 }
                 _ => {}
             }
         }
     }
-    let mut seen = Vec::new();
-    walk(cat, &tool.input.fields, &mut seen);
-    if let Some(o) = &tool.output {
-        walk(cat, &o.fields, &mut seen);
+    if seen.is_empty() {
+        return Vec::new();
     }
     cat.types
         .iter()
-        .filter(|t| seen.contains(&t.name.value.as_str()))
+        .filter(|t| seen.contains(t.name.value.as_str()))
         .cloned()
         .collect()
 }
@@ -118,4 +130,96 @@ pub fn order_insensitive_hashes(
         list.sort_by(|a, b| a.value.cmp(&b.value));
     }
     crate::contract::tool_hashes(&cat, &t, templates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Effect, TypeDef};
+    use crate::testing::{catalog_with, sp, tool_with};
+
+    fn named(name: &str) -> TyKind {
+        TyKind::Named(sp(name.to_string()))
+    }
+
+    fn type_def(name: &str, fields: Vec<Field>) -> TypeDef {
+        TypeDef {
+            name: sp(name.to_string()),
+            doc: None,
+            fields,
+            span: Default::default(),
+        }
+    }
+
+    /// A chain of 30,000 types behind 30,000 unused ones: the old walk scanned the catalog
+    /// for each use, its list of seen names for each type and that list again for each
+    /// type of the catalog (about 3·10⁹ comparisons, and 30,000 nested calls), which no
+    /// test run finishes; a linear walk takes milliseconds.
+    #[test]
+    fn a_long_chain_among_many_types_is_collected_in_linear_time() {
+        let n = 30_000;
+        let mut types: Vec<TypeDef> = (0..n)
+            .map(|i| {
+                type_def(
+                    &format!("Unused{i}"),
+                    vec![Field::new("x", TyKind::Boolean)],
+                )
+            })
+            .collect();
+        types.extend((0..n).map(|i| {
+            let next = if i + 1 == n {
+                TyKind::Boolean
+            } else {
+                named(&format!("T{}", i + 1))
+            };
+            type_def(&format!("T{i}"), vec![Field::new("next", next)])
+        }));
+        let tool = tool_with(
+            "t",
+            Effect::Read,
+            vec![Field::new("root", named("T0"))],
+            None,
+        );
+        let cat = catalog_with("c", vec![tool], types);
+        let used = used_types(&cat, &cat.tools[0]);
+        assert_eq!(used.len(), n);
+        assert!(used.iter().all(|t| t.name.value.starts_with('T')));
+        assert_eq!(used[0].name.value, "T0");
+        assert_eq!(used[n - 1].name.value, format!("T{}", n - 1));
+    }
+
+    /// Types reached through array items, other types and the output are used;
+    /// a name declared twice takes every declaration (the model keeps both) but is walked
+    /// through the first only.
+    #[test]
+    fn every_way_of_reaching_a_type_counts_and_the_first_declaration_is_walked() {
+        let array = TyKind::Array(crate::model::ArrayTy {
+            min_items: None,
+            max_items: None,
+            unique: false,
+            items: Box::new(crate::model::Ty::new(named("A"))),
+            items_nullable: false,
+        });
+        let types = vec![
+            type_def("A", vec![Field::new("b", named("B"))]),
+            type_def("B", vec![]),
+            type_def("Dup", vec![]),
+            type_def("Dup", vec![Field::new("c", named("C"))]),
+            type_def("C", vec![]),
+            type_def("Out", vec![Field::new("d", named("Dup"))]),
+            type_def("Unused", vec![]),
+        ];
+        let tool = tool_with(
+            "t",
+            Effect::Read,
+            vec![Field::new("list", array)],
+            Some(vec![Field::new("o", named("Out"))]),
+        );
+        let cat = catalog_with("c", vec![tool], types);
+        let names: Vec<String> = used_types(&cat, &cat.tools[0])
+            .into_iter()
+            .map(|t| t.name.value)
+            .collect();
+        assert_eq!(names, ["A", "B", "Dup", "Dup", "Out"]);
+    }
 }

@@ -357,8 +357,10 @@ pub fn run(
         .filter_map(|rule| Some((rule, config.level_for(rule)?)))
         .collect();
     let rules: Vec<&Rule> = enabled.iter().map(|(rule, _)| *rule).collect();
-    let mut out = Vec::new();
-    for ((rule, configured), findings) in enabled.iter().zip(findings(&cx, &rules)) {
+    let found = findings(&cx, &rules);
+    // Sized once: doubling growth left up to half the list's memory unused.
+    let mut out = Vec::with_capacity(found.iter().map(Vec::len).sum());
+    for ((rule, configured), findings) in enabled.iter().zip(found) {
         let (rule, configured) = (*rule, *configured);
         for f in findings {
             let level = if config.level_is_set(rule) {
@@ -524,8 +526,12 @@ pub fn check_project(
     config: &Config,
     artifacts: &Artifacts,
 ) -> Vec<Diagnostic> {
-    let mut all = loaded.diagnostics.clone();
-    all.extend(run(&loaded.project, &loaded.sources, config, artifacts));
+    // The loading diagnostics (usually few) join the findings, not the other way round:
+    // the findings of a hostile catalog are hundreds of thousands, and two lists of them
+    // alive at once doubled the largest list lint holds.
+    let mut all = run(&loaded.project, &loaded.sources, config, artifacts);
+    all.reserve_exact(loaded.diagnostics.len());
+    all.extend(loaded.diagnostics.iter().cloned());
     crate::project::sort_diagnostics(&mut all);
     all
 }

@@ -27,21 +27,18 @@ pub fn apply(project: &Project, config: &Config, diagnostics: Vec<Diagnostic>) -
         }
     }
 
-    let mut kept = Vec::with_capacity(diagnostics.len());
-    for d in diagnostics {
-        let suppressed = match &d.tool {
-            Some(tool) if !d.rule.starts_with("lint/") => allows
-                .get_mut(&(d.file, tool.clone()))
-                .and_then(|list| list.iter_mut().find(|(a, _)| a.rule.value == d.rule))
-                .map(|(_, used)| *used = true)
-                .is_some(),
-            _ => false,
-        };
-        if !suppressed {
-            kept.push(d);
-        }
-    }
+    // Filtered in place: a second list beside a hostile catalog's findings doubled them.
+    let mut kept = diagnostics;
+    kept.retain(|d| match &d.tool {
+        Some(tool) if !allows.is_empty() && !d.rule.starts_with("lint/") => allows
+            .get_mut(&(d.file, tool.clone()))
+            .and_then(|list| list.iter_mut().find(|(a, _)| a.rule.value == d.rule))
+            .map(|(_, used)| *used = true)
+            .is_none(),
+        _ => true,
+    });
 
+    let mut unused = Vec::new();
     if let Some(level) = config.level_for(&unused_allow::RULE) {
         let mut keys: Vec<_> = allows.keys().cloned().collect();
         keys.sort();
@@ -78,9 +75,11 @@ pub fn apply(project: &Project, config: &Config, diagnostics: Vec<Diagnostic>) -
                 d.catalog = catalog_of.get(&key).map(|c| c.to_string());
                 d.tool = Some(key.1.clone());
                 d.path = Some(format!("allow.{id}"));
-                kept.push(d);
+                unused.push(d);
             }
         }
     }
+    kept.reserve_exact(unused.len());
+    kept.append(&mut unused);
     kept
 }
