@@ -47,36 +47,38 @@ fn sort_fields(fields: &mut [Field]) {
 fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
     let mut index: Option<FastMap<&str, &crate::model::TypeDef>> = None;
     let mut seen: FastSet<&str> = FastSet::default();
-    let mut stack: Vec<&[Field]> = vec![&tool.input.fields];
-    stack.extend(tool.output.as_ref().map(|o| &o.fields[..]));
-    while let Some(fields) = stack.pop() {
-        for f in fields {
-            let mut ty = &f.ty;
-            loop {
-                match &ty.kind {
-                    TyKind::Array(a) => ty = &a.items,
-                    TyKind::Map(m) => ty = &m.values,
-                    _ => break,
-                }
-            }
-            match &ty.kind {
-                TyKind::Object(o) => stack.push(&o.fields),
-                TyKind::Union(u) => stack.extend(u.variants.iter().map(|v| &v.fields.fields[..])),
-                TyKind::Named(n) if seen.insert(&n.value) => {
-                    // With duplicate names, the first declaration is the one used.
-                    let index = index.get_or_insert_with(|| {
-                        let mut index = FastMap::default();
-                        for t in cat.types.iter().rev() {
-                            index.insert(t.name.value.as_str(), t);
-                        }
-                        index
-                    });
-                    if let Some(t) = index.get(n.value.as_str()) {
-                        stack.push(&t.fields);
+    let mut stack: Vec<&Ty> = Vec::new();
+    fn object<'a>(o: &'a crate::model::Object, stack: &mut Vec<&'a Ty>) {
+        stack.extend(o.fields.iter().map(|f| &f.ty));
+        stack.extend(o.extra.as_ref().map(|e| &*e.values));
+    }
+    stack.extend(tool.input.fields.iter().map(|f| &f.ty));
+    if let Some(o) = &tool.output {
+        stack.extend(o.fields.iter().map(|f| &f.ty));
+    }
+    while let Some(ty) = stack.pop() {
+        match &ty.kind {
+            TyKind::Array(a) => stack.push(&a.items),
+            TyKind::Map(m) => stack.push(&m.values),
+            TyKind::Object(o) => object(o, &mut stack),
+            TyKind::Union(u) => u
+                .variants
+                .iter()
+                .for_each(|v| object(&v.fields, &mut stack)),
+            TyKind::Named(n) if seen.insert(&n.value) => {
+                // With duplicate names, the first declaration is the one used.
+                let index = index.get_or_insert_with(|| {
+                    let mut index = FastMap::default();
+                    for t in cat.types.iter().rev() {
+                        index.insert(t.name.value.as_str(), t);
                     }
+                    index
+                });
+                if let Some(t) = index.get(n.value.as_str()) {
+                    stack.extend(t.fields.iter().map(|f| &f.ty));
                 }
-                _ => {}
             }
+            _ => {}
         }
     }
     if seen.is_empty() {
@@ -188,7 +190,8 @@ mod tests {
         assert_eq!(used[n - 1].name.value, format!("T{}", n - 1));
     }
 
-    /// Types reached through array items, other types and the output are used;
+    /// Types reached through array items, an open object's extras, other types and the output
+    /// are used;
     /// a name declared twice takes every declaration (the model keeps both) but is walked
     /// through the first only.
     #[test]
@@ -200,8 +203,21 @@ mod tests {
             items: Box::new(crate::model::Ty::new(named("A"))),
             items_nullable: false,
         });
+        let open = TyKind::Object(crate::model::Object {
+            extra: Some(crate::model::Extra {
+                values: Box::new(crate::model::Ty::new(named("Extra"))),
+                nullable: false,
+                min_entries: None,
+                max_entries: None,
+            }),
+            ..Default::default()
+        });
         let types = vec![
-            type_def("A", vec![Field::new("b", named("B"))]),
+            type_def("Extra", vec![]),
+            type_def(
+                "A",
+                vec![Field::new("b", named("B")), Field::new("open", open)],
+            ),
             type_def("B", vec![]),
             type_def("Dup", vec![]),
             type_def("Dup", vec![Field::new("c", named("C"))]),
@@ -220,6 +236,6 @@ mod tests {
             .into_iter()
             .map(|t| t.name.value)
             .collect();
-        assert_eq!(names, ["A", "B", "Dup", "Dup", "Out"]);
+        assert_eq!(names, ["Extra", "A", "B", "Dup", "Dup", "Out"]);
     }
 }
