@@ -456,6 +456,39 @@ fn many_tools_report_in_document_order() {
     }
 }
 
+/// Named types are lowered on the threads with the tools: their problems still come in
+/// document order, between the tools', naming no tool, and a type declared twice is ignored
+/// in place.
+#[test]
+fn types_between_tools_report_in_document_order() {
+    let mut src = String::from("catalog \"c\" version=\"1.0.0\"\n");
+    for i in 0..150 {
+        let ty = if i == 100 { 3 } else { i };
+        src.push_str(&format!("type \"T{ty}\" {{ field \"g\" \"nope\" }}\n"));
+        src.push_str(&format!(
+            "tool \"t{i}\" version=\"1\" {{ summary \"S.\"; effect \"read\"; input {{ field \"f\" \"nope\" }} }}\n"
+        ));
+    }
+    let (cat, diags) = lower_text(&src);
+    assert_eq!(cat.map(|c| c.types.len()), Some(149));
+    let starts: Vec<usize> = diags
+        .iter()
+        .filter(|d| d.rule != "naming/duplicate")
+        .map(|d| d.span.start)
+        .collect();
+    assert_eq!(
+        starts.len(),
+        299,
+        "the ignored duplicate type is not lowered"
+    );
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    for d in &diags {
+        let at = src[..d.span.start].rfind('\n').map_or(0, |n| n + 1);
+        let in_type = src[at..].starts_with("type ");
+        assert_eq!(d.tool.is_none(), in_type, "{d:?}");
+    }
+}
+
 #[test]
 fn lowers_constants_numeric_enums_titles_and_examples() {
     let (cat, diags) = lower_text(
