@@ -154,19 +154,23 @@ EOF
 # Download first (untimed), then build each from an empty target directory.
 (cd "$c" && cargo fetch --quiet)
 (cd "$p" && cargo fetch --quiet)
+# Each crate builds into its own target folder, whatever CARGO_TARGET_DIR says. Prints wall
+# seconds and the CPU seconds (user + system of cargo and every compiler it ran, from
+# /usr/bin/time): on a shared machine the CPU figure is the steadier one.
 build() {
     local dir=$1
     rm -rf "$dir/target"
-    local start end
+    local start end cpu
     start=$(date +%s.%N)
-    (cd "$dir" && cargo build --quiet --offline)
+    cpu=$(cd "$dir" && CARGO_TARGET_DIR="$dir/target" /usr/bin/time -f '%U + %S' \
+        cargo build --quiet --offline 2>&1 >/dev/null | tail -1)
     end=$(date +%s.%N)
-    echo "$end - $start" | bc
+    printf '%.1f s wall, %.1f s CPU' "$(echo "$end - $start" | bc)" "$(echo "$cpu" | bc)"
 }
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 t_catalogc=$(build "$c")
 t_prost=$(build "$p")
 units() { (cd "$1" && cargo tree --edges normal,build --prefix none --offline | sort -u | wc -l); }
 echo "load average before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf 'clean build, catalogc (compiler as build-dependency): %6.1f s, %s crates\n' "$t_catalogc" "$(units "$c")"
-printf 'clean build, prost-build (+ protoc-bin-vendored):      %6.1f s, %s crates\n' "$t_prost" "$(units "$p")"
+printf 'clean build, catalogc (compiler as build-dependency): %s, %s crates\n' "$t_catalogc" "$(units "$c")"
+printf 'clean build, prost-build (+ protoc-bin-vendored):      %s, %s crates\n' "$t_prost" "$(units "$p")"

@@ -69,12 +69,12 @@ impl __rt::Validate for Invoice {
             __rt::FieldRule::new(
                 "invoice_reference",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0))
             ),
             __rt::FieldRule::new(
                 "customer_display_name",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.max_length(120)),
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(120))
             ),
             __rt::FieldRule::new(
                 "status",
@@ -84,30 +84,30 @@ impl __rt::Validate for Invoice {
                     "open",
                     "overdue",
                     "paid",
-                    "void",
-                ])),
+                    "void"
+                ]))
             ),
             __rt::FieldRule::new(
                 "currency",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR", "CNY"])),
+                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR", "CNY"]))
             ),
             __rt::FieldRule::new(
                 "amount_due_minor",
                 true,
                 __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
-                    .max(__rt::Bound::Int(100000000000i64))),
+                    .max(__rt::Bound::Int(100000000000i64)))
             ),
             __rt::FieldRule::new(
                 "due_date",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
+                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date))
             ),
             __rt::FieldRule::new(
                 "issued_at",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
-            ),
+                __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime))
+            )
         ]);
         &SHAPE
     }
@@ -233,19 +233,19 @@ pub mod invoice_list {
                 __rt::FieldRule::new(
                     "status",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["open", "overdue"])),
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["open", "overdue"]))
                 ),
                 __rt::FieldRule::new(
                     "page_size",
                     false,
                     __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(1i64))
-                        .max(__rt::Bound::Int(50i64))),
+                        .max(__rt::Bound::Int(50i64)))
                 ),
                 __rt::FieldRule::new(
                     "cursor",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512))
+                )
             ]);
             &SHAPE
         }
@@ -306,13 +306,13 @@ pub mod invoice_list {
                     "items",
                     true,
                     __rt::Shape::Array(&__rt::ArrayRule::of(__rt::Shape::Named(<super::Invoice as __rt::Validate>::shape))
-                        .max_items(50)),
+                        .max_items(50))
                 ),
                 __rt::FieldRule::new(
                     "next_cursor",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(512))
+                )
             ]);
             &SHAPE
         }
@@ -335,22 +335,22 @@ pub mod invoice_list {
                     "invalid-argument",
                     "fix-arguments",
                     __rt::Some("Ask the user whether they mean open or overdue invoices."),
-                    "status must be open or overdue",
+                    "status must be open or overdue"
                 ),
                 __rt::ErrorInfo::new(
                     "INVALID_CURSOR",
                     "invalid-argument",
                     "never",
                     __rt::Some("Call invoice_list again without a cursor to start from the first page."),
-                    "the cursor is not valid for this listing",
+                    "the cursor is not valid for this listing"
                 ),
                 __rt::ErrorInfo::new(
                     "BILLING_UNAVAILABLE",
                     "unavailable",
                     "backoff",
                     __rt::None,
-                    "billing is temporarily unavailable",
-                ),
+                    "billing is temporarily unavailable"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -414,7 +414,7 @@ pub mod invoice_get {
             static SHAPE: __rt::Shape = __rt::Shape::Object(&[__rt::FieldRule::new(
                 "invoice_reference",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+                __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0))
             )]);
             &SHAPE
         }
@@ -452,19 +452,19 @@ pub mod invoice_get {
                 __rt::FieldRule::new(
                     "invoice",
                     true,
-                    __rt::Shape::Named(<super::Invoice as __rt::Validate>::shape),
+                    __rt::Shape::Named(<super::Invoice as __rt::Validate>::shape)
                 ),
                 __rt::FieldRule::new(
                     "reminder_count",
                     true,
                     __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
-                        .max(__rt::Bound::Int(100i64))),
+                        .max(__rt::Bound::Int(100i64)))
                 ),
                 __rt::FieldRule::new(
                     "last_reminder_at",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime))
+                )
             ]);
             &SHAPE
         }
@@ -485,15 +485,15 @@ pub mod invoice_get {
                     "not-found",
                     "never",
                     __rt::Some("Check the invoice number with the user, or find it with invoice_list."),
-                    "no invoice with this number is visible to you",
+                    "no invoice with this number is visible to you"
                 ),
                 __rt::ErrorInfo::new(
                     "BILLING_UNAVAILABLE",
                     "unavailable",
                     "backoff",
                     __rt::None,
-                    "billing is temporarily unavailable",
-                ),
+                    "billing is temporarily unavailable"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -566,18 +566,18 @@ pub mod invoice_send_reminder {
                 __rt::FieldRule::new(
                     "invoice_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "note",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(500)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(500))
                 ),
                 __rt::FieldRule::new(
                     "idempotency_key",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128))
+                )
             ]);
             &SHAPE
         }
@@ -612,13 +612,13 @@ pub mod invoice_send_reminder {
                 __rt::FieldRule::new(
                     "reminder_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "sent_at",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime))
+                )
             ]);
             &SHAPE
         }
@@ -658,29 +658,29 @@ pub mod invoice_send_reminder {
                     "not-found",
                     "never",
                     __rt::Some("Check the invoice number with the user, or find it with invoice_list."),
-                    "no invoice with this number is visible to you",
+                    "no invoice with this number is visible to you"
                 ),
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_OVERDUE",
                     "precondition-failed",
                     "never",
                     __rt::Some("Tell the user the invoice is not overdue yet and when it is due."),
-                    "only overdue invoices can be reminded",
+                    "only overdue invoices can be reminded"
                 ),
                 __rt::ErrorInfo::new(
                     "REMINDER_TOO_SOON",
                     "precondition-failed",
                     "after-user-action",
                     __rt::Some("Tell the user when the last reminder went out; they may try again later."),
-                    "a reminder for this invoice was sent less than 72 hours ago",
+                    "a reminder for this invoice was sent less than 72 hours ago"
                 ),
                 __rt::ErrorInfo::new(
                     "MAIL_UNAVAILABLE",
                     "unavailable",
                     "backoff",
                     __rt::None,
-                    "the reminder could not be handed to the mail service",
-                ),
+                    "the reminder could not be handed to the mail service"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -736,21 +736,21 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
     const TOOLS: &'static [__rt::ToolInfo] = &[
         invoice_list::INFO,
         invoice_get::INFO,
-        invoice_send_reminder::INFO,
+        invoice_send_reminder::INFO
     ];
-    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value) -> __rt::Result<__rt::CallResult, __rt::CallError> {
+    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value,) -> __rt::Result<__rt::CallResult, __rt::CallError> {
         let call: __rt::call::BoxCall<'_> = match name {
             invoice_list::NAME => __rt::call::boxed(__rt::call::run(
                 arguments,
-                |input| handler.invoice_list(ctx, input),
+                |input| handler.invoice_list(ctx, input)
             )),
             invoice_get::NAME => __rt::call::boxed(__rt::call::run(
                 arguments,
-                |input| handler.invoice_get(ctx, input),
+                |input| handler.invoice_get(ctx, input)
             )),
             invoice_send_reminder::NAME => __rt::call::boxed(__rt::call::run_reply(
                 arguments,
-                |input| handler.invoice_send_reminder(ctx, input),
+                |input| handler.invoice_send_reminder(ctx, input)
             )),
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };

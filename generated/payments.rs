@@ -37,13 +37,13 @@ impl __rt::Validate for TransferAmount {
                 "amount_minor",
                 true,
                 __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
-                    .max(__rt::Bound::Int(1000000i64))),
+                    .max(__rt::Bound::Int(1000000i64)))
             ),
             __rt::FieldRule::new(
                 "currency",
                 true,
-                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-            ),
+                __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"]))
+            )
         ]);
         &SHAPE
     }
@@ -140,24 +140,24 @@ pub mod payment_transfer_preview {
                 __rt::FieldRule::new(
                     "source_account_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "destination_account_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1))
                 ),
                 __rt::FieldRule::new(
                     "amount_minor",
                     true,
                     __rt::Shape::Integer(&__rt::NumRule::ANY.max(__rt::Bound::Int(1000000i64))
-                        .exclusive_min(__rt::Bound::Int(0i64))),
+                        .exclusive_min(__rt::Bound::Int(0i64)))
                 ),
                 __rt::FieldRule::new(
                     "currency",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"]))
+                )
             ]);
             &SHAPE
         }
@@ -233,34 +233,34 @@ pub mod payment_transfer_preview {
                 __rt::FieldRule::new(
                     "debit",
                     true,
-                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape)
                 ),
                 __rt::FieldRule::new(
                     "credit",
                     true,
-                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape)
                 ),
                 __rt::FieldRule::new(
                     "fee_minor",
                     true,
                     __rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(0i64))
-                        .max(__rt::Bound::Int(100000i64))),
+                        .max(__rt::Bound::Int(100000i64)))
                 ),
                 __rt::FieldRule::new(
                     "currency",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"]))
                 ),
                 __rt::FieldRule::new(
                     "arrival_date",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::Date))
                 ),
                 __rt::FieldRule::new(
                     "resource_version",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64))
+                )
             ]);
             &SHAPE
         }
@@ -309,22 +309,22 @@ pub mod payment_transfer_preview {
                     "not-found",
                     "never",
                     __rt::Some("Ask the user to check the account reference."),
-                    "one of the accounts is not visible to you",
+                    "one of the accounts is not visible to you"
                 ),
                 __rt::ErrorInfo::new(
                     "CURRENCY_NOT_SUPPORTED",
                     "invalid-argument",
                     "never",
                     __rt::Some("Ask the user to pick an account or currency that matches."),
-                    "the destination account cannot receive this currency",
+                    "the destination account cannot receive this currency"
                 ),
                 __rt::ErrorInfo::new(
                     "LEDGER_UNAVAILABLE",
                     "unavailable",
                     "backoff",
                     __rt::None,
-                    "the ledger is temporarily unavailable",
-                ),
+                    "the ledger is temporarily unavailable"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -410,34 +410,34 @@ pub mod payment_transfer_submit {
                 __rt::FieldRule::new(
                     "source_account_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "destination_account_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(34).pattern(&PATTERN_1))
                 ),
                 __rt::FieldRule::new(
                     "amount_minor",
                     true,
                     __rt::Shape::Integer(&__rt::NumRule::ANY.max(__rt::Bound::Int(1000000i64))
-                        .exclusive_min(__rt::Bound::Int(0i64))),
+                        .exclusive_min(__rt::Bound::Int(0i64)))
                 ),
                 __rt::FieldRule::new(
                     "currency",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"])),
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["USD", "EUR"]))
                 ),
                 __rt::FieldRule::new(
                     "resource_version",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(64))
                 ),
                 __rt::FieldRule::new(
                     "idempotency_key",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128))
+                )
             ]);
             &SHAPE
         }
@@ -498,13 +498,13 @@ pub mod payment_transfer_submit {
                 __rt::FieldRule::new(
                     "transfer_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "status",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["accepted", "settled"])),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.values(&["accepted", "settled"]))
+                )
             ]);
             &SHAPE
         }
@@ -547,7 +547,7 @@ pub mod payment_transfer_submit {
         /// The approval digest: `sha256:` over the RFC 8785 canonical arguments and
         /// the current `resource_version` of what the call changes.
         pub fn approval_digest(&self, resource_version: &str) -> __rt::String {
-            __rt::approval_digest(self, __rt::Some(resource_version))
+            __rt::approval_digest(self, __rt::Some(resource_version),)
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
@@ -570,29 +570,29 @@ pub mod payment_transfer_submit {
                     "business-rejected",
                     "after-user-action",
                     __rt::Some("Tell the user the shortfall; they may top up the account and ask again."),
-                    "the source account does not cover the amount and fee",
+                    "the source account does not cover the amount and fee"
                 ),
                 __rt::ErrorInfo::new(
                     "PERMISSION_DENIED",
                     "permission-denied",
                     "never",
                     __rt::Some("Tell the user an account owner must approve or make this transfer."),
-                    "you may not move money from this account",
+                    "you may not move money from this account"
                 ),
                 __rt::ErrorInfo::new(
                     "PREVIEW_OUTDATED",
                     "conflict",
                     "after-user-action",
                     __rt::Some("Run payment_transfer_preview again and confirm the new figures with the user."),
-                    "an account changed since the preview",
+                    "an account changed since the preview"
                 ),
                 __rt::ErrorInfo::new(
                     "LEDGER_UNAVAILABLE",
                     "unavailable",
                     "backoff",
                     __rt::None,
-                    "the ledger is temporarily unavailable",
-                ),
+                    "the ledger is temporarily unavailable"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -681,13 +681,13 @@ pub mod payment_transfer_status {
                 __rt::FieldRule::new(
                     "transfer_reference",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "idempotency_key",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128)),
-                ),
+                    __rt::Shape::String(&__rt::StrRule::ANY.min_length(16).max_length(128))
+                )
             ]);
             &SHAPE
         }
@@ -730,7 +730,7 @@ pub mod payment_transfer_status {
                 __rt::FieldRule::new(
                     "transfer_reference",
                     true,
-                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.max_length(40).pattern(&PATTERN_0))
                 ),
                 __rt::FieldRule::new(
                     "status",
@@ -738,19 +738,19 @@ pub mod payment_transfer_status {
                     __rt::Shape::String(&__rt::StrRule::ANY.values(&[
                         "accepted",
                         "settled",
-                        "rejected",
-                    ])),
+                        "rejected"
+                    ]))
                 ),
                 __rt::FieldRule::new(
                     "settled_at",
                     false,
-                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime)),
+                    __rt::Shape::String(&__rt::StrRule::ANY.format(__rt::Format::DateTime))
                 ),
                 __rt::FieldRule::new(
                     "transfer",
                     true,
-                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape),
-                ),
+                    __rt::Shape::Named(<super::TransferAmount as __rt::Validate>::shape)
+                )
             ]);
             &SHAPE
         }
@@ -798,15 +798,15 @@ pub mod payment_transfer_status {
                     "not-found",
                     "never",
                     __rt::Some("If a submit timed out, the transfer did not happen; ask the user before submitting again."),
-                    "no transfer with this reference or key is visible to you",
+                    "no transfer with this reference or key is visible to you"
                 ),
                 __rt::ErrorInfo::new(
                     "REFERENCE_MISSING",
                     "invalid-argument",
                     "never",
                     __rt::Some("Pass the transfer_reference from payment_transfer_submit, or the key used."),
-                    "give transfer_reference or idempotency_key",
-                ),
+                    "give transfer_reference or idempotency_key"
+                )
             ];
             &INFO[*self as usize]
         }
@@ -842,21 +842,21 @@ impl<H: Payments> __rt::Catalog<H> for Catalog {
     const TOOLS: &'static [__rt::ToolInfo] = &[
         payment_transfer_preview::INFO,
         payment_transfer_submit::INFO,
-        payment_transfer_status::INFO,
+        payment_transfer_status::INFO
     ];
-    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value) -> __rt::Result<__rt::CallResult, __rt::CallError> {
+    async fn call(handler: &H, ctx: &H::Context, name: &str, arguments: __rt::serde_json::Value,) -> __rt::Result<__rt::CallResult, __rt::CallError> {
         let call: __rt::call::BoxCall<'_> = match name {
             payment_transfer_preview::NAME => __rt::call::boxed(__rt::call::run(
                 arguments,
-                |input| handler.payment_transfer_preview(ctx, input),
+                |input| handler.payment_transfer_preview(ctx, input)
             )),
             payment_transfer_submit::NAME => __rt::call::boxed(__rt::call::run_reply(
                 arguments,
-                |input| handler.payment_transfer_submit(ctx, input),
+                |input| handler.payment_transfer_submit(ctx, input)
             )),
             payment_transfer_status::NAME => __rt::call::boxed(__rt::call::run(
                 arguments,
-                |input| handler.payment_transfer_status(ctx, input),
+                |input| handler.payment_transfer_status(ctx, input)
             )),
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };

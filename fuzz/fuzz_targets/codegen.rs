@@ -1,6 +1,8 @@
 //! `cargo +nightly fuzz run codegen`: code generation for any catalog that loads without
-//! errors. Never a panic or hang; every generated Rust file parses with `syn`, and every
-//! generated JSON file is JSON.
+//! errors, with and without schemars derives. Never a panic or hang; every generated Rust
+//! file parses with `syn` as a file of items, reads back as exactly the tokens the generator
+//! built (`codegen::check_printed`: the printer changed no token), and every generated JSON
+//! file is JSON.
 #![no_main]
 
 use catalogc::codegen::{self, Options};
@@ -20,14 +22,23 @@ fuzz_target!(|data: &[u8]| {
     let Ok(artifacts) = Artifacts::build(&loaded.project, &Templates::builtin()) else {
         return;
     };
-    for file in codegen::generate(&loaded.project, &artifacts, &Options::default()) {
-        if codegen::is_rust(&file) {
-            if let Err(e) = syn::parse_file(&file.contents) {
-                panic!("{} does not parse: {e}\n{}", file.name, file.contents);
+    for json_schema_derive in [false, true] {
+        let opts = Options {
+            json_schema_derive,
+            ..Options::default()
+        };
+        if let Err(e) = codegen::check_printed(&loaded.project, &artifacts, &opts) {
+            panic!("printing changed the tokens: {e}");
+        }
+        for file in codegen::generate(&loaded.project, &artifacts, &opts) {
+            if codegen::is_rust(&file) {
+                if let Err(e) = syn::parse_file(&file.contents) {
+                    panic!("{} does not parse: {e}\n{}", file.name, file.contents);
+                }
+            } else {
+                let parsed: Result<serde_json::Value, _> = serde_json::from_str(&file.contents);
+                assert!(parsed.is_ok(), "{} is not JSON", file.name);
             }
-        } else {
-            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&file.contents);
-            assert!(parsed.is_ok(), "{} is not JSON", file.name);
         }
     }
 });

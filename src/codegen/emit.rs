@@ -296,7 +296,7 @@ fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
     quote! {
         #d
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq,
-            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize,
+            ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize
             #schemars_derive)]
         #[serde(crate = "::catalogc::runtime::serde", tag = #tag)]
         #schemars_attr
@@ -472,7 +472,7 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     };
     quote! {
         #d
-        #[derive(#debug __rt::Clone, __rt::PartialEq, #schemars_derive)]
+        #[derive(#debug __rt::Clone, __rt::PartialEq #schemars_derive)]
         #schemars_attr
         pub struct #id {
             #(#fields)*
@@ -893,7 +893,7 @@ fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
     // Variants are declared in the order of `VALUES`, so the discriminant indexes it.
     quote! {
         #d
-        #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash,
+        #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash
             #schemars_derive)]
         #schemars_attr
         pub enum #id {

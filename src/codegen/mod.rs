@@ -11,11 +11,14 @@
 mod emit;
 mod plan;
 mod print;
+#[cfg(any(test, feature = "test-support"))]
+mod retoken;
 mod schemars;
 
 use crate::contract::Artifacts;
-use crate::model::Project;
+use crate::model::{Catalog, Project};
 use crate::names::{Case, Unique, rust_ident};
+use proc_macro2::TokenStream;
 
 /// What to generate.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -53,20 +56,10 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
     let mut out = Vec::with_capacity(project.catalogs.len() * 2);
     for (i, cat) in project.catalogs.iter().enumerate() {
         let stem = file_stem(&mut stems, &cat.name.value);
-        let source = opts
-            .source_names
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| format!("{}.kdl", cat.name.value));
-        let contracts = artifacts
-            .catalogs
-            .get(i)
-            .map(|c| c.tools.as_slice())
-            .unwrap_or_default();
-        let tokens = emit::catalog(&plan::plan(cat), contracts, opts);
+        let tokens = catalog_tokens(i, cat, artifacts, opts);
         out.push(File {
             name: format!("{stem}.rs"),
-            contents: format!("{}{}", header(&source), print::print(tokens)),
+            contents: rust_file(&source_name(i, cat, opts), tokens),
         });
         let mut json = artifacts.catalog_tools_list(i).to_pretty_string();
         json.push('\n');
@@ -76,6 +69,49 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
         });
     }
     out
+}
+
+/// Checks, for every catalog, that the Rust file [`generate`] writes reads back as exactly
+/// the tokens built for it (whitespace and the spelling of doc comments and string literals
+/// aside), so printing cannot change what the code means. Tests and the codegen fuzz target
+/// run it.
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub fn check_printed(
+    project: &Project,
+    artifacts: &Artifacts,
+    opts: &Options,
+) -> Result<(), String> {
+    for (i, cat) in project.catalogs.iter().enumerate() {
+        let tokens = catalog_tokens(i, cat, artifacts, opts);
+        let text = rust_file(&source_name(i, cat, opts), tokens.clone());
+        retoken::same_tokens(tokens, &text)
+            .map_err(|e| format!("catalog {:?}: {e}", cat.name.value))?;
+    }
+    Ok(())
+}
+
+/// The tokens of catalog `i`'s Rust file.
+fn catalog_tokens(i: usize, cat: &Catalog, artifacts: &Artifacts, opts: &Options) -> TokenStream {
+    let contracts = artifacts
+        .catalogs
+        .get(i)
+        .map(|c| c.tools.as_slice())
+        .unwrap_or_default();
+    emit::catalog(&plan::plan(cat), contracts, opts)
+}
+
+/// The source file name the header names.
+fn source_name(i: usize, cat: &Catalog, opts: &Options) -> String {
+    opts.source_names
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("{}.kdl", cat.name.value))
+}
+
+/// The header, then the printed tokens.
+fn rust_file(source: &str, tokens: TokenStream) -> String {
+    format!("{}{}", header(source), print::print(tokens))
 }
 
 /// The catalog's file stem: its name as a module name, without `r#`.

@@ -15,9 +15,9 @@ use crate::model::{CURSOR_DEFAULT_MAX_LENGTH, Literal, Num, NumTy, StringTy, Ty,
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The derive to add to a struct or enum.
+/// The derive to add to a struct or enum, after the others (it brings its comma).
 pub fn derive() -> TokenStream {
-    quote!(::catalogc::runtime::schemars::JsonSchema,)
+    quote!(, ::catalogc::runtime::schemars::JsonSchema)
 }
 
 /// The container attribute naming the re-exported crate.

@@ -1,15 +1,14 @@
 use super::*;
-use crate::contract::Templates;
-use crate::project::load_source;
+
+/// A catalog that loads without an error, and its artifacts.
+fn load_clean(name: &str, text: &str) -> (crate::project::Loaded, Artifacts) {
+    let loaded = crate::testing::load_clean_source(name, text);
+    let art = crate::testing::artifacts(&loaded.project);
+    (loaded, art)
+}
 
 fn generate_text(name: &str, text: &str) -> Vec<File> {
-    let loaded = load_source(name, text);
-    assert!(
-        loaded.diagnostics.is_empty(),
-        "{:?}",
-        loaded.diagnostics.first()
-    );
-    let art = Artifacts::build(&loaded.project, &Templates::builtin()).unwrap_or_default();
+    let (loaded, art) = load_clean(name, text);
     let opts = Options {
         source_names: vec![name.to_string()],
         ..Options::default()
@@ -179,6 +178,45 @@ tool "job_start" version="1.0.0" {
         ".max_entries(8)",
     ] {
         assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}
+
+/// The printed code reads back as exactly the tokens `quote!` built (`retoken`), for every
+/// example catalog, the consumer's hostile, free-form and content catalogs and a synthetic
+/// one, with and without schemars derives.
+#[test]
+fn printing_keeps_every_token() {
+    let catalogs = [
+        ("billing.kdl", include_str!("../../catalogs/billing.kdl")),
+        ("payments.kdl", include_str!("../../catalogs/payments.kdl")),
+        (
+            "hostile.kdl",
+            include_str!("../../tests/consumer/catalogs/hostile.kdl"),
+        ),
+        (
+            "free.kdl",
+            include_str!("../../tests/consumer/catalogs/free.kdl"),
+        ),
+        (
+            "notes.kdl",
+            include_str!("../../tests/consumer/content/notes.kdl"),
+        ),
+    ];
+    let synthetic = crate::testing::synthetic_catalog("synth", 12);
+    for (name, text) in catalogs
+        .into_iter()
+        .chain([("synth.kdl", synthetic.as_str())])
+    {
+        let (loaded, art) = load_clean(name, text);
+        for json_schema_derive in [false, true] {
+            let opts = Options {
+                json_schema_derive,
+                ..Options::default()
+            };
+            if let Err(e) = check_printed(&loaded.project, &art, &opts) {
+                panic!("{name} (schemars: {json_schema_derive}): {e}");
+            }
+        }
     }
 }
 

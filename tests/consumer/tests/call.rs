@@ -278,3 +278,34 @@ fn sensitive_fields_are_redacted_in_debug() {
     assert!(!shown.contains("Customer 1"), "{shown}");
     assert!(shown.contains("INV-1"), "{shown}");
 }
+
+/// `confirm digest="arguments+resource-version"` (payments): the digest covers the RFC 8785
+/// canonical arguments and the resource version the user approved, written out by hand here.
+#[test]
+fn a_resource_version_digest_covers_the_arguments_and_the_version() {
+    use catalogc::runtime::sha2::{Digest, Sha256};
+    use catalogc_consumer::payments::payment_transfer_submit::Input;
+    let args = json!({
+        "source_account_reference": "ACC-0001",
+        "destination_account_reference": "ACC-0002",
+        "amount_minor": 1500,
+        "currency": "EUR",
+        "resource_version": "rv-7",
+        "idempotency_key": "k-0123456789abcdef",
+    });
+    let input: Input = serde_json::from_value(args).unwrap_or_else(|e| panic!("{e}"));
+    // Keys sorted by UTF-16 code units, no whitespace.
+    let canonical = concat!(
+        r#"{"arguments":{"amount_minor":1500,"currency":"EUR","#,
+        r#""destination_account_reference":"ACC-0002","idempotency_key":"k-0123456789abcdef","#,
+        r#""resource_version":"rv-7","source_account_reference":"ACC-0001"},"#,
+        r#""resource_version":"v42"}"#
+    );
+    let hex: String = Sha256::digest(canonical.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(input.approval_digest("v42"), format!("sha256:{hex}"));
+    // An approval of one version approves no other.
+    assert_ne!(input.approval_digest("v43"), input.approval_digest("v42"));
+}

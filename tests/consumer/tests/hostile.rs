@@ -5,7 +5,7 @@
 use catalogc::runtime::serde_json::{self, Value, json};
 use catalogc::runtime::{Catalog, ToolError, Validate};
 use catalogc_consumer::block_on;
-use catalogc_consumer::hostile::{self, Type, Type2, TypeSelf, r#async, mut_record};
+use catalogc_consumer::hostile::{self, Type, Type2, TypeSelf, V3dPNkt, r#async, mut_record};
 
 #[test]
 fn strings_arrive_byte_for_byte() {
@@ -58,6 +58,14 @@ fn keyword_and_colliding_fields_keep_their_json_names() {
     assert_eq!(
         serde_json::to_value(t2).unwrap_or(Value::Null),
         json!({"fn": true})
+    );
+    // `type "3d-Pünkt"`: a leading digit takes a prefix, non-ASCII letters leave the name.
+    let p: V3dPNkt = serde_json::from_value(json!({"x": 3})).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.x, 3);
+    assert!(
+        V3dPNkt { x: 10 }
+            .validate()
+            .is_err_and(|v| v.0.iter().any(|v| v.path == "/x"))
     );
 }
 
