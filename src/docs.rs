@@ -544,7 +544,13 @@ fn push_fields(fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<Field
 /// variants of a union), each with the path prefix of its fields (`question<choice>.`).
 fn nested_objects(ty: &Ty, path: String) -> Vec<(&Object, String)> {
     match &ty.kind {
-        TyKind::Object(o) => vec![(o, format!("{path}."))],
+        TyKind::Object(o) => {
+            let mut out = vec![(o, format!("{path}."))];
+            if let Some(x) = &o.extra {
+                out.extend(nested_objects(&x.values, format!("{path}{{}}")));
+            }
+            out
+        }
         TyKind::Array(a) => nested_objects(&a.items, format!("{path}[]")),
         TyKind::Map(m) => nested_objects(&m.values, format!("{path}{{}}")),
         TyKind::Union(u) => u
@@ -571,6 +577,9 @@ fn type_words(ty: &Ty) -> String {
             format!("array of {} or null", type_words(&a.items))
         }
         TyKind::Array(a) => format!("array of {}", type_words(&a.items)),
+        TyKind::Map(m) if m.values_nullable => {
+            format!("map of {} or null", type_words(&m.values))
+        }
         TyKind::Map(m) => format!("map of {}", type_words(&m.values)),
         k => k.keyword().to_string(),
     }
@@ -613,7 +622,8 @@ fn describe(ty: &Ty, prefix: &str, bounds: &mut Vec<String>, view: &mut FieldVie
         }
         // An open object: its fields are listed below it; the rest is said here.
         TyKind::Object(o) if let Some(x) = &o.extra => {
-            push(format!("other properties: {}", type_words(&x.values)));
+            let null = if x.nullable { " or null" } else { "" };
+            push(format!("other properties: {}{null}", type_words(&x.values)));
             if let Some(n) = &x.min_entries {
                 push(format!(
                     "at least {} {} in all",

@@ -27,18 +27,34 @@ pub fn words(name: &str) -> Vec<String> {
 /// size per word, where pushing char by char grew each word's buffer several times (lint
 /// splits every field and tool name of a catalog).
 fn ascii_words(name: &str) -> Vec<String> {
-    let b = name.as_bytes();
     let mut out = Vec::with_capacity(4);
-    let mut start = None;
-    let cut = |out: &mut Vec<String>, from: usize, to: usize| {
+    ascii_word_ranges(name.as_bytes(), |from, to| {
         let mut w = name[from..to].to_string();
         w.make_ascii_lowercase();
         out.push(w);
-    };
+    });
+    out
+}
+
+/// How many [`words`] `name` has, without building them: deciding a catalog's naming
+/// convention asks this of every field name.
+pub fn word_count(name: &str) -> usize {
+    if name.is_ascii() {
+        let mut n = 0;
+        ascii_word_ranges(name.as_bytes(), |_, _| n += 1);
+        n
+    } else {
+        unicode_words(name).len()
+    }
+}
+
+/// Calls `cut(from, to)` for the byte range of each word of an ASCII name, in order.
+fn ascii_word_ranges(b: &[u8], mut cut: impl FnMut(usize, usize)) {
+    let mut start = None;
     for (i, &c) in b.iter().enumerate() {
         if !c.is_ascii_alphanumeric() {
             if let Some(s) = start.take() {
-                cut(&mut out, s, i);
+                cut(s, i);
             }
             continue;
         }
@@ -51,7 +67,7 @@ fn ascii_words(name: &str) -> Vec<String> {
                     || prev.is_ascii_digit()
                     || (prev.is_ascii_uppercase() && next_lower)
                 {
-                    cut(&mut out, s, i);
+                    cut(s, i);
                     start = Some(i);
                 }
             }
@@ -59,9 +75,8 @@ fn ascii_words(name: &str) -> Vec<String> {
         }
     }
     if let Some(s) = start {
-        cut(&mut out, s, b.len());
+        cut(s, b.len());
     }
-    out
 }
 
 /// [`words`] of any name, char by char.
@@ -200,7 +215,7 @@ impl Convention {
     pub fn dominant<'a>(names: impl IntoIterator<Item = &'a str>) -> Convention {
         let mut counts = [0usize; 3];
         for name in names {
-            if words(name).len() < 2 {
+            if word_count(name) < 2 {
                 continue;
             }
             for (i, c) in Convention::ALL.into_iter().enumerate() {
@@ -380,6 +395,7 @@ mod tests {
             .chain(&["HTTPServerID".to_string(), "getURLs2FA".to_string()])
         {
             assert_eq!(ascii_words(name), unicode_words(name), "{name:?}");
+            assert_eq!(word_count(name), unicode_words(name).len(), "{name:?}");
         }
     }
 

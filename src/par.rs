@@ -73,6 +73,72 @@ where
     })
 }
 
+/// `f` applied to each of `items`, results in item order, the items taken one at a time by
+/// whichever thread is free: for a few tasks of uneven, unknown cost (lint rule groups), where
+/// [`map_parts`]' equal shares would leave one core waiting on the other. Put the largest
+/// tasks first. Sequential under the same conditions as [`map_parts`].
+pub fn map_queue<T, R, F>(items: &[T], weight: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
+    let workers = threads().min(items.len());
+    if workers <= 1 || weight < MIN_ITEMS || IN_PART.get() {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        as_part(|| {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else {
+                    return done;
+                };
+                done.push((i, f(item)));
+            }
+        })
+    };
+    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for h in handles {
+            match h.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// `main()` on this thread and `side()` on another at once, when there are cores to spare:
+/// for work the run will need later and that nothing before it needs (the lint rules'
+/// automata, compiled while the catalogs load). `main` splits its own work as usual; `side`
+/// runs as a part.
+pub fn beside<A, B, M, S>(main: M, side: S) -> (A, B)
+where
+    B: Send,
+    M: FnOnce() -> A,
+    S: FnOnce() -> B + Send,
+{
+    if threads() <= 1 || IN_PART.get() {
+        let a = main();
+        return (a, side());
+    }
+    std::thread::scope(|s| {
+        let handle = s.spawn(|| as_part(side));
+        let a = main();
+        match handle.join() {
+            Ok(b) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +170,26 @@ mod tests {
             inner == vec![here]
         });
         assert!(nested.into_iter().all(|stayed| stayed));
+    }
+
+    #[test]
+    fn queue_results_keep_item_order() {
+        let items: Vec<usize> = (0..100).collect();
+        let out = map_queue(&items, 1000, |&i| i * 2);
+        assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        let nested = map_queue(&items, 1000, |_| {
+            map_parts(&items, 1000, <[usize]>::len).len()
+        });
+        assert!(
+            nested.iter().all(|&parts| parts == 1),
+            "a task does not split further"
+        );
+    }
+
+    #[test]
+    fn beside_gives_both_results() {
+        let (a, b) = beside(|| map_parts(&[1, 2, 3], 3, <[i32]>::len), || "side");
+        assert_eq!((a, b), (vec![3], "side"));
     }
 
     #[test]

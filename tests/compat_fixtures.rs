@@ -194,18 +194,19 @@ fn compatibility_md_lists_every_kind() {
     );
 }
 
-/// `items … nullable=#true` is classified as a nullable field is, at the items' path.
-#[test]
-fn nullable_items_are_classified_as_nullable_fields_at_the_items() {
-    let (old, new) = pair("_items-nullable");
+/// `nullable=#true` on `items` (`_items-nullable`), `values` and `extra`
+/// (`_values-nullable`) is classified as a nullable field is, at the element's path: added
+/// in input then output at `paths`, removed when the pair is read backwards.
+fn nullable_elements(dir: &str, paths: [&str; 2]) {
+    let (old, new) = pair(dir);
     let tool = (&old.tools[0], &new.tools[0]);
     let changes = compat::compare_tools(&old, tool.0, &new, tool.1);
     let got: Vec<_> = changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
     assert_eq!(
         got,
         [
-            (Kind::InputNullableAdded, "input.cells[].nullable"),
-            (Kind::OutputNullableAdded, "output.rows[][].nullable"),
+            (Kind::InputNullableAdded, paths[0]),
+            (Kind::OutputNullableAdded, paths[1]),
         ]
     );
     let back: Vec<_> = compat::compare_tools(&new, tool.1, &old, tool.0)
@@ -215,5 +216,21 @@ fn nullable_items_are_classified_as_nullable_fields_at_the_items() {
     assert_eq!(
         back,
         [Kind::InputNullableRemoved, Kind::OutputNullableRemoved]
+    );
+}
+
+#[test]
+fn nullable_items_are_classified_as_nullable_fields_at_the_items() {
+    nullable_elements(
+        "_items-nullable",
+        ["input.cells[].nullable", "output.rows[][].nullable"],
+    );
+}
+
+#[test]
+fn nullable_map_values_and_extras_are_classified_as_nullable_fields_at_the_values() {
+    nullable_elements(
+        "_values-nullable",
+        ["input.labels{}.nullable", "output.pools{}.nullable"],
     );
 }

@@ -183,6 +183,7 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
                         break k;
                     }
                 })),
+                values_nullable: r.chance(1, 4),
             })
         }
         8 => {
@@ -206,22 +207,24 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
         _ => TyKind::Object(Object {
             fields: gen_fields(r, depth - 1, types, 3),
             span: Span::default(),
-            extra: r.chance(1, 3).then(|| gen_extra(r, types)),
+            extra: r.chance(1, 3).then(|| gen_extra(r, depth - 1, types)),
         }),
     }
 }
 
-/// The `extra` of an open object: a scalar or `json` type, and count bounds.
-fn gen_extra(r: &mut Rng, types: &[String]) -> Extra {
+/// The `extra` of an open object: any type a map's values may have (structured ones below
+/// `depth`), maybe nullable, and count bounds.
+fn gen_extra(r: &mut Rng, depth: u32, types: &[String]) -> Extra {
     let min = r.chance(1, 4).then(|| sp(r.int(0, 2) as u64));
     let lo = min.as_ref().map_or(0, |m| m.value as i64);
     Extra {
         values: Box::new(ty(loop {
-            let k = gen_kind(r, 0, types);
+            let k = gen_kind(r, depth, types);
             if Extra::admits(&k) {
                 break k;
             }
         })),
+        nullable: r.chance(1, 4),
         min_entries: min,
         max_entries: r.chance(1, 3).then(|| sp(r.int(lo, lo + 4) as u64)),
     }
@@ -397,14 +400,15 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 o.extra = if o.extra.is_some() {
                     None
                 } else {
-                    Some(gen_extra(r, names))
+                    Some(gen_extra(r, 1, names))
                 }
             }
             1 if o.extra.is_some() => {
                 if let Some(x) = &mut o.extra {
-                    match r.below(3) {
+                    match r.below(4) {
                         0 => x.min_entries = opt_u64(r, 0, 2),
                         1 => x.max_entries = opt_u64(r, 0, 5),
+                        2 => x.nullable = !x.nullable,
                         _ => tweak_ty(r, &mut x.values, cat_types, names),
                     }
                 }
@@ -423,9 +427,10 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 extra: None,
             });
         }
-        TyKind::Map(m) => match r.below(3) {
+        TyKind::Map(m) => match r.below(4) {
             0 => m.min_entries = opt_u64(r, 0, 3),
             1 => m.max_entries = opt_u64(r, 0, 5),
+            2 => m.values_nullable = !m.values_nullable,
             _ => tweak_ty(r, &mut m.values, cat_types, names),
         },
         TyKind::Union(u) => match r.below(5) {
@@ -664,7 +669,12 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
                 for _ in 0..r.below(3) {
                     let key = *r.pick(&["a", "b", "c", "x1", "x2"]);
                     if !m.contains_key(key) {
-                        m.insert(key.to_string(), gen_value(r, cat, &x.values, depth + 1)?);
+                        let v = if x.nullable && r.chance(1, 3) {
+                            Value::Null
+                        } else {
+                            gen_value(r, cat, &x.values, depth + 1)?
+                        };
+                        m.insert(key.to_string(), v);
                     }
                 }
             }
@@ -674,7 +684,12 @@ fn gen_value(r: &mut Rng, cat: &Catalog, t: &Ty, depth: u32) -> Option<Value> {
             let n = gen_count(r, &m.min_entries, &m.max_entries);
             let mut entries = serde_json::Map::new();
             for i in 0..n {
-                entries.insert(format!("k{i}"), gen_value(r, cat, &m.values, depth + 1)?);
+                let v = if m.values_nullable && r.chance(1, 3) {
+                    Value::Null
+                } else {
+                    gen_value(r, cat, &m.values, depth + 1)?
+                };
+                entries.insert(format!("k{i}"), v);
             }
             Value::Object(entries)
         }
@@ -761,7 +776,12 @@ fn open_extensible(cat: &mut Catalog) {
             }
             TyKind::Array(a) => ty(&mut a.items),
             TyKind::Map(m) => ty(&mut m.values),
-            TyKind::Object(o) => o.fields.iter_mut().for_each(|f| ty(&mut f.ty)),
+            TyKind::Object(o) => {
+                o.fields.iter_mut().for_each(|f| ty(&mut f.ty));
+                if let Some(x) = &mut o.extra {
+                    ty(&mut x.values);
+                }
+            }
             TyKind::Union(u) => u
                 .variants
                 .iter_mut()

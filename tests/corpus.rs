@@ -37,6 +37,8 @@ struct Run {
     imported: Imported,
     diags: Vec<Diagnostic>,
     exported: Value,
+    /// The characters of each `when` and `when-not` import split off a description.
+    when_lengths: Vec<usize>,
 }
 
 fn run(server: &str, text: &str) -> Run {
@@ -57,11 +59,21 @@ fn run(server: &str, text: &str) -> Run {
     let (config, _) = catalogc::lint::published::config(&Default::default());
     let diags = catalogc::lint::check_project(&loaded, &config, &artifacts);
     let exported = artifacts.tools_list(&loaded.project);
+    let when_lengths = loaded
+        .project
+        .catalogs
+        .iter()
+        .flat_map(|c| &c.tools)
+        .flat_map(|t| [&t.when, &t.when_not])
+        .flatten()
+        .map(|w| w.value.chars().count())
+        .collect();
     Run {
         json,
         imported,
         diags,
         exported,
+        when_lengths,
     }
 }
 
@@ -85,6 +97,76 @@ fn all_540_tools_import_load_lint_and_export_with_counts_by_rule() {
     // Most of the corpus's ~4,000 type, description and bound keywords are expressible.
     assert!(compared > 4_000, "only {compared} keyword values compared");
     insta::assert_json_snapshot!("corpus_findings_by_rule", counts);
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/corpus.md"))
+        .unwrap_or_else(|e| panic!("docs/corpus.md: {e}"));
+    for table in [per_server_table(&counts), per_rule_table(&counts)] {
+        assert!(
+            doc.contains(&table),
+            "docs/corpus.md does not hold the table the rules give now:\n{table}"
+        );
+    }
+}
+
+/// docs/corpus.md's "Per server" table: tools, errors, warnings and the three most frequent
+/// rules (both levels together; ties by rule ID) of each server, then the totals.
+fn per_server_table(counts: &BTreeMap<String, BTreeMap<String, usize>>) -> String {
+    let mut out = String::from(
+        "| server | tools | errors | warnings | most frequent findings |\n|---|---:|---:|---:|---|\n",
+    );
+    let (mut tools, mut errors, mut warnings) = (0, 0, 0);
+    for (server, per) in counts {
+        let level_sum = |level: &str| -> usize {
+            per.iter()
+                .filter(|(k, _)| k.ends_with(&format!(" {level}")))
+                .map(|(_, n)| n)
+                .sum()
+        };
+        let (e, w) = (level_sum("error"), level_sum("warn"));
+        let mut by_rule: BTreeMap<&str, usize> = BTreeMap::new();
+        for (key, n) in per.iter().filter(|(k, _)| !k.starts_with('(')) {
+            *by_rule
+                .entry(key.split(' ').next().unwrap_or_default())
+                .or_default() += n;
+        }
+        let mut top: Vec<(&str, usize)> = by_rule.into_iter().collect();
+        top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let top: Vec<String> = top
+            .iter()
+            .take(3)
+            .map(|(r, n)| format!("`{r}` {n}"))
+            .collect();
+        let n = per.get("(tools)").copied().unwrap_or(0);
+        out.push_str(&format!(
+            "| {server} | {n} | {e} | {w} | {} |\n",
+            top.join(", ")
+        ));
+        (tools, errors, warnings) = (tools + n, errors + e, warnings + w);
+    }
+    out.push_str(&format!(
+        "| **all {}** | **{tools}** | **{errors}** | **{warnings}** | |\n",
+        counts.len()
+    ));
+    out
+}
+
+/// docs/corpus.md's "Per rule" table: findings and servers of each rule and level, most
+/// findings first (ties by rule ID, then level).
+fn per_rule_table(counts: &BTreeMap<String, BTreeMap<String, usize>>) -> String {
+    let mut rules: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
+    for per in counts.values() {
+        for (key, n) in per.iter().filter(|(k, _)| !k.starts_with('(')) {
+            let (rule, level) = key.split_once(' ').unwrap_or((key, ""));
+            let e = rules.entry((rule, level)).or_default();
+            (e.0, e.1) = (e.0 + n, e.1 + 1);
+        }
+    }
+    let mut rows: Vec<_> = rules.into_iter().collect();
+    rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+    let mut out = String::from("| rule | level | findings | servers |\n|---|---|---:|---:|\n");
+    for ((rule, level), (n, servers)) in rows {
+        out.push_str(&format!("| `{rule}` | {level} | {n} | {servers} |\n"));
+    }
+    out
 }
 
 // ---- the round trip ----
@@ -348,10 +430,43 @@ fn judged_true_findings_stay_and_fixed_false_ones_do_not_return() {
         "{} judged-false findings are back: {back:#?}",
         back.len()
     );
-    // The per-rule figures of docs/corpus.md (`cargo test --test corpus -- --nocapture`).
-    for ((rule, level), (real, judged, unclear)) in precision_by_rule(&judged, &current) {
-        eprintln!("{rule}\t{level}\t{real} / {judged}\t{unclear}");
+    // The per-rule figures of docs/corpus.md (`cargo test --test corpus -- --nocapture`):
+    // each row's last three cells, and the totals per level.
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/corpus.md"))
+        .unwrap_or_else(|e| panic!("docs/corpus.md: {e}"));
+    let now = |real: usize, judged: usize, unclear: usize| {
+        let unclear = if unclear == 0 {
+            String::new()
+        } else {
+            unclear.to_string()
+        };
+        let precision = real as f64 / judged.max(1) as f64;
+        format!("| {real} / {judged} | {precision:.2} | {unclear} |")
+    };
+    let mut totals: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut stale = Vec::new();
+    let mut check = |row: String, (real, judged, unclear): (usize, usize, usize)| {
+        eprintln!("{row}\t{real} / {judged}\t{unclear}");
+        let cells = now(real, judged, unclear);
+        if !doc
+            .lines()
+            .any(|l| l.starts_with(&row) && l.ends_with(&cells))
+        {
+            stale.push(format!("{row} … {cells}"));
+        }
+    };
+    for ((rule, level), figures) in precision_by_rule(&judged, &current) {
+        let t = totals.entry(level).or_default();
+        (t.0, t.1, t.2) = (t.0 + figures.0, t.1 + figures.1, t.2 + figures.2);
+        check(format!("| `{rule}` | {level} |"), figures);
     }
+    for (level, figures) in totals {
+        check(format!("| **all {level}** |"), figures);
+    }
+    assert!(
+        stale.is_empty(),
+        "docs/corpus.md's precision table is out of date; rows should end: {stale:#?}"
+    );
     // At each level, at least 9 in 10 of today's findings with a verdict are real.
     for level in [Level::Error, Level::Warn] {
         let (mut real, mut noise) = (0, 0);
@@ -390,4 +505,138 @@ fn precision_by_rule(
         }
     }
     out
+}
+
+// ---- thresholds ----
+
+/// Where each default threshold of the rules that measure lengths, sizes and budgets sits in
+/// the corpus's distribution, as the rule docs state it: the share of the corpus's values
+/// at or under the threshold, in whole percent (rounded down). Docs name these figures; a
+/// change of a default or of the corpus that moves one fails here.
+const THRESHOLD_PERCENTILES: &[(&str, f64, u32)] = &[
+    // `selection/length` summary-max: characters of a whole published description.
+    ("summary-max", 560.0, 90),
+    // `selection/length` description-max: characters of the description catalogc renders.
+    ("description-max", 1024.0, 95),
+    // `selection/length` when-max: characters of the `when` / `when-not` texts import split
+    // off descriptions that say when to use the tool.
+    ("when-max", 300.0, 100),
+    // `catalog/budget` budget-tool-bytes: bytes of one tool's rendered definition.
+    ("budget-tool-bytes", 4096.0, 97),
+    // `catalog/budget` budget-catalog-bytes: bytes of one server's rendered tools/list.
+    ("budget-catalog-bytes", 32768.0, 75),
+    // `bounds/field-count` max-fields: fields of one object (input, output, nested).
+    ("max-fields", 30.0, 100),
+    // `bounds/depth` max-depth: object nesting of one tool side (input fields at depth 1).
+    ("max-depth", 5.0, 100),
+    // `naming/field-name`: characters of a property name.
+    ("field-name-max-length", 64.0, 100),
+];
+
+#[test]
+fn thresholds_sit_at_their_documented_corpus_percentiles() {
+    let mut values: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for (server, text) in servers() {
+        let r = run(&server, &text);
+        let originals = match &r.json {
+            Value::Object(o) => o.get("tools").and_then(Value::as_array).cloned(),
+            Value::Array(a) => Some(a.clone()),
+            _ => None,
+        }
+        .unwrap_or_default();
+        for t in &originals {
+            let len = t["description"]
+                .as_str()
+                .unwrap_or_default()
+                .chars()
+                .count();
+            values.entry("summary-max").or_default().push(len as f64);
+        }
+        let tools = r.exported["tools"].as_array().cloned().unwrap_or_default();
+        let mut catalog_bytes = r#"{"tools":[]}"#.len();
+        for (i, t) in tools.iter().enumerate() {
+            let len = t["description"]
+                .as_str()
+                .unwrap_or_default()
+                .chars()
+                .count();
+            values
+                .entry("description-max")
+                .or_default()
+                .push(len as f64);
+            let bytes = serde_json::to_string(t).map_or(0, |s| s.len());
+            values
+                .entry("budget-tool-bytes")
+                .or_default()
+                .push(bytes as f64);
+            catalog_bytes += bytes + usize::from(i > 0);
+            let mut depth = 0;
+            for key in ["inputSchema", "outputSchema"] {
+                if let Some(schema) = t.get(key) {
+                    depth = depth.max(measure(schema, 0, &mut values));
+                }
+            }
+            values.entry("max-depth").or_default().push(depth as f64);
+        }
+        values
+            .entry("budget-catalog-bytes")
+            .or_default()
+            .push(catalog_bytes as f64);
+        let whens = values.entry("when-max").or_default();
+        whens.extend(r.when_lengths.iter().map(|&n| n as f64));
+    }
+    let mut wrong = Vec::new();
+    for &(name, threshold, documented) in THRESHOLD_PERCENTILES {
+        let xs = values.get(name).cloned().unwrap_or_default();
+        assert!(!xs.is_empty(), "{name}: nothing measured");
+        let under = xs.iter().filter(|&&x| x <= threshold).count();
+        let percentile = (under * 100 / xs.len()) as u32;
+        eprintln!(
+            "{name}\t{threshold}\tp{percentile}\tof {} values (largest {})",
+            xs.len(),
+            xs.iter().copied().fold(0.0, f64::max)
+        );
+        if percentile != documented {
+            wrong.push(format!(
+                "{name} {threshold}: p{percentile}, documented p{documented}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Records the field count of every object of `schema` and the length of every property
+/// name; returns the object nesting below `depth` (an object's properties one level deeper,
+/// array items and map values at their container's level).
+fn measure(schema: &Value, depth: usize, values: &mut BTreeMap<&str, Vec<f64>>) -> usize {
+    let mut deepest = depth;
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        if !props.is_empty() {
+            values
+                .entry("max-fields")
+                .or_default()
+                .push(props.len() as f64);
+        }
+        for (name, sub) in props {
+            let len = name.chars().count() as f64;
+            values.entry("field-name-max-length").or_default().push(len);
+            deepest = deepest.max(measure(sub, depth + 1, values));
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(sub @ Value::Object(_)) = schema.get(key) {
+            deepest = deepest.max(measure(sub, depth, values));
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        for sub in schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            deepest = deepest.max(measure(sub, depth, values));
+        }
+    }
+    deepest
 }

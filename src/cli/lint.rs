@@ -60,7 +60,8 @@ pub struct LintArgs {
 /// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
 /// baseline; [`Status::Findings`] when one is at error level (or warning with `--deny warnings`).
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
-    let (mut loaded, published) = load(&args.paths, global)?;
+    let (loaded, ()) = crate::par::beside(|| load(&args.paths, global), crate::lint::prepare);
+    let (mut loaded, published) = loaded?;
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
     let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;

@@ -437,7 +437,7 @@ fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let extra_values = s
         .extra
         .as_ref()
-        .map(|x| shape(&x.extra.values, &x.ty, at, &mut counter));
+        .map(|x| element_shape(&x.extra.values, &x.ty, at, &mut counter));
     let rules: Vec<TokenStream> = s
         .fields
         .iter()
@@ -754,13 +754,7 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         }
         (TyKind::Boolean, _) => quote!(__rt::Shape::Boolean),
         (TyKind::Array(a), RTy::Vec(inner)) => {
-            let items = match &**inner {
-                RTy::Nullable(item) => {
-                    let s = shape(&a.items, item, at, counter);
-                    quote!(__rt::Shape::Nullable(&#s))
-                }
-                item => shape(&a.items, item, at, counter),
-            };
+            let items = element_shape(&a.items, inner, at, counter);
             let mut r = with_bounds(
                 quote!(__rt::ArrayRule::of(#items)),
                 vec![
@@ -774,7 +768,7 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
             quote!(__rt::Shape::Array(&#r))
         }
         (TyKind::Map(m), RTy::Map(inner)) => {
-            let values = shape(&m.values, inner, at, counter);
+            let values = element_shape(&m.values, inner, at, counter);
             let r = with_bounds(
                 quote!(__rt::MapRule::of(#values)),
                 vec![
@@ -791,6 +785,18 @@ fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
         }
         // A plan/model mismatch cannot come out of `plan`; fail closed as free text.
         _ => quote!(__rt::Shape::String(&__rt::StrRule::ANY)),
+    }
+}
+
+/// The shape of an array item, map value or extra property: [`shape`], admitting `null`
+/// when the plan made it an `Option`.
+fn element_shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
+    match rty {
+        RTy::Nullable(inner) => {
+            let s = shape(ty, inner, at, counter);
+            quote!(__rt::Shape::Nullable(&#s))
+        }
+        rty => shape(ty, rty, at, counter),
     }
 }
 

@@ -30,7 +30,8 @@ pub enum RTy {
     Map(Box<RTy>),
     /// A `json` value: `serde_json::Value`.
     Json,
-    /// A nullable array item (`items … nullable=#true`): `Option<T>`, `None` being `null`.
+    /// A nullable array item, map value or extra property (`nullable=#true`): `Option<T>`,
+    /// `None` being `null`.
     Nullable(Box<RTy>),
     /// An enum or struct generated in the same scope.
     Local(String),
@@ -180,6 +181,16 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
 }
 
 /// Distinct Pascal-case identifiers for `items`, named by `name`.
+/// An array item, map value or extra property that may be `null` (`nullable=#true`):
+/// `Option<T>`, `None` being `null`. A `json` value admits `null` already: no `Option`.
+fn or_null(ty: RTy, nullable: bool) -> RTy {
+    if nullable && ty != RTy::Json {
+        RTy::Nullable(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
 fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
     let mut unique = Unique::new();
     items
@@ -256,7 +267,7 @@ impl<'a> Scope<'_, 'a> {
         let extra = extra.map(|x| ExtraPlan {
             extra: x,
             ident: field_names.claim("extra".to_string(), Case::Snake),
-            ty: self.ty(&ident, "Extra", &x.values, None),
+            ty: or_null(self.ty(&ident, "Extra", &x.values, None), x.nullable),
         });
         if let Some(Item::Struct(s)) = self.items.get_mut(at) {
             s.fields = planned;
@@ -312,17 +323,12 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Array(a) => {
                 let item_base = format!("{base}Item");
                 let item = self.ty(owner, &item_base, &a.items, None);
-                // A `json` item admits `null` already: no `Option` around the value.
-                let item = if a.items_nullable && item != RTy::Json {
-                    RTy::Nullable(Box::new(item))
-                } else {
-                    item
-                };
-                RTy::Vec(Box::new(item))
+                RTy::Vec(Box::new(or_null(item, a.items_nullable)))
             }
             TyKind::Map(m) => {
                 let value_base = format!("{base}Value");
-                RTy::Map(Box::new(self.ty(owner, &value_base, &m.values, None)))
+                let value = self.ty(owner, &value_base, &m.values, None);
+                RTy::Map(Box::new(or_null(value, m.values_nullable)))
             }
             TyKind::Json => RTy::Json,
             TyKind::Object(o) => {

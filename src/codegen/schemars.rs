@@ -166,8 +166,11 @@ fn extensions(ty: &Ty, nullable: bool) -> Vec<TokenStream> {
         // catalog); JSON text is `extend`'s value syntax. Values that hold fields are
         // generated types with their own derive, which schemars uses as they are.
         if !m.values.kind.is_structured() {
+            // A bare field of the values' type says `nullable` as the contract writes it.
+            let mut value = crate::model::Field::new("", m.values.kind.clone());
+            value.nullable = m.values_nullable;
             let values =
-                crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &*m.values);
+                crate::contract::schema::ty_schema(&crate::model::Catalog::new(""), &value);
             if let Ok(values) = values.to_string().parse::<TokenStream>() {
                 out.push(quote!("additionalProperties" = #values));
             }

@@ -181,3 +181,34 @@ tool "job_start" version="1.0.0" {
         assert!(rs.contains(part), "no `{part}` in\n{rs}");
     }
 }
+
+#[test]
+fn nullable_map_values_and_structured_extras_are_options_and_value_structs() {
+    let text = r#"catalog "pools" version="1.0.0"
+tool "pool_set" version="1.0.0" {
+    effect "update"
+    input {
+        field "taints" "map" max-entries=4 { values "string" nullable=#true max-length=8; }
+        field "pools" "object" max-entries=4 {
+            field "default" "integer" required=#true max=9
+            extra "object" nullable=#true {
+                field "nodes" "integer" required=#true max=9
+            }
+        }
+        field "raw" "map" max-entries=4 { values "json" nullable=#true; }
+    }
+}
+"#;
+    let files = generate_text("pools.kdl", text);
+    let rs = &files[0].contents;
+    for part in [
+        "pub taints: __rt::Option<__rt::BTreeMap<__rt::String, __rt::Option<__rt::String>>>",
+        "pub struct PoolsExtra",
+        "pub extra: __rt::BTreeMap<__rt::String, __rt::Option<PoolsExtra>>",
+        "__rt::Shape::Nullable(",
+        // `json` values admit `null` already.
+        "__rt::BTreeMap<__rt::String, __rt::serde_json::Value>",
+    ] {
+        assert!(rs.contains(part), "no `{part}` in\n{rs}");
+    }
+}

@@ -369,7 +369,11 @@ impl<'a> Reader<'a, '_> {
             (None, None) => return,
             (None, Some(_)) => self.emit(Ev::ReaderOpen, &at, ws, rs, String::new()),
             (Some(_), None) => self.emit(Ev::WriterOpen, &at, ws, rs, String::new()),
-            (Some(w), Some(r)) => self.ty(&w.values, &r.values, &format!("{path}{{}}")),
+            (Some(w), Some(r)) => {
+                let values = format!("{path}{{}}");
+                self.element_nullable(w.nullable, r.nullable, &values, ws, rs);
+                self.ty(&w.values, &r.values, &values);
+            }
         }
         // A closed object states no count: the bounds of the open side compare with none.
         let n = |x: Option<&'a Extra>, min: bool| {
@@ -381,7 +385,12 @@ impl<'a> Reader<'a, '_> {
         let named = |fields: &[Field], name: &str| fields.iter().any(|f| f.name.value == name);
         if let Some(w) = wx {
             for f in rf.iter().filter(|f| !named(wf, &f.name.value)) {
-                self.ty(&w.values, &f.ty, &join(path, &f.name.value));
+                let p = join(path, &f.name.value);
+                if w.nullable && !f.nullable && w.values.kind != TyKind::Json {
+                    let ev = Ev::NullableDiffers { writer_has: true };
+                    self.emit(ev, &sub(&p, "nullable"), ws, Some(f.span), String::new());
+                }
+                self.ty(&w.values, &f.ty, &p);
                 self.one_sided_headers(std::slice::from_ref(f), path, false, ws, rs);
             }
         }
@@ -389,12 +398,28 @@ impl<'a> Reader<'a, '_> {
             for f in wf.iter().filter(|f| !named(rf, &f.name.value)) {
                 self.one_sided_headers(std::slice::from_ref(f), path, true, ws, rs);
                 let p = join(path, &f.name.value);
-                if f.nullable && r.values.kind != TyKind::Json {
+                if f.nullable && !r.nullable && r.values.kind != TyKind::Json {
                     let ev = Ev::NullableDiffers { writer_has: true };
                     self.emit(ev, &sub(&p, "nullable"), Some(f.span), rs, String::new());
                 }
                 self.ty(&f.ty, &r.values, &p);
             }
+        }
+    }
+
+    /// `null` as an array item, map value or extra property (`nullable=#true` on `items`,
+    /// `values`, `extra`), classified as a nullable field's `null` is, at `path.nullable`.
+    fn element_nullable(
+        &mut self,
+        writer: bool,
+        reader: bool,
+        path: &str,
+        ws: Option<Span>,
+        rs: Option<Span>,
+    ) {
+        if writer != reader {
+            let ev = Ev::NullableDiffers { writer_has: writer };
+            self.emit(ev, &sub(path, "nullable"), ws, rs, String::new());
         }
     }
 
@@ -557,13 +582,7 @@ impl<'a> Reader<'a, '_> {
                 );
                 self.flag("unique", a.unique, b.unique, path, ws, rs);
                 let items = format!("{path}[]");
-                // `null` items are classified as a nullable field's `null` is, at the items.
-                if a.items_nullable != b.items_nullable {
-                    let ev = Ev::NullableDiffers {
-                        writer_has: a.items_nullable,
-                    };
-                    self.emit(ev, &sub(&items, "nullable"), ws, rs, String::new());
-                }
+                self.element_nullable(a.items_nullable, b.items_nullable, &items, ws, rs);
                 self.ty(&a.items, &b.items, &items);
             }
             (Norm::Obj(a, ax), Norm::Obj(b, bx)) => {
@@ -574,7 +593,9 @@ impl<'a> Reader<'a, '_> {
                 let n = |v: &Option<crate::model::Sp<u64>>| v.as_ref().map(u);
                 self.lower("min-entries", n(&a.min_entries), n(&b.min_entries), path);
                 self.upper("max-entries", n(&a.max_entries), n(&b.max_entries), path);
-                self.ty(&a.values, &b.values, &format!("{path}{{}}"));
+                let values = format!("{path}{{}}");
+                self.element_nullable(a.values_nullable, b.values_nullable, &values, ws, rs);
+                self.ty(&a.values, &b.values, &values);
             }
             (Norm::Union(a), Norm::Union(b)) => self.union(a, b, path, ws, rs),
             (Norm::Json, Norm::Json) => {}

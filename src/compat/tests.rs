@@ -370,6 +370,7 @@ fn fields_inside_map_values_compare_at_their_path() {
                 }),
                 span: Span::default(),
             }),
+            values_nullable: false,
         })
     };
     let side = |fields: Vec<Field>| vec![field("m", map(fields), false)];

@@ -27,7 +27,8 @@
 //! - `nullable=#true` writes `"type": [T, "null"]` (and `null` at the end of an `enum`), the
 //!   2020-12 spelling every validator knows; `anyOf` with a null branch would read as a
 //!   union to clients that flatten schemas. An optional field still is simply not required.
-//!   Nullable array items (`items … nullable=#true`) are written the same way in `items`.
+//!   Nullable array items (`items … nullable=#true`), map values and extras (`values` /
+//!   `extra … nullable=#true`) are written the same way in `items` / `additionalProperties`.
 //! - A `map` is an object with `"properties": {}` (for the clients that insist on it) and
 //!   its value schema as `additionalProperties`, `min-entries`/`max-entries` as
 //!   `minProperties`/`maxProperties`. An open object (`extra`) is its fields' object with
@@ -360,12 +361,13 @@ impl<'a> Ctx<'a> {
         &mut self,
         out: &mut String,
         values: &Ty,
+        nullable: bool,
         min: &Option<crate::model::Sp<u64>>,
         max: &Option<crate::model::Sp<u64>>,
     ) {
         key(out, "additionalProperties");
         out.push('{');
-        self.ty(out, values, None, false);
+        self.ty(out, values, None, nullable);
         out.push('}');
         if let Some(n) = min {
             key(out, "minProperties");
@@ -493,14 +495,20 @@ impl<'a> Ctx<'a> {
                 Some(x) => {
                     head(out, "object");
                     self.properties(out, &o.fields, None);
-                    self.open_members(out, &x.values, &x.min_entries, &x.max_entries);
+                    self.open_members(out, &x.values, x.nullable, &x.min_entries, &x.max_entries);
                 }
             },
             TyKind::Map(mt) => {
                 head(out, "object");
                 key(out, "properties");
                 out.push_str("{}");
-                self.open_members(out, &mt.values, &mt.min_entries, &mt.max_entries);
+                self.open_members(
+                    out,
+                    &mt.values,
+                    mt.values_nullable,
+                    &mt.min_entries,
+                    &mt.max_entries,
+                );
             }
             // The empty schema: any value (`null` included). Only the description is said.
             TyKind::Json => doc_member(out, doc),
@@ -618,7 +626,10 @@ fn repeated_types(cat: &Catalog) -> HashSet<&str> {
                 }
                 TyKind::Array(a) => stack.push(&a.items),
                 TyKind::Map(m) => stack.push(&m.values),
-                TyKind::Object(o) => stack.extend(o.fields.iter().map(|f| &f.ty)),
+                TyKind::Object(o) => {
+                    stack.extend(o.fields.iter().map(|f| &f.ty));
+                    stack.extend(o.extra.as_ref().map(|x| &*x.values));
+                }
                 _ => {}
             }
         }

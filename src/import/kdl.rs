@@ -73,11 +73,6 @@ impl Node {
         }
     }
 
-    /// The node's name (`field`, `items`, …).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Adds an argument.
     pub fn arg(mut self, v: impl Into<Val>) -> Node {
         self.args.push(v.into());

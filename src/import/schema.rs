@@ -515,17 +515,15 @@ impl Cx<'_, '_, '_> {
                 read = &[];
             }
         }
+        // The last arm above: any JSON value, which admits `null` already.
+        let any = !matches!(
+            ty,
+            "string" | "integer" | "number" | "boolean" | "array" | "object" | "null"
+        );
         let mut read = read.to_vec();
-        if shape.contains_key(NULLABLE) && !is_field {
-            // Array items say it as a field does; map values cannot.
-            if node.name() == "items" {
-                node = node.prop("nullable", true);
-            } else {
-                lost.push(
-                    "nullable map values or extras: `null` is not expressible here; the non-null type is kept"
-                        .into(),
-                );
-            }
+        // Items, map values and extras say it as a field does (`json` admits `null` already).
+        if shape.contains_key(NULLABLE) && !is_field && !any {
+            node = node.prop("nullable", true);
         }
         if is_field {
             if let Some(c) = constant {
@@ -561,18 +559,14 @@ impl Cx<'_, '_, '_> {
         node
     }
 
-    /// The `extra` node of an open object with fields: its `additionalProperties` as a
-    /// scalar type, or `json` (for `true`, and with a note for a structured schema).
+    /// The `extra` node of an open object with fields: its `additionalProperties` as the
+    /// type map values may have, or `json` (for `true`, and with a note for a map of maps or
+    /// of unions).
     fn extra(&mut self, shape: &Shape, at: &At, depth: usize, lost: &mut Vec<String>) -> Node {
-        let scalar = |t: &Shape| {
-            matches!(
-                t.get("type").and_then(Value::as_str),
-                Some("string" | "integer" | "number" | "boolean")
-            )
-        };
-        let why = "extra properties {} are not expressible (extras are scalars or `json`)";
+        let why =
+            "extra properties {} are not expressible (maps and unions of extras have no form)";
         let (node, extra_at, extra_lost) =
-            self.open_values("extra", shape, at, depth, &scalar, why);
+            self.open_values("extra", shape, at, depth, &map_value_fits, why);
         // Reported at the object: the `extra` node is a child, not a field of its own.
         for what in extra_lost {
             lost.push(format!("{}: {what}", extra_at.path));
@@ -590,16 +584,9 @@ impl Cx<'_, '_, '_> {
         lost: &mut Vec<String>,
     ) -> (Node, &'static [&'static str]) {
         let mut node = count_props(head.arg("map"), shape, lost);
-        // The format's map values: scalars, arrays and objects with fields (not maps or
-        // unions: a map of maps has no form).
-        let fits = |t: &Shape| match t.get("type").and_then(Value::as_str) {
-            Some("string" | "integer" | "number" | "boolean" | "array") => true,
-            Some("object") => !is_map(t) && !t.contains_key(UNION),
-            _ => false,
-        };
         let why = "map values {} are not expressible (maps of maps and of unions have no form)";
         let (values, values_at, values_lost) =
-            self.open_values("values", shape, at, depth, &fits, why);
+            self.open_values("values", shape, at, depth, &map_value_fits, why);
         self.report(&mut node, &values_at, values_lost);
         node.child(values);
         (
@@ -759,6 +746,16 @@ fn count_props(mut node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
         }
     }
     node
+}
+
+/// The format's map values and extras: scalars, arrays and objects with fields (not maps or
+/// unions: a map of maps has no form).
+fn map_value_fits(t: &Shape) -> bool {
+    match t.get("type").and_then(Value::as_str) {
+        Some("string" | "integer" | "number" | "boolean" | "array") => true,
+        Some("object") => !is_map(t) && !t.contains_key(UNION),
+        _ => false,
+    }
 }
 
 /// An object schema that is a map: free keys (`additionalProperties` `true` or a schema) and

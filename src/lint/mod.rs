@@ -74,6 +74,9 @@ pub struct Hooks {
     /// Creates the rule's [`RuleState`] once per run, for a rule that keeps something across
     /// sites.
     pub state: Option<StateHook>,
+    /// Builds what the rule builds once per process (its text automata) ahead of the walk;
+    /// see [`prepare`].
+    pub prepare: Option<fn()>,
 }
 
 impl Hooks {
@@ -85,6 +88,7 @@ impl Hooks {
         declaration: None,
         use_site: None,
         state: None,
+        prepare: None,
     };
 
     /// Only a project hook.
@@ -137,6 +141,25 @@ impl Hooks {
         Hooks {
             declaration: Some(f),
             ..self
+        }
+    }
+
+    /// These hooks and a prepare hook.
+    pub const fn and_prepare(self, f: fn()) -> Self {
+        Hooks {
+            prepare: Some(f),
+            ..self
+        }
+    }
+}
+
+/// Builds every rule's once-per-process automata. A regex of phrases compiles in about a
+/// millisecond and the walk would otherwise wait for each on its first text; the CLI calls this
+/// on a spare core while the catalogs load. Calling it is never needed for correct findings.
+pub fn prepare() {
+    for rule in registry() {
+        if let Some(f) = rule.hooks.prepare {
+            f();
         }
     }
 }
@@ -367,19 +390,38 @@ pub fn run(
 /// walk over every catalog calling the other hooks (see [`Hooks`]). Each rule's findings come
 /// in the order it would report them walking the project alone.
 ///
-/// On a large project the rules are dealt round-robin into one group per core (neighbouring
-/// rules of a category tend to cost alike) and each group walks the project on its own thread;
-/// every rule still sees the whole walk in order, so the findings are the same.
+/// On a large project the rules that walk the catalogs are dealt round-robin into one group per
+/// core (neighbouring rules of a category tend to cost alike), each group walking the project
+/// on its own; a rule with only a project hook needs no walk and is a task of its own. Free
+/// threads take the next task, so a heavy project rule evens out uneven groups. Every rule
+/// still sees the whole walk in order, so the findings are the same.
 pub fn findings<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
     let tools: usize = cx.project.catalogs.iter().map(|c| c.tools.len()).sum();
-    let groups = crate::par::threads().min(rules.len()).max(1);
-    let mut order: Vec<usize> = (0..rules.len()).collect();
-    order.sort_by_key(|&i| (i % groups, i));
-    let dealt: Vec<&Rule> = order.iter().map(|&i| rules[i]).collect();
-    let parts = crate::par::map_parts(&dealt, tools, |group| walk_rules(cx, group));
+    let alone = |r: &Rule| {
+        let h = &r.hooks;
+        h.catalog.is_none()
+            && h.text.is_none()
+            && h.declaration.is_none()
+            && h.use_site.is_none()
+            && h.state.is_none()
+    };
+    let (single, walking): (Vec<usize>, Vec<usize>) =
+        (0..rules.len()).partition(|&i| alone(rules[i]));
+    let groups = crate::par::threads().min(walking.len()).max(1);
+    let mut tasks: Vec<Vec<usize>> = vec![Vec::new(); groups];
+    for (k, &i) in walking.iter().enumerate() {
+        tasks[k % groups].push(i);
+    }
+    tasks.extend(single.into_iter().map(|i| vec![i]));
+    let found = crate::par::map_queue(&tasks, tools, |task| {
+        let group: Vec<&Rule> = task.iter().map(|&i| rules[i]).collect();
+        walk_rules(cx, &group)
+    });
     let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
-    for (i, found) in order.into_iter().zip(parts.into_iter().flatten()) {
-        out[i] = found;
+    for (task, found) in tasks.iter().zip(found) {
+        for (&i, f) in task.iter().zip(found) {
+            out[i] = f;
+        }
     }
     out
 }

@@ -162,6 +162,9 @@ struct Frame<'a> {
     entered: Option<usize>,
     /// A union variant's name, written after the union field's path: `input.q<choice>.text`.
     variant: Option<&'a str>,
+    /// An open object's structured extras (`extra "object" { … }`), visited after its fields
+    /// at `FIELD{}`, as a map's structured values are.
+    extra: Option<&'a Ty>,
 }
 
 struct Walker<'t, 'a> {
@@ -210,28 +213,44 @@ impl<'t, 'a> Walker<'t, 'a> {
             depth: 1,
             entered: None,
             variant: None,
+            extra: None,
         }];
         while let Some(frame) = stack.last_mut() {
-            let Some(field) = frame.fields.get(frame.next) else {
+            let field = frame.fields.get(frame.next);
+            let extra = match field {
+                Some(_) => None,
+                None => frame.extra.take(),
+            };
+            if field.is_none() && extra.is_none() {
                 if let Some(i) = frame.entered {
                     self.active[i] = false;
                     self.inside -= 1;
                 }
                 stack.pop();
                 continue;
-            };
+            }
             frame.next += 1;
-            let (siblings, depth) = (frame.fields, frame.depth);
+            let (siblings, mut depth) = (frame.fields, frame.depth);
             path.truncate(frame.path_len);
             if let Some(v) = frame.variant {
                 path.push('<');
                 path.push_str(v);
                 path.push('>');
             }
-            path.push('.');
-            path.push_str(&field.name.value);
-            let mut ty = &field.ty;
-            let mut site_field = Some(field);
+            let (mut ty, mut site_field) = match (field, extra) {
+                (Some(field), _) => {
+                    path.push('.');
+                    path.push_str(&field.name.value);
+                    (&field.ty, Some(field))
+                }
+                // The extras sit at the open object's own depth, as a map's values do.
+                (None, Some(extra)) => {
+                    path.push_str("{}");
+                    depth = depth.saturating_sub(1);
+                    (extra, None)
+                }
+                (None, None) => continue,
+            };
             let name_words = std::cell::OnceCell::new();
             // A field's type, then its array's items (and theirs), at the same depth.
             loop {
@@ -272,6 +291,11 @@ impl<'t, 'a> Walker<'t, 'a> {
                             depth: depth + 1,
                             entered: None,
                             variant: None,
+                            extra: o
+                                .extra
+                                .as_ref()
+                                .map(|x| &*x.values)
+                                .filter(|v| v.kind.is_structured()),
                         });
                         break;
                     }
@@ -284,6 +308,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                             depth: depth + 1,
                             entered: None,
                             variant: Some(v.name.value.as_str()),
+                            extra: None,
                         }));
                         break;
                     }
@@ -301,6 +326,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                                     depth: depth + 1,
                                     entered: Some(i),
                                     variant: None,
+                                    extra: None,
                                 });
                             }
                         }
@@ -407,6 +433,7 @@ mod tests {
             min_entries: None,
             max_entries: None,
             values: Box::new(ty(object(vec![field("y", bounded_string(2))]))),
+            values_nullable: false,
         });
         let t = tool(
             "a_b",
@@ -421,6 +448,7 @@ mod tests {
                         min_entries: None,
                         max_entries: None,
                         values: Box::new(ty(string())),
+                        values_nullable: false,
                     }),
                 ),
                 field(
@@ -429,6 +457,7 @@ mod tests {
                         min_entries: None,
                         max_entries: None,
                         values: Box::new(ty(array(string(), None))),
+                        values_nullable: false,
                     }),
                 ),
             ],
@@ -457,6 +486,53 @@ mod tests {
                 "input.tags@1",
                 "input.tags{}@1",
                 "input.tags{}[]@1",
+            ]
+        );
+    }
+
+    /// An open object's structured extras are walked after its fields at `FIELD{}`, at the
+    /// object's own depth (as a map's values); scalar extras are the object's own site.
+    #[test]
+    fn structured_extras_walk_at_braces_after_the_fields() {
+        let open = |values: TyKind| {
+            TyKind::Object(Object {
+                fields: vec![field("default", int(None, None))],
+                span: Span::new(0, 0),
+                extra: Some(crate::model::Extra {
+                    values: Box::new(ty(values)),
+                    nullable: true,
+                    min_entries: None,
+                    max_entries: None,
+                }),
+            })
+        };
+        let pool = object(vec![field("nodes", int(None, None))]);
+        let t = tool(
+            "a_b",
+            Effect::Read,
+            vec![
+                field("pools", open(pool)),
+                field("tags", open(array(string(), None))),
+                field("plain", open(string())),
+            ],
+            None,
+        );
+        let c = catalog(vec![t], vec![]);
+        let (paths, complete) = use_paths(&c, &c.tools[0]);
+        assert!(complete);
+        assert_eq!(
+            paths,
+            [
+                "input.pools@1",
+                "input.pools.default@2",
+                "input.pools{}@1",
+                "input.pools{}.nodes@2",
+                "input.tags@1",
+                "input.tags.default@2",
+                "input.tags{}@1",
+                "input.tags{}[]@1",
+                "input.plain@1",
+                "input.plain.default@2",
             ]
         );
     }

@@ -371,8 +371,8 @@ fn occurrences(loaded: &Loaded) -> Vec<Occurrence> {
     out
 }
 
-/// Every use of a named type below `fields` (nested objects, array items, map values and
-/// the fields of union variants included).
+/// Every use of a named type below `fields` (nested objects, array items, map values, open
+/// objects' extras and the fields of union variants included).
 fn type_uses<'a>(fields: &'a [Field], out: &mut Vec<(&'a str, Span)>) {
     for f in fields {
         ty_uses(&f.ty, out);
@@ -384,7 +384,12 @@ fn ty_uses<'a>(ty: &'a Ty, out: &mut Vec<(&'a str, Span)>) {
         TyKind::Named(n) => out.push((&n.value, ty.span)),
         TyKind::Array(a) => ty_uses(&a.items, out),
         TyKind::Map(m) => ty_uses(&m.values, out),
-        TyKind::Object(Object { fields, .. }) => type_uses(fields, out),
+        TyKind::Object(Object { fields, extra, .. }) => {
+            type_uses(fields, out);
+            if let Some(x) = extra {
+                ty_uses(&x.values, out);
+            }
+        }
         TyKind::Union(u) => {
             for v in &u.variants {
                 type_uses(&v.fields.fields, out);

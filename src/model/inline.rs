@@ -110,23 +110,31 @@ impl<'a> Sizes<'a> {
 
     fn refs(&self, fields: &[Field], out: &mut Vec<usize>) {
         for f in fields {
-            let mut ty = &f.ty;
-            loop {
-                match &ty.kind {
-                    TyKind::Array(a) => ty = &a.items,
-                    TyKind::Map(m) => ty = &m.values,
-                    _ => break,
+            self.ty_refs(&f.ty, out);
+        }
+    }
+
+    fn ty_refs(&self, mut ty: &Ty, out: &mut Vec<usize>) {
+        loop {
+            match &ty.kind {
+                TyKind::Array(a) => ty = &a.items,
+                TyKind::Map(m) => ty = &m.values,
+                _ => break,
+            }
+        }
+        match &ty.kind {
+            TyKind::Named(n) => out.extend(self.index.get(n.value.as_str())),
+            TyKind::Object(o) => {
+                self.refs(&o.fields, out);
+                if let Some(x) = &o.extra {
+                    self.ty_refs(&x.values, out);
                 }
             }
-            match &ty.kind {
-                TyKind::Named(n) => out.extend(self.index.get(n.value.as_str())),
-                TyKind::Object(o) => self.refs(&o.fields, out),
-                TyKind::Union(u) => u
-                    .variants
-                    .iter()
-                    .for_each(|v| self.refs(&v.fields.fields, out)),
-                _ => {}
-            }
+            TyKind::Union(u) => u
+                .variants
+                .iter()
+                .for_each(|v| self.refs(&v.fields.fields, out)),
+            _ => {}
         }
     }
 
@@ -169,7 +177,19 @@ impl<'a> Sizes<'a> {
                     ..values
                 }
             }
-            TyKind::Object(o) => self.fields(&o.fields, state),
+            TyKind::Object(o) => {
+                let mut m = self.fields(&o.fields, state);
+                // An open object's extras are measured as a map's values: one more field.
+                if let Some(x) = &o.extra {
+                    let values = self.ty(&x.values, state);
+                    m.fields = m.fields.saturating_add(1).saturating_add(values.fields);
+                    if values.depth + 1 > m.depth {
+                        m.depth = values.depth + 1;
+                        m.deepest = values.deepest;
+                    }
+                }
+                m
+            }
             // Every variant is an object of the schema: their fields add up, the deepest counts.
             TyKind::Union(u) => {
                 let mut m = Measure::default();

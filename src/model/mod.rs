@@ -306,9 +306,11 @@ pub struct Object {
 /// its property count (`min-entries` / `max-entries` on the object field).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extra {
-    /// The type of every undeclared property: a scalar type or `json` (see
-    /// [`Extra::admits`]).
+    /// The type of every undeclared property: a scalar type, `json`, an array, an object or
+    /// a named type (see [`Extra::admits`]).
     pub values: Box<Ty>,
+    /// `extra … nullable=#true`: an undeclared property may also be `null`.
+    pub nullable: bool,
     /// `min-entries`: fewest properties, declared ones included.
     pub min_entries: Option<Sp<u64>>,
     /// `max-entries`: most properties, declared ones included.
@@ -316,10 +318,10 @@ pub struct Extra {
 }
 
 impl Extra {
-    /// Whether extra properties may have type `kind`: the scalars and `json`. Structured
-    /// extras would be a second, unnamed map beside the fields: name them as a `map` field.
+    /// Whether extra properties may have type `kind`: what a map's values may have (an
+    /// open object's extras are its map of the properties its fields do not name).
     pub fn admits(kind: &TyKind) -> bool {
-        !kind.is_structured()
+        MapTy::admits(kind)
     }
 }
 
@@ -627,6 +629,9 @@ pub struct MapTy {
     /// The `values` child: the type of every value; never a map or a union (see
     /// [`MapTy::admits`]), but an object, array or named type may hold fields.
     pub values: Box<Ty>,
+    /// `values … nullable=#true`: a value may also be `null` (a label map where `null`
+    /// removes the label).
+    pub values_nullable: bool,
 }
 
 impl TyKind {

@@ -169,11 +169,12 @@ pub struct NodeInfo {
 }
 
 const FIELD_PARENTS: &[&str] = &[
-    "type", "input", "output", "field", "items", "values", "variant",
+    "type", "input", "output", "field", "items", "values", "extra", "variant",
 ];
 /// Where an element node (`items`, `values`, `extra`) may stand.
-const ELEMENT_PARENTS: &[&str] = &["field", "items", "values"];
-/// The nodes that carry a type: a field, an array's `items`, a map's `values`.
+const ELEMENT_PARENTS: &[&str] = &["field", "items", "values", "extra"];
+/// The nodes that carry a type: a field, an array's `items`, a map's `values`, an open
+/// object's `extra`.
 pub const TYPED_NODES: &[&str] = &["field", "items", "values", "extra"];
 const TEXT: Option<ValueKind> = Some(ValueKind::Text);
 
@@ -478,7 +479,7 @@ pub const NODES: &[NodeInfo] = &[
     },
     NodeInfo {
         name: "items",
-        parents: &["field", "items", "values"],
+        parents: ELEMENT_PARENTS,
         usage: "items \"TYPE\" …",
         meaning: "The type of an array's items, with its own constraints; `nullable=#true` admits `null` items.",
         props: &["nullable"],
@@ -489,17 +490,17 @@ pub const NODES: &[NodeInfo] = &[
         name: "extra",
         parents: ELEMENT_PARENTS,
         usage: "extra \"json\"",
-        meaning: "Opens an `object`: every property its fields do not name has this type (a scalar type or `json`).",
-        props: &[],
+        meaning: "Opens an `object`: every property its fields do not name has this type (a scalar type, `json`, an `array`, an `object` or a named type); `nullable=#true` admits `null`.",
+        props: &["nullable"],
         children: &[],
         arg: Some(ValueKind::Type),
     },
     NodeInfo {
         name: "values",
-        parents: &["field", "items", "values"],
+        parents: ELEMENT_PARENTS,
         usage: "values \"string\" max-length=256",
-        meaning: "The type of every value of a `map` (a scalar type or `json`), with its own constraints.",
-        props: &[],
+        meaning: "The type of every value of a `map` (a scalar type, `json`, an `array`, an `object` or a named type), with its own constraints; `nullable=#true` admits `null`.",
+        props: &["nullable"],
         children: &[],
         arg: Some(ValueKind::Type),
     },
@@ -811,8 +812,6 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
     if TYPED_NODES.contains(&parent) {
         match ty {
             Some(t) => out.extend_from_slice(type_children(t)),
-            // An open object's extras are scalars: an `enum` is their only child.
-            None if parent == "extra" => out.push("enum"),
             None => out.extend_from_slice(&["enum", "items", "values", "extra", "field"]),
         }
     }
@@ -823,8 +822,7 @@ pub fn children_of(parent: &str, ty: Option<&str>) -> Vec<&'static str> {
 pub fn props_of(node: &str, ty: Option<&str>) -> Vec<&'static str> {
     let mut out: Vec<&str> = match node {
         "field" => COMMON_FIELD_PROPS.to_vec(),
-        "items" => vec!["nullable"],
-        "values" | "extra" => Vec::new(),
+        "items" | "values" | "extra" => vec!["nullable"],
         _ => NODES
             .iter()
             .find(|n| n.name == node)

@@ -39,32 +39,50 @@ impl Cx {
             type_nodes.push(i);
         }
 
-        // A tool reads nothing but its own node and the type names, so the tools are lowered
-        // on every core first; below, each one's result and problems are taken in document
-        // order, exactly where a single pass would have produced them.
-        let tool_nodes: Vec<Node> = doc.nodes().filter(|n| n.name.value == "tool").collect();
+        // A tool or a type reads nothing but its own node and the type names, so they are
+        // lowered on every core first; below, each one's result and problems are taken in
+        // document order, exactly where a single pass would have produced them.
+        let mut next_type = type_nodes.iter().peekable();
+        let items: Vec<Node> = (doc.nodes().enumerate())
+            .filter(|(i, n)| match n.name.value {
+                "tool" => true,
+                "type" => next_type.next_if(|&&t| t == *i).is_some(),
+                _ => false,
+            })
+            .map(|(_, n)| n)
+            .collect();
         let (file, type_names) = (self.r.file, &self.type_names);
-        let parts = crate::par::map_parts(&tool_nodes, tool_nodes.len(), |part| {
+        let parts = crate::par::map_parts(&items, items.len(), |part| {
             let mut cx = Cx {
                 r: Reader::new(file, "model"),
                 type_names: type_names.clone(),
             };
             // The part's reader keeps its problems (so its cap bounds a hostile file's memory
-            // as a single pass would); each tool's are cut out of them afterwards.
+            // as a single pass would); each node's are cut out of them afterwards.
             let ends: Vec<_> = (part.iter())
-                .map(|node| (cx.lower_tool(node), cx.r.diags.len(), cx.r.dropped))
+                .map(|node| {
+                    let lowered = if node.name.value == "tool" {
+                        Lowered::Tool(cx.lower_tool(node))
+                    } else {
+                        // Diagnostics of a type name no tool.
+                        cx.tool = None;
+                        cx.path.clear();
+                        Lowered::Type(cx.lower_type(node))
+                    };
+                    (lowered, cx.r.diags.len(), cx.r.dropped)
+                })
                 .collect();
             let mut diags = std::mem::take(&mut cx.r.diags).into_iter();
             let (mut kept, mut dropped) = (0, 0);
-            let each = ends.into_iter().map(|(tool, kept_to, dropped_to)| {
+            let each = ends.into_iter().map(|(lowered, kept_to, dropped_to)| {
                 let mine: Vec<_> = diags.by_ref().take(kept_to - kept).collect();
                 let gone = dropped_to - dropped;
                 (kept, dropped) = (kept_to, dropped_to);
-                (tool, mine, gone)
+                (lowered, mine, gone)
             });
             each.collect::<Vec<_>>()
         });
-        let mut lowered_tools = parts.into_iter().flatten();
+        let mut lowered = parts.into_iter().flatten();
 
         let mut types = Vec::new();
         let mut tools: Vec<Tool> = Vec::new();
@@ -94,14 +112,17 @@ impl Cx {
                 "type" => {
                     // `type_nodes` is in node order: a search, not a scan per type (a file of
                     // 100,000 types made that scan most of the load time).
-                    if type_nodes.binary_search(&i).is_ok()
-                        && let Some(t) = self.lower_type(&node)
-                    {
-                        types.push(t);
+                    if type_nodes.binary_search(&i).is_err() {
+                        continue;
                     }
+                    let Some((Lowered::Type(ty), diags, dropped)) = lowered.next() else {
+                        continue;
+                    };
+                    self.r.absorb(diags, dropped);
+                    types.extend(ty);
                 }
                 "tool" => {
-                    let Some((tool, diags, dropped)) = lowered_tools.next() else {
+                    let Some((Lowered::Tool(tool), diags, dropped)) = lowered.next() else {
                         continue;
                     };
                     self.r.absorb(diags, dropped);
@@ -562,4 +583,13 @@ impl Cx {
             span: n.span,
         })
     }
+}
+
+/// A top-level node lowered ahead of the document pass (see [`Cx::lower_document`]).
+// Each lives once, moved through one vector per part: a box per tool would cost more than the
+// unused bytes of a type's slot.
+#[allow(clippy::large_enum_variant)]
+enum Lowered {
+    Tool(Option<Tool>),
+    Type(Option<TypeDef>),
 }

@@ -114,7 +114,14 @@ fn ty_refs(ty: &Ty, path: &mut String, f: &mut impl FnMut(&str, Span, &str)) {
             ty_refs(&m.values, path, f);
             path.truncate(path.len() - 2);
         }
-        TyKind::Object(o) => each_ref(&o.fields, path, f),
+        TyKind::Object(o) => {
+            each_ref(&o.fields, path, f);
+            if let Some(x) = &o.extra {
+                path.push_str("{}");
+                ty_refs(&x.values, path, f);
+                path.truncate(path.len() - 2);
+            }
+        }
         TyKind::Union(u) => {
             for v in &u.variants {
                 let len = path.len();
@@ -155,13 +162,20 @@ fn ty_is_bad(ty: &Ty, bad: &HashSet<Span>) -> bool {
         TyKind::Named(n) => bad.contains(&n.span),
         TyKind::Array(a) => ty_is_bad(&a.items, bad),
         TyKind::Map(m) => ty_is_bad(&m.values, bad),
+        // An open object whose extras close a cycle is left out with them.
+        TyKind::Object(o) => o.extra.as_ref().is_some_and(|x| ty_is_bad(&x.values, bad)),
         _ => false,
     }
 }
 
 fn prune_ty(ty: &mut Ty, bad: &HashSet<Span>) {
     match &mut ty.kind {
-        TyKind::Object(o) => prune(&mut o.fields, bad),
+        TyKind::Object(o) => {
+            prune(&mut o.fields, bad);
+            if let Some(x) = &mut o.extra {
+                prune_ty(&mut x.values, bad);
+            }
+        }
         TyKind::Array(a) => prune_ty(&mut a.items, bad),
         TyKind::Map(m) => prune_ty(&mut m.values, bad),
         TyKind::Union(u) => {

@@ -455,7 +455,8 @@ impl Cx {
                     "a `map` needs a `values` child naming the type of its values",
                     "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
                 )?;
-                let (values, _) = self.lower_element(&values, depth, Element::Values)?;
+                let (values, values_nullable) =
+                    self.lower_element(&values, depth, Element::Values)?;
                 if !MapTy::admits(&values.kind) {
                     self.err(
                         "model/unsupported-type",
@@ -472,6 +473,7 @@ impl Cx {
                     min_entries,
                     max_entries,
                     values: Box::new(values),
+                    values_nullable,
                 })
             }
             "json" => TyKind::Json,
@@ -505,7 +507,7 @@ impl Cx {
             }
             return None;
         };
-        let (values, _) = self.lower_element(&node, depth, Element::Extra)?;
+        let (values, nullable) = self.lower_element(&node, depth, Element::Extra)?;
         if !Extra::admits(&values.kind) {
             self.err(
                 "model/unsupported-type",
@@ -514,12 +516,13 @@ impl Cx {
                     "extra properties of type `{}` are not part of the format",
                     values.kind.keyword()
                 ),
-                Some("use a scalar type or `json`; for structured values keyed by name, add a `map` field".to_string()),
+                Some("use a scalar type, `json`, an `array`, an `object` or a named type; for a map of maps, name an object type whose fields are the inner keys".to_string()),
             );
             return None;
         }
         Some(Extra {
             values: Box::new(values),
+            nullable,
             min_entries,
             max_entries,
         })
@@ -657,7 +660,8 @@ impl Cx {
     }
 
     /// `items TYPE [attributes] { ... }` (the element type of an array) or `values TYPE …`
-    /// (the value type of a map), with `nullable=#true` (items only: `null` is an item).
+    /// (the value type of a map) or `extra TYPE …` (an open object's other properties),
+    /// with `nullable=#true`: `null` is an item, a value or an extra property.
     pub(super) fn lower_element(
         &mut self,
         node: &Node,
@@ -680,9 +684,7 @@ impl Cx {
         };
         let label2 = label.clone();
         let mut allowed = type_props(&keyword).to_vec();
-        if matches!(el, Element::Items) {
-            allowed.push("nullable");
-        }
+        allowed.push("nullable");
         let props = self.props(node, &allowed, &|p| {
             if COMMON_FIELD_PROPS.contains(&p) {
                 return Some(format!(

@@ -456,6 +456,39 @@ fn many_tools_report_in_document_order() {
     }
 }
 
+/// Named types are lowered on the threads with the tools: their problems still come in
+/// document order, between the tools', naming no tool, and a type declared twice is ignored
+/// in place.
+#[test]
+fn types_between_tools_report_in_document_order() {
+    let mut src = String::from("catalog \"c\" version=\"1.0.0\"\n");
+    for i in 0..150 {
+        let ty = if i == 100 { 3 } else { i };
+        src.push_str(&format!("type \"T{ty}\" {{ field \"g\" \"nope\" }}\n"));
+        src.push_str(&format!(
+            "tool \"t{i}\" version=\"1\" {{ summary \"S.\"; effect \"read\"; input {{ field \"f\" \"nope\" }} }}\n"
+        ));
+    }
+    let (cat, diags) = lower_text(&src);
+    assert_eq!(cat.map(|c| c.types.len()), Some(149));
+    let starts: Vec<usize> = diags
+        .iter()
+        .filter(|d| d.rule != "naming/duplicate")
+        .map(|d| d.span.start)
+        .collect();
+    assert_eq!(
+        starts.len(),
+        299,
+        "the ignored duplicate type is not lowered"
+    );
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    for d in &diags {
+        let at = src[..d.span.start].rfind('\n').map_or(0, |n| n + 1);
+        let in_type = src[at..].starts_with("type ");
+        assert_eq!(d.tool.is_none(), in_type, "{d:?}");
+    }
+}
+
 #[test]
 fn lowers_constants_numeric_enums_titles_and_examples() {
     let (cat, diags) = lower_text(
@@ -656,19 +689,119 @@ input {
         .map(|v| v.path)
         .collect();
     assert_eq!(paths, ["/cells/0", "/ranks/0", "/plain/0"]);
+}
 
-    // `nullable` belongs on `items`, never on a map's `values`.
+#[test]
+fn nullable_map_values_and_structured_extras_lower_emit_and_check() {
+    let src = r##"
+catalog "c" version="1.0.0"
+type "Pool" { field "nodes" "integer" required=#true max=9 }
+tool "cluster_set" version="1.0.0" {
+effect "update"
+input {
+    field "labels" "map" max-entries=4 { values "string" nullable=#true max-length=3 }
+    field "ranks" "map" { values "integer" nullable=#true { enum 1 2 } }
+    field "pools" "object" max-entries=4 {
+        field "default" "integer" required=#true
+        extra "object" nullable=#true {
+            field "nodes" "integer" required=#true max=9
+            field "zone" "string" max-length=4
+        }
+    }
+    field "named" "object" { extra "Pool"; }
+    field "lists" "object" { extra "array" max-items=2 { items "string" max-length=2; }; }
+    field "plain" "map" { values "boolean" nullable=#false }
+}
+}
+"##;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let fields = &cat.tools[0].input.fields;
+    assert!(matches!(&fields[0].ty.kind, TyKind::Map(m) if m.values_nullable));
+    assert!(matches!(&fields[5].ty.kind, TyKind::Map(m) if !m.values_nullable));
+    assert!(
+        matches!(&fields[2].ty.kind, TyKind::Object(o) if o.extra.as_ref().is_some_and(|x| x.nullable))
+    );
+    let schema = crate::contract::schema::input_schema(&cat, &cat.tools[0]);
+    let extra = |f: &str| schema["properties"][f]["additionalProperties"].clone();
+    assert_eq!(
+        extra("labels"),
+        serde_json::json!({"type": ["string", "null"], "maxLength": 3})
+    );
+    assert_eq!(
+        extra("ranks"),
+        serde_json::json!({"type": ["integer", "null"], "enum": [1, 2, null]})
+    );
+    assert_eq!(
+        extra("pools"),
+        serde_json::json!({
+            "type": ["object", "null"],
+            "properties": {
+                "nodes": {"type": "integer", "maximum": 9},
+                "zone": {"type": "string", "maxLength": 4}
+            },
+            "required": ["nodes"],
+            "additionalProperties": false
+        })
+    );
+    assert_eq!(extra("named")["required"], serde_json::json!(["nodes"]));
+    assert_eq!(extra("lists")["maxItems"], serde_json::json!(2));
+    assert_eq!(extra("plain"), serde_json::json!({"type": "boolean"}));
+    let shape = crate::contract::shape::shape_of(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let check = |v: serde_json::Value| -> Vec<String> {
+        crate::runtime::validate::check(shape, &v)
+            .into_iter()
+            .map(|v| v.path)
+            .collect()
+    };
+    let ok = serde_json::json!({
+        "labels": {"a": "x", "b": null}, "ranks": {"r": null, "s": 2},
+        "pools": {"default": 1, "gpu": {"nodes": 2}, "old": null},
+        "named": {"p": {"nodes": 1}}, "lists": {"l": ["ab"]}
+    });
+    assert_eq!(check(ok), Vec::<String>::new());
+    let bad = serde_json::json!({
+        "labels": {"a": "long"}, "ranks": {"r": 3},
+        "pools": {"default": 1, "gpu": {"zone": "x"}},
+        "named": {"p": null}, "lists": {"l": ["abc"]}, "plain": {"x": null}
+    });
+    assert_eq!(
+        check(bad),
+        [
+            "/labels/a",
+            "/ranks/r",
+            "/pools/gpu/nodes",
+            "/named/p",
+            "/lists/l/0",
+            "/plain/x"
+        ]
+    );
+
+    // Maps and unions stay out of extras, as out of map values; a named type reached
+    // through extras closes a cycle like any other reference.
     let (_, diags) = lower_text(
         r##"
 catalog "c" version="1.0.0"
+type "Node" { field "next" "object" { extra "Node"; } }
 tool "t" version="1.0.0" {
 effect "read"
-input { field "m" "map" { values "string" nullable=#true } }
+input { field "u" "object" { extra "union" discriminator="k" { variant "a"; variant "b"; }; } }
 }
 "##,
     );
-    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
-    assert_eq!(rules, ["model/unknown-property"], "{diags:?}");
+    let got: Vec<(&str, Option<&str>)> = diags
+        .iter()
+        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .collect();
+    assert!(
+        got.contains(&("model/recursive-type", Some("Node.next{}"))),
+        "{diags:?}"
+    );
+    assert!(
+        got.iter().any(|(r, _)| *r == "model/unsupported-type"),
+        "{diags:?}"
+    );
 }
 
 #[test]
@@ -729,7 +862,7 @@ tool "t" version="1.0.0" {
 effect "read"
 input {
     field "a" "object" max-entries=2 { field "x" "string"; }
-    field "b" "object" { extra "object" { field "y" "string"; } }
+    field "b" "object" { extra "map" { values "string"; } }
     field "c" "object" { extra "string"; extra "json"; }
 }
 }

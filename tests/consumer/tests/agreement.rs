@@ -100,6 +100,7 @@ fn all_sides() -> Vec<Side> {
         hostile::mut_record,
         free::host_label_set,
         free::host_schedule_set,
+        free::host_pool_set,
     )
 }
 

@@ -4,6 +4,9 @@
 //! fields of an object field of `input` at depth 2, and so on. Reported once, at the object
 //! whose fields would be too deep.
 //!
+//! 5 is the deepest nesting of the 540 tools of 20 public MCP servers (tests/corpus/: the
+//! 100th percentile; `tests/corpus.rs` recomputes it): real tools never go deeper.
+//!
 //! Also reports a tool side that expands to more than 10,000 type sites through named types
 //! (types that use other types several times each, level after level, multiply): the linter
 //! stops entering named types there, so the rules that check fields per use see only part of

@@ -3,6 +3,11 @@
 //! than 30 fields (configurable: `max-fields`). Counted per declaration; fields of a named
 //! type used as a field count as one.
 //!
+//! 30 is above every object of the 540 tools of 20 public MCP servers (tests/corpus/: 691
+//! objects with fields, the largest 29: the 100th percentile); `tests/corpus.rs` recomputes
+//! it. A published tool rarely needs more, and the few that come close are several tools in
+//! one.
+//!
 //! ## Why is this bad?
 //! A tool with dozens of parameters is several tools in one: the model fills the wrong
 //! subset, mixes modes, and the description no longer fits its budget.

@@ -93,6 +93,7 @@ mod tests {
             min_entries: None,
             max_entries: max.map(sp),
             values: Box::new(Ty::new(TyKind::Json)),
+            values_nullable: false,
         })
     }
 
@@ -123,6 +124,7 @@ mod tests {
             TyKind::Object(Object {
                 extra: Some(Extra {
                     values: Box::new(Ty::new(TyKind::Json)),
+                    nullable: false,
                     min_entries: None,
                     max_entries: max.map(sp),
                 }),

@@ -6,6 +6,10 @@
 //! catalog's own: the one most of its multi-word field names follow, snake_case on a tie.
 //! One-word names follow every convention.
 //!
+//! 64 characters is above every property name of the 540 tools of 20 public MCP servers
+//! (tests/corpus/: 2,710 names, the longest 38: the 100th percentile; `tests/corpus.rs`
+//! recomputes it).
+//!
 //! ## Why is this bad?
 //! Field names become JSON Schema property names the model writes verbatim. Mixed styles in
 //! one catalog (`invoiceId` here, `invoice_id` there) make the model guess the spelling, and

@@ -42,7 +42,7 @@ pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {
     let conv = convention.as_str();
     if !convention.matches(name) {
         Some(format!("tool name `{name}` is not {conv}"))
-    } else if crate::names::words(name).len() < 2 {
+    } else if crate::names::word_count(name) < 2 {
         Some(format!("tool name `{name}` is one word, not a resource and an action"))
     } else if !(3..=64).contains(&name.len()) {
         Some(format!("tool name `{name}` is {} characters, not 3–64", name.len()))
@@ -59,7 +59,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         for tool in &catalog.tools {
             let name = &tool.name.value;
             if let Some(message) = problem(name, convention) {
-                let help = if crate::names::words(name).len() < 2 {
+                let help = if crate::names::word_count(name) < 2 {
                     format!(
                         "add the action to the resource, in {} like the catalog's other tools: `{}` or `{}`",
                         convention.as_str(),

@@ -5,6 +5,11 @@
 //! max-items` for arrays), and the largest JSON those bounds allow is at most 65536 bytes
 //! (counting 6 bytes per character, the worst case of JSON escaping).
 //!
+//! 65536 is not a percentile of the corpus of public MCP servers (tests/corpus/): the rule
+//! needs `limits`, which a published tool list does not state, so `catalogc lint FILE.json`
+//! skips it. It is the largest `max-result-bytes` the bundled catalogs declare (billing's
+//! `invoice_list`).
+//!
 //! ## Why is this bad?
 //! A result with no size limit can fill the model's context window in one call, push out the
 //! conversation, and cost more than the whole task; the server has no stated point at which

@@ -14,7 +14,10 @@
 //! "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
 //! much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
 //! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
-//! `catalogc.kdl` (the default).
+//! `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
+//! of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
+//! servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
+//! `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
 //!
 //! The names decide how similar is too similar. Name words are compared as in the texts (the
 //! name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):

@@ -58,7 +58,9 @@ pub static RULE: Rule = Rule {
     id: "selection/injection-phrase",
     level: Level::Warn,
     summary: "no text instructs the model beyond when to use the tool (prompt injection)",
-    hooks: crate::lint::Hooks::text(check),
+    hooks: crate::lint::Hooks::text(check).and_prepare(|| {
+        LazyLock::force(&PHRASES);
+    }),
     source: include_str!("injection_phrase.rs"),
 };
 

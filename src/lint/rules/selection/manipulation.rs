@@ -55,7 +55,9 @@ pub static RULE: Rule = Rule {
     id: "selection/manipulation",
     level: Level::Warn,
     summary: "no shouted orders, claims about the model's capabilities or scripts for after the call",
-    hooks: crate::lint::Hooks::text(check),
+    hooks: crate::lint::Hooks::text(check).and_prepare(|| {
+        LazyLock::force(&ANY);
+    }),
     source: include_str!("manipulation.rs"),
 };
 

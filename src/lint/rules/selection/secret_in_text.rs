@@ -57,7 +57,9 @@ pub static RULE: Rule = Rule {
     id: "selection/secret-in-text",
     level: Level::Error,
     summary: "no credential (API key, token, private key, password, URL user info) in any text",
-    hooks: crate::lint::Hooks::state(|_| Box::<Defaults>::default()),
+    hooks: crate::lint::Hooks::state(|_| Box::<Defaults>::default()).and_prepare(|| {
+        LazyLock::force(&SCREEN);
+    }),
     source: include_str!("secret_in_text.rs"),
 };
 

@@ -95,7 +95,12 @@ impl<'a> Names<'a> {
         if !has_compound(text) {
             return out;
         }
-        for c in TOKEN.captures_iter(text) {
+        // The matches are those of the capturing search; a match of name characters only has
+        // neither `before` (which ends in a space) nor `after` (a space or `()`), so it is no
+        // use as a tool and skips the capturing pass, which costs several times a search.
+        let bare = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let matches = TOKEN.find_iter(text).filter(|m| !bare(m.as_str()));
+        for c in matches.filter_map(|m| TOKEN.captures_at(text, m.start())) {
             let Some(m) = c.name("name") else { continue };
             let name = m.as_str();
             let used_as_tool = c.name("before").is_some() || c.name("after").is_some();
