@@ -126,7 +126,7 @@ fn order_insensitive_inputs(
 }
 
 /// The hashes of `tool` with every order-only difference removed (see
-/// [`order_insensitive_inputs`]).
+/// `order_insensitive_inputs`).
 pub fn order_insensitive_hashes(
     cat: &Catalog,
     tool: &Tool,
@@ -147,7 +147,7 @@ pub struct Comparable {
 }
 
 impl Comparable {
-    /// The comparable contract of `tool` of `cat` (see [`order_insensitive_inputs`]).
+    /// The comparable contract of `tool` of `cat` (see `order_insensitive_inputs`).
     pub fn of(cat: &Catalog, tool: &Tool, templates: &Templates) -> Result<Self, TemplateError> {
         Ok(Comparable {
             inputs: order_insensitive_inputs(cat, tool, templates)?,
