@@ -4,8 +4,7 @@
 use super::{CliError, Global, Status};
 use crate::FastMap;
 use crate::compat::report::{self, Sources};
-use crate::compat::{self, Policy};
-use crate::contract::ToolHashes;
+use crate::compat::{self, Comparable, Policy};
 use crate::diag::{Level, emit};
 use crate::git::Repo;
 use crate::model::{Catalog, Tool};
@@ -105,15 +104,23 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
 /// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
 /// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
-    // The two sides are independent: each loads on its own core.
-    let (new, old) = std::thread::scope(|s| {
-        let old = s.spawn(|| load_old(&args.against, &args.paths, global));
-        let new = project::load(&args.paths, &global.load);
-        let old = old
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (new, old)
+    // The two sides are independent: each loads on its own core, and its own split of files
+    // then stays on that core. Whole sides are always worth a thread each.
+    let loads = crate::par::map_parts(&[false, true], crate::par::MIN_ITEMS, |sides| {
+        let each = sides.iter();
+        each.map(|&is_new| {
+            if is_new {
+                Ok(project::load(&args.paths, &global.load)?)
+            } else {
+                load_old(&args.against, &args.paths, global)
+            }
+        })
+        .collect::<Vec<_>>()
     });
+    let mut loads = loads.into_iter().flatten();
+    let (Some(old), Some(new)) = (loads.next(), loads.next()) else {
+        unreachable!("map_parts returns one result per side")
+    };
     let mut new = new?;
     let old = old?;
     require_clean(&new, "new")?;
@@ -125,25 +132,27 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
     let templates = super::project_templates(&mut new.sources, global)?;
-    // Hashing is most of a comparison's work and independent per tool: every tool of both
-    // sides is hashed up front on all cores; the comparison then looks each one up.
+    // A tool's contract is most of a comparison's work and independent per tool: every tool
+    // of both sides is written up front on all cores; the comparison then looks each one up,
+    // and canonicalises and hashes only those whose written contracts differ.
     let tools: Vec<(&Catalog, &Tool)> = (old.project.catalogs.iter())
         .chain(&new.project.catalogs)
         .flat_map(|c| c.tools.iter().map(move |t| (c, t)))
         .collect();
     let parts = crate::par::map_parts(&tools, tools.len(), |part| {
         let each = part.iter();
-        each.map(|(c, t)| compat::order_insensitive_hashes(c, t, &templates))
+        each.map(|(c, t)| Comparable::of(c, t, &templates))
             .collect::<Result<Vec<_>, _>>()
     });
-    let mut hashed: FastMap<*const Tool, ToolHashes> = FastMap::default();
-    hashed.reserve(tools.len());
+    // Keyed by address: the comparison hands back the very tools listed here.
+    let mut contracts: FastMap<usize, Comparable> = FastMap::default();
+    contracts.reserve(tools.len());
     let each = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for ((_, tool), hashes) in tools.iter().zip(each.into_iter().flatten()) {
-        hashed.insert(*tool, hashes);
+    for ((_, tool), contract) in tools.iter().zip(each.into_iter().flatten()) {
+        contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
     }
     let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |_, t| {
-        hashed.get(&std::ptr::from_ref(t))
+        contracts.get(&std::ptr::from_ref(t).addr())
     });
     let sources = Sources {
         old: &old.sources,

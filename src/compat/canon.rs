@@ -2,10 +2,14 @@
 //! ([`crate::contract::Artifacts`]) keep declaration order, because schemas list properties as
 //! declared; but reordering fields, errors, enum values or examples is not a change
 //! (docs/compatibility.md), so `breaking` hashes a copy of each tool with every such list sorted.
+//! It compares what those hashes are taken over first ([`Comparable`]): canonicalising and
+//! hashing every tool of both sides was most of its time, and an unchanged tool's inputs are
+//! equal byte for byte.
 
-use crate::contract::{TemplateError, Templates, ToolHashes};
+use crate::contract::{HashInputs, TemplateError, Templates, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};
 use crate::{FastMap, FastSet};
+use std::sync::OnceLock;
 
 fn sort_ty(ty: &mut Ty) {
     match &mut ty.kind {
@@ -91,13 +95,14 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
         .collect()
 }
 
-/// The hashes of `tool` with every order-only difference removed, its description rendered
-/// from the run's `templates` (the description never depends on the orders removed here).
-pub fn order_insensitive_hashes(
+/// What the hashes of `tool` are taken over with every order-only difference removed, its
+/// description rendered from the run's `templates` (the description never depends on the
+/// orders removed here).
+fn order_insensitive_inputs(
     cat: &Catalog,
     tool: &Tool,
     templates: &Templates,
-) -> Result<ToolHashes, TemplateError> {
+) -> Result<HashInputs, TemplateError> {
     // Only the types matter to a tool's hashes; cloning the tools too would make hashing a
     // whole catalog quadratic.
     let mut cat = Catalog {
@@ -131,7 +136,49 @@ pub fn order_insensitive_hashes(
     ] {
         list.sort_by(|a, b| a.value.cmp(&b.value));
     }
-    crate::contract::tool_hashes(&cat, &t, templates)
+    HashInputs::of(&cat, &t, templates)
+}
+
+/// The hashes of `tool` with every order-only difference removed (see
+/// `order_insensitive_inputs`).
+pub fn order_insensitive_hashes(
+    cat: &Catalog,
+    tool: &Tool,
+    templates: &Templates,
+) -> Result<ToolHashes, TemplateError> {
+    Ok(order_insensitive_inputs(cat, tool, templates)?.hashes())
+}
+
+/// A tool's order-insensitive contract as `breaking` compares it: equal exactly when the
+/// [`order_insensitive_hashes`] are. Most tools of a pull request are unchanged, and their
+/// written inputs are equal byte for byte, which settles it without canonicalising and
+/// hashing; only inputs that differ (a schema may differ in text and not in canonical form)
+/// are hashed, once, on first comparison.
+#[derive(Debug)]
+pub struct Comparable {
+    inputs: HashInputs,
+    hashes: OnceLock<ToolHashes>,
+}
+
+impl Comparable {
+    /// The comparable contract of `tool` of `cat` (see `order_insensitive_inputs`).
+    pub fn of(cat: &Catalog, tool: &Tool, templates: &Templates) -> Result<Self, TemplateError> {
+        Ok(Comparable {
+            inputs: order_insensitive_inputs(cat, tool, templates)?,
+            hashes: OnceLock::new(),
+        })
+    }
+
+    /// The [`order_insensitive_hashes`], computed on first use.
+    pub fn hashes(&self) -> &ToolHashes {
+        self.hashes.get_or_init(|| self.inputs.hashes())
+    }
+}
+
+impl PartialEq for Comparable {
+    fn eq(&self, other: &Self) -> bool {
+        self.inputs == other.inputs || self.hashes() == other.hashes()
+    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub mod report;
 mod tool;
 pub mod version;
 
-pub use canon::order_insensitive_hashes;
+pub use canon::{Comparable, order_insensitive_hashes};
 pub use kinds::{Class, Kind, Mirror, Side};
 
 use crate::diag::FileId;
@@ -280,7 +280,7 @@ fn tools_by_name(catalogs: &[Catalog]) -> HashMap<&str, (&Catalog, &Tool)> {
 pub fn compare<H: PartialEq>(
     old: &[Catalog],
     new: &[Catalog],
-    hashes: impl Fn(&Catalog, &Tool) -> H,
+    hashes: impl Fn(&Catalog, &Tool) -> H + Sync,
 ) -> Report {
     let mut names: Vec<&str> = old
         .iter()
@@ -308,7 +308,7 @@ fn compare_catalog<H: PartialEq>(
     old: Option<&Catalog>,
     new: Option<&Catalog>,
     (old_tools, new_tools): &(ToolIndex<'_>, ToolIndex<'_>),
-    hashes: &impl Fn(&Catalog, &Tool) -> H,
+    hashes: &(impl Fn(&Catalog, &Tool) -> H + Sync),
 ) -> CatalogReport {
     // A catalog reports the tools it holds now, and those it held that exist nowhere now.
     let mut names: Vec<&str> = new
@@ -324,24 +324,26 @@ fn compare_catalog<H: PartialEq>(
         .collect();
     names.sort_unstable();
     names.dedup();
-    let mut any_changed = false;
-    let tools: Vec<ToolReport> = names
-        .into_iter()
-        .filter_map(|tname| {
-            let nt = new_tools
-                .get(tname)
-                .copied()
-                .filter(|(c, _)| new.is_some_and(|n| std::ptr::eq(*c, n)));
-            let ot = old_tools.get(tname).copied();
-            // A duplicate declared in this catalog but kept from another: reported there.
-            if nt.is_none() && ot.is_none_or(|(c, _)| !old.is_some_and(|o| std::ptr::eq(c, o))) {
-                return None;
-            }
-            let report = compare_tool(tname, ot, nt, (old, new), hashes);
-            any_changed |= report.status != Status::Unchanged;
-            Some(report)
-        })
-        .collect();
+    let compare_one = |tname: &str| {
+        let nt = new_tools
+            .get(tname)
+            .copied()
+            .filter(|(c, _)| new.is_some_and(|n| std::ptr::eq(*c, n)));
+        let ot = old_tools.get(tname).copied();
+        // A duplicate declared in this catalog but kept from another: reported there.
+        if nt.is_none() && ot.is_none_or(|(c, _)| !old.is_some_and(|o| std::ptr::eq(c, o))) {
+            return None;
+        }
+        Some(compare_tool(tname, ot, nt, (old, new), hashes))
+    };
+    // Each tool compares on its own: a large catalog's tools split across the cores.
+    let parts = crate::par::map_parts(&names, names.len(), |part| {
+        part.iter()
+            .filter_map(|t| compare_one(t))
+            .collect::<Vec<_>>()
+    });
+    let tools: Vec<ToolReport> = parts.into_iter().flatten().collect();
+    let any_changed = tools.iter().any(|t| t.status != Status::Unchanged);
     let all: Vec<Change> = tools
         .iter()
         .flat_map(|t| t.changes.iter().cloned())
@@ -404,7 +406,9 @@ fn compare_tool<H: PartialEq>(
     let (status, changes, verdict) = match (old, new) {
         (Some((oc, ot)), Some((nc, nt))) => {
             let changes = compare_tools(oc, ot, nc, nt);
-            let hashes_changed = hashes(oc, ot) != hashes(nc, nt);
+            // The hashes decide only when no rule names a change (the status and the required
+            // bump follow from the changes otherwise), and comparing them may cost hashing.
+            let hashes_changed = !changes.is_empty() || hashes(oc, ot) != hashes(nc, nt);
             let status = if changes.is_empty() && !hashes_changed {
                 Status::Unchanged
             } else {

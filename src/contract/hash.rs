@@ -30,11 +30,6 @@ pub struct ToolHashes {
     pub contract: String,
 }
 
-/// The hashes of `tool` from its already written description and schema texts.
-pub fn hashes_of(tool: &Tool, description: &str, input: &str, output: Option<&str>) -> ToolHashes {
-    hashes_from(&ContractFacts::of(tool), description, input, output)
-}
-
 /// The hashes of a tool from its [`ContractFacts`], description and schema texts (compact
 /// JSON, hashed in their RFC 8785 form).
 pub fn hashes_from(

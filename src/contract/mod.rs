@@ -138,23 +138,50 @@ impl ToolContract {
     }
 }
 
-/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::hashes`], without writing
-/// the MCP definition that `breaking` would drop at once.
+/// What the four hashes of a tool are taken over, written but not yet canonicalised or
+/// hashed: its rendered description, its two schemas as compact JSON and its
+/// [`ContractFacts`]. Equal inputs give equal hashes, so `breaking` compares these first and
+/// canonicalises and hashes only the tools whose inputs differ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HashInputs {
+    description: String,
+    input: String,
+    output: Option<String>,
+    facts: ContractFacts,
+}
+
+impl HashInputs {
+    /// The inputs of `tool` of `cat`, without writing the MCP definition that `breaking`
+    /// would drop at once.
+    pub fn of(cat: &Catalog, tool: &Tool, templates: &Templates) -> Result<Self, TemplateError> {
+        let description = templates.description(cat, tool)?;
+        let mut schemas = schema::Schemas::one_tool(cat);
+        Ok(HashInputs {
+            description,
+            input: schemas.input(tool),
+            output: schemas.output(tool),
+            facts: ContractFacts::of(tool),
+        })
+    }
+
+    /// The hashes, exactly those of [`ToolContract::hashes`] for the same tool.
+    pub fn hashes(&self) -> ToolHashes {
+        hash::hashes_from(
+            &self.facts,
+            &self.description,
+            &self.input,
+            self.output.as_deref(),
+        )
+    }
+}
+
+/// The hashes of `tool` of `cat`, exactly those of [`ToolContract::hashes`].
 pub fn tool_hashes(
     cat: &Catalog,
     tool: &Tool,
     templates: &Templates,
 ) -> Result<ToolHashes, TemplateError> {
-    let description = templates.description(cat, tool)?;
-    let mut schemas = schema::Schemas::one_tool(cat);
-    let input_schema = schemas.input(tool);
-    let output_schema = schemas.output(tool);
-    Ok(hash::hashes_of(
-        tool,
-        &description,
-        &input_schema,
-        output_schema.as_deref(),
-    ))
+    Ok(HashInputs::of(cat, tool, templates)?.hashes())
 }
 
 /// The contracts of every tool of one catalog, in declaration order.
