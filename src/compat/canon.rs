@@ -52,23 +52,11 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
     let mut index: Option<FastMap<&str, &crate::model::TypeDef>> = None;
     let mut seen: FastSet<&str> = FastSet::default();
     let mut stack: Vec<&Ty> = Vec::new();
-    fn object<'a>(o: &'a crate::model::Object, stack: &mut Vec<&'a Ty>) {
-        stack.extend(o.fields.iter().map(|f| &f.ty));
-        stack.extend(o.extra.as_ref().map(|e| &*e.values));
-    }
-    stack.extend(tool.input.fields.iter().map(|f| &f.ty));
-    if let Some(o) = &tool.output {
-        stack.extend(o.fields.iter().map(|f| &f.ty));
-    }
+    let mut push = |t| stack.push(t);
+    tool.input.each_ty(&mut push);
+    tool.output.iter().for_each(|o| o.each_ty(&mut push));
     while let Some(ty) = stack.pop() {
         match &ty.kind {
-            TyKind::Array(a) => stack.push(&a.items),
-            TyKind::Map(m) => stack.push(&m.values),
-            TyKind::Object(o) => object(o, &mut stack),
-            TyKind::Union(u) => u
-                .variants
-                .iter()
-                .for_each(|v| object(&v.fields, &mut stack)),
             TyKind::Named(n) if seen.insert(&n.value) => {
                 // With duplicate names, the first declaration is the one used.
                 let index = index.get_or_insert_with(|| {
@@ -82,7 +70,7 @@ fn used_types(cat: &Catalog, tool: &Tool) -> Vec<crate::model::TypeDef> {
                     stack.extend(t.fields.iter().map(|f| &f.ty));
                 }
             }
-            _ => {}
+            _ => ty.each_child(&mut |c| stack.push(c)),
         }
     }
     if seen.is_empty() {

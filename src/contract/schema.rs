@@ -624,13 +624,7 @@ fn repeated_types(cat: &Catalog) -> HashSet<&str> {
                     let again = !once.insert(name);
                     repeated.extend(again.then_some(name));
                 }
-                TyKind::Array(a) => stack.push(&a.items),
-                TyKind::Map(m) => stack.push(&m.values),
-                TyKind::Object(o) => {
-                    stack.extend(o.fields.iter().map(|f| &f.ty));
-                    stack.extend(o.extra.as_ref().map(|x| &*x.values));
-                }
-                _ => {}
+                _ => ty.each_child(&mut |c| stack.push(c)),
             }
         }
     }

@@ -6,7 +6,7 @@
 use crate::config::{self, ConfigError, ProjectConfig};
 use crate::contract::{Artifacts, Templates};
 use crate::diag::{Diagnostic, FileId, SourceMap};
-use crate::model::{Catalog, Field, Object, Ty, TyKind};
+use crate::model::{Catalog, Field, Ty, TyKind};
 use crate::project::{self, LoadOptions, Loaded, PROJECT_FILE};
 use crate::syntax::Span;
 use std::collections::HashMap;
@@ -382,20 +382,7 @@ fn type_uses<'a>(fields: &'a [Field], out: &mut Vec<(&'a str, Span)>) {
 fn ty_uses<'a>(ty: &'a Ty, out: &mut Vec<(&'a str, Span)>) {
     match &ty.kind {
         TyKind::Named(n) => out.push((&n.value, ty.span)),
-        TyKind::Array(a) => ty_uses(&a.items, out),
-        TyKind::Map(m) => ty_uses(&m.values, out),
-        TyKind::Object(Object { fields, extra, .. }) => {
-            type_uses(fields, out);
-            if let Some(x) = extra {
-                ty_uses(&x.values, out);
-            }
-        }
-        TyKind::Union(u) => {
-            for v in &u.variants {
-                type_uses(&v.fields.fields, out);
-            }
-        }
-        _ => {}
+        _ => ty.each_child(&mut |c| ty_uses(c, out)),
     }
 }
 

@@ -114,27 +114,10 @@ impl<'a> Sizes<'a> {
         }
     }
 
-    fn ty_refs(&self, mut ty: &Ty, out: &mut Vec<usize>) {
-        loop {
-            match &ty.kind {
-                TyKind::Array(a) => ty = &a.items,
-                TyKind::Map(m) => ty = &m.values,
-                _ => break,
-            }
-        }
+    fn ty_refs(&self, ty: &Ty, out: &mut Vec<usize>) {
         match &ty.kind {
             TyKind::Named(n) => out.extend(self.index.get(n.value.as_str())),
-            TyKind::Object(o) => {
-                self.refs(&o.fields, out);
-                if let Some(x) = &o.extra {
-                    self.ty_refs(&x.values, out);
-                }
-            }
-            TyKind::Union(u) => u
-                .variants
-                .iter()
-                .for_each(|v| self.refs(&v.fields.fields, out)),
-            _ => {}
+            _ => ty.each_child(&mut |c| self.ty_refs(c, out)),
         }
     }
 

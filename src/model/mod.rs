@@ -317,6 +317,16 @@ pub struct Extra {
     pub max_entries: Option<Sp<u64>>,
 }
 
+impl Object {
+    /// Calls `f` on each field's type, then on the extras' type of an open object.
+    pub fn each_ty<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        self.fields.iter().for_each(|field| f(&field.ty));
+        if let Some(x) = &self.extra {
+            f(&x.values);
+        }
+    }
+}
+
 impl Extra {
     /// Whether extra properties may have type `kind`: what a map's values may have (an
     /// open object's extras are its map of the properties its fields do not name).
@@ -397,6 +407,20 @@ impl Ty {
         Ty {
             kind,
             span: Span::default(),
+        }
+    }
+
+    /// Calls `f` on each type directly inside this one: an array's items, a map's values,
+    /// an object's field types and extras, each union variant's. The walkers that look for
+    /// (and follow) named types go through this, so a new place a type can sit is added
+    /// here once.
+    pub fn each_child<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        match &self.kind {
+            TyKind::Array(a) => f(&a.items),
+            TyKind::Map(m) => f(&m.values),
+            TyKind::Object(o) => o.each_ty(f),
+            TyKind::Union(u) => u.variants.iter().for_each(|v| v.fields.each_ty(f)),
+            _ => {}
         }
     }
 }
