@@ -61,14 +61,7 @@ where
         let handles: Vec<_> = chunks.map(|c| s.spawn(move || as_part(|| f(c)))).collect();
         let mut out = Vec::with_capacity(parts);
         out.push(as_part(|| f(first)));
-        for h in handles {
-            match h.join() {
-                Ok(r) => out.push(r),
-                // A panic in a part is a bug of catalogc: raise it here as it would have been
-                // raised without the split.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
+        out.extend(handles.into_iter().map(joined));
         out
     })
 }
@@ -103,12 +96,7 @@ where
     let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
         let mut all = work();
-        for h in handles {
-            match h.join() {
-                Ok(done) => all.extend(done),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
+        all.extend(handles.into_iter().flat_map(joined));
         all
     });
     all.sort_by_key(|(i, _)| *i);
@@ -132,11 +120,16 @@ where
     std::thread::scope(|s| {
         let handle = s.spawn(|| as_part(side));
         let a = main();
-        match handle.join() {
-            Ok(b) => (a, b),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+        (a, joined(handle))
     })
+}
+
+/// The result of a scoped thread. A panic in it is a bug of catalogc: raised here as it would
+/// have been raised without the thread.
+fn joined<R>(handle: std::thread::ScopedJoinHandle<'_, R>) -> R {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 #[cfg(test)]
