@@ -13,7 +13,7 @@
 //! [`WIDTH`] columns gets one element per line; a long method chain continues on indented
 //! lines; `#[doc = "…"]` prints as `///…` when the text can be a line comment.
 
-use proc_macro2::{Delimiter, Group, Literal, Spacing, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 use std::fmt::Write as _;
 
 /// Lines longer than this break where they can (rustfmt's default `max_width`).
@@ -479,30 +479,50 @@ fn doc_comment(attr: &Group) -> Option<String> {
     if it.next().is_some() || name != "doc" || eq.as_char() != '=' {
         return None;
     }
-    let text = string_value(&lit)?;
+    let text = string_value(&lit.to_string())?;
     let plain = |c: char| matches!(c, '"' | '\'' | '\\') || c.escape_debug().len() == 1;
     (text.chars().all(plain) && !text.starts_with('/')).then_some(text)
 }
 
-/// The value of a plain or raw string literal with only quote and backslash escapes.
-fn string_value(lit: &Literal) -> Option<String> {
-    let repr = lit.to_string();
+/// The value of a plain or raw string literal as `proc_macro2` writes it (no suffix), `None`
+/// for any other literal; the printer reads doc text with it and the re-tokenizing check
+/// compares string literals by it.
+pub(super) fn string_value(repr: &str) -> Option<String> {
     if let Some(raw) = repr.strip_prefix('r') {
         let hashes = raw.len() - raw.trim_start_matches('#').len();
-        let body = raw.get(hashes + 1..raw.len().checked_sub(hashes + 1)?)?;
-        return Some(body.to_string());
+        let body = raw.get(hashes..)?.strip_prefix('"')?;
+        let end = body.len().checked_sub(hashes + 1)?;
+        let (body, fence) = (body.get(..end)?, body.get(end..)?);
+        return (fence.strip_prefix('"')? == &raw[..hashes]).then(|| body.to_string());
     }
     let body = repr.strip_prefix('"')?.strip_suffix('"')?;
     let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars();
+    let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next()? {
-                e @ ('"' | '\'' | '\\') => out.push(e),
-                _ => return None,
-            }
-        } else {
+        if c != '\\' {
             out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            '0' => out.push('\0'),
+            e @ ('\\' | '\'' | '"') => out.push(e),
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&hex, 16).ok()?));
+            }
+            'u' => {
+                if chars.next()? != '{' {
+                    return None;
+                }
+                let hex: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            // A line continuation: the break and the next line's leading whitespace vanish.
+            '\n' => while chars.next_if(|c| c.is_whitespace()).is_some() {},
+            _ => return None,
         }
     }
     Some(out)

@@ -9,6 +9,7 @@
 //! Used by the codegen unit tests on the example and hostile catalogs and by the codegen fuzz
 //! target on any catalog (`test-support`), so no release build carries it.
 
+use super::print::string_value;
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use std::str::FromStr;
 
@@ -127,48 +128,6 @@ fn fuses(a: char, b: char) -> bool {
             | ('.', '.')
             | (':', ':')
     )
-}
-
-/// The value of a plain or raw string literal (no suffix), `None` for any other literal.
-fn string_value(repr: &str) -> Option<String> {
-    if let Some(raw) = repr.strip_prefix('r') {
-        let hashes = raw.len() - raw.trim_start_matches('#').len();
-        let body = raw.get(hashes..)?.strip_prefix('"')?;
-        let end = body.len().checked_sub(hashes + 1)?;
-        let (body, fence) = (body.get(..end)?, body.get(end..)?);
-        return (fence.strip_prefix('"')? == &raw[..hashes]).then(|| body.to_string());
-    }
-    let body = repr.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next()? {
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            '0' => out.push('\0'),
-            e @ ('\\' | '\'' | '"') => out.push(e),
-            'x' => {
-                let hex: String = chars.by_ref().take(2).collect();
-                out.push(char::from(u8::from_str_radix(&hex, 16).ok()?));
-            }
-            'u' => {
-                if chars.next()? != '{' {
-                    return None;
-                }
-                let hex: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-            }
-            // A line continuation: the break and the next line's leading whitespace vanish.
-            '\n' => while chars.next_if(|c| c.is_whitespace()).is_some() {},
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]
