@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod runtime;
+mod scan;
 
 #[cfg(feature = "compiler")]
 pub mod build;

@@ -98,8 +98,18 @@ pub fn write_string(out: &mut String, s: &str) {
     // are escaped (all ASCII, so byte indices stay on character boundaries).
     let bytes = s.as_bytes();
     let mut run = 0;
-    while let Some(i) = next_escape(bytes, run) {
-        let esc = match bytes[i] {
+    let mut i = 0;
+    loop {
+        i = crate::scan::next_special(bytes, i, 0x20, b"\"\\");
+        let Some(&b) = bytes.get(i) else { break };
+        if b >= 0x80 {
+            // The scan stops at non-ASCII bytes too; they are written as they are.
+            while bytes.get(i).is_some_and(|&b| b >= 0x80) {
+                i += 1;
+            }
+            continue;
+        }
+        let esc = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
             0x08 => "\\b",
@@ -111,38 +121,15 @@ pub fn write_string(out: &mut String, s: &str) {
         };
         out.push_str(&s[run..i]);
         if esc.is_empty() {
-            let _ = write!(out, "\\u{:04x}", bytes[i]);
+            let _ = write!(out, "\\u{b:04x}");
         } else {
             out.push_str(esc);
         }
-        run = i + 1;
+        i += 1;
+        run = i;
     }
     out.push_str(&s[run..]);
     out.push('"');
-}
-
-/// The index of the first byte at or after `from` that [`write_string`] escapes. Contract
-/// texts are long runs of prose with nothing to escape: eight bytes are tested at a time
-/// (a byte-at-a-time test was a few percent of `lint`).
-fn next_escape(bytes: &[u8], mut from: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES * 0x80;
-    // Nonzero exactly when some byte of `v` is zero (and of `v` below 0x20, for `below`).
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let below = |v: u64| v.wrapping_sub(ONES * 0x20) & !v & HIGH;
-    while let Some(Ok(chunk)) = bytes.get(from..from + 8).map(<[u8; 8]>::try_from) {
-        let x = u64::from_ne_bytes(chunk);
-        if below(x) | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) != 0
-        {
-            break;
-        }
-        from += 8;
-    }
-    let rest = bytes.get(from..)?;
-    let at = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-    Some(from + at)
 }
 
 fn write_number(out: &mut String, n: &Number) {

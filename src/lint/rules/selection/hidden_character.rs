@@ -311,23 +311,17 @@ fn run_spans(cx: &Context, file: FileId, whole: Span, runs: &[Run]) -> Vec<Span>
 
 /// Printable ASCII and line breaks only: most texts, settled without decoding a character.
 fn plain(value: &str) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES * 0x80;
-    let ok = |b: u8| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
-    // Eight bytes at a time: a chunk without a control byte, DEL or non-ASCII byte is plain
-    // (nonzero below: some byte under 0x20; nonzero high: some byte 0x7f or above).
-    let mut chunks = value.as_bytes().chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut eight = [0; 8];
-        eight.copy_from_slice(chunk);
-        let x = u64::from_ne_bytes(eight);
-        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
-        let high = (x | x.wrapping_add(ONES)) & HIGH;
-        if (below | high) != 0 && !chunk.iter().all(|&b| ok(b)) {
-            return false;
+    let bytes = value.as_bytes();
+    let mut i = 0;
+    // The scan stops at controls, DEL and non-ASCII bytes: only line breaks go on.
+    loop {
+        i = crate::scan::next_special(bytes, i, 0x20, b"\x7f");
+        match bytes.get(i) {
+            None => return true,
+            Some(b'\t' | b'\n' | b'\r') => i += 1,
+            Some(_) => return false,
         }
     }
-    chunks.remainder().iter().all(|&b| ok(b))
 }
 
 /// The messages of the findings in `value`, `what` naming the text, with their spans.
