@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn only_input_numbers() {
-        let num = TyKind::Number(NumTy::default());
+        let num = TyKind::Number(Box::new(NumTy::default()));
         let t = tool(
             "issue_list",
             Effect::Read,
