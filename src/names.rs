@@ -179,20 +179,31 @@ impl Convention {
     /// `name` follows the convention: lowercase ASCII words (digits allowed after the first
     /// letter) joined by `_`, by `-`, or by an upper-case letter. A one-word name follows all.
     pub fn matches(self, name: &str) -> bool {
-        let lower_word = |w: &str| {
-            w.bytes()
-                .next()
-                .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-                && w.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        let bytes = name.as_bytes();
+        if !bytes.first().is_some_and(u8::is_ascii_lowercase) {
+            return false;
+        }
+        let sep = match self {
+            Convention::Snake => b'_',
+            Convention::Kebab => b'-',
+            Convention::Camel => return bytes.iter().all(u8::is_ascii_alphanumeric),
         };
-        let starts_lower = name.starts_with(|c: char| c.is_ascii_lowercase());
-        starts_lower
-            && match self {
-                Convention::Snake => name.split('_').all(lower_word),
-                Convention::Kebab => name.split('-').all(lower_word),
-                Convention::Camel => name.bytes().all(|b| b.is_ascii_alphanumeric()),
+        // One pass over the bytes (lint asks this of every name): words of lowercase letters
+        // and digits, one separator between two words, none at the end.
+        let mut after_sep = false;
+        for &b in bytes {
+            if b == sep {
+                if after_sep {
+                    return false;
+                }
+                after_sep = true;
+            } else if b.is_ascii_lowercase() || b.is_ascii_digit() {
+                after_sep = false;
+            } else {
+                return false;
             }
+        }
+        !after_sep
     }
 
     /// `name` rewritten in the convention.
@@ -376,6 +387,38 @@ fn bare(ident: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conventions_match_as_their_words_say() {
+        // The word-by-word definition, against the one-pass test, on every short name.
+        let by_words = |c: Convention, name: &str| {
+            let word = |w: &str| {
+                !w.is_empty()
+                    && w.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            };
+            name.starts_with(|c: char| c.is_ascii_lowercase())
+                && match c {
+                    Convention::Snake => name.split('_').all(word),
+                    Convention::Kebab => name.split('-').all(word),
+                    Convention::Camel => name.bytes().all(|b| b.is_ascii_alphanumeric()),
+                }
+        };
+        let alphabet = ["a", "B", "1", "_", "-", "é"];
+        let mut names = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = names
+                .iter()
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(longer);
+        }
+        for name in &names {
+            for c in Convention::ALL {
+                assert_eq!(c.matches(name), by_words(c, name), "{c:?} {name:?}");
+            }
+        }
+    }
 
     #[test]
     fn ascii_words_split_as_the_general_splitter() {

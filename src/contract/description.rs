@@ -336,7 +336,12 @@ fn deprecation_words(d: &DeprecatedContext) -> String {
 /// LF newlines, no trailing whitespace on any line, at most one blank line in a row, no
 /// blank lines at either end, no final newline.
 pub fn normalize(text: &str) -> String {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    // Rendered templates rarely hold a carriage return: most texts are not copied for it.
+    let text = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let mut out = String::with_capacity(text.len());
     let mut blank_run = 0usize;
     for line in text.split('\n') {

@@ -202,25 +202,39 @@ impl Artifacts {
     /// Computes every tool's contract. A template that fails to render stops the build with
     /// the first failure (in catalog, then tool order), naming the template.
     pub fn build(project: &Project, templates: &Templates) -> Result<Artifacts, TemplateError> {
-        let catalogs = project
-            .catalogs
-            .iter()
-            .map(|cat| {
-                // Each part shares its named types' schemas among its own tools; a type used
-                // in several parts is written once per part, to the same text.
-                let parts = crate::par::map_parts(&cat.tools, cat.tools.len(), |tools| {
-                    let mut schemas = schema::Schemas::new(cat);
-                    let each = tools.iter();
-                    each.map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
-                        .collect::<Result<Vec<_>, _>>()
-                });
-                let mut tools = Vec::with_capacity(cat.tools.len());
-                for part in parts {
-                    tools.extend(part?);
-                }
-                Ok(CatalogContracts { tools })
+        // The tools of every catalog in one split: a project of several catalogs keeps every
+        // core busy without waiting for one catalog's last tool before starting the next.
+        let tools: Vec<(usize, &Tool)> = (project.catalogs.iter().enumerate())
+            .flat_map(|(c, cat)| cat.tools.iter().map(move |tool| (c, tool)))
+            .collect();
+        let parts = crate::par::map_parts(&tools, tools.len(), |part| {
+            let mut built = Vec::with_capacity(part.len());
+            // A part shares each catalog's named types' schemas among that catalog's tools;
+            // a type used in several parts is written once per part, to the same text.
+            let mut schemas: Option<(usize, schema::Schemas<'_>)> = None;
+            for &(c, tool) in part {
+                let cat = &project.catalogs[c];
+                let shared = match &mut schemas {
+                    Some((of, shared)) if *of == c => shared,
+                    slot => &mut slot.insert((c, schema::Schemas::new(cat))).1,
+                };
+                built.push(ToolContract::build_with(shared, tool, cat, templates)?);
+            }
+            Ok::<_, TemplateError>(built)
+        });
+        let mut catalogs: Vec<CatalogContracts> = (project.catalogs.iter())
+            .map(|cat| CatalogContracts {
+                tools: Vec::with_capacity(cat.tools.len()),
             })
-            .collect::<Result<Vec<_>, TemplateError>>()?;
+            .collect();
+        let mut of = tools.iter().map(|&(c, _)| c);
+        for part in parts {
+            for contract in part? {
+                if let Some(slot) = of.next().and_then(|c| catalogs.get_mut(c)) {
+                    slot.tools.push(contract);
+                }
+            }
+        }
         Ok(Artifacts { catalogs })
     }
 

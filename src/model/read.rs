@@ -279,11 +279,12 @@ impl Reader {
         node: &Node,
         key: &str,
         message: &str,
-        help: String,
+        help: impl FnOnce() -> String,
     ) -> Option<Entry<'a>> {
+        // `help` is written only for the missing property: every tool asks for its `version`.
         let found = props.get(key).copied();
         if found.is_none() {
-            self.fail("missing-property", node.name.span, message, Some(help));
+            self.fail("missing-property", node.name.span, message, Some(help()));
         }
         found
     }

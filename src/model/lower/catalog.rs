@@ -189,7 +189,7 @@ impl Cx {
                 node,
                 "version",
                 "`catalog` needs a `version`",
-                format!("write it as `{usage}`"),
+                || format!("write it as `{usage}`"),
             )
             .and_then(|e| self.string(&e, "`version`"));
         let mut summary = None;
@@ -266,13 +266,9 @@ impl Cx {
         let name = args.first().and_then(|e| self.string(e, "tool name"));
         self.tool = name.as_ref().map(|n| n.value.as_str().into());
         let version = self
-            .required(
-                &props,
-                node,
-                "version",
-                "`tool` needs a `version`",
-                format!("write it as `{usage}`"),
-            )
+            .required(&props, node, "version", "`tool` needs a `version`", || {
+                format!("write it as `{usage}`")
+            })
             .and_then(|e| self.string(&e, "`version`"));
 
         let mut seen = Seen::default();

@@ -90,13 +90,9 @@ impl Cx {
         let a = self.args(n, 1, 1, usage);
         let code = a.first().and_then(|e| self.string(e, "error code"));
         let class = self
-            .required(
-                &props,
-                n,
-                "class",
-                "`error` needs a `class`",
-                format!("write it as `{usage}`"),
-            )
+            .required(&props, n, "class", "`error` needs a `class`", || {
+                format!("write it as `{usage}`")
+            })
             .and_then(|e| self.keyword::<ErrorClass>(&e, "error `class`"));
         let retry = props
             .get("retry")
@@ -147,7 +143,7 @@ impl Cx {
                 n,
                 "key",
                 "`idempotency` needs a `key` naming the input field that carries the key",
-                format!("write it as `{usage}`"),
+                || format!("write it as `{usage}`"),
             )
             .and_then(|e| self.string(&e, "idempotency `key`"));
         let mut scope = Vec::new();
@@ -179,13 +175,9 @@ impl Cx {
         self.no_children(n);
         self.args(n, 0, 0, usage);
         let digest = self
-            .required(
-                &props,
-                n,
-                "digest",
-                "`confirm` needs a `digest`",
-                format!("write `{usage}` or `confirm digest=\"arguments+resource-version\"`"),
-            )
+            .required(&props, n, "digest", "`confirm` needs a `digest`", || {
+                format!("write `{usage}` or `confirm digest=\"arguments+resource-version\"`")
+            })
             .and_then(|e| self.keyword::<ConfirmDigest>(&e, "confirm `digest`"));
         Some(Confirm {
             digest: digest?,
@@ -242,13 +234,9 @@ impl Cx {
         let a = self.args(n, 1, 1, usage);
         let name = a.first().and_then(|e| self.string(e, "needs-input name"));
         let kind = self
-            .required(
-                &props,
-                n,
-                "kind",
-                "`needs-input` needs a `kind`",
-                format!("write it as `{usage}`"),
-            )
+            .required(&props, n, "kind", "`needs-input` needs a `kind`", || {
+                format!("write it as `{usage}`")
+            })
             .and_then(|e| self.keyword::<InputKind>(&e, "needs-input `kind`"));
         let mut doc = None;
         let mut seen = Seen::default();

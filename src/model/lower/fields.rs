@@ -679,7 +679,7 @@ impl Cx {
             Element::Values => ("values", "map", "{}"),
             Element::Extra => ("extra", "object", "{}"),
         };
-        let args = self.args(node, 1, 1, format!("{name} \"string\" max-length=64"));
+        let args = self.args(node, 1, 1, format_args!("{name} \"string\" max-length=64"));
         let ty_name = self.type_name(args.first()?)?;
         let keyword = ty_name.value.clone();
         let label = if TYPE_KEYWORDS.contains(&keyword.as_str()) {

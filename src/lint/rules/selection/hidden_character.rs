@@ -311,9 +311,23 @@ fn run_spans(cx: &Context, file: FileId, whole: Span, runs: &[Run]) -> Vec<Span>
 
 /// Printable ASCII and line breaks only: most texts, settled without decoding a character.
 fn plain(value: &str) -> bool {
-    value
-        .bytes()
-        .all(|b| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let ok = |b: u8| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+    // Eight bytes at a time: a chunk without a control byte, DEL or non-ASCII byte is plain
+    // (nonzero below: some byte under 0x20; nonzero high: some byte 0x7f or above).
+    let mut chunks = value.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(chunk);
+        let x = u64::from_ne_bytes(eight);
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        let high = (x | x.wrapping_add(ONES)) & HIGH;
+        if (below | high) != 0 && !chunk.iter().all(|&b| ok(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| ok(b))
 }
 
 /// The messages of the findings in `value`, `what` naming the text, with their spans.
@@ -383,6 +397,19 @@ mod tests {
             .into_iter()
             .map(|r| (r.first, r.kind, r.chars))
             .collect()
+    }
+
+    #[test]
+    fn plain_is_printable_ascii_and_line_breaks_at_every_offset() {
+        let bytewise = |v: &str| v.bytes().all(|b| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+        for odd in ['\t', '\n', '\r', '\0', '\x1f', '\x7f', 'é', '\u{200B}', '~', ' '] {
+            for at in 0..20 {
+                let mut text: String = "abcdefghijklmnopqrstuvwxyz".chars().take(at).collect();
+                text.push(odd);
+                text.push_str("the rest of the text");
+                assert_eq!(plain(&text), bytewise(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -62,9 +62,10 @@ static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
 /// prose without one, and this byte scan is far cheaper than the capturing search.
 fn has_compound(text: &str) -> bool {
     let low = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    // The joint is tested first: prose is mostly lowercase letters, which are no joint.
     text.as_bytes()
         .windows(3)
-        .any(|w| low(w[0]) && matches!(w[1], b'_' | b'-' | b'A'..=b'Z') && low(w[2]))
+        .any(|w| matches!(w[1], b'_' | b'-' | b'A'..=b'Z') && low(w[0]) && low(w[2]))
 }
 
 struct Names<'a> {
