@@ -436,7 +436,7 @@ fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<std::sync::Ar
     node.entries()
         .find(|e| e.name.is_none())
         .and_then(|e| match e.value.value {
-            syntax::Value::String(s) => Some(std::sync::Arc::from(&*s)),
+            syntax::Value::String(s) => Some(std::sync::Arc::from(s)),
             _ => None,
         })
 }

@@ -59,11 +59,7 @@ fn required_field_added_is_major_on_input_minor_on_output() {
 
 #[test]
 fn moving_fields_into_a_named_type_is_not_a_change() {
-    let inner = vec![field(
-        "amount",
-        TyKind::Integer(Box::new(NumTy::default())),
-        true,
-    )];
+    let inner = vec![field("amount", TyKind::Integer(Box::default()), true)];
     let old = catalog(
         vec![tool(
             "a_b",
@@ -183,7 +179,7 @@ fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
 #[test]
 fn cursor_and_timestamp_are_their_expansions() {
     let c = |k: TyKind| catalog(vec![tool("a_b", vec![field("c", k, false)], None)], vec![]);
-    let cursor = c(TyKind::Cursor(Box::new(StringTy::default())));
+    let cursor = c(TyKind::Cursor(Box::default()));
     let bounded = c(TyKind::String(Box::new(StringTy {
         max_length: Some(sp(512)),
         ..StringTy::default()

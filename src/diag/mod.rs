@@ -332,7 +332,7 @@ mod tests {
         let items: Vec<(u32, u32)> = (0..500u32).map(|i| ((i * 7919) % 8, i)).collect();
         for n in [0, 1, 2, 3, 17, 500] {
             let mut want = items[..n].to_vec();
-            want.sort_by(|a, b| a.0.cmp(&b.0));
+            want.sort_by_key(|a| a.0);
             let mut got = items[..n].to_vec();
             sort_stable_by(&mut got, |a, b| a.0.cmp(&b.0));
             assert_eq!(got, want, "{n} items");

@@ -8,13 +8,16 @@ use crate::model::{Allow, Project};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// A tool by its file and name (tool names are unique within a file).
+type ToolKey = (FileId, Arc<str>);
+
 /// Remove the findings that a tool's `allow` covers, and add a `lint/unused-allow` finding for
 /// each allow of a running rule that covered none. `lint/…` findings are never suppressed.
 pub fn apply(project: &Project, config: &Config, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     // (file, tool) → its allows with a "used" mark; tool names are unique within a file. Keys
     // are owned so lookups need not borrow from the diagnostics.
-    let mut allows: HashMap<(FileId, Arc<str>), Vec<(&Allow, bool)>> = HashMap::new();
-    let mut catalog_of: HashMap<(FileId, Arc<str>), &str> = HashMap::new();
+    let mut allows: HashMap<ToolKey, Vec<(&Allow, bool)>> = HashMap::new();
+    let mut catalog_of: HashMap<ToolKey, &str> = HashMap::new();
     for catalog in &project.catalogs {
         for tool in &catalog.tools {
             if !tool.allows.is_empty() {

@@ -181,11 +181,7 @@ impl Fx {
             ),
             page_size,
             self.doc(
-                self.field(
-                    "cursor",
-                    TyKind::Cursor(Box::new(StringTy::default())),
-                    false,
-                ),
+                self.field("cursor", TyKind::Cursor(Box::default()), false),
                 "Opaque cursor from a previous next_cursor.",
             ),
         ]);
@@ -206,11 +202,7 @@ impl Fx {
         let output = self.obj(vec![
             items,
             self.doc(
-                self.field(
-                    "next_cursor",
-                    TyKind::Cursor(Box::new(StringTy::default())),
-                    false,
-                ),
+                self.field("next_cursor", TyKind::Cursor(Box::default()), false),
                 "Empty when there are no more pages.",
             ),
         ]);

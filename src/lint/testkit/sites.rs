@@ -27,7 +27,7 @@ pub fn headed(name: &str, kind: TyKind, header: &str) -> Field {
 }
 
 pub fn string() -> TyKind {
-    TyKind::String(Box::new(StringTy::default()))
+    TyKind::String(Box::default())
 }
 
 pub fn bounded_string(max: u64) -> TyKind {

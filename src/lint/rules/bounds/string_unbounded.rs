@@ -111,7 +111,7 @@ mod tests {
                 field("id", uuid),
                 field("email", email),
                 field("tags", array(string(), Some(5))),
-                field("cursor", TyKind::Cursor(Box::new(StringTy::default()))),
+                field("cursor", TyKind::Cursor(Box::default())),
             ],
             Some(vec![field("body", string())]),
         );

@@ -151,7 +151,7 @@ mod tests {
             Effect::Read,
             vec![field("price", named("Money"))],
             Some(vec![
-                field("total", TyKind::Number(Box::new(NumTy::default()))),
+                field("total", TyKind::Number(Box::default())),
                 minor("fee_minor"),
                 currency,
                 field("lines", array(object(vec![minor("line_total")]), Some(2))),

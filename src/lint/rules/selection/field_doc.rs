@@ -66,8 +66,8 @@ mod tests {
     fn reports_every_undocumented_declaration_once() {
         let item = Object {
             fields: vec![
-                field("amount_minor", TyKind::Integer(Box::new(NumTy::default())), None),
-                field("note", TyKind::String(Box::new(StringTy::default())), Some("Free text.")),
+                field("amount_minor", TyKind::Integer(Box::default()), None),
+                field("note", TyKind::String(Box::default()), Some("Free text.")),
             ],
             span: Span::default(),
             extra: None,
@@ -100,7 +100,7 @@ mod tests {
         c.types.push(TypeDef {
             name: sp("Entry".into()),
             doc: None,
-            fields: vec![field("entry_reference", TyKind::String(Box::new(StringTy::default())), None)],
+            fields: vec![field("entry_reference", TyKind::String(Box::default()), None)],
             span: Span::default(),
         });
         let project = Project { catalogs: vec![c] };

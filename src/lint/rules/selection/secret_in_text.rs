@@ -373,7 +373,7 @@ mod tests {
             replacement: None,
             span: Span::default(),
         }));
-        let mut f = field("note", TyKind::String(Box::new(StringTy::default())), Some(key));
+        let mut f = field("note", TyKind::String(Box::default()), Some(key));
         f.default = Some(Box::new(sp(Literal::String(key.into()))));
         t.input.fields.push(f);
         t.needs_input.push(NeedsInput {
