@@ -106,7 +106,7 @@ pub fn compare(project: &Project, artifacts: &Artifacts, served: &[Value]) -> Ve
                     format!("tool added: the server lists `{name}`, which no catalog declares"),
                 );
                 let mut d = at(first, first.span, ch);
-                d.tool = Some(name.to_string());
+                d.tool = Some(name.into());
                 out.push(d);
             }
         }
@@ -356,7 +356,7 @@ pub fn level(class: Class) -> Level {
 fn diagnostic(cat: &Catalog, tool: &Tool, found: Found) -> Diagnostic {
     let span = found.span.unwrap_or(tool.name.span);
     let mut d = at(cat, span, found);
-    d.tool = Some(tool.name.value.clone());
+    d.tool = Some(tool.name.value.as_str().into());
     d
 }
 
@@ -366,13 +366,13 @@ fn at(cat: &Catalog, span: Span, found: Found) -> Diagnostic {
         None => (UNCLASSIFIED, Class::Major),
     };
     let mut d = Diagnostic::new(rule, level(class), cat.file, span, found.message);
-    d.catalog = Some(cat.name.value.clone());
+    d.catalog = Some(cat.name.value.as_str().into());
     d.path = (!found.path.is_empty()).then_some(found.path);
     d.help = Some(match class {
         Class::Major => {
-            "clients written against the catalog break: deploy a server built from it, or release the catalog change".to_string()
+            "clients written against the catalog break: deploy a server built from it, or release the catalog change".into()
         }
-        _ => "the server differs from the catalog: redeploy it, or update the catalog".to_string(),
+        _ => "the server differs from the catalog: redeploy it, or update the catalog".into(),
     });
     d
 }
@@ -399,7 +399,7 @@ mod tests {
 
     fn rules(d: &[Diagnostic]) -> Vec<(String, String)> {
         d.iter()
-            .map(|d| (d.rule.clone(), d.path.clone().unwrap_or_default()))
+            .map(|d| (d.rule.to_string(), d.path.clone().unwrap_or_default()))
             .collect()
     }
 
@@ -472,8 +472,8 @@ mod tests {
         }
         let removed_diag = d.iter().find(|d| d.rule == "compat/tool-removed");
         assert_eq!(
-            removed_diag.and_then(|d| d.tool.clone()),
-            Some(removed_name)
+            removed_diag.and_then(|d| d.tool.as_deref()),
+            Some(removed_name.as_str())
         );
         assert_eq!(
             d.iter()

@@ -70,9 +70,20 @@ impl Lock {
 
     /// The lock file's text (KDL, with a header comment); [`Lock::parse`] reads it back.
     pub fn render(&self) -> String {
-        let mut s = String::from(
-            "// Written by `catalogc lock`; `catalogc lock --check` verifies it. Commit it.\n",
+        const HEADER: &str =
+            "// Written by `catalogc lock`; `catalogc lock --check` verifies it. Commit it.\n";
+        // Sized for the text (quotes and escapes aside): grown by doubling, the text of a
+        // large catalog's lock held up to twice its length.
+        let per_tool = |t: &LockedTool| {
+            let h = &t.hashes;
+            let hashes = h.input.len() + h.output.len() + h.description.len() + h.contract.len();
+            t.name.len() + t.version.len() + hashes + 100
+        };
+        let text = self.catalog.len() + self.version.len() + 100;
+        let mut s = String::with_capacity(
+            HEADER.len() + text + self.tools.iter().map(per_tool).sum::<usize>(),
         );
+        s.push_str(HEADER);
         let _ = writeln!(s, "lock version={LOCK_FORMAT}");
         let _ = writeln!(
             s,

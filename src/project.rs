@@ -368,8 +368,9 @@ pub fn lower_file(text: &str, id: FileId) -> (Option<Catalog>, Vec<Diagnostic>) 
         })
     });
     if let Some(c) = &catalog {
+        let name: std::sync::Arc<str> = c.name.value.as_str().into();
         for d in &mut file_diags {
-            d.catalog = Some(c.name.value.clone());
+            d.catalog = Some(name.clone());
         }
     }
     file_diags.extend(model_diags);
@@ -395,8 +396,8 @@ fn oversized_schemas(loaded: &mut Loaded) {
             if let Some(e) = sizes.check(t) {
                 let mut d = Diagnostic::new(e.rule, Level::Error, c.file, e.span, e.message)
                     .with_help(e.help);
-                d.catalog = Some(c.name.value.clone());
-                d.tool = Some(t.name.value.clone());
+                d.catalog = Some(c.name.value.as_str().into());
+                d.tool = Some(t.name.value.as_str().into());
                 loaded.diagnostics.push(d);
                 dropped.push(i);
             }
@@ -417,14 +418,14 @@ pub fn syntax_diagnostics(errors: Vec<syntax::SyntaxError>, file: FileId) -> Vec
         .into_iter()
         .map(|e| {
             let mut d = Diagnostic::new(e.code, Level::Error, file, e.span, e.message);
-            d.help = e.help;
+            d.help = e.help.map(Into::into);
             d
         })
         .collect()
 }
 
 /// The name of the top-level `tool` node around a byte offset, for syntax errors inside it.
-fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<String> {
+fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<std::sync::Arc<str>> {
     let node = doc.nodes().find(|n| {
         n.name.value == "tool"
             && n.span.start <= offset
@@ -435,7 +436,7 @@ fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<String> {
     node.entries()
         .find(|e| e.name.is_none())
         .and_then(|e| match e.value.value {
-            syntax::Value::String(s) => Some(s.to_string()),
+            syntax::Value::String(s) => Some(std::sync::Arc::from(s)),
             _ => None,
         })
 }
@@ -460,7 +461,7 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
                 ),
             )
             .with_help("give each catalog its own name; this catalog is ignored");
-            d.catalog = Some(c.name.value.clone());
+            d.catalog = Some(c.name.value.as_str().into());
             loaded.diagnostics.push(d);
             continue;
         }
@@ -487,8 +488,8 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
                 .with_help(
                     "tool names must be unique across every catalog served together; rename one",
                 );
-                d.catalog = Some(name.clone());
-                d.tool = Some(t.name.value.clone());
+                d.catalog = Some(name.as_str().into());
+                d.tool = Some(t.name.value.as_str().into());
                 loaded.diagnostics.push(d);
                 return false;
             }
@@ -501,7 +502,7 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
 
 /// Sorts diagnostics into the order every renderer uses: file, position, rule, message.
 pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
-    diags.sort_by(|a, b| {
+    crate::diag::sort_stable_by(diags, |a, b| {
         (a.file, a.span.start, a.span.end, &a.rule, &a.message).cmp(&(
             b.file,
             b.span.start,

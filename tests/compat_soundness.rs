@@ -160,20 +160,20 @@ fn ty(kind: TyKind) -> Ty {
 fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
     let choices = if depth == 0 { 7 } else { 12 };
     match r.below(choices) {
-        0 => TyKind::String(gen_string(r)),
-        1 => TyKind::Integer(gen_num(r)),
-        2 => TyKind::Number(gen_num(r)),
+        0 => TyKind::String(Box::new(gen_string(r))),
+        1 => TyKind::Integer(Box::new(gen_num(r))),
+        2 => TyKind::Number(Box::new(gen_num(r))),
         3 => TyKind::Boolean,
-        4 => TyKind::Cursor(StringTy {
+        4 => TyKind::Cursor(Box::new(StringTy {
             max_length: opt_u64(r, 4, 600),
             ..StringTy::default()
-        }),
+        })),
         5 => TyKind::Timestamp,
         6 => TyKind::Json,
         7 => {
             let min = r.chance(1, 3).then(|| sp(r.int(0, 2) as u64));
             let lo = min.as_ref().map_or(0, |m| m.value as i64);
-            TyKind::Map(MapTy {
+            TyKind::Map(Box::new(MapTy {
                 min_entries: min,
                 max_entries: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
                 // Any type but maps and unions (not map values in the format).
@@ -184,30 +184,33 @@ fn gen_kind(r: &mut Rng, depth: u32, types: &[String]) -> TyKind {
                     }
                 })),
                 values_nullable: r.chance(1, 4),
-            })
+            }))
         }
         8 => {
             let min = r.chance(1, 2).then(|| sp(r.int(0, 2) as u64));
             let lo = min.as_ref().map_or(0, |m| m.value as i64);
-            TyKind::Array(ArrayTy {
+            TyKind::Array(Box::new(ArrayTy {
                 min_items: min,
                 max_items: r.chance(1, 2).then(|| sp(r.int(lo, lo + 3) as u64)),
                 unique: r.chance(1, 4),
                 items_nullable: r.chance(1, 4),
                 items: Box::new(ty(gen_kind(r, depth - 1, types))),
-            })
+            }))
         }
         9 if !types.is_empty() => TyKind::Named(sp(r.pick(types).clone())),
-        11 => TyKind::Union(UnionTy {
+        11 => TyKind::Union(Box::new(UnionTy {
             discriminator: sp(r.pick(DISCRIMINATORS).to_string()),
             variants: (0..r.int(2, 3) as usize)
                 .map(|i| gen_variant(r, VARIANTS[i], depth - 1, types))
                 .collect(),
-        }),
+        })),
         _ => TyKind::Object(Object {
             fields: gen_fields(r, depth - 1, types, 3),
             span: Span::default(),
-            extra: r.chance(1, 3).then(|| gen_extra(r, depth - 1, types)),
+            extra: r
+                .chance(1, 3)
+                .then(|| gen_extra(r, depth - 1, types))
+                .map(Box::new),
         }),
     }
 }
@@ -266,8 +269,8 @@ fn gen_field(r: &mut Rng, name: &str, depth: u32, types: &[String]) -> Field {
         doc: None,
         title: None,
         examples: Vec::new(),
-        constant,
-        header: gen_header(r),
+        constant: constant.map(Box::new),
+        header: gen_header(r).map(Box::new),
         span: Span::default(),
     }
 }
@@ -400,7 +403,7 @@ fn tweak_ty(r: &mut Rng, t: &mut Ty, cat_types: &[TypeDef], names: &[String]) {
                 o.extra = if o.extra.is_some() {
                     None
                 } else {
-                    Some(gen_extra(r, 1, names))
+                    Some(Box::new(gen_extra(r, 1, names)))
                 }
             }
             1 if o.extra.is_some() => {
@@ -484,13 +487,13 @@ fn mutate_fields(r: &mut Rng, fields: &mut Vec<Field>, cat_types: &[TypeDef], na
         }
         4 if !fields.is_empty() && r.chance(1, 2) => {
             let i = r.below(fields.len() as u64) as usize;
-            fields[i].header = gen_header(r);
+            fields[i].header = gen_header(r).map(Box::new);
         }
         4 if !fields.is_empty() && r.chance(1, 3) => {
             let i = r.below(fields.len() as u64) as usize;
             let f = &mut fields[i];
             f.constant = if f.constant.is_none() && !f.nullable {
-                gen_const(r, &f.ty.kind)
+                gen_const(r, &f.ty.kind).map(Box::new)
             } else {
                 None
             };

@@ -84,7 +84,7 @@ fn five_independent_mistakes_are_all_reported_with_positions() {
         .iter()
         .map(|d| {
             let (l, c) = loaded.sources.get(d.file).line_col(d.span.start);
-            (d.rule.clone(), l, c)
+            (d.rule.to_string(), l, c)
         })
         .collect();
     assert_eq!(

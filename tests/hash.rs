@@ -262,7 +262,7 @@ fn contract_sensitivity() {
     t.effect = fx.sp(Effect::Update);
     changes.push(("effect", t));
     let mut t = base.clone();
-    t.open_world = Some(fx.sp(true));
+    t.open_world = Some(Box::new(fx.sp(true)));
     changes.push(("open-world", t));
     let mut t = base.clone();
     t.errors[2].retry = Some(fx.sp(Retry::Never));
@@ -289,12 +289,12 @@ fn contract_sensitivity() {
     t.name = fx.s("payment_transfer_submit_v2");
     changes.push(("name", t));
     let mut t = base.clone();
-    t.limits = Some(catalogc::model::Limits {
+    t.limits = Some(Box::new(catalogc::model::Limits {
         max_items: None,
         max_result_bytes: Some(fx.sp(1024)),
         timeout_ms: None,
         span: fx.span(),
-    });
+    }));
     changes.push(("limits", t));
     let mut t = base.clone();
     t.output = None;

@@ -281,7 +281,12 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
     );
     let mut actual: Vec<(String, String)> = diags
         .iter()
-        .map(|d| (d.rule.clone(), d.tool.clone().unwrap_or_default()))
+        .map(|d| {
+            (
+                d.rule.to_string(),
+                d.tool.as_deref().unwrap_or_default().to_string(),
+            )
+        })
         .collect();
     actual.sort();
     let mut expected: Vec<(String, String)> = expected

@@ -790,7 +790,7 @@ tool "quota_set" version="1.0.0" {
     }
 }"#;
     let loaded = catalogc::project::load_source("c.kdl", text);
-    let errors: Vec<&str> = loaded.diagnostics.iter().map(|d| d.rule.as_str()).collect();
+    let errors: Vec<&str> = loaded.diagnostics.iter().map(|d| d.rule.as_ref()).collect();
     assert!(
         !errors.iter().any(|r| r.starts_with("model/")),
         "{errors:?}"

@@ -334,7 +334,7 @@ impl<'a> Scope<'_, 'a> {
             TyKind::Object(o) => {
                 let ident = self.claim(owner, base);
                 let was = std::mem::replace(&mut self.top_level, false);
-                self.open_structure(ident.clone(), doc, &o.fields, o.extra.as_ref());
+                self.open_structure(ident.clone(), doc, &o.fields, o.extra.as_deref());
                 self.top_level = was;
                 RTy::Local(ident)
             }

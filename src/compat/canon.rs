@@ -231,20 +231,20 @@ mod tests {
     /// through the first only.
     #[test]
     fn every_way_of_reaching_a_type_counts_and_the_first_declaration_is_walked() {
-        let array = TyKind::Array(crate::model::ArrayTy {
+        let array = TyKind::Array(Box::new(crate::model::ArrayTy {
             min_items: None,
             max_items: None,
             unique: false,
             items: Box::new(crate::model::Ty::new(named("A"))),
             items_nullable: false,
-        });
+        }));
         let open = TyKind::Object(crate::model::Object {
-            extra: Some(crate::model::Extra {
+            extra: Some(Box::new(crate::model::Extra {
                 values: Box::new(crate::model::Ty::new(named("Extra"))),
                 nullable: false,
                 min_entries: None,
                 max_entries: None,
-            }),
+            })),
             ..Default::default()
         });
         let types = vec![

@@ -239,7 +239,7 @@ fn normalize<'a>(cat: &'a Catalog, ty: &'a Ty) -> Norm<'a> {
         TyKind::Number(n) => Norm::Num(n),
         TyKind::Boolean => Norm::Bool,
         TyKind::Array(a) => Norm::Arr(a),
-        TyKind::Object(o) => Norm::Obj(&o.fields, o.extra.as_ref()),
+        TyKind::Object(o) => Norm::Obj(&o.fields, o.extra.as_deref()),
         TyKind::Map(m) => Norm::Map(m),
         TyKind::Json => Norm::Json,
         TyKind::Union(u) => Norm::Union(u),
@@ -521,7 +521,7 @@ impl<'a> Reader<'a, '_> {
                 String::new(),
             );
         }
-        let (wh, rh) = (w.header.as_ref(), r.header.as_ref());
+        let (wh, rh) = (w.header.as_deref(), r.header.as_deref());
         if wh.map(|h| &h.value) != rh.map(|h| &h.value) {
             let (o, n) = self.on(wh, rh);
             let name = |h: Option<&crate::model::Sp<String>>| {
@@ -786,7 +786,7 @@ impl<'a> Reader<'a, '_> {
     /// `const=`: a constant the reader alone has narrows what it accepts, one the writer
     /// alone has widens it, and two different ones share no value.
     fn constant(&mut self, w: &Field, r: &Field, path: &str) {
-        let (wc, rc) = (w.constant.as_ref(), r.constant.as_ref());
+        let (wc, rc) = (w.constant.as_deref(), r.constant.as_deref());
         let ev = match (wc, rc) {
             (None, Some(_)) => Ev::Narrower,
             (Some(_), None) => Ev::Wider,

@@ -59,7 +59,7 @@ fn required_field_added_is_major_on_input_minor_on_output() {
 
 #[test]
 fn moving_fields_into_a_named_type_is_not_a_change() {
-    let inner = vec![field("amount", TyKind::Integer(NumTy::default()), true)];
+    let inner = vec![field("amount", TyKind::Integer(Box::default()), true)];
     let old = catalog(
         vec![tool(
             "a_b",
@@ -101,10 +101,10 @@ fn named_type_changes_are_classified_where_used_per_direction() {
         doc: None,
         fields: vec![field(
             "amount",
-            TyKind::Integer(NumTy {
+            TyKind::Integer(Box::new(NumTy {
                 max: Some(sp(Num::Int(max))),
                 ..NumTy::default()
-            }),
+            })),
             true,
         )],
         span: Span::default(),
@@ -117,13 +117,13 @@ fn named_type_changes_are_classified_where_used_per_direction() {
                 vec![field("price", named(), true)],
                 Some(vec![field(
                     "prices",
-                    TyKind::Array(ArrayTy {
+                    TyKind::Array(Box::new(ArrayTy {
                         min_items: None,
                         max_items: None,
                         unique: false,
                         items_nullable: false,
                         items: Box::new(Ty::new(named())),
-                    }),
+                    })),
                     true,
                 )]),
             )],
@@ -149,14 +149,14 @@ fn named_type_changes_are_classified_where_used_per_direction() {
 #[test]
 fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
     let with = |values: &[&str], extensible: bool| {
-        let e = TyKind::String(StringTy {
+        let e = TyKind::String(Box::new(StringTy {
             enum_values: Some(EnumValues {
                 values: values.iter().map(|v| sp(v.to_string())).collect(),
                 extensible,
                 span: Span::default(),
             }),
             ..StringTy::default()
-        });
+        }));
         catalog(
             vec![tool("a_b", vec![], Some(vec![field("s", e, true)]))],
             vec![],
@@ -179,18 +179,18 @@ fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
 #[test]
 fn cursor_and_timestamp_are_their_expansions() {
     let c = |k: TyKind| catalog(vec![tool("a_b", vec![field("c", k, false)], None)], vec![]);
-    let cursor = c(TyKind::Cursor(StringTy::default()));
-    let bounded = c(TyKind::String(StringTy {
+    let cursor = c(TyKind::Cursor(Box::default()));
+    let bounded = c(TyKind::String(Box::new(StringTy {
         max_length: Some(sp(512)),
         ..StringTy::default()
-    }));
+    })));
     assert_eq!(kinds(&cursor, &bounded), []);
     assert_eq!(kinds(&cursor, &c(string())), [Kind::InputBoundLoosened]);
     let ts = c(TyKind::Timestamp);
-    let dt = c(TyKind::String(StringTy {
+    let dt = c(TyKind::String(Box::new(StringTy {
         format: Some(sp(Format::DateTime)),
         ..StringTy::default()
-    }));
+    })));
     assert_eq!(kinds(&ts, &dt), []);
     assert_eq!(kinds(&ts, &c(string())), [Kind::InputFormatRemoved]);
     assert_eq!(kinds(&ts, &c(TyKind::Boolean)), [Kind::InputTypeChanged]);
@@ -204,10 +204,10 @@ fn multiple_of_compares_by_divisibility() {
                 "a_b",
                 vec![field(
                     "n",
-                    TyKind::Integer(NumTy {
+                    TyKind::Integer(Box::new(NumTy {
                         multiple_of: Some(sp(Num::Int(k))),
                         ..NumTy::default()
-                    }),
+                    })),
                     true,
                 )],
                 None,
@@ -226,12 +226,12 @@ fn tool_level_rows() {
     let mut t = base.clone();
     t.effect = sp(Effect::Destructive);
     t.summary = Some(sp("Other.".to_string()));
-    t.limits = Some(Limits {
+    t.limits = Some(Box::new(Limits {
         max_items: Some(sp(10)),
         max_result_bytes: None,
         timeout_ms: None,
         span: Span::default(),
-    });
+    }));
     let old = catalog(vec![base], vec![]);
     let new = catalog(vec![t], vec![]);
     assert_eq!(
@@ -359,7 +359,7 @@ fn fingerprints_are_stable() {
 #[test]
 fn fields_inside_map_values_compare_at_their_path() {
     let map = |fields: Vec<Field>| {
-        TyKind::Map(MapTy {
+        TyKind::Map(Box::new(MapTy {
             min_entries: None,
             max_entries: None,
             values: Box::new(Ty {
@@ -371,7 +371,7 @@ fn fields_inside_map_values_compare_at_their_path() {
                 span: Span::default(),
             }),
             values_nullable: false,
-        })
+        }))
     };
     let side = |fields: Vec<Field>| vec![field("m", map(fields), false)];
     let a = || field("a", string(), false);

@@ -353,7 +353,7 @@ pub(super) fn compare(
 
     type Text = fn(&Tool) -> Option<&crate::model::Sp<String>>;
     let texts: [(&str, Text); 4] = [
-        ("title", |t| t.title.as_ref()),
+        ("title", |t| t.title.as_deref()),
         ("summary", |t| t.summary.as_ref()),
         ("when", |t| t.when.as_ref()),
         ("when-not", |t| t.when_not.as_ref()),
@@ -459,8 +459,8 @@ fn limits(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
         ("timeout-ms", |l| l.timeout_ms.as_ref()),
     ];
     for (key, get) in keys {
-        let o = old.limits.as_ref().and_then(get);
-        let n = new.limits.as_ref().and_then(get);
+        let o = old.limits.as_deref().and_then(get);
+        let n = new.limits.as_deref().and_then(get);
         let kind = match (o.map(|x| x.value), n.map(|x| x.value)) {
             (Some(a), Some(b)) if b > a => Kind::ToolLimitsLoosened,
             (Some(a), Some(b)) if b < a => Kind::ToolLimitsTightened,

@@ -250,7 +250,7 @@ pub fn description_context(cat: &Catalog, tool: &Tool) -> DescriptionContext {
     DescriptionContext {
         catalog: cat.name.value.clone(),
         name: tool.name.value.clone(),
-        title: s(&tool.title),
+        title: tool.title.as_ref().map(|v| v.value.clone()),
         summary: s(&tool.summary),
         when: s(&tool.when),
         when_not: s(&tool.when_not),

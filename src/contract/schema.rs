@@ -735,7 +735,7 @@ mod tests {
     fn named(field: &str, ty: &str, doc: Option<&str>) -> Field {
         let mut f = Field::new(field, TyKind::Named(sp(ty.to_string())));
         f.doc = doc.and_then(text);
-        f.header = (field == "a").then(|| sp("A".to_string()));
+        f.header = (field == "a").then(|| sp("A".to_string())).map(Box::new);
         f
     }
 

@@ -6,7 +6,9 @@ pub mod emit;
 pub mod suggest;
 
 use crate::syntax::Span;
+use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 /// How serious a finding is. Ordered: `Info < Warn < Error`.
@@ -35,10 +37,14 @@ impl Level {
 pub struct FileId(pub usize);
 
 /// One finding, located in one file.
+///
+/// A hostile catalog yields hundreds of thousands of these, so the texts that repeat are not
+/// copied into each: rule IDs and most help texts are `'static`, and catalog and tool names
+/// are shared (`Arc<str>`) by every finding about the same catalog or tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
     /// Rule or error ID: `syntax/…`, `model/…`, a lint rule ID, `compat/…`.
-    pub rule: String,
+    pub rule: Cow<'static, str>,
     /// Severity after configuration.
     pub level: Level,
     /// The file the finding is in.
@@ -48,11 +54,11 @@ pub struct Diagnostic {
     /// What is wrong.
     pub message: String,
     /// How to fix it.
-    pub help: Option<String>,
+    pub help: Option<Cow<'static, str>>,
     /// Name of the catalog, when known.
-    pub catalog: Option<String>,
+    pub catalog: Option<Arc<str>>,
     /// Name of the tool, for tool-level and field-level findings.
-    pub tool: Option<String>,
+    pub tool: Option<Arc<str>>,
     /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
     pub path: Option<String>,
 }
@@ -60,7 +66,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A finding without help, catalog, tool or path; set those afterwards.
     pub fn new(
-        rule: impl Into<String>,
+        rule: impl Into<Cow<'static, str>>,
         level: Level,
         file: FileId,
         span: Span,
@@ -80,9 +86,51 @@ impl Diagnostic {
     }
 
     /// Adds how to fix it.
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub fn with_help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
         self.help = Some(help.into());
         self
+    }
+}
+
+/// Sorts `items` stably by `cmp`, with one `u32` of scratch per item: the standard stable
+/// sort's scratch is half the list, which for the hundreds of thousands of diagnostics of a
+/// hostile catalog was the largest allocation of `lint` after the list itself.
+pub fn sort_stable_by<T>(items: &mut [T], mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) {
+    let Ok(len) = u32::try_from(items.len()) else {
+        items.sort_by(cmp);
+        return;
+    };
+    // Ties keep their order (the index decides), so this is the stable order.
+    let mut order: Vec<u32> = (0..len).collect();
+    order.sort_unstable_by(|&a, &b| cmp(&items[a as usize], &items[b as usize]).then(a.cmp(&b)));
+    // Position `i` takes the item at `order[i]`: each cycle of the permutation is walked once,
+    // swapping items into place and marking each position done.
+    for start in 0..order.len() {
+        let mut at = start;
+        while order[at] as usize != start && order[at] as usize != at {
+            let from = order[at] as usize;
+            items.swap(at, from);
+            order[at] = at as u32;
+            at = from;
+        }
+        order[at] = at as u32;
+    }
+}
+
+/// Catalog and tool names handed out as one shared `Arc<str>` per distinct name, for the
+/// diagnostics of a run (each finding about a tool would otherwise copy its name).
+#[derive(Debug, Default)]
+pub struct SharedNames(std::collections::HashSet<Arc<str>>);
+
+impl SharedNames {
+    /// The shared copy of `name`, made on its first request.
+    pub fn get(&mut self, name: &str) -> Arc<str> {
+        if let Some(shared) = self.0.get(name) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = name.into();
+        self.0.insert(shared.clone());
+        shared
     }
 }
 
@@ -277,6 +325,28 @@ impl Utf16Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sort_stable_by_gives_the_standard_stable_order() {
+        // Many ties (keys 0..7) over distinct payloads, in a scrambled order.
+        let items: Vec<(u32, u32)> = (0..500u32).map(|i| ((i * 7919) % 8, i)).collect();
+        for n in [0, 1, 2, 3, 17, 500] {
+            let mut want = items[..n].to_vec();
+            want.sort_by_key(|a| a.0);
+            let mut got = items[..n].to_vec();
+            sort_stable_by(&mut got, |a, b| a.0.cmp(&b.0));
+            assert_eq!(got, want, "{n} items");
+        }
+    }
+
+    #[test]
+    fn shared_names_hand_out_one_copy_per_name() {
+        let mut names = SharedNames::default();
+        let a = names.get("billing");
+        let b = names.get("billing");
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*names.get("other"), "other");
+    }
 
     #[test]
     fn line_col_is_one_based_and_counts_characters() {

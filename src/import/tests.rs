@@ -14,7 +14,7 @@ fn assert_loads(i: &Imported) {
         .diagnostics
         .iter()
         .filter(|d| d.rule.starts_with("model/") || d.rule.starts_with("syntax/"))
-        .map(|d| d.rule.as_str())
+        .map(|d| d.rule.as_ref())
         .collect();
     assert!(errors.is_empty(), "{errors:?}\n{}", i.text);
 }

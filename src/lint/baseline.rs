@@ -47,9 +47,9 @@ impl Baseline {
             .iter()
             .zip(fingerprints)
             .map(|(d, fingerprint)| Entry {
-                catalog: d.catalog.clone().unwrap_or_default(),
-                tool: d.tool.clone(),
-                rule: d.rule.clone(),
+                catalog: d.catalog.as_deref().unwrap_or_default().to_string(),
+                tool: d.tool.as_deref().map(str::to_string),
+                rule: d.rule.to_string(),
                 path: d.path.clone(),
                 fingerprint,
                 message: d.message.clone(),

@@ -520,7 +520,7 @@ mod tests {
         ];
         assert_eq!(errs.len(), expect.len(), "{errs:#?}");
         for ((rule, text, help), (erule, etext, ehelp)) in errs.iter().zip(expect) {
-            assert_eq!((rule.as_str(), text.as_str()), (erule, etext));
+            assert_eq!((rule.as_ref(), text.as_str()), (erule, etext));
             assert!(help.starts_with(ehelp), "{help}");
         }
     }

@@ -15,9 +15,12 @@ pub mod walk;
 
 use crate::contract::Artifacts;
 pub use crate::diag::suggest::did_you_mean;
-use crate::diag::{Diagnostic, FileId, Level, SourceMap};
+use crate::diag::{Diagnostic, FileId, Level, SharedNames, SourceMap};
 use crate::model::{Catalog, Project, Span, Tool};
 pub use config::Config;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A check of one site of the walk (see [`walk::Site`]).
 pub type SiteHook = fn(&Context, &walk::Site<'_, '_>, &mut Vec<Finding>);
@@ -247,16 +250,15 @@ impl<'a> Context<'a> {
 /// One finding of one rule, before levels and suppression are applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    /// The file the finding is in.
+    /// The file the finding is in; it names the catalog too (one catalog a file), so no
+    /// finding carries a copy of the catalog's name.
     pub file: FileId,
     /// Byte range in that file.
     pub span: Span,
     /// What is wrong.
     pub message: String,
-    /// How to fix it.
-    pub help: Option<String>,
-    /// Name of the catalog.
-    pub catalog: String,
+    /// How to fix it; most rules' help is a fixed text, which is not copied per finding.
+    pub help: Option<Cow<'static, str>>,
     /// Name of the tool, for tool-level and field-level findings.
     pub tool: Option<String>,
     /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
@@ -274,7 +276,6 @@ impl Finding {
             span,
             message: message.into(),
             help: None,
-            catalog: catalog.name.value.clone(),
             tool: None,
             path: None,
             level: None,
@@ -290,7 +291,7 @@ impl Finding {
     }
 
     /// Adds how to fix it.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
+    pub fn help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -358,10 +359,17 @@ pub fn run(
         .collect();
     let rules: Vec<&Rule> = enabled.iter().map(|(rule, _)| *rule).collect();
     let found = findings(&cx, &rules);
-    // Sized once: doubling growth left up to half the list's memory unused.
-    let mut out = Vec::with_capacity(found.iter().map(Vec::len).sum());
+    // Grown by exactly each rule's findings as they are converted (and freed): sized for all
+    // of them up front, the list sat empty beside every finding, and doubling growth left up
+    // to half of it unused.
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut names = SharedNames::default();
+    let catalogs: HashMap<FileId, Arc<str>> = (project.catalogs.iter())
+        .map(|c| (c.file, names.get(&c.name.value)))
+        .collect();
     for ((rule, configured), findings) in enabled.iter().zip(found) {
         let (rule, configured) = (*rule, *configured);
+        out.reserve_exact(findings.len());
         for f in findings {
             let level = if config.level_is_set(rule) {
                 configured
@@ -369,20 +377,20 @@ pub fn run(
                 f.level.unwrap_or(configured)
             };
             out.push(Diagnostic {
-                rule: rule.id.to_string(),
+                rule: Cow::Borrowed(rule.id),
                 level,
                 file: f.file,
                 span: f.span,
                 message: f.message,
                 help: f.help,
-                catalog: Some(f.catalog),
-                tool: f.tool,
+                catalog: catalogs.get(&f.file).cloned(),
+                tool: f.tool.map(|t| names.get(&t)),
                 path: f.path,
             });
         }
     }
     let mut out = suppress::apply(project, config, out);
-    out.sort_by(|a, b| {
+    crate::diag::sort_stable_by(&mut out, |a, b| {
         (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
     });
     out

@@ -6,18 +6,22 @@ use super::rules::lint::unused_allow;
 use crate::diag::{Diagnostic, FileId};
 use crate::model::{Allow, Project};
 use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A tool by its file and name (tool names are unique within a file).
+type ToolKey = (FileId, Arc<str>);
 
 /// Remove the findings that a tool's `allow` covers, and add a `lint/unused-allow` finding for
 /// each allow of a running rule that covered none. `lint/…` findings are never suppressed.
 pub fn apply(project: &Project, config: &Config, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     // (file, tool) → its allows with a "used" mark; tool names are unique within a file. Keys
     // are owned so lookups need not borrow from the diagnostics.
-    let mut allows: HashMap<(FileId, String), Vec<(&Allow, bool)>> = HashMap::new();
-    let mut catalog_of: HashMap<(FileId, String), &str> = HashMap::new();
+    let mut allows: HashMap<ToolKey, Vec<(&Allow, bool)>> = HashMap::new();
+    let mut catalog_of: HashMap<ToolKey, &str> = HashMap::new();
     for catalog in &project.catalogs {
         for tool in &catalog.tools {
             if !tool.allows.is_empty() {
-                let key = (catalog.file, tool.name.value.clone());
+                let key = (catalog.file, Arc::from(tool.name.value.as_str()));
                 allows.insert(
                     key.clone(),
                     tool.allows.iter().map(|a| (a, false)).collect(),
@@ -72,7 +76,7 @@ pub fn apply(project: &Project, config: &Config, diagnostics: Vec<Diagnostic>) -
                     message,
                 )
                 .with_help("remove the allow");
-                d.catalog = catalog_of.get(&key).map(|c| c.to_string());
+                d.catalog = catalog_of.get(&key).map(|&c| c.into());
                 d.tool = Some(key.1.clone());
                 d.path = Some(format!("allow.{id}"));
                 unused.push(d);

@@ -94,10 +94,10 @@ pub fn catalog_texts<'a>(
     for tool in &catalog.tools {
         let t = Some(tool);
         for (what, text) in [
-            ("title", &tool.title),
-            ("summary", &tool.summary),
-            ("when", &tool.when),
-            ("when-not", &tool.when_not),
+            ("title", tool.title.as_deref()),
+            ("summary", tool.summary.as_ref()),
+            ("when", tool.when.as_ref()),
+            ("when-not", tool.when_not.as_ref()),
         ] {
             if let Some(text) = text {
                 emit(t, format_args!("{what}"), None, text, true);
@@ -267,14 +267,14 @@ mod tests {
                 doc: text("The status."),
                 ..Field::new(
                     "status",
-                    TyKind::String(StringTy {
+                    TyKind::String(Box::new(StringTy {
                         enum_values: Some(EnumValues {
                             values: vec![sp("open".to_string())],
                             extensible: false,
                             span: Span::default(),
                         }),
                         ..StringTy::default()
-                    }),
+                    })),
                 )
             }],
             None,

@@ -389,7 +389,7 @@ mod tests {
     }
 
     fn union(variants: Vec<(&str, Vec<Field>)>) -> TyKind {
-        TyKind::Union(UnionTy {
+        TyKind::Union(Box::new(UnionTy {
             discriminator: sp("type".to_string()),
             variants: variants
                 .into_iter()
@@ -403,7 +403,7 @@ mod tests {
                     },
                 })
                 .collect(),
-        })
+        }))
     }
 
     /// Variant fields carry `<NAME>` after the union's path, in declaration order, one level
@@ -429,12 +429,12 @@ mod tests {
             ]),
             Some(10),
         );
-        let by_key = TyKind::Map(MapTy {
+        let by_key = TyKind::Map(Box::new(MapTy {
             min_entries: None,
             max_entries: None,
             values: Box::new(ty(object(vec![field("y", bounded_string(2))]))),
             values_nullable: false,
-        });
+        }));
         let t = tool(
             "a_b",
             Effect::Read,
@@ -444,21 +444,21 @@ mod tests {
                 field("by_key", by_key),
                 field(
                     "labels",
-                    TyKind::Map(MapTy {
+                    TyKind::Map(Box::new(MapTy {
                         min_entries: None,
                         max_entries: None,
                         values: Box::new(ty(string())),
                         values_nullable: false,
-                    }),
+                    })),
                 ),
                 field(
                     "tags",
-                    TyKind::Map(MapTy {
+                    TyKind::Map(Box::new(MapTy {
                         min_entries: None,
                         max_entries: None,
                         values: Box::new(ty(array(string(), None))),
                         values_nullable: false,
-                    }),
+                    })),
                 ),
             ],
             None,
@@ -498,12 +498,12 @@ mod tests {
             TyKind::Object(Object {
                 fields: vec![field("default", int(None, None))],
                 span: Span::new(0, 0),
-                extra: Some(crate::model::Extra {
+                extra: Some(Box::new(crate::model::Extra {
                     values: Box::new(ty(values)),
                     nullable: true,
                     min_entries: None,
                     max_entries: None,
-                }),
+                })),
             })
         };
         let pool = object(vec![field("nodes", int(None, None))]);

@@ -93,7 +93,7 @@ fn to_lsp(view: &View, d: &Diagnostic) -> lsp::Diagnostic {
     lsp::Diagnostic {
         range: view.range(d.span),
         severity: Some(severity),
-        code: Some(lsp::NumberOrString::String(d.rule.clone())),
+        code: Some(lsp::NumberOrString::String(d.rule.to_string())),
         code_description,
         source: Some("catalogc".to_string()),
         message,
@@ -728,7 +728,7 @@ fn fix(view: &View, d: &Diagnostic) -> Option<(String, Span, String)> {
     }
     let parsed = syntax::parse(view.text);
     let at = at(&parsed.document, d.span.start);
-    match d.rule.as_str() {
+    match d.rule.as_ref() {
         "selection/missing-text" if d.message.ends_with("has no `when-not`") => {
             let tool = at.chain.iter().find(|n| n.name.value == "tool")?;
             let anchor = tool

@@ -91,7 +91,7 @@ pub struct Tool {
     /// The tool's own version label, as written; `breaking` checks its bumps.
     pub version: Sp<String>,
     /// A human display title (MCP `title`).
-    pub title: Option<Sp<String>>,
+    pub title: Option<Box<Sp<String>>>,
     /// One line: what the tool does.
     pub summary: Option<Sp<String>>,
     /// When the model should call the tool.
@@ -102,11 +102,11 @@ pub struct Tool {
     pub effect: Sp<Effect>,
     /// `effect … idempotent=#true`: an `append` or `destructive` tool whose repeated call
     /// has no further effect without a key (a delete by name, an upsert by natural key).
-    pub idempotent: Option<Sp<bool>>,
+    pub idempotent: Option<Box<Sp<bool>>>,
     /// As written; see [`Tool::open_world`] for the effective value.
-    pub open_world: Option<Sp<bool>>,
+    pub open_world: Option<Box<Sp<bool>>>,
     /// Result size and time bounds, when declared.
-    pub limits: Option<Limits>,
+    pub limits: Option<Box<Limits>>,
     /// The arguments; empty when the tool takes none.
     pub input: Object,
     /// The structured result, when declared.
@@ -117,11 +117,11 @@ pub struct Tool {
     /// The errors the tool may return, in declaration order.
     pub errors: Vec<ErrorDef>,
     /// How a repeated call is recognised, for write tools.
-    pub idempotency: Option<Idempotency>,
+    pub idempotency: Option<Box<Idempotency>>,
     /// The confirmation a destructive call needs.
-    pub confirm: Option<Confirm>,
+    pub confirm: Option<Box<Confirm>>,
     /// What the model should do after a timeout.
-    pub on_timeout: Option<OnTimeout>,
+    pub on_timeout: Option<Box<OnTimeout>>,
     /// Input the tool may ask the user for during the call.
     pub needs_input: Vec<NeedsInput>,
     /// Example requests, for the description and the evaluation export.
@@ -129,7 +129,7 @@ pub struct Tool {
     /// `example-call`: concrete calls with their result, for docs and `serve --mock`.
     pub example_calls: Vec<ExampleCall>,
     /// Set when the tool should no longer be used.
-    pub deprecated: Option<Deprecated>,
+    pub deprecated: Option<Box<Deprecated>>,
     /// Lint rules suppressed for this tool.
     pub allows: Vec<Allow>,
     /// The `tool` node.
@@ -299,7 +299,7 @@ pub struct Object {
     pub span: Span,
     /// `extra TYPE …` of an `object` field: the object is open, and every property its
     /// fields do not name has this type. `None`: closed (only `object` fields can be open).
-    pub extra: Option<Extra>,
+    pub extra: Option<Box<Extra>>,
 }
 
 /// The properties of an open object besides its fields (`extra TYPE …`), and the bounds of
@@ -348,7 +348,7 @@ pub struct Field {
     /// required nullable field is present, possibly `null`).
     pub nullable: bool,
     /// `default=`: the value a reader assumes when the field is absent.
-    pub default: Option<Sp<Literal>>,
+    pub default: Option<Box<Sp<Literal>>>,
     /// `sensitive=#true`: the value is a secret or personal data; kept out of logs.
     pub sensitive: bool,
     /// `deprecated=#true`: still accepted, no longer to be used.
@@ -356,16 +356,16 @@ pub struct Field {
     /// Its `doc` text, which becomes the schema `description`.
     pub doc: Option<Sp<String>>,
     /// Its `title` child: a short human label, the schema `title`.
-    pub title: Option<Sp<String>>,
+    pub title: Option<Box<Sp<String>>>,
     /// Its `examples` child: sample values, the schema `examples` (lint checks each against
     /// the field's own type and constraints).
     pub examples: Vec<Sp<serde_json::Value>>,
     /// `const=VALUE`: the only value the field takes (a string, number or boolean), the
     /// schema `const`; the discriminator of a tagged shape.
-    pub constant: Option<Sp<Literal>>,
+    pub constant: Option<Box<Sp<Literal>>>,
     /// `header="Name"`: on Streamable HTTP the client mirrors the argument into the
     /// `Mcp-Param-Name` request header (MCP `x-mcp-header`), so gateways can route on it.
-    pub header: Option<Sp<String>>,
+    pub header: Option<Box<Sp<String>>>,
     /// The `field` node.
     pub span: Span,
 }
@@ -429,28 +429,28 @@ impl Ty {
 /// The types a field can have, each with its own constraints.
 pub enum TyKind {
     /// `string`.
-    String(StringTy),
+    String(Box<StringTy>),
     /// `integer`: a number without a fractional part.
-    Integer(NumTy),
+    Integer(Box<NumTy>),
     /// `number`: any finite number.
-    Number(NumTy),
+    Number(Box<NumTy>),
     /// `boolean`.
     Boolean,
     /// Opaque pagination cursor: a string, `maxLength` 512 unless `max_length` is given.
-    Cursor(StringTy),
+    Cursor(Box<StringTy>),
     /// RFC 3339 date-time with offset.
     Timestamp,
     /// `array`, with its `items` type.
-    Array(ArrayTy),
+    Array(Box<ArrayTy>),
     /// `object`, with its fields written inline.
     Object(Object),
     /// `map`: an object whose keys are free and whose values share one type (label maps,
     /// filters, options).
-    Map(MapTy),
+    Map(Box<MapTy>),
     /// `json`: any JSON value (the empty schema `{}`), for free-form payloads.
     Json,
     /// `union`: one of several object shapes, told apart by a discriminator property.
-    Union(UnionTy),
+    Union(Box<UnionTy>),
     /// A named `type` of the same catalog, inlined in schemas. Resolved at lowering: a
     /// missing or recursive type is an error, so consumers may rely on it existing.
     Named(Sp<String>),
@@ -924,4 +924,26 @@ pub struct Allow {
     pub reason: Option<Sp<String>>,
     /// The `allow` node.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod layout {
+    use super::*;
+
+    /// The model of an 8 MiB catalog must stay within the hostile-input memory budget
+    /// (`benches/hostile.rs`): a field or tool that grows again fails here, not there. Rare
+    /// parts live behind `Option<Box<…>>`; grow those instead.
+    #[test]
+    fn the_model_types_stay_small() {
+        let sizes = [
+            ("Tool", size_of::<Tool>(), 592),
+            ("Field", size_of::<Field>(), 224),
+            ("Ty", size_of::<Ty>(), 64),
+            ("Object", size_of::<Object>(), 48),
+            ("TypeDef", size_of::<TypeDef>(), 120),
+        ];
+        for (name, size, most) in sizes {
+            assert!(size <= most, "{name} is {size} bytes, more than {most}");
+        }
+    }
 }

@@ -162,7 +162,7 @@ pub struct Reader {
     /// Problems found beyond [`MAX_DIAGNOSTICS`]: counted, not kept.
     pub dropped: usize,
     /// The tool the nodes being read belong to, if any.
-    pub tool: Option<String>,
+    pub tool: Option<std::sync::Arc<str>>,
     /// Dotted location of the field being read; `[]` segments attach without a dot.
     pub path: Vec<String>,
 }
@@ -196,7 +196,7 @@ impl Reader {
     /// Reports an error under a full code (`naming/duplicate`), at the current location.
     pub fn err(
         &mut self,
-        rule: &str,
+        rule: impl Into<std::borrow::Cow<'static, str>>,
         span: Span,
         message: impl Into<String>,
         help: Option<String>,
@@ -206,7 +206,7 @@ impl Reader {
             return;
         }
         let mut d = Diagnostic::new(rule, Level::Error, self.file, span, message);
-        d.help = help;
+        d.help = help.map(Into::into);
         d.tool = self.tool.clone();
         if !self.path.is_empty() {
             let mut p = String::new();
@@ -247,7 +247,7 @@ impl Reader {
         help: Option<String>,
     ) {
         let code = self.code(kind);
-        self.err(&code, span, message, help);
+        self.err(code, span, message, help);
     }
 
     /// Appends `item` unless one of the same name is there already: a repeat is reported as
@@ -688,7 +688,11 @@ pub(crate) fn rule_text_help(diags: Vec<Diagnostic>, text: &str) -> Vec<(String,
         .into_iter()
         .map(|d| {
             let at = text.get(d.span.start..d.span.end).unwrap_or_default();
-            (d.rule, at.to_string(), d.help.unwrap_or_default())
+            (
+                d.rule.into(),
+                at.to_string(),
+                d.help.unwrap_or_default().into(),
+            )
         })
         .collect()
 }
@@ -725,7 +729,7 @@ mod tests {
         assert!(props.get("shade").is_some());
         let args = r.args(&nodes[0], 1, 1, "colour \"red\"");
         assert_eq!(r.keyword::<Colour>(&args[0], "`colour`"), None);
-        let codes: Vec<&str> = r.diags.iter().map(|d| d.rule.as_str()).collect();
+        let codes: Vec<&str> = r.diags.iter().map(|d| d.rule.as_ref()).collect();
         assert_eq!(
             codes,
             ["config/duplicate-property", "config/unknown-keyword"]

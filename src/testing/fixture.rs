@@ -86,22 +86,22 @@ impl Fx {
 
     /// A string type with an optional `max-length`.
     pub fn string(&self, max_length: Option<u64>) -> TyKind {
-        TyKind::String(StringTy {
+        TyKind::String(Box::new(StringTy {
             max_length: max_length.map(|n| self.sp(n)),
             ..StringTy::default()
-        })
+        }))
     }
 
     /// A closed string enum of `values`.
     pub fn enum_of(&self, values: &[&str]) -> TyKind {
-        TyKind::String(StringTy {
+        TyKind::String(Box::new(StringTy {
             enum_values: Some(EnumValues {
                 values: values.iter().map(|v| self.s(v)).collect(),
                 extensible: false,
                 span: self.span(),
             }),
             ..StringTy::default()
-        })
+        }))
     }
 
     /// Integer bounds.
@@ -157,7 +157,7 @@ impl Fx {
             fields: vec![
                 reference,
                 self.field("currency", self.enum_of(&["USD", "EUR", "CNY"]), true),
-                self.field("amount_minor", TyKind::Integer(amount), true),
+                self.field("amount_minor", TyKind::Integer(Box::new(amount)), true),
             ],
             span: self.span(),
         }
@@ -168,12 +168,12 @@ impl Fx {
         let mut page_size = self.doc(
             self.field(
                 "page_size",
-                TyKind::Integer(self.int(Some(1), Some(50))),
+                TyKind::Integer(Box::new(self.int(Some(1), Some(50)))),
                 false,
             ),
             "How many invoices to return at most.",
         );
-        page_size.default = Some(self.sp(Literal::Int(20)));
+        page_size.default = Some(Box::new(self.sp(Literal::Int(20))));
         let input = self.obj(vec![
             self.doc(
                 self.field("status", self.enum_of(&["open", "overdue"]), true),
@@ -181,20 +181,20 @@ impl Fx {
             ),
             page_size,
             self.doc(
-                self.field("cursor", TyKind::Cursor(StringTy::default()), false),
+                self.field("cursor", TyKind::Cursor(Box::default()), false),
                 "Opaque cursor from a previous next_cursor.",
             ),
         ]);
         let items = self.doc(
             self.field(
                 "items",
-                TyKind::Array(ArrayTy {
+                TyKind::Array(Box::new(ArrayTy {
                     min_items: None,
                     max_items: Some(self.sp(50)),
                     unique: false,
                     items_nullable: false,
                     items: Box::new(self.ty(TyKind::Named(self.s("Invoice")))),
-                }),
+                })),
                 true,
             ),
             "Invoices, oldest due date first.",
@@ -202,22 +202,22 @@ impl Fx {
         let output = self.obj(vec![
             items,
             self.doc(
-                self.field("next_cursor", TyKind::Cursor(StringTy::default()), false),
+                self.field("next_cursor", TyKind::Cursor(Box::default()), false),
                 "Empty when there are no more pages.",
             ),
         ]);
         let mut t = self.tool("invoice_list", Effect::Read, input);
         t.version = self.s("1.2.0");
-        t.title = self.os("List invoices");
+        t.title = self.os("List invoices").map(Box::new);
         t.summary = self.os("List open or overdue invoices visible to the authenticated tenant.");
         t.when = self.os("Use to look up invoices of the current tenant by status.");
         t.when_not = self.os("Not for payments or reminders; use invoice_send_reminder to remind.");
-        t.limits = Some(Limits {
+        t.limits = Some(Box::new(Limits {
             max_items: Some(self.sp(50)),
             max_result_bytes: Some(self.sp(65536)),
             timeout_ms: Some(self.sp(5000)),
             span: self.span(),
-        });
+        }));
         t.output = Some(output);
         t.errors = vec![
             self.error("INVALID_STATUS", ErrorClass::InvalidArgument, None),
@@ -243,15 +243,15 @@ impl Fx {
             ..NumTy::default()
         };
         amount.unit = Some(self.sp(Unit::Minor));
-        let key = TyKind::String(StringTy {
+        let key = TyKind::String(Box::new(StringTy {
             min_length: Some(self.sp(16)),
             max_length: Some(self.sp(128)),
             ..StringTy::default()
-        });
+        }));
         let input = self.obj(vec![
             self.field("source_account_reference", self.string(Some(34)), true),
             self.field("destination_account_reference", self.string(Some(34)), true),
-            self.field("amount_minor", TyKind::Integer(amount), true),
+            self.field("amount_minor", TyKind::Integer(Box::new(amount)), true),
             self.field("currency", self.enum_of(&["USD", "EUR"]), true),
             self.field("idempotency_key", key, true),
         ]);
@@ -261,21 +261,21 @@ impl Fx {
         t.when = self.os("Use after the user confirmed amount, source and destination.");
         t.when_not =
             self.os("Not for quotes or balance checks; use payment_transfer_preview first.");
-        t.idempotency = Some(Idempotency {
+        t.idempotency = Some(Box::new(Idempotency {
             key: self.s("idempotency_key"),
             scope: vec![self.s("tenant"), self.s("operation")],
             ttl_s: Some(self.sp(86400)),
             span: self.span(),
-        });
-        t.confirm = Some(Confirm {
+        }));
+        t.confirm = Some(Box::new(Confirm {
             digest: self.sp(ConfirmDigest::ArgumentsResourceVersion),
             span: self.span(),
-        });
-        t.on_timeout = Some(OnTimeout {
+        }));
+        t.on_timeout = Some(Box::new(OnTimeout {
             strategy: self.sp(TimeoutStrategy::QueryStatus),
             tool: self.os("payment_transfer_status"),
             span: self.span(),
-        });
+        }));
         t.needs_input = vec![NeedsInput {
             name: self.s("approval"),
             kind: self.sp(InputKind::Confirmation),
@@ -307,49 +307,49 @@ impl Fx {
             unit: Some(self.sp(Unit::Percent)),
             ..NumTy::default()
         };
-        let mut ratio_f = self.field("ratio", TyKind::Number(ratio), false);
-        ratio_f.default = Some(self.sp(Literal::Float(1.5)));
+        let mut ratio_f = self.field("ratio", TyKind::Number(Box::new(ratio)), false);
+        ratio_f.default = Some(Box::new(self.sp(Literal::Float(1.5))));
         let mut flag = self.field("include_archived", TyKind::Boolean, false);
-        flag.default = Some(self.sp(Literal::Bool(false)));
+        flag.default = Some(Box::new(self.sp(Literal::Bool(false))));
         let mut old = self.field("legacy_mode", self.string(Some(10)), false);
         old.deprecated = true;
-        old.default = Some(self.sp(Literal::String("off".into())));
+        old.default = Some(Box::new(self.sp(Literal::String("off".into()))));
         let mut email = self.field(
             "contact_email",
-            TyKind::String(StringTy {
+            TyKind::String(Box::new(StringTy {
                 format: Some(self.sp(Format::Email)),
                 max_length: Some(self.sp(254)),
                 ..StringTy::default()
-            }),
+            })),
             false,
         );
         email.sensitive = true;
         let tags = self.field(
             "tags",
-            TyKind::Array(ArrayTy {
+            TyKind::Array(Box::new(ArrayTy {
                 min_items: Some(self.sp(1)),
                 max_items: Some(self.sp(10)),
                 unique: true,
                 items_nullable: false,
                 items: Box::new(self.ty(self.string(Some(20)))),
-            }),
+            })),
             false,
         );
         let matrix = self.field(
             "matrix",
-            TyKind::Array(ArrayTy {
+            TyKind::Array(Box::new(ArrayTy {
                 min_items: None,
                 max_items: Some(self.sp(3)),
                 unique: false,
                 items_nullable: false,
-                items: Box::new(self.ty(TyKind::Array(ArrayTy {
+                items: Box::new(self.ty(TyKind::Array(Box::new(ArrayTy {
                     min_items: None,
                     max_items: Some(self.sp(3)),
                     unique: false,
                     items_nullable: false,
-                    items: Box::new(self.ty(TyKind::Integer(self.int(None, None)))),
-                }))),
-            }),
+                    items: Box::new(self.ty(TyKind::Integer(Box::new(self.int(None, None))))),
+                })))),
+            })),
             false,
         );
         let deep = self.obj(vec![
@@ -365,18 +365,18 @@ impl Fx {
         ]);
         let cursor = self.field(
             "page",
-            TyKind::Cursor(StringTy {
+            TyKind::Cursor(Box::new(StringTy {
                 max_length: Some(self.sp(128)),
                 ..StringTy::default()
-            }),
+            })),
             false,
         );
         let day = self.field(
             "day",
-            TyKind::String(StringTy {
+            TyKind::String(Box::new(StringTy {
                 format: Some(self.sp(Format::Date)),
                 ..StringTy::default()
-            }),
+            })),
             false,
         );
         let input = self.obj(vec![
@@ -394,23 +394,23 @@ impl Fx {
             day,
         ]);
         let mut t = self.tool("report_export", Effect::Append, input);
-        t.open_world = Some(self.sp(true));
-        t.on_timeout = Some(OnTimeout {
+        t.open_world = Some(Box::new(self.sp(true)));
+        t.on_timeout = Some(Box::new(OnTimeout {
             strategy: self.sp(TimeoutStrategy::RetryWithKey),
             tool: None,
             span: self.span(),
-        });
-        t.limits = Some(Limits {
+        }));
+        t.limits = Some(Box::new(Limits {
             max_items: Some(self.sp(1)),
             max_result_bytes: None,
             timeout_ms: Some(self.sp(30000)),
             span: self.span(),
-        });
-        t.deprecated = Some(Deprecated {
+        }));
+        t.deprecated = Some(Box::new(Deprecated {
             reason: self.os("Exports move to the reports catalog."),
             replacement: self.os("reports_export"),
             span: self.span(),
-        });
+        }));
         t
     }
 

@@ -34,7 +34,7 @@ pub fn text(value: &str) -> Option<Sp<String>> {
 
 /// An unconstrained string type.
 pub fn string() -> TyKind {
-    TyKind::String(StringTy::default())
+    TyKind::String(Box::default())
 }
 
 /// An object type of `fields`.

@@ -156,13 +156,13 @@ pub fn records(diags: &[Diagnostic], sources: &SourceMap) -> Vec<Record> {
         .iter()
         .zip(fingerprints(diags, sources))
         .map(|(d, fingerprint)| Record {
-            rule: d.rule.clone(),
+            rule: d.rule.to_string(),
             level: d.level,
             location: Some(Location::of(sources.get(d.file), d.span)),
             message: d.message.clone(),
-            help: d.help.clone(),
-            catalog: d.catalog.clone(),
-            tool: d.tool.clone(),
+            help: d.help.as_deref().map(str::to_string),
+            catalog: d.catalog.as_deref().map(str::to_string),
+            tool: d.tool.as_deref().map(str::to_string),
             path: d.path.clone(),
             fingerprint,
             title: None,

@@ -41,7 +41,7 @@ impl Shape {
 /// rules it reports. The first table that knows an ID answers; an ID no table knows gets a
 /// bare descriptor.
 pub fn used_rules(records: &[Record], tables: &[&dyn RuleMetadata]) -> Vec<RuleMeta> {
-    let mut ids: Vec<&str> = records.iter().map(|r| r.rule.as_str()).collect();
+    let mut ids: Vec<&str> = records.iter().map(|r| r.rule.as_ref()).collect();
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter()

@@ -21,38 +21,38 @@ pub fn field(name: &str, kind: TyKind) -> Field {
 /// A field of `kind` mirrored into the header `header` (`header=`).
 pub fn headed(name: &str, kind: TyKind, header: &str) -> Field {
     Field {
-        header: Some(sp(header.to_string())),
+        header: Some(Box::new(sp(header.to_string()))),
         ..Field::new(name, kind)
     }
 }
 
 pub fn string() -> TyKind {
-    TyKind::String(StringTy::default())
+    TyKind::String(Box::default())
 }
 
 pub fn bounded_string(max: u64) -> TyKind {
-    TyKind::String(StringTy {
+    TyKind::String(Box::new(StringTy {
         max_length: Some(sp(max)),
         ..StringTy::default()
-    })
+    }))
 }
 
 pub fn int(min: Option<i64>, max: Option<i64>) -> TyKind {
-    TyKind::Integer(NumTy {
+    TyKind::Integer(Box::new(NumTy {
         min: min.map(|m| sp(Num::Int(m))),
         max: max.map(|m| sp(Num::Int(m))),
         ..NumTy::default()
-    })
+    }))
 }
 
 pub fn array(items: TyKind, max_items: Option<u64>) -> TyKind {
-    TyKind::Array(ArrayTy {
+    TyKind::Array(Box::new(ArrayTy {
         min_items: None,
         max_items: max_items.map(sp),
         unique: false,
         items_nullable: false,
         items: Box::new(ty(items)),
-    })
+    }))
 }
 
 pub fn object(fields: Vec<Field>) -> TyKind {

@@ -35,34 +35,37 @@ impl Cx {
                 );
                 continue;
             }
-            self.type_names.insert(name.value.clone());
+            std::sync::Arc::make_mut(&mut self.type_names).insert(name.value.clone());
             type_nodes.push(i);
         }
 
         // A tool or a type reads nothing but its own node and the type names, so they are
         // lowered on every core first; below, each one's result and problems are taken in
         // document order, exactly where a single pass would have produced them.
+        // Node indices, not nodes: a view of a node is about 100 bytes, and a file of 100,000
+        // types held this list beside its syntax tree at the peak of the load.
         let mut next_type = type_nodes.iter().peekable();
-        let items: Vec<Node> = (doc.nodes().enumerate())
+        let items: Vec<usize> = (doc.nodes().enumerate())
             .filter(|(i, n)| match n.name.value {
                 "tool" => true,
                 "type" => next_type.next_if(|&&t| t == *i).is_some(),
                 _ => false,
             })
-            .map(|(_, n)| n)
+            .map(|(i, _)| i)
             .collect();
-        let (file, type_names) = (self.r.file, &self.type_names);
+        let (file, type_names, top) = (self.r.file, &self.type_names, doc.nodes());
         let parts = crate::par::map_parts(&items, items.len(), |part| {
             let mut cx = Cx {
                 r: Reader::new(file, "model"),
-                type_names: type_names.clone(),
+                type_names: std::sync::Arc::clone(type_names),
             };
             // The part's reader keeps its problems (so its cap bounds a hostile file's memory
             // as a single pass would); each node's are cut out of them below, as it is taken.
             // Each result is moved once more, into the catalog: a second list of a part's
             // results (to pair each with its problems) doubled the largest part of the model.
-            let ends: Vec<_> = (part.iter())
+            let ends: Vec<_> = (part.iter().filter_map(|&i| top.get(i)))
                 .map(|node| {
+                    let node = &node;
                     let lowered = if node.name.value == "tool" {
                         Lowered::Tool(cx.lower_tool(node).map(Box::new))
                     } else {
@@ -76,6 +79,11 @@ impl Cx {
                 .collect();
             (ends, std::mem::take(&mut cx.r.diags))
         });
+        // Sized by the tools that lowered, not by the `tool` nodes: a file of 100,000 broken
+        // tools reserved room for 100,000 tools that never came.
+        let lowered_tools = (parts.iter().flat_map(|(ends, _)| ends))
+            .filter(|(l, ..)| matches!(l, Lowered::Tool(Some(_))))
+            .count();
         let mut lowered = parts.into_iter().flat_map(|(ends, diags)| {
             let mut diags = diags.into_iter();
             let (mut kept, mut dropped) = (0, 0);
@@ -88,7 +96,7 @@ impl Cx {
         });
 
         let mut types = Vec::with_capacity(type_nodes.len());
-        let mut tools: Vec<Tool> = Vec::with_capacity(items.len().saturating_sub(type_nodes.len()));
+        let mut tools: Vec<Tool> = Vec::with_capacity(lowered_tools);
         let mut tool_names: HashSet<String> = HashSet::new();
         for (i, node) in doc.nodes().enumerate() {
             // Diagnostics outside a tool name no tool.
@@ -256,7 +264,7 @@ impl Cx {
         let props = self.props(node, &["version"], &|_| None);
         let args = self.args(node, 1, 1, usage);
         let name = args.first().and_then(|e| self.string(e, "tool name"));
-        self.tool = name.as_ref().map(|n| n.value.clone());
+        self.tool = name.as_ref().map(|n| n.value.as_str().into());
         let version = self
             .required(&props, node, "version", "`tool` needs a `version`", || {
                 format!("write it as `{usage}`")
@@ -416,25 +424,25 @@ impl Cx {
         let tool = Tool {
             name: name?,
             version: version?,
-            title,
+            title: title.map(Box::new),
             summary,
             when,
             when_not,
             effect: effect?,
-            idempotent,
-            open_world,
-            limits,
+            idempotent: idempotent.map(Box::new),
+            open_world: open_world.map(Box::new),
+            limits: limits.map(Box::new),
             input,
             output,
             content,
             errors: compact(errors),
-            idempotency,
-            confirm,
-            on_timeout,
+            idempotency: idempotency.map(Box::new),
+            confirm: confirm.map(Box::new),
+            on_timeout: on_timeout.map(Box::new),
             needs_input: compact(needs_input),
             examples,
             example_calls: compact(example_calls),
-            deprecated,
+            deprecated: deprecated.map(Box::new),
             allows: compact(allows),
             span: node.span,
         };

@@ -212,14 +212,14 @@ impl Cx {
             ty,
             required,
             nullable,
-            default,
+            default: default.map(Box::new),
             sensitive,
             deprecated,
             doc,
-            title,
+            title: title.map(Box::new),
             examples,
-            constant,
-            header,
+            constant: constant.map(Box::new),
+            header: header.map(Box::new),
             span: node.span,
         })
     }
@@ -372,9 +372,9 @@ impl Cx {
                             Some("add `{ enum \"a\" \"b\" }` or remove `extensible`".to_string()),
                         );
                     }
-                    TyKind::String(st)
+                    TyKind::String(Box::new(st))
                 } else {
-                    TyKind::Cursor(st)
+                    TyKind::Cursor(Box::new(st))
                 }
             }
             "integer" | "number" => {
@@ -409,9 +409,9 @@ impl Cx {
                     .and_then(|e| self.keyword::<Unit>(e, "`unit`"));
                 nt.enum_values = enum_node.map(|en| self.lower_num_enum(&en, int));
                 if int {
-                    TyKind::Integer(nt)
+                    TyKind::Integer(Box::new(nt))
                 } else {
-                    TyKind::Number(nt)
+                    TyKind::Number(Box::new(nt))
                 }
             }
             "boolean" => TyKind::Boolean,
@@ -430,20 +430,20 @@ impl Cx {
                     "add `{ items \"string\" max-length=64 }`",
                 )?;
                 let (items, items_nullable) = self.lower_element(&items, depth, Element::Items)?;
-                TyKind::Array(ArrayTy {
+                TyKind::Array(Box::new(ArrayTy {
                     min_items,
                     max_items,
                     unique,
                     items: Box::new(items),
                     items_nullable,
-                })
+                }))
             }
             "object" => {
                 let extra = self.lower_extra(extra_node, props, depth);
                 TyKind::Object(Object {
                     fields: compact(fields),
                     span: ty_name.span,
-                    extra,
+                    extra: extra.map(Box::new),
                 })
             }
             "map" => {
@@ -469,15 +469,20 @@ impl Cx {
                     );
                     return None;
                 }
-                TyKind::Map(MapTy {
+                TyKind::Map(Box::new(MapTy {
                     min_entries,
                     max_entries,
                     values: Box::new(values),
                     values_nullable,
-                })
+                }))
             }
             "json" => TyKind::Json,
-            "union" => TyKind::Union(self.lower_union(ty_name, props, &variant_nodes, depth)?),
+            "union" => TyKind::Union(Box::new(self.lower_union(
+                ty_name,
+                props,
+                &variant_nodes,
+                depth,
+            )?)),
             _ => TyKind::Named(ty_name.clone()),
         };
         Some(Ty {

@@ -32,13 +32,14 @@ pub const MAX_FIELD_DEPTH: usize = 64;
 pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
     let mut cx = Cx {
         r: Reader::new(file, "model"),
-        type_names: HashSet::new(),
+        type_names: Default::default(),
     };
     let catalog = cx.lower_document(doc);
     let mut diags = cx.r.finish(doc.end());
     if let Some(c) = &catalog {
+        let name: std::sync::Arc<str> = c.name.value.as_str().into();
         for d in &mut diags {
-            d.catalog = Some(c.name.value.clone());
+            d.catalog = Some(name.clone());
         }
     }
     (catalog, diags)
@@ -72,8 +73,9 @@ pub(super) fn types_with_prop(prop: &str) -> Vec<&'static str> {
 /// findings are about) and the named types the file declares.
 pub(super) struct Cx {
     r: Reader,
-    /// Named types declared in this file (first declaration of each name).
-    type_names: HashSet<String>,
+    /// Named types declared in this file (first declaration of each name); shared by the
+    /// per-core lowerings of one file rather than copied into each.
+    type_names: std::sync::Arc<HashSet<String>>,
 }
 
 // Lowering is reading nodes with catalog vocabulary: the reader's methods are the

@@ -202,7 +202,7 @@ type "T" {
     let (cat, diags) = lower_text(src);
     let rules: Vec<(&str, Option<&str>)> = diags
         .iter()
-        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .map(|d| (d.rule.as_ref(), d.path.as_deref()))
         .collect();
     assert_eq!(rules, [("model/unsupported-type", Some("T.c"))]);
     let cat = cat.expect("catalog");
@@ -367,7 +367,7 @@ example-call "bad" { arguments "{}" }
     let (cat, diags) = lower_text(src);
     let got: Vec<(&str, &str)> = diags
         .iter()
-        .map(|d| (d.rule.as_str(), &src[d.span.start..d.span.end]))
+        .map(|d| (d.rule.as_ref(), &src[d.span.start..d.span.end]))
         .collect();
     assert_eq!(
         got,
@@ -546,7 +546,7 @@ input {
 }
 "##,
     );
-    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_ref()).collect();
     assert_eq!(
         rules,
         [
@@ -626,7 +626,7 @@ input {
     );
     let got: Vec<(&str, Option<&str>)> = diags
         .iter()
-        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .map(|d| (d.rule.as_ref(), d.path.as_deref()))
         .collect();
     assert_eq!(
         got,
@@ -792,7 +792,7 @@ input { field "u" "object" { extra "union" discriminator="k" { variant "a"; vari
     );
     let got: Vec<(&str, Option<&str>)> = diags
         .iter()
-        .map(|d| (d.rule.as_str(), d.path.as_deref()))
+        .map(|d| (d.rule.as_ref(), d.path.as_deref()))
         .collect();
     assert!(
         got.contains(&("model/recursive-type", Some("Node.next{}"))),
@@ -868,7 +868,7 @@ input {
 }
 "##,
     );
-    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_str()).collect();
+    let rules: Vec<&str> = diags.iter().map(|d| d.rule.as_ref()).collect();
     assert_eq!(
         rules,
         [

@@ -78,10 +78,10 @@ mod tests {
             extensible: false,
             span: Default::default(),
         };
-        let choice = TyKind::String(StringTy {
+        let choice = TyKind::String(Box::new(StringTy {
             enum_values: Some(values),
             ..StringTy::default()
-        });
+        }));
         let mut unique = array(choice.clone(), None);
         if let TyKind::Array(a) = &mut unique {
             a.unique = true;
@@ -92,12 +92,12 @@ mod tests {
             vec![field("kinds", unique), field("repeats", array(choice, None))],
             Some(vec![field("reports", array(bounded_string(3), None))]),
         );
-        t.limits = Some(Limits {
+        t.limits = Some(Box::new(Limits {
             max_items: Some(sp(50)),
             max_result_bytes: None,
             timeout_ms: None,
             span: Default::default(),
-        });
+        }));
         let f = check(&RULE, catalog(vec![t], vec![]));
         assert_eq!(paths(&f), ["input.repeats"]);
     }

@@ -230,8 +230,8 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let own = site.field.filter(|f| std::ptr::eq(&f.ty, site.ty));
     let mut values = Vec::new();
     if let Some(f) = own {
-        values.extend(f.default.as_ref().map(|d| ("default", d)));
-        values.extend(f.constant.as_ref().map(|c| ("const", c)));
+        values.extend(f.default.as_deref().map(|d| ("default", d)));
+        values.extend(f.constant.as_deref().map(|c| ("const", c)));
     }
     let mut found = problems(&site.ty.kind, &values);
     // With `const`, the field has one value: a different default is never sent.
@@ -276,17 +276,17 @@ mod tests {
             enum_values: Some(crate::model::NumEnum { values: vec![sp(Num::Int(1)), sp(Num::Int(3))], span: Span::new(0, 0) }),
             ..NumTy::default()
         };
-        let int = TyKind::Integer(e.clone());
+        let int = TyKind::Integer(Box::new(e.clone()));
         assert_eq!(count(&int, Some(Literal::Int(3))), 0);
         assert_eq!(count(&int, Some(Literal::Int(2))), 1);
-        let none = TyKind::Integer(NumTy { enum_values: Some(crate::model::NumEnum { values: vec![], span: Span::new(0, 0) }), ..NumTy::default() });
+        let none = TyKind::Integer(Box::new(NumTy { enum_values: Some(crate::model::NumEnum { values: vec![], span: Span::new(0, 0) }), ..NumTy::default() }));
         assert_eq!(count(&none, None), 1);
         let c = sp(Literal::String("circle".into()));
-        let short = TyKind::String(StringTy { max_length: Some(sp(3)), ..StringTy::default() });
+        let short = TyKind::String(Box::new(StringTy { max_length: Some(sp(3)), ..StringTy::default() }));
         assert_eq!(problems(&short, &[("const", &c)]).len(), 1);
         let mut f = field("kind", string());
-        f.constant = Some(c);
-        f.default = Some(sp(Literal::String("square".into())));
+        f.constant = Some(Box::new(c));
+        f.default = Some(Box::new(sp(Literal::String("square".into()))));
         let t = tool("a_b", crate::model::Effect::Read, vec![f], None);
         assert_eq!(paths(&check(&RULE, catalog(vec![t], vec![]))), ["input.kind"]);
     }
@@ -294,15 +294,15 @@ mod tests {
     #[test]
     fn numeric_ranges() {
         use Num::{Float as F, Int as I};
-        assert_eq!(count(&TyKind::Integer(n(Some(I(5)), Some(I(1)), None, None)), None), 1);
-        assert_eq!(count(&TyKind::Integer(n(Some(I(1)), Some(I(1)), None, None)), None), 0);
-        assert_eq!(count(&TyKind::Number(n(Some(I(1)), None, None, Some(I(1)))), None), 1);
-        assert_eq!(count(&TyKind::Number(n(None, Some(I(1)), Some(I(1)), None)), None), 1);
-        assert_eq!(count(&TyKind::Number(n(None, None, Some(I(1)), Some(I(2)))), None), 0);
-        assert_eq!(count(&TyKind::Integer(n(None, None, Some(I(1)), Some(I(2)))), None), 1);
-        assert_eq!(count(&TyKind::Integer(n(Some(F(1.2)), Some(F(1.8)), None, None)), None), 1);
+        assert_eq!(count(&TyKind::Integer(Box::new(n(Some(I(5)), Some(I(1)), None, None))), None), 1);
+        assert_eq!(count(&TyKind::Integer(Box::new(n(Some(I(1)), Some(I(1)), None, None))), None), 0);
+        assert_eq!(count(&TyKind::Number(Box::new(n(Some(I(1)), None, None, Some(I(1))))), None), 1);
+        assert_eq!(count(&TyKind::Number(Box::new(n(None, Some(I(1)), Some(I(1)), None))), None), 1);
+        assert_eq!(count(&TyKind::Number(Box::new(n(None, None, Some(I(1)), Some(I(2))))), None), 0);
+        assert_eq!(count(&TyKind::Integer(Box::new(n(None, None, Some(I(1)), Some(I(2))))), None), 1);
+        assert_eq!(count(&TyKind::Integer(Box::new(n(Some(F(1.2)), Some(F(1.8)), None, None))), None), 1);
         let zero_multiple = NumTy { multiple_of: Some(sp(I(0))), ..NumTy::default() };
-        assert_eq!(count(&TyKind::Integer(zero_multiple), None), 1);
+        assert_eq!(count(&TyKind::Integer(Box::new(zero_multiple)), None), 1);
     }
 
     #[test]
@@ -313,29 +313,29 @@ mod tests {
             enum_values: Some(EnumValues { values: vec![], extensible: false, span: Span::new(0, 0) }),
             ..StringTy::default()
         };
-        assert_eq!(count(&TyKind::String(s.clone()), None), 2);
-        assert_eq!(count(&TyKind::Cursor(s), None), 2);
+        assert_eq!(count(&TyKind::String(Box::new(s.clone())), None), 2);
+        assert_eq!(count(&TyKind::Cursor(Box::new(s)), None), 2);
         let a = ArrayTy { min_items: Some(sp(3)), max_items: Some(sp(2)), unique: false, items: Box::new(ty(TyKind::Boolean)), items_nullable: false };
-        assert_eq!(count(&TyKind::Array(a), None), 1);
+        assert_eq!(count(&TyKind::Array(Box::new(a)), None), 1);
     }
 
     #[test]
     fn defaults() {
-        let range = TyKind::Integer(NumTy { multiple_of: Some(sp(Num::Int(5))), ..n(Some(Num::Int(1)), Some(Num::Int(50)), None, None) });
+        let range = TyKind::Integer(Box::new(NumTy { multiple_of: Some(sp(Num::Int(5))), ..n(Some(Num::Int(1)), Some(Num::Int(50)), None, None) }));
         assert_eq!(count(&range, Some(Literal::Int(20))), 0);
         assert_eq!(count(&range, Some(Literal::Float(20.0))), 0);
         for bad in [Literal::Int(100), Literal::Int(0), Literal::Int(21), Literal::Float(2.5), Literal::String("20".into()), Literal::Bool(true)] {
             assert_eq!(count(&range, Some(bad.clone())), 1, "{bad:?}");
         }
-        let number = TyKind::Number(n(None, None, Some(Num::Int(0)), Some(Num::Float(1.0))));
+        let number = TyKind::Number(Box::new(n(None, None, Some(Num::Int(0)), Some(Num::Float(1.0)))));
         assert_eq!(count(&number, Some(Literal::Float(0.5))), 0);
         assert_eq!(count(&number, Some(Literal::Int(0))), 1);
-        let s = TyKind::String(StringTy {
+        let s = TyKind::String(Box::new(StringTy {
             max_length: Some(sp(4)),
             pattern: Some(sp("^[a-z]+$".to_string())),
             enum_values: Some(EnumValues { values: vec![sp("open".into()), sp("Shut".into())], extensible: false, span: Span::new(0, 0) }),
             ..StringTy::default()
-        });
+        }));
         assert_eq!(count(&s, Some(Literal::String("open".into()))), 0);
         for bad in ["opened", "done", "Shut"] {
             assert_eq!(count(&s, Some(Literal::String(bad.into()))), 1, "{bad}");
@@ -348,7 +348,7 @@ mod tests {
     #[test]
     fn a_fields_default_is_not_checked_against_its_items() {
         let mut f = field("flags", array(TyKind::Boolean, Some(1)));
-        f.default = Some(sp(Literal::Bool(true)));
+        f.default = Some(Box::new(sp(Literal::Bool(true))));
         let t = tool("a_b", crate::model::Effect::Read, vec![f], None);
         assert_eq!(paths(&check(&RULE, catalog(vec![t], vec![]))), ["input.flags"]);
     }

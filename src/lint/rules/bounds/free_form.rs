@@ -89,12 +89,12 @@ mod tests {
     use crate::model::{Effect, Extra, MapTy, Object, Sp, Ty, TyKind};
 
     fn map(max: Option<u64>) -> TyKind {
-        TyKind::Map(MapTy {
+        TyKind::Map(Box::new(MapTy {
             min_entries: None,
             max_entries: max.map(sp),
             values: Box::new(Ty::new(TyKind::Json)),
             values_nullable: false,
-        })
+        }))
     }
 
     #[test]
@@ -122,12 +122,12 @@ mod tests {
     fn open_objects_are_bounded_and_documented_closed_ones_are_not_asked() {
         let open = |max: Option<u64>| {
             TyKind::Object(Object {
-                extra: Some(Extra {
+                extra: Some(Box::new(Extra {
                     values: Box::new(Ty::new(TyKind::Json)),
                     nullable: false,
                     min_entries: None,
                     max_entries: max.map(sp),
-                }),
+                })),
                 ..Object::default()
             })
         };

@@ -76,7 +76,7 @@ mod tests {
     use crate::names::words;
     use super::{RULE, is_whole};
     use crate::lint::testkit::sites::*;
-    use crate::model::{Effect, NumTy, TyKind};
+    use crate::model::{Effect, TyKind};
 
     #[test]
     fn names_and_docs_of_whole_quantities() {
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn only_input_numbers() {
-        let num = TyKind::Number(NumTy::default());
+        let num = TyKind::Number(Box::default());
         let t = tool(
             "issue_list",
             Effect::Read,

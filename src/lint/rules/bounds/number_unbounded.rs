@@ -80,11 +80,11 @@ mod tests {
 
     #[test]
     fn needs_both_sides_in_input_only() {
-        let excl = TyKind::Number(NumTy {
+        let excl = TyKind::Number(Box::new(NumTy {
             exclusive_min: Some(sp(Num::Int(0))),
             exclusive_max: Some(sp(Num::Float(1.5))),
             ..NumTy::default()
-        });
+        }));
         let t = tool(
             "stock_move",
             Effect::Update,

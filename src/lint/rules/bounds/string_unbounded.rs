@@ -94,14 +94,14 @@ mod tests {
 
     #[test]
     fn input_is_error_output_is_warn_and_items_count() {
-        let uuid = TyKind::String(StringTy {
+        let uuid = TyKind::String(Box::new(StringTy {
             format: Some(sp(Format::Uuid)),
             ..StringTy::default()
-        });
-        let email = TyKind::String(StringTy {
+        }));
+        let email = TyKind::String(Box::new(StringTy {
             format: Some(sp(Format::Email)),
             ..StringTy::default()
-        });
+        }));
         let t = tool(
             "note_add",
             Effect::Update,
@@ -111,7 +111,7 @@ mod tests {
                 field("id", uuid),
                 field("email", email),
                 field("tags", array(string(), Some(5))),
-                field("cursor", TyKind::Cursor(StringTy::default())),
+                field("cursor", TyKind::Cursor(Box::default())),
             ],
             Some(vec![field("body", string())]),
         );

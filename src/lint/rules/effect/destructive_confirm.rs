@@ -60,7 +60,7 @@ mod tests {
     #[test]
     fn destructive_only() {
         let mut confirmed = tool("a_ok", Effect::Destructive, vec![], None);
-        confirmed.confirm = Some(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(0, 0) });
+        confirmed.confirm = Some(Box::new(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(0, 0) }));
         let need = |name: &str, kind| {
             let mut t = tool(name, Effect::Destructive, vec![], None);
             t.needs_input = vec![NeedsInput { name: sp("approval".into()), kind: sp(kind), doc: None, span: Span::new(0, 0) }];

@@ -72,9 +72,9 @@ mod tests {
             .iter()
             .map(|e| {
                 let mut t = tool(&format!("a_{}", e.as_str()), *e, vec![], None);
-                t.idempotency = Some(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(1, 2) });
-                t.confirm = Some(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(3, 4) });
-                t.on_timeout = Some(OnTimeout { strategy: sp(TimeoutStrategy::RetryWithKey), tool: None, span: Span::new(5, 6) });
+                t.idempotency = Some(Box::new(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(1, 2) }));
+                t.confirm = Some(Box::new(Confirm { digest: sp(ConfirmDigest::Arguments), span: Span::new(3, 4) }));
+                t.on_timeout = Some(Box::new(OnTimeout { strategy: sp(TimeoutStrategy::RetryWithKey), tool: None, span: Span::new(5, 6) }));
                 t
             })
             .collect();

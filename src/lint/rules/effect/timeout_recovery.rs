@@ -111,7 +111,7 @@ mod tests {
 
     fn write(name: &str, effect: Effect, on_timeout: Option<OnTimeout>) -> Tool {
         let mut t = tool(name, effect, vec![], None);
-        t.on_timeout = on_timeout;
+        t.on_timeout = on_timeout.map(Box::new);
         t
     }
 
@@ -119,9 +119,9 @@ mod tests {
     fn writes_need_recovery_through_a_read_tool_of_any_catalog() {
         use TimeoutStrategy::*;
         let mut keyed = write("pay_retry", Effect::Destructive, on(RetryWithKey, None));
-        keyed.idempotency = Some(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) });
+        keyed.idempotency = Some(Box::new(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) }));
         let mut natural = write("file_delete", Effect::Destructive, None);
-        natural.idempotent = Some(sp(true));
+        natural.idempotent = Some(Box::new(sp(true)));
         let a = catalog(
             vec![
                 write("pay_none", Effect::Destructive, None),

@@ -62,11 +62,11 @@ mod tests {
     #[test]
     fn append_and_destructive_need_idempotency() {
         let mut keyed = tool("a_keyed", Effect::Destructive, vec![], None);
-        keyed.idempotency = Some(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) });
+        keyed.idempotency = Some(Box::new(Idempotency { key: sp("k".into()), scope: vec![], ttl_s: None, span: Span::new(0, 0) }));
         let mut natural = tool("a_natural", Effect::Destructive, vec![], None);
-        natural.idempotent = Some(sp(true));
+        natural.idempotent = Some(Box::new(sp(true)));
         let mut not_natural = tool("a_not_natural", Effect::Append, vec![], None);
-        not_natural.idempotent = Some(sp(false));
+        not_natural.idempotent = Some(Box::new(sp(false)));
         let tools = Effect::ALL.iter().map(|e| tool(&format!("a_{}", e.as_str()), *e, vec![], None)).chain([keyed, natural, not_natural]).collect();
         let f = check(&RULE, catalog(tools, vec![]));
         let names: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();

@@ -107,12 +107,12 @@ mod tests {
             ]
         };
         let mut keyed = with_errors("payment_send", Effect::Destructive, unsafe_errors());
-        keyed.idempotency = Some(Idempotency {
+        keyed.idempotency = Some(Box::new(Idempotency {
             key: sp("idempotency_key".into()),
             scope: vec![],
             ttl_s: None,
             span: Span::default(),
-        });
+        }));
         let found = run(
             &RULE,
             vec![

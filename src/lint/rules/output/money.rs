@@ -122,7 +122,7 @@ mod tests {
     use crate::model::{Effect, NumTy, TyKind, Unit};
 
     fn with_unit(unit: Unit) -> TyKind {
-        TyKind::Integer(NumTy { unit: Some(sp(unit)), ..NumTy::default() })
+        TyKind::Integer(Box::new(NumTy { unit: Some(sp(unit)), ..NumTy::default() }))
     }
 
     #[test]
@@ -151,7 +151,7 @@ mod tests {
             Effect::Read,
             vec![field("price", named("Money"))],
             Some(vec![
-                field("total", TyKind::Number(NumTy::default())),
+                field("total", TyKind::Number(Box::default())),
                 minor("fee_minor"),
                 currency,
                 field("lines", array(object(vec![minor("line_total")]), Some(2))),

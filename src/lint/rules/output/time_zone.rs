@@ -95,7 +95,7 @@ mod tests {
     use crate::model::{Effect, NumTy, TyKind, Unit};
 
     fn unit(u: Unit) -> TyKind {
-        TyKind::Integer(NumTy { unit: Some(sp(u)), ..NumTy::default() })
+        TyKind::Integer(Box::new(NumTy { unit: Some(sp(u)), ..NumTy::default() }))
     }
 
     #[test]

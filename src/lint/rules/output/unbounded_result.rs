@@ -172,8 +172,8 @@ mod tests {
         let mut b = tool("a_other", Effect::Read, vec![], None);
         let mut c = tool("a_ok", Effect::Read, vec![], None);
         a.limits = None;
-        b.limits = Some(limits(None));
-        c.limits = Some(limits(Some(1024)));
+        b.limits = Some(Box::new(limits(None)));
+        c.limits = Some(Box::new(limits(Some(1024))));
         let f = check(&RULE, catalog(vec![a, b, c], vec![]));
         let tools: Vec<_> = f.iter().map(|f| f.tool.clone().unwrap_or_default()).collect();
         assert_eq!(tools, ["a_none", "a_other"]);

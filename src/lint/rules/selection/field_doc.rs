@@ -66,8 +66,8 @@ mod tests {
     fn reports_every_undocumented_declaration_once() {
         let item = Object {
             fields: vec![
-                field("amount_minor", TyKind::Integer(NumTy::default()), None),
-                field("note", TyKind::String(StringTy::default()), Some("Free text.")),
+                field("amount_minor", TyKind::Integer(Box::default()), None),
+                field("note", TyKind::String(Box::default()), Some("Free text.")),
             ],
             span: Span::default(),
             extra: None,
@@ -75,7 +75,7 @@ mod tests {
         let mut t = tool("ledger_entry_list");
         t.input.fields.push(field(
             "lines",
-            TyKind::Array(ArrayTy {
+            TyKind::Array(Box::new(ArrayTy {
                 min_items: None,
                 max_items: None,
                 unique: false,
@@ -84,7 +84,7 @@ mod tests {
                     kind: TyKind::Object(item),
                     span: Span::default(),
                 }),
-            }),
+            })),
             Some("The lines."),
         ));
         t.input.fields.push(field("blank", TyKind::Boolean, Some("  ")));
@@ -100,7 +100,7 @@ mod tests {
         c.types.push(TypeDef {
             name: sp("Entry".into()),
             doc: None,
-            fields: vec![field("entry_reference", TyKind::String(StringTy::default()), None)],
+            fields: vec![field("entry_reference", TyKind::String(Box::default()), None)],
             span: Span::default(),
         });
         let project = Project { catalogs: vec![c] };

@@ -234,7 +234,7 @@ impl<'a> RuleState<'a> for Defaults {
     }
 
     fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, _: &mut Vec<Finding>) {
-        let Some(Sp { value: Literal::String(value), span }) = site.field.and_then(|field| field.default.as_ref()) else {
+        let Some(Sp { value: Literal::String(value), span }) = site.field.and_then(|field| field.default.as_deref()) else {
             return;
         };
         let lit = Sp::new(value.to_string(), *span);
@@ -361,20 +361,20 @@ mod tests {
         use crate::model::*;
         let key = "AKIAIOSFODNN7EXAMPLE";
         let mut t = tool("ledger_entry_list");
-        t.title = s(key);
+        t.title = s(key).map(Box::new);
         t.when_not = s(key);
         let mut e = error("LEDGER_DOWN", ErrorClass::Unavailable, None);
         e.message = s(key);
         e.next_step = s(key);
         t.errors.push(e);
         t.examples.calls.push(sp(key.into()));
-        t.deprecated = Some(Deprecated {
+        t.deprecated = Some(Box::new(Deprecated {
             reason: s(key),
             replacement: None,
             span: Span::default(),
-        });
-        let mut f = field("note", TyKind::String(StringTy::default()), Some(key));
-        f.default = Some(sp(Literal::String(key.into())));
+        }));
+        let mut f = field("note", TyKind::String(Box::default()), Some(key));
+        f.default = Some(Box::new(sp(Literal::String(key.into()))));
         t.input.fields.push(f);
         t.needs_input.push(NeedsInput {
             name: sp("approval".into()),

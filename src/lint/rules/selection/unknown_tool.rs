@@ -115,16 +115,16 @@ mod tests {
     fn reports_every_kind_of_reference_across_catalogs() {
         let mut a = tool("invoice_pay");
         a.examples.confusables = vec![sp("invoice_gte".into()), sp("invoice_get".into())];
-        a.on_timeout = Some(OnTimeout {
+        a.on_timeout = Some(Box::new(OnTimeout {
             strategy: sp(TimeoutStrategy::QueryStatus),
             tool: Some(sp("payment_status".into())),
             span: Span::default(),
-        });
-        a.deprecated = Some(Deprecated {
+        }));
+        a.deprecated = Some(Box::new(Deprecated {
             reason: None,
             replacement: Some(sp("payment_send".into())),
             span: Span::default(),
-        });
+        }));
         let project = Project {
             catalogs: vec![
                 catalog("billing", vec![a, tool("invoice_get")]),

@@ -63,8 +63,8 @@ fn executes(tool: &Tool) -> Option<String> {
     if has("exec") || has("eval") || has("evaluate") || ((has("execute") || has("run")) && w.iter().any(|v| RUNS.contains(&v.as_str()))) {
         return Some("its name".to_string());
     }
-    for (what, text) in [("title", &tool.title), ("summary", &tool.summary)] {
-        if let Some(m) = text.as_ref().and_then(|t| TEXT.find(&t.value)) {
+    for (what, text) in [("title", tool.title.as_deref()), ("summary", tool.summary.as_ref())] {
+        if let Some(m) = text.and_then(|t| TEXT.find(&t.value)) {
             return Some(format!("its {what} (\"{}\")", m.as_str()));
         }
     }
