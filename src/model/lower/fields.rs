@@ -722,10 +722,18 @@ impl Cx {
         });
         self.no_children(node);
         let mut values: Vec<Sp<String>> = Vec::new();
+        // A hash of each value kept: a new hash is a new value, so only a repeated hash is
+        // compared with the list (pairwise, 850,000 values took minutes).
+        let hasher = foldhash::fast::RandomState::default();
+        let mut hashes = crate::FastSet::default();
         for e in node.entries().filter(|e| e.name.is_none()) {
             let Some(v) = self.string(&e, "enum value") else {
                 continue;
             };
+            if hashes.insert(std::hash::BuildHasher::hash_one(&hasher, v.value.as_str())) {
+                values.push(v);
+                continue;
+            }
             self.push_unique(
                 &mut values,
                 v,
