@@ -2,7 +2,7 @@
 //! (texts, examples, deprecation, allows).
 
 use super::*;
-use crate::model::read::quoted_list;
+use crate::model::read::{KeyHashes, quoted_list};
 use crate::syntax::{Document, Node, Value};
 
 impl Cx {
@@ -285,10 +285,12 @@ impl Cx {
         let mut output = None;
         let mut content = None;
         let mut errors: Vec<ErrorDef> = Vec::new();
+        let mut error_codes = KeyHashes::default();
         let mut idempotency = None;
         let mut confirm = None;
         let mut on_timeout = None;
         let mut needs_input: Vec<NeedsInput> = Vec::new();
+        let mut needs_input_names = KeyHashes::default();
         let mut examples = Examples::default();
         let mut example_calls: Vec<(ExampleCall, Option<Sp<String>>)> = Vec::new();
         let mut deprecated = None;
@@ -330,6 +332,7 @@ impl Cx {
                     if let Some(e) = self.lower_error(&n) {
                         self.push_unique(
                             &mut errors,
+                            &mut error_codes,
                             e,
                             |e| &e.code,
                             |code| format!("error code `{code}` is declared twice"),
@@ -344,6 +347,7 @@ impl Cx {
                     if let Some(ni) = self.lower_needs_input(&n) {
                         self.push_unique(
                             &mut needs_input,
+                            &mut needs_input_names,
                             ni,
                             |ni| &ni.name,
                             |name| format!("needs-input `{name}` is declared twice"),

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::diag::suggest::did_you_mean;
-use crate::model::read::{Props, Reader, number_text, quoted_list};
+use crate::model::read::{KeyHashes, Props, Reader, number_text, quoted_list};
 use crate::syntax::{Entry, Node, Number, Value};
 
 /// The element node of a container type.
@@ -554,10 +554,12 @@ impl Cx {
             }
         };
         let mut variants: Vec<Variant> = Vec::new();
+        let mut keys = KeyHashes::default();
         for node in variant_nodes {
             if let Some(v) = self.lower_variant(node, discriminator.as_ref(), depth) {
                 self.push_unique(
                     &mut variants,
+                    &mut keys,
                     v,
                     |v| &v.name,
                     |n| format!("variant \"{n}\" is declared twice in this union"),
@@ -722,20 +724,14 @@ impl Cx {
         });
         self.no_children(node);
         let mut values: Vec<Sp<String>> = Vec::new();
-        // A hash of each value kept: a new hash is a new value, so only a repeated hash is
-        // compared with the list (pairwise, 850,000 values took minutes).
-        let hasher = foldhash::fast::RandomState::default();
-        let mut hashes = crate::FastSet::default();
+        let mut keys = KeyHashes::default();
         for e in node.entries().filter(|e| e.name.is_none()) {
             let Some(v) = self.string(&e, "enum value") else {
                 continue;
             };
-            if hashes.insert(std::hash::BuildHasher::hash_one(&hasher, v.value.as_str())) {
-                values.push(v);
-                continue;
-            }
             self.push_unique(
                 &mut values,
+                &mut keys,
                 v,
                 |v| v,
                 |v| format!("enum value \"{v}\" is listed twice"),
@@ -757,11 +753,15 @@ impl Cx {
         });
         self.no_children(node);
         let mut values: Vec<Sp<Num>> = Vec::new();
+        let mut keys = KeyHashes::default();
         for e in node.entries().filter(|e| e.name.is_none()) {
             let Some(v) = self.num(&e, "enum value", integer_only) else {
                 continue;
             };
-            if values.iter().any(|x| x.value.as_f64() == v.value.as_f64()) {
+            // Values compare as doubles: 0 and -0 are one value, so they share a key.
+            let f = v.value.as_f64();
+            let key = if f == 0.0 { 0 } else { f.to_bits() };
+            if !keys.surely_new(key) && values.iter().any(|x| x.value.as_f64() == f) {
                 self.err(
                     "naming/duplicate",
                     v.span,

@@ -879,3 +879,43 @@ input {
         "{diags:?}"
     );
 }
+
+#[test]
+fn repeats_are_found_among_many_values_and_only_repeats() {
+    // Each list keeps its first of a name through a hash of the names beside it: every
+    // repeat (also 0 and -0 of a number enum) is still reported once, and nothing else is.
+    let many: String = (0..20_000).map(|i| format!(" \"v{i}\"")).collect();
+    let src = format!(
+        "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" {{\neffect \"read\"\ninput {{\n\
+         field \"s\" \"string\" {{ enum{many} \"v7\" \"v19999\" }}\n\
+         field \"n\" \"number\" {{ enum 0 1.5 -0.0 2 1.5 }}\n}}\n\
+         error \"E_ONE\" class=\"internal\"\nerror \"E_TWO\" class=\"internal\"\nerror \"E_ONE\" class=\"internal\"\n}}\n"
+    );
+    let (cat, diags) = lower_text(&src);
+    let repeats: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.rule == "naming/duplicate")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        repeats,
+        [
+            "enum value \"v7\" is listed twice",
+            "enum value \"v19999\" is listed twice",
+            "this enum value is listed twice",
+            "this enum value is listed twice",
+            "error code `E_ONE` is declared twice",
+        ],
+        "{diags:?}"
+    );
+    let tool = &cat.expect("catalog").tools[0];
+    let TyKind::String(s) = &tool.input.fields[0].ty.kind else {
+        panic!("string expected")
+    };
+    assert_eq!(s.enum_values.as_ref().map(|e| e.values.len()), Some(20_000));
+    let TyKind::Number(n) = &tool.input.fields[1].ty.kind else {
+        panic!("number expected")
+    };
+    assert_eq!(n.enum_values.as_ref().map(|e| e.values.len()), Some(3));
+    assert_eq!(tool.errors.len(), 2);
+}
