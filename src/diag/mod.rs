@@ -120,7 +120,7 @@ pub fn sort_stable_by<T>(items: &mut [T], mut cmp: impl FnMut(&T, &T) -> std::cm
 /// Catalog and tool names handed out as one shared `Arc<str>` per distinct name, for the
 /// diagnostics of a run (each finding about a tool would otherwise copy its name).
 #[derive(Debug, Default)]
-pub struct SharedNames(std::collections::HashSet<Arc<str>>);
+pub struct SharedNames(crate::FastSet<Arc<str>>);
 
 impl SharedNames {
     /// The shared copy of `name`, made on its first request.

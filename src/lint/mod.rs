@@ -19,7 +19,7 @@ use crate::diag::{Diagnostic, FileId, Level, SharedNames, SourceMap};
 use crate::model::{Catalog, Project, Span, Tool};
 pub use config::Config;
 use std::borrow::Cow;
-use std::collections::HashMap;
+
 use std::sync::Arc;
 
 /// A check of one site of the walk (see [`walk::Site`]).
@@ -364,7 +364,7 @@ pub fn run(
     // to half of it unused.
     let mut out: Vec<Diagnostic> = Vec::new();
     let mut names = SharedNames::default();
-    let catalogs: HashMap<FileId, Arc<str>> = (project.catalogs.iter())
+    let catalogs: crate::FastMap<FileId, Arc<str>> = (project.catalogs.iter())
         .map(|c| (c.file, names.get(&c.name.value)))
         .collect();
     for ((rule, configured), findings) in enabled.iter().zip(found) {
