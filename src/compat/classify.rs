@@ -710,8 +710,11 @@ impl<'a> Reader<'a, '_> {
                 "(`enum` restriction)".into(),
             ),
             (Some(we), Some(re)) => {
+                // Each side's values as keys: a value looked up in the other list, not compared
+                // with each of its values (an enum of 850,000 values took minutes).
+                let (wk, rk) = (value_keys(&we), value_keys(&re));
                 for (v, span) in &we.values {
-                    if !re.values.iter().any(|x| same_value(&x.0, v)) {
+                    if !rk.contains(&value_key(v)) {
                         let ev = Ev::WriterEnumValueUnknown {
                             reader_extensible: re.extensible,
                         };
@@ -721,7 +724,7 @@ impl<'a> Reader<'a, '_> {
                     }
                 }
                 for (v, span) in &re.values {
-                    if !we.values.iter().any(|x| same_value(&x.0, v)) {
+                    if !wk.contains(&value_key(v)) {
                         let ev = Ev::ReaderEnumValueUnused;
                         let p = format!("{path}.enum[{}]", enum_key(v));
                         let detail = format!("(`{}`)", enum_text(v));
@@ -947,7 +950,33 @@ fn num_literal(n: Num) -> Literal {
     }
 }
 
-/// Equal as JSON values: `1` and `1.0` are one number.
+/// [`same_value`]'s equality as a key: numbers by their double (0 and -0 alike, as they
+/// compare equal), other values as themselves.
+#[derive(PartialEq, Eq, Hash)]
+enum ValueKey<'a> {
+    Number(u64),
+    String(&'a str),
+    Bool(bool),
+    Null,
+}
+
+fn value_key(l: &Literal) -> ValueKey<'_> {
+    let number = |f: f64| ValueKey::Number(if f == 0.0 { 0 } else { f.to_bits() });
+    match l {
+        Literal::Int(i) => number(*i as f64),
+        Literal::Float(f) => number(*f),
+        Literal::String(s) => ValueKey::String(s),
+        Literal::Bool(b) => ValueKey::Bool(*b),
+        Literal::Null => ValueKey::Null,
+    }
+}
+
+fn value_keys(e: &EnumList) -> crate::FastSet<ValueKey<'_>> {
+    e.values.iter().map(|(v, _)| value_key(v)).collect()
+}
+
+/// Equal as JSON values: `1` and `1.0` are one number. (The model holds finite numbers only,
+/// so no NaN reaches here or [`value_key`].)
 fn same_value(a: &Literal, b: &Literal) -> bool {
     let as_f64 = |l: &Literal| match l {
         Literal::Int(i) => Some(*i as f64),
@@ -1085,4 +1114,43 @@ pub(super) fn side(
         r_anchor: anchor(r),
     };
     walker.object(fields(side, w), fields(side, r), side.as_str());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key set stands in for pairwise `same_value` in enum comparison, so the two must agree
+    /// on every pair, including `1`/`1.0`, `0`/`-0.0` and values of different kinds.
+    #[test]
+    fn value_keys_are_equal_exactly_when_values_are() {
+        let values = [
+            Literal::Int(0),
+            Literal::Int(1),
+            Literal::Int(-1),
+            Literal::Int(i64::MAX),
+            Literal::Int(9_007_199_254_740_993),
+            Literal::Float(0.0),
+            Literal::Float(-0.0),
+            Literal::Float(1.0),
+            Literal::Float(1.5),
+            Literal::Float(-1.0),
+            Literal::Float(9_007_199_254_740_992.0),
+            Literal::String("1".into()),
+            Literal::String("true".into()),
+            Literal::String(String::new()),
+            Literal::Bool(true),
+            Literal::Bool(false),
+            Literal::Null,
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(
+                    value_key(a) == value_key(b),
+                    same_value(a, b),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+    }
 }
