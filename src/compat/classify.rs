@@ -679,12 +679,8 @@ impl<'a> Reader<'a, '_> {
             }
             _ => {}
         }
-        let listed = |e: &EnumValues| EnumList {
-            values: e
-                .values
-                .iter()
-                .map(|v| (Literal::String(v.value.clone()), v.span))
-                .collect(),
+        let listed = |e: &'a EnumValues| EnumList {
+            values: Values::Strings(&e.values),
             extensible: e.extensible,
             span: e.span,
         };
@@ -693,7 +689,7 @@ impl<'a> Reader<'a, '_> {
 
     /// The `enum` of a string or number: a restriction added or removed, or values each side
     /// lacks.
-    fn enumeration(&mut self, w: Option<EnumList>, r: Option<EnumList>, path: &str) {
+    fn enumeration(&mut self, w: Option<EnumList<'a>>, r: Option<EnumList<'a>>, path: &str) {
         match (w, r) {
             (None, Some(e)) => self.emit(
                 Ev::Narrower,
@@ -710,25 +706,36 @@ impl<'a> Reader<'a, '_> {
                 "(`enum` restriction)".into(),
             ),
             (Some(we), Some(re)) => {
-                // Each side's values as keys: a value looked up in the other list, not compared
-                // with each of its values (an enum of 850,000 values took minutes).
-                let (wk, rk) = (value_keys(&we), value_keys(&re));
-                for (v, span) in &we.values {
-                    if !rk.contains(&value_key(v)) {
+                // The model holds no value twice in one list, so a common prefix holds every
+                // value both sides share up to there, and no value after it equals one in it:
+                // only the rest is looked up, each side's values as keys (compared pairwise,
+                // an enum of 850,000 values took minutes; an unchanged one now needs no keys).
+                let (wn, rn) = (we.values.len(), re.values.len());
+                let same = (0..wn.min(rn))
+                    .take_while(|&i| we.values.get(i).0.key() == re.values.get(i).0.key())
+                    .count();
+                let keys = |list: &EnumList<'a>, n: usize| -> crate::FastSet<ValueKey<'a>> {
+                    (same..n).map(|i| list.values.get(i).0.key()).collect()
+                };
+                let (wk, rk) = (keys(&we, wn), keys(&re, rn));
+                for (v, span) in (same..wn).map(|i| we.values.get(i)) {
+                    if !rk.contains(&v.key()) {
                         let ev = Ev::WriterEnumValueUnknown {
                             reader_extensible: re.extensible,
                         };
-                        let p = format!("{path}.enum[{}]", enum_key(v));
-                        let detail = format!("(`{}`)", enum_text(v));
-                        self.emit(ev, &p, Some(*span), Some(re.span), detail);
+                        let v = v.literal();
+                        let p = format!("{path}.enum[{}]", enum_key(&v));
+                        let detail = format!("(`{}`)", enum_text(&v));
+                        self.emit(ev, &p, Some(span), Some(re.span), detail);
                     }
                 }
-                for (v, span) in &re.values {
-                    if !wk.contains(&value_key(v)) {
+                for (v, span) in (same..rn).map(|i| re.values.get(i)) {
+                    if !wk.contains(&v.key()) {
                         let ev = Ev::ReaderEnumValueUnused;
-                        let p = format!("{path}.enum[{}]", enum_key(v));
-                        let detail = format!("(`{}`)", enum_text(v));
-                        self.emit(ev, &p, Some(we.span), Some(*span), detail);
+                        let v = v.literal();
+                        let p = format!("{path}.enum[{}]", enum_key(&v));
+                        let detail = format!("(`{}`)", enum_text(&v));
+                        self.emit(ev, &p, Some(we.span), Some(span), detail);
                     }
                 }
             }
@@ -832,12 +839,8 @@ impl<'a> Reader<'a, '_> {
             f(&r.exclusive_max),
             path,
         );
-        let listed = |e: &crate::model::NumEnum| EnumList {
-            values: e
-                .values
-                .iter()
-                .map(|v| (num_literal(v.value), v.span))
-                .collect(),
+        let listed = |e: &'a crate::model::NumEnum| EnumList {
+            values: Values::Numbers(&e.values),
             extensible: false,
             span: e.span,
         };
@@ -936,11 +939,67 @@ impl<'a> Reader<'a, '_> {
     }
 }
 
-/// The values of a string or numeric `enum`, each with its span.
-struct EnumList {
-    values: Vec<(Literal, Span)>,
+/// The values of a string or numeric `enum`, borrowed from the model.
+struct EnumList<'a> {
+    values: Values<'a>,
     extensible: bool,
     span: Span,
+}
+
+#[derive(Clone, Copy)]
+enum Values<'a> {
+    Strings(&'a [crate::model::Sp<String>]),
+    Numbers(&'a [crate::model::Sp<Num>]),
+}
+
+impl<'a> Values<'a> {
+    fn len(self) -> usize {
+        match self {
+            Values::Strings(v) => v.len(),
+            Values::Numbers(v) => v.len(),
+        }
+    }
+
+    /// The value at `i < len()`, with its span.
+    fn get(self, i: usize) -> (EnumValue<'a>, Span) {
+        match self {
+            Values::Strings(v) => (EnumValue::Str(&v[i].value), v[i].span),
+            Values::Numbers(v) => (EnumValue::Num(v[i].value), v[i].span),
+        }
+    }
+}
+
+/// One value of an [`EnumList`].
+#[derive(Clone, Copy, Debug)]
+enum EnumValue<'a> {
+    Str(&'a str),
+    Num(Num),
+}
+
+impl<'a> EnumValue<'a> {
+    /// [`same_value`]'s equality as a key: numbers by their double (0 and -0 alike, as they
+    /// compare equal; the model holds finite numbers only), strings as themselves.
+    fn key(self) -> ValueKey<'a> {
+        let f = match self {
+            EnumValue::Str(s) => return ValueKey::String(s),
+            EnumValue::Num(Num::Int(i)) => i as f64,
+            EnumValue::Num(Num::Float(f)) => f,
+        };
+        ValueKey::Number(if f == 0.0 { 0 } else { f.to_bits() })
+    }
+
+    fn literal(self) -> Literal {
+        match self {
+            EnumValue::Str(s) => Literal::String(s.to_string()),
+            EnumValue::Num(n) => num_literal(n),
+        }
+    }
+}
+
+#[derive(PartialEq, Eq, Hash)]
+enum ValueKey<'a> {
+    Number(u64),
+    String(&'a str),
 }
 
 fn num_literal(n: Num) -> Literal {
@@ -950,33 +1009,8 @@ fn num_literal(n: Num) -> Literal {
     }
 }
 
-/// [`same_value`]'s equality as a key: numbers by their double (0 and -0 alike, as they
-/// compare equal), other values as themselves.
-#[derive(PartialEq, Eq, Hash)]
-enum ValueKey<'a> {
-    Number(u64),
-    String(&'a str),
-    Bool(bool),
-    Null,
-}
-
-fn value_key(l: &Literal) -> ValueKey<'_> {
-    let number = |f: f64| ValueKey::Number(if f == 0.0 { 0 } else { f.to_bits() });
-    match l {
-        Literal::Int(i) => number(*i as f64),
-        Literal::Float(f) => number(*f),
-        Literal::String(s) => ValueKey::String(s),
-        Literal::Bool(b) => ValueKey::Bool(*b),
-        Literal::Null => ValueKey::Null,
-    }
-}
-
-fn value_keys(e: &EnumList) -> crate::FastSet<ValueKey<'_>> {
-    e.values.iter().map(|(v, _)| value_key(v)).collect()
-}
-
 /// Equal as JSON values: `1` and `1.0` are one number. (The model holds finite numbers only,
-/// so no NaN reaches here or [`value_key`].)
+/// so no NaN reaches here or [`EnumValue::key`].)
 fn same_value(a: &Literal, b: &Literal) -> bool {
     let as_f64 = |l: &Literal| match l {
         Literal::Int(i) => Some(*i as f64),
@@ -1121,33 +1155,30 @@ mod tests {
     use super::*;
 
     /// The key set stands in for pairwise `same_value` in enum comparison, so the two must agree
-    /// on every pair, including `1`/`1.0`, `0`/`-0.0` and values of different kinds.
+    /// on every pair, including `1`/`1.0`, `0`/`-0.0` and a number against a string.
     #[test]
     fn value_keys_are_equal_exactly_when_values_are() {
         let values = [
-            Literal::Int(0),
-            Literal::Int(1),
-            Literal::Int(-1),
-            Literal::Int(i64::MAX),
-            Literal::Int(9_007_199_254_740_993),
-            Literal::Float(0.0),
-            Literal::Float(-0.0),
-            Literal::Float(1.0),
-            Literal::Float(1.5),
-            Literal::Float(-1.0),
-            Literal::Float(9_007_199_254_740_992.0),
-            Literal::String("1".into()),
-            Literal::String("true".into()),
-            Literal::String(String::new()),
-            Literal::Bool(true),
-            Literal::Bool(false),
-            Literal::Null,
+            EnumValue::Num(Num::Int(0)),
+            EnumValue::Num(Num::Int(1)),
+            EnumValue::Num(Num::Int(-1)),
+            EnumValue::Num(Num::Int(i64::MAX)),
+            EnumValue::Num(Num::Int(9_007_199_254_740_993)),
+            EnumValue::Num(Num::Float(0.0)),
+            EnumValue::Num(Num::Float(-0.0)),
+            EnumValue::Num(Num::Float(1.0)),
+            EnumValue::Num(Num::Float(1.5)),
+            EnumValue::Num(Num::Float(-1.0)),
+            EnumValue::Num(Num::Float(9_007_199_254_740_992.0)),
+            EnumValue::Str("1"),
+            EnumValue::Str("0"),
+            EnumValue::Str(""),
         ];
-        for a in &values {
-            for b in &values {
+        for a in values {
+            for b in values {
                 assert_eq!(
-                    value_key(a) == value_key(b),
-                    same_value(a, b),
+                    a.key() == b.key(),
+                    same_value(&a.literal(), &b.literal()),
                     "{a:?} vs {b:?}"
                 );
             }

@@ -176,6 +176,72 @@ fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
     );
 }
 
+/// Values shared in the same order, reordered, or after a common prefix: only values one side
+/// lacks are changes, whatever their positions, and `1` and `1.0` are one number.
+#[test]
+fn enum_values_compare_as_sets_whatever_their_order() {
+    let strings = |values: &[&str]| {
+        let e = TyKind::String(Box::new(StringTy {
+            enum_values: Some(EnumValues {
+                values: values.iter().map(|v| sp(v.to_string())).collect(),
+                extensible: false,
+                span: Span::default(),
+            }),
+            ..StringTy::default()
+        }));
+        catalog(vec![tool("a_b", vec![field("s", e, true)], None)], vec![])
+    };
+    let paths = |old: &Catalog, new: &Catalog| -> Vec<(Kind, String)> {
+        compare_tools(old, &old.tools[0], new, &new.tools[0])
+            .into_iter()
+            .map(|c| (c.kind, c.path))
+            .collect()
+    };
+    let abcd = strings(&["a", "b", "c", "d"]);
+    assert_eq!(paths(&abcd, &abcd), []);
+    assert_eq!(paths(&abcd, &strings(&["d", "c", "b", "a"])), []);
+    assert_eq!(
+        paths(&abcd, &strings(&["a", "b", "d", "e"])),
+        [
+            (
+                Kind::InputEnumValueRemoved,
+                r#"input.s.enum["c"]"#.to_string()
+            ),
+            (
+                Kind::InputEnumValueAdded,
+                r#"input.s.enum["e"]"#.to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        paths(&strings(&["a", "b"]), &strings(&["a", "c", "b"])),
+        [(
+            Kind::InputEnumValueAdded,
+            r#"input.s.enum["c"]"#.to_string()
+        )]
+    );
+    let numbers = |values: &[Num]| {
+        let e = TyKind::Number(Box::new(NumTy {
+            enum_values: Some(NumEnum {
+                values: values.iter().map(|v| sp(*v)).collect(),
+                span: Span::default(),
+            }),
+            ..NumTy::default()
+        }));
+        catalog(vec![tool("a_b", vec![field("n", e, true)], None)], vec![])
+    };
+    let old = numbers(&[Num::Int(0), Num::Int(1), Num::Int(2)]);
+    let new = numbers(&[Num::Float(-0.0), Num::Int(2), Num::Float(1.0)]);
+    assert_eq!(paths(&old, &new), []);
+    assert_eq!(
+        paths(&old, &numbers(&[Num::Int(0), Num::Float(1.5), Num::Int(2)])),
+        [
+            (Kind::InputEnumValueAdded, "input.n.enum[1.5]".to_string()),
+            (Kind::InputEnumValueRemoved, "input.n.enum[1]".to_string()),
+        ]
+    );
+}
+
 #[test]
 fn cursor_and_timestamp_are_their_expansions() {
     let c = |k: TyKind| catalog(vec![tool("a_b", vec![field("c", k, false)], None)], vec![]);

@@ -36,6 +36,9 @@ use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, Hooks, Rule};
 use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
 use crate::FastMap;
+use std::borrow::Cow;
+use std::hash::BuildHasher;
+use std::collections::hash_map::Entry;
 
 /// The `naming/duplicate` rule: tools, fields, error codes, enum values and types have unique
 /// names; the module documentation explains it.
@@ -48,31 +51,50 @@ pub static RULE: Rule = Rule {
 };
 
 /// Case- and separator-insensitive key: `userName`, `user_name` and `USER-NAME` collide.
-fn fold(name: &str) -> String {
+/// Borrowed when the name is its own key, as most names in one convention are.
+fn fold(name: &str) -> Cow<'_, str> {
+    let sep = |b: u8| matches!(b, b'_' | b'-' | b' ' | b'.');
     // Names are almost always ASCII, which folds byte by byte (the same result, a fraction
     // of the cost of the Unicode lowercase mapping).
     if name.is_ascii() {
-        let kept = name.bytes().filter(|b| !matches!(b, b'_' | b'-' | b' ' | b'.'));
-        return kept.map(|b| char::from(b.to_ascii_lowercase())).collect();
+        if !name.bytes().any(|b| sep(b) || b.is_ascii_uppercase()) {
+            return Cow::Borrowed(name);
+        }
+        let kept = name.bytes().filter(|&b| !sep(b));
+        return Cow::Owned(kept.map(|b| char::from(b.to_ascii_lowercase())).collect());
     }
-    name.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' ' | '.'))
-        .flat_map(char::to_lowercase)
-        .collect()
+    Cow::Owned(
+        name.chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' ' | '.'))
+            .flat_map(char::to_lowercase)
+            .collect(),
+    )
 }
 
 /// For each name after the first whose folded key was already seen (spelled differently),
 /// call `report(name, first)`. Exact repeats are the lowering's to report.
-fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: impl FnMut(&'a Sp<String>, &'a str)) {
-    let names: Vec<&'a Sp<String>> = names.collect();
+fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, report: impl FnMut(&'a Sp<String>, &'a str)) {
+    let state = foldhash::fast::RandomState::default();
+    near_duplicates_by(names, |key| state.hash_one(key), report);
+}
+
+/// [`near_duplicates`] with the hash of a key given (tests give one where every key clashes).
+fn near_duplicates_by<'a>(
+    names: impl Iterator<Item = &'a Sp<String>>,
+    hash: impl Fn(&str) -> u64,
+    mut report: impl FnMut(&'a Sp<String>, &'a str),
+) {
     // Most lists are the few fields of one object, called for every object of a catalog: a
     // list of keys beats hashing them up to a few dozen names.
-    let small = names.len() <= 32;
-    let mut few: Vec<(String, &'a str)> = Vec::new();
-    let mut many: FastMap<String, &'a str> = FastMap::default();
+    let mut few: Vec<(Cow<'a, str>, &'a str)> = Vec::new();
+    // Past that, the first name of each key's hash, and the keys themselves only for names
+    // whose hash another key holds: holding every folded key took 80 bytes a name (an enum of
+    // 850,000 values, 64 MB), a hash and a reference take 16.
+    let mut firsts: FastMap<u64, &'a str> = FastMap::default();
+    let mut clashes: FastMap<Cow<'a, str>, &'a str> = FastMap::default();
     for name in names {
         let key = fold(&name.value);
-        let first = if small {
+        let first = if firsts.is_empty() && few.len() < 32 {
             match few.iter().find(|(k, _)| *k == key) {
                 Some(&(_, first)) => Some(first),
                 None => {
@@ -81,12 +103,29 @@ fn near_duplicates<'a>(names: impl Iterator<Item = &'a Sp<String>>, mut report: 
                 }
             }
         } else {
-            match many.entry(key) {
-                std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
-                std::collections::hash_map::Entry::Vacant(slot) => {
+            for (k, first) in few.drain(..) {
+                match firsts.entry(hash(&k)) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(first);
+                    }
+                    Entry::Occupied(_) => {
+                        clashes.insert(k, first);
+                    }
+                }
+            }
+            match firsts.entry(hash(&key)) {
+                Entry::Vacant(slot) => {
                     slot.insert(&name.value);
                     None
                 }
+                Entry::Occupied(held) if fold(held.get()) == key => Some(*held.get()),
+                Entry::Occupied(_) => match clashes.entry(key) {
+                    Entry::Occupied(first) => Some(*first.get()),
+                    Entry::Vacant(slot) => {
+                        slot.insert(&name.value);
+                        None
+                    }
+                },
             }
         };
         if let Some(first) = first
@@ -177,7 +216,39 @@ fn values_and_objects(_: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) 
 
 #[cfg(test)]
 mod tests {
-    use super::fold;
+    use super::{fold, near_duplicates, near_duplicates_by};
+    use crate::model::Sp;
+
+    /// Every (name, first) pair reported over `names`, by the given key hash.
+    fn pairs(names: &[Sp<String>], hash: impl Fn(&str) -> u64) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        near_duplicates_by(names.iter(), hash, |n, first| out.push((n.value.clone(), first.to_string())));
+        out
+    }
+
+    /// Past 32 names keys are held as hashes: names whose different keys share a hash must
+    /// still be told apart, and near duplicates found whichever key holds the hash.
+    #[test]
+    fn near_duplicates_are_found_whatever_keys_share_a_hash() {
+        let mut names: Vec<Sp<String>> = (0..40).map(|i| Sp::new(format!("name_{i}"), Default::default())).collect();
+        // Each near duplicate comes with a name that is new (its key plus `x`).
+        for spelled in ["Name3", "NAME-35", "name39", "Name.0"] {
+            names.push(Sp::new(spelled.to_string(), Default::default()));
+            names.push(Sp::new(format!("{spelled}x"), Default::default()));
+        }
+        let expected: Vec<(String, String)> = [("Name3", "name_3"), ("NAME-35", "name_35"), ("name39", "name_39"), ("Name.0", "name_0")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let state = foldhash::fast::RandomState::default();
+        assert_eq!(pairs(&names, |k| std::hash::BuildHasher::hash_one(&state, k)), expected);
+        assert_eq!(pairs(&names, |_| 7), expected);
+        assert_eq!(pairs(&names, |k| k.len() as u64), expected);
+        assert_eq!(pairs(&names[..10], |_| 7), []);
+        let mut reported = 0;
+        near_duplicates(names.iter(), |_, _| reported += 1);
+        assert_eq!(reported, 4);
+    }
 
     #[test]
     fn folding_ignores_case_and_separators() {

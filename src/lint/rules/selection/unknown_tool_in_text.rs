@@ -126,14 +126,21 @@ impl<'a> RuleState<'a> for Names<'a> {
         self.catalog_tools = catalog.tools.iter().map(|t| t.name.value.as_str()).collect();
         self.convention = Convention::dominant(self.catalog_tools.iter().copied());
         self.tool_words = self.catalog_tools.iter().flat_map(|n| words(n)).collect();
+        // A name of one word is never taken for a tool (see `unknown`), so only names of
+        // several words need to be known: an enum of 850,000 one-word values held them all.
         let mut fields = FastSet::default();
+        let mut known = |name: &'a str| {
+            if crate::names::word_count(name) >= 2 {
+                fields.insert(name);
+            }
+        };
         declarations(catalog, &mut |site| {
             if let Some(f) = site.field {
-                fields.insert(f.name.value.as_str());
+                known(f.name.value.as_str());
             }
             if let crate::model::TyKind::String(s) = &site.ty.kind {
                 for v in s.enum_values.iter().flat_map(|e| e.values.iter()) {
-                    fields.insert(v.value.as_str());
+                    known(v.value.as_str());
                 }
             }
         });
