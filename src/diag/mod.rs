@@ -141,14 +141,18 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The whole file, as read (valid UTF-8).
     pub text: String,
-    /// Byte offset of the start of each line. Lines end at every KDL newline (`\n`, `\r\n`,
-    /// a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
+    /// The [`LineIndex`] of `text`.
     line_starts: Vec<usize>,
 }
 
-impl SourceFile {
-    /// Indexes the lines of `text`; `path` is kept as given for display.
-    pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
+/// Where each line of a text starts: byte offsets, the first 0. Lines end at every KDL
+/// newline (`\n`, `\r\n`, a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
+#[derive(Debug, Clone)]
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    /// The line starts of `text`.
+    pub fn of(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -162,7 +166,7 @@ impl SourceFile {
             }
             // Only these bytes can start a newline, and each is a character boundary.
             let n = match bytes[i] {
-                b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2 => crate::syntax::newline_len(&text, i),
+                b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2 => crate::syntax::newline_len(text, i),
                 _ => 0,
             };
             if n > 0 {
@@ -172,10 +176,24 @@ impl SourceFile {
                 i += 1;
             }
         }
+        LineIndex(line_starts)
+    }
+}
+
+impl SourceFile {
+    /// Indexes the lines of `text`; `path` is kept as given for display.
+    pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
+        let index = LineIndex::of(&text);
+        SourceFile::indexed(path, text, index)
+    }
+
+    /// A file whose lines were indexed already (loading indexes each file on the core that
+    /// parses it). `index` must be [`LineIndex::of`] this `text`.
+    pub fn indexed(path: impl Into<PathBuf>, text: String, index: LineIndex) -> Self {
         SourceFile {
             path: path.into(),
             text,
-            line_starts,
+            line_starts: index.0,
         }
     }
 
