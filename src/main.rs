@@ -4,5 +4,30 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    no_huge_pages();
     catalogc::cli::main()
+}
+
+/// Turns transparent huge pages off for this process, as mimalloc does itself under
+/// `MIMALLOC_ALLOW_THP=0`. mimalloc asks for huge pages on its arenas; a run of catalogc
+/// lasts tens of milliseconds, zeroes every 2 MiB page it touches, and where THP is
+/// `madvise` with `defrag=madvise` (a common default) each huge-page fault may first compact
+/// memory, as right after a process with a large heap. `lint` of the peer bench's 1,000
+/// tools, in random order with `buf lint` runs: median 64.7 → 58.4 ms and 60.1 → 56.5 ms
+/// (41 rounds each), 10,000 tools 570 → 418 ms; alone 59.4 → 57.7 ms; RSS 64 → 38 MB.
+/// The kernel checks the flag at each fault, so the arena mimalloc reserved before `main`
+/// is covered.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    {
+        const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+        unsafe extern "C" {
+            fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
+        }
+        // The kernel refuses the call unless the unused arguments are 0.
+        let (on, unused): (std::ffi::c_ulong, std::ffi::c_ulong) = (1, 0);
+        // SAFETY: PR_SET_THP_DISABLE reads four integers and touches no memory of ours; a
+        // kernel without it returns an error, which changes nothing.
+        let _ = unsafe { prctl(PR_SET_THP_DISABLE, on, unused, unused, unused) };
+    }
 }
