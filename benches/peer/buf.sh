@@ -39,6 +39,7 @@ for n in $COUNTS; do
     (cd "$dir" && "$catalogc" lint base/catalogs >/dev/null) || { echo "catalogc lint failed on $dir/base" >&2; exit 1; }
     (cd "$dir" && "$buf" lint base/proto) || { echo "buf lint failed on $dir/base" >&2; exit 1; }
 done
+# shellcheck disable=SC2086
 python3 - "$work" "$catalogc" "$buf" "$RUNS" $COUNTS <<'PY'
 import random, statistics, subprocess, sys, time
 work, catalogc, buf, runs, counts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
