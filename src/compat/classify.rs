@@ -977,15 +977,12 @@ enum EnumValue<'a> {
 }
 
 impl<'a> EnumValue<'a> {
-    /// [`same_value`]'s equality as a key: numbers by their double (0 and -0 alike, as they
-    /// compare equal; the model holds finite numbers only), strings as themselves.
+    /// [`same_value`]'s equality as a key: numbers by [`Num::key`], strings as themselves.
     fn key(self) -> ValueKey<'a> {
-        let f = match self {
-            EnumValue::Str(s) => return ValueKey::String(s),
-            EnumValue::Num(Num::Int(i)) => i as f64,
-            EnumValue::Num(Num::Float(f)) => f,
-        };
-        ValueKey::Number(if f == 0.0 { 0 } else { f.to_bits() })
+        match self {
+            EnumValue::Str(s) => ValueKey::String(s),
+            EnumValue::Num(n) => ValueKey::Number(n.key()),
+        }
     }
 
     fn literal(self) -> Literal {

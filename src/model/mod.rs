@@ -611,6 +611,14 @@ impl Num {
             Num::Float(f) => f,
         }
     }
+
+    /// Equality as JSON numbers, as a hashable key: two numbers have one key exactly when
+    /// their doubles are equal (`1` and `1.0`, `0` and `-0.0` alike). Model numbers are
+    /// finite, so no NaN needs a key.
+    pub fn key(self) -> u64 {
+        let f = self.as_f64();
+        if f == 0.0 { 0 } else { f.to_bits() }
+    }
 }
 
 keyword_enum! {

@@ -762,10 +762,8 @@ impl Cx {
             let Some(v) = self.num(&e, "enum value", integer_only) else {
                 continue;
             };
-            // Values compare as doubles: 0 and -0 are one value, so they share a key.
             let f = v.value.as_f64();
-            let key = if f == 0.0 { 0 } else { f.to_bits() };
-            if !keys.surely_new(key) && values.iter().any(|x| x.value.as_f64() == f) {
+            if !keys.surely_new(v.value.key()) && values.iter().any(|x| x.value.as_f64() == f) {
                 self.err(
                     "naming/duplicate",
                     v.span,
