@@ -159,6 +159,17 @@ fn inputs(bytes: usize) -> Vec<Input> {
         "\n        }\n    }\n}\n",
         |i| format!(" \"v{i}\""),
     );
+    // The same values twice over: every repeat is reported, and each one must be found
+    // without comparing it with all the values before it.
+    let distinct = (bytes / 20).max(1);
+    let repeated_enum = fill(
+        &format!(
+            "{CATALOG}tool \"enums\" version=\"1.0.0\" {{\n    effect \"read\"\n    input {{\n        field \"v\" \"string\" {{\n            enum"
+        ),
+        bytes,
+        "\n        }\n    }\n}\n",
+        |i| format!(" \"v{}\"", i % distinct),
+    );
     vec![
         Input {
             name: "many tools",
@@ -211,6 +222,10 @@ fn inputs(bytes: usize) -> Vec<Input> {
         Input {
             name: "huge enum",
             text: many_enum,
+        },
+        Input {
+            name: "repeated enum",
+            text: repeated_enum,
         },
     ]
 }

@@ -763,7 +763,8 @@ impl Cx {
                 continue;
             };
             let f = v.value.as_f64();
-            if !keys.surely_new(v.value.key()) && values.iter().any(|x| x.value.as_f64() == f) {
+            let same = |i: usize| values.get(i).is_some_and(|x| x.value.as_f64() == f);
+            if keys.repeats(v.value.key(), values.len(), same) {
                 self.err(
                     "naming/duplicate",
                     v.span,
