@@ -5,7 +5,7 @@
 
 // The allocator the `catalogc` binary (and so its language server) runs with.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
 
 use catalogc::lint::{self, Config};
 use catalogc::project;

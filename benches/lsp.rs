@@ -15,7 +15,7 @@
 
 // The allocator the `catalogc` binary (and so its language server) runs with.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
 
 #[path = "support/timing.rs"]
 mod timing;

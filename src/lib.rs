@@ -54,6 +54,8 @@ pub mod syntax;
 pub mod testing;
 
 #[cfg(feature = "cli")]
+pub mod alloc;
+#[cfg(feature = "cli")]
 pub mod cli;
 
 /// A hash map over catalog names and words. foldhash is seeded per process, so crafted names

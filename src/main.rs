@@ -1,7 +1,7 @@
 // The CLI allocates many small strings and JSON values per tool; mimalloc's small-object
-// path costs a fraction of glibc's (see the dependency's comment in Cargo.toml).
+// path costs a fraction of glibc's (see `catalogc::alloc`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
 
 fn main() -> std::process::ExitCode {
     no_huge_pages();
