@@ -16,7 +16,10 @@ fn main() -> std::process::ExitCode {
 /// tools, in random order with `buf lint` runs: median 64.7 → 58.4 ms and 60.1 → 56.5 ms
 /// (41 rounds each), 10,000 tools 570 → 418 ms; alone 59.4 → 57.7 ms; RSS 64 → 38 MB.
 /// The kernel checks the flag at each fault, so the arena mimalloc reserved before `main`
-/// is covered.
+/// is covered. Measured again with mimalloc v2: allowed, huge pages cut `lint`'s page faults
+/// from 5,158 to 954 and won when only `buf lint` ran between (51.8 against 55.4 ms), but with
+/// `buf breaking` in the rounds too, as `benches/peer/buf.sh` runs them, `breaking` of 1,000
+/// tools took 89.4 ms against 72.5 (21 rounds), so they stay off.
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     {
