@@ -61,11 +61,41 @@ static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
 /// then `_`, `-` or an uppercase letter, then a lowercase letter or digit. Most texts are
 /// prose without one, and this byte scan is far cheaper than the capturing search.
 fn has_compound(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let splat = |b: u8| ONES * u64::from(b);
     let low = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-    // The joint is tested first: prose is mostly lowercase letters, which are no joint.
-    text.as_bytes()
-        .windows(3)
-        .any(|w| matches!(w[1], b'_' | b'-' | b'A'..=b'Z') && low(w[0]) && low(w[2]))
+    let bytes = text.as_bytes();
+    let joint_at = |k: usize| {
+        k > 0
+            && matches!(bytes[k], b'_' | b'-' | b'A'..=b'Z')
+            && low(bytes[k - 1])
+            && bytes.get(k + 1).copied().is_some_and(low)
+    };
+    // Eight bytes at a time, flagging every byte that may be a joint (`_`, `-`, `A`-`Z`; the
+    // tests may flag more, never fewer), each flag then checked exactly: prose has a joint
+    // candidate only at its few capitals.
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let ascii = !x & HIGH;
+        let y = x & !HIGH;
+        // High bit of each byte of `y + (0x80 - c)` is set when that byte is at least `c`
+        // (no byte carries into the next: both terms are below 0x80).
+        let upper = y.wrapping_add(splat(0x80 - b'A')) & !y.wrapping_add(splat(0x80 - b'[')) & ascii;
+        let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+        let mut flags = upper | zero(x ^ splat(b'_')) | zero(x ^ splat(b'-'));
+        while flags != 0 {
+            if joint_at(i + (flags.trailing_zeros() / 8) as usize) {
+                return true;
+            }
+            flags &= flags - 1;
+        }
+        i += 8;
+    }
+    (i..bytes.len()).any(joint_at)
 }
 
 struct Names<'a> {
@@ -185,6 +215,30 @@ mod tests {
             ]
         );
         assert!(found[0].help.as_deref().unwrap_or("").contains("no tool is named `issue_update`"));
+    }
+
+    #[test]
+    fn has_compound_agrees_with_looking_at_each_window() {
+        let naive = |t: &str| {
+            let low = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+            t.as_bytes()
+                .windows(3)
+                .any(|w| matches!(w[1], b'_' | b'-' | b'A'..=b'Z') && low(w[0]) && low(w[2]))
+        };
+        let parts = ["a", "Z", "_", "-", " ", "9", "@", "[", "`", "é", "\u{7f}", "\u{80}", "{", "/"];
+        // Every text of up to four parts, at every offset of an eight-byte word.
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> =
+                texts.iter().flat_map(|t| parts.iter().map(move |p| format!("{t}{p}"))).collect();
+            texts.extend(longer);
+        }
+        for t in &texts {
+            for pad in 0..9 {
+                let padded = format!("{}{t}", " ".repeat(pad));
+                assert_eq!(super::has_compound(&padded), naive(&padded), "{padded:?}");
+            }
+        }
     }
 
     #[test]
