@@ -93,8 +93,8 @@ mod sse2 {
     }
 }
 
-/// [`next_special`] eight bytes at a time in a `u64`, for targets without SSE2.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// [`next_special`] eight bytes at a time in a `u64`: for targets without SSE2, and for a
+/// `below` or a set of `equal` bytes the SSE2 scan does not take.
 fn swar_next_special(bytes: &[u8], mut i: usize, below: u8, equal: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
