@@ -7,6 +7,7 @@
 
 use crate::FastMap;
 use crate::diag::{Diagnostic, FileId, Level, LineIndex, SourceFile, SourceMap};
+use crate::model::lower::Lowering;
 use crate::model::{Catalog, Project, lower};
 use crate::syntax;
 use std::collections::HashSet;
@@ -311,8 +312,35 @@ pub fn load_source(path: impl Into<PathBuf>, text: impl Into<String>) -> Loaded 
 
 /// Parses and lowers the given files, then checks what spans catalogs (duplicate tool and
 /// catalog names).
+///
+/// Each file is parsed (and its lines indexed) on one core, then its tools and types are
+/// lowered in runs that any core takes (`crate::par::map_split`): a core whose file is done
+/// helps with another's, so files of different sizes, or a core shared with other work,
+/// leave no core waiting. The results are taken in file order.
 pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loaded {
-    load_sources_with(files, |_, text, id| lower_file(text, id))
+    let files: Vec<(PathBuf, String)> = files.into_iter().collect();
+    let lowered = crate::par::map_split(
+        files.len(),
+        weight(&files),
+        |i| {
+            let text = files[i].1.as_str();
+            let index = LineIndex::of(text);
+            let parsed = syntax::parse(text);
+            let (lowering, outline) = Lowering::open(&parsed.document, FileId(i));
+            let items = outline.items().len();
+            (
+                (parsed.document, outline),
+                (lowering, parsed.errors, index),
+                items,
+            )
+        },
+        |(doc, outline), range| outline.part(doc, &outline.items()[range]),
+        |i, (doc, _), (lowering, errors, index), parts| {
+            let lowered = lowering.finish(doc, parts);
+            (index, with_syntax_errors(doc, FileId(i), errors, lowered))
+        },
+    );
+    assemble(files, lowered)
 }
 
 /// [`load_sources`], each file lowered by `lower` (given its path, text and id), which the
@@ -324,24 +352,33 @@ pub fn load_sources_with(
     files: impl IntoIterator<Item = (PathBuf, String)>,
     lower: impl Fn(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>) + Sync,
 ) -> Loaded {
-    let mut loaded = Loaded::default();
     let files: Vec<(PathBuf, String)> = files.into_iter().collect();
-    // Weighed in KiB: a file of a few dozen tools is not worth a thread.
-    let kib = files.iter().map(|(_, text)| text.len()).sum::<usize>() / 1024;
     // Each file's lines are indexed on the core that parses it: indexing them all first was
     // a few milliseconds of one core before any parsing started.
     let indices: Vec<usize> = (0..files.len()).collect();
-    let parts = crate::par::map_parts(&indices, kib, |part| {
+    let parts = crate::par::map_parts(&indices, weight(&files), |part| {
         let each = part.iter().map(|&i| {
             let (path, text) = &files[i];
-            // The ID `add` gives the file below: its position in the new map.
+            // The ID `assemble` gives the file: its position in the new map.
             (LineIndex::of(text), lower(path, text, FileId(i)))
         });
         each.collect::<Vec<_>>()
     });
-    for ((path, text), (index, (catalog, diagnostics))) in
-        files.into_iter().zip(parts.into_iter().flatten())
-    {
+    assemble(files, parts.into_iter().flatten().collect())
+}
+
+/// The work of loading `files`, in KiB: a file of a few dozen tools is not worth a thread.
+fn weight(files: &[(PathBuf, String)]) -> usize {
+    files.iter().map(|(_, text)| text.len()).sum::<usize>() / 1024
+}
+
+/// One file lowered: its catalog (when it lowers) and its diagnostics.
+type Lowered = (Option<Catalog>, Vec<Diagnostic>);
+
+/// The project of `files`, given each one's line index and lowering, in file order.
+fn assemble(files: Vec<(PathBuf, String)>, lowered: Vec<(LineIndex, Lowered)>) -> Loaded {
+    let mut loaded = Loaded::default();
+    for ((path, text), (index, (catalog, diagnostics))) in files.into_iter().zip(lowered) {
         loaded.sources.add(SourceFile::indexed(path, text, index));
         loaded.diagnostics.extend(diagnostics);
         if let Some(c) = catalog {
@@ -356,11 +393,22 @@ pub fn load_sources_with(
 /// model diagnostics, in source order. What depends on the other files is [`finish`]'s.
 pub fn lower_file(text: &str, id: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
     let parsed = syntax::parse(text);
-    let mut file_diags = syntax_diagnostics(parsed.errors, id);
+    let lowered = lower(&parsed.document, id);
+    with_syntax_errors(&parsed.document, id, parsed.errors, lowered)
+}
+
+/// A file's lowering with its syntax errors, all in source order; each syntax error names
+/// the tool (and catalog) it is in.
+fn with_syntax_errors(
+    doc: &syntax::Document,
+    id: FileId,
+    errors: Vec<syntax::SyntaxError>,
+    (catalog, mut model_diags): Lowered,
+) -> Lowered {
+    let mut file_diags = syntax_diagnostics(errors, id);
     for d in &mut file_diags {
-        d.tool = enclosing_tool(&parsed.document, d.span.start);
+        d.tool = enclosing_tool(doc, d.span.start);
     }
-    let (catalog, mut model_diags) = lower(&parsed.document, id);
     // A value the parser already flagged (a bare `true`, say) is not reported again.
     model_diags.retain(|m| {
         !file_diags.iter().any(|s| {

@@ -202,40 +202,33 @@ impl Artifacts {
     /// Computes every tool's contract. A template that fails to render stops the build with
     /// the first failure (in catalog, then tool order), naming the template.
     pub fn build(project: &Project, templates: &Templates) -> Result<Artifacts, TemplateError> {
-        // The tools of every catalog in one split: a project of several catalogs keeps every
-        // core busy without waiting for one catalog's last tool before starting the next.
-        let tools: Vec<(usize, &Tool)> = (project.catalogs.iter().enumerate())
-            .flat_map(|(c, cat)| cat.tools.iter().map(move |tool| (c, tool)))
-            .collect();
-        let parts = crate::par::map_parts(&tools, tools.len(), |part| {
-            let mut built = Vec::with_capacity(part.len());
-            // A part shares each catalog's named types' schemas among that catalog's tools;
-            // a type used in several parts is written once per part, to the same text.
-            let mut schemas: Option<(usize, schema::Schemas<'_>)> = None;
-            for &(c, tool) in part {
-                let cat = &project.catalogs[c];
-                let shared = match &mut schemas {
-                    Some((of, shared)) if *of == c => shared,
-                    slot => &mut slot.insert((c, schema::Schemas::new(cat))).1,
-                };
-                built.push(ToolContract::build_with(shared, tool, cat, templates)?);
-            }
-            Ok::<_, TemplateError>(built)
-        });
-        let mut catalogs: Vec<CatalogContracts> = (project.catalogs.iter())
-            .map(|cat| CatalogContracts {
-                tools: Vec::with_capacity(cat.tools.len()),
-            })
-            .collect();
-        let mut of = tools.iter().map(|&(c, _)| c);
-        for part in parts {
-            for contract in part? {
-                if let Some(slot) = of.next().and_then(|c| catalogs.get_mut(c)) {
-                    slot.tools.push(contract);
+        let tools: usize = project.catalogs.iter().map(|c| c.tools.len()).sum();
+        // Runs of tools taken by whichever core is free: a core whose run went faster takes
+        // the next one, so no core waits on another's last tool, and every catalog of a
+        // project keeps every core busy.
+        let catalogs = crate::par::map_split(
+            project.catalogs.len(),
+            tools,
+            |c| (&project.catalogs[c], (), project.catalogs[c].tools.len()),
+            |&cat, range| {
+                // A run shares its catalog's named types' schemas among its tools; a type
+                // used in several runs is written once per run, to the same text.
+                let mut schemas = schema::Schemas::new(cat);
+                (cat.tools[range].iter())
+                    .map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
+                    .collect::<Result<Vec<_>, _>>()
+            },
+            |_, cat, (), runs| {
+                let mut tools = Vec::with_capacity(cat.tools.len());
+                for run in runs {
+                    tools.extend(run?);
                 }
-            }
-        }
-        Ok(Artifacts { catalogs })
+                Ok::<_, TemplateError>(CatalogContracts { tools })
+            },
+        );
+        Ok(Artifacts {
+            catalogs: catalogs.into_iter().collect::<Result<_, _>>()?,
+        })
     }
 
     /// The contract of tool `tool` of catalog `catalog` (indexes into the project).

@@ -6,10 +6,9 @@ use crate::model::read::{KeyHashes, quoted_list};
 use crate::syntax::{Document, Node, Value};
 
 impl Cx {
-    pub(super) fn lower_document(&mut self, doc: &Document) -> Option<Catalog> {
-        let mut catalog: Option<Catalog> = None;
-        let mut catalog_seen = false;
-        // Type names first: fields may use a type declared further down.
+    /// The first pass over a file: its named types' names (a field may use a type declared
+    /// further down), and the nodes to lower in parts, in document order.
+    pub(super) fn outline(&mut self, doc: &Document) -> (Vec<usize>, Vec<usize>) {
         let mut type_nodes = Vec::new();
         for (i, node) in doc.nodes().enumerate() {
             if node.name.value != "type" {
@@ -40,8 +39,8 @@ impl Cx {
         }
 
         // A tool or a type reads nothing but its own node and the type names, so they are
-        // lowered on every core first; below, each one's result and problems are taken in
-        // document order, exactly where a single pass would have produced them.
+        // lowered in parts, on every core; `lower_document` takes each one's result and
+        // problems in document order, exactly where a single pass would have produced them.
         // Node indices, not nodes: a view of a node is about 100 bytes, and a file of 100,000
         // types held this list beside its syntax tree at the peak of the load.
         let mut next_type = type_nodes.iter().peekable();
@@ -53,38 +52,56 @@ impl Cx {
             })
             .map(|(i, _)| i)
             .collect();
-        let (file, type_names, top) = (self.r.file, &self.type_names, doc.nodes());
-        let parts = crate::par::map_parts(&items, items.len(), |part| {
-            let mut cx = Cx {
-                r: Reader::new(file, "model"),
-                type_names: std::sync::Arc::clone(type_names),
-            };
-            // The part's reader keeps its problems (so its cap bounds a hostile file's memory
-            // as a single pass would); each node's are cut out of them below, as it is taken.
-            // Each result is moved once more, into the catalog: a second list of a part's
-            // results (to pair each with its problems) doubled the largest part of the model.
-            let ends: Vec<_> = (part.iter().filter_map(|&i| top.get(i)))
-                .map(|node| {
-                    let node = &node;
-                    let lowered = if node.name.value == "tool" {
-                        Lowered::Tool(cx.lower_tool(node).map(Box::new))
-                    } else {
-                        // Diagnostics of a type name no tool.
-                        cx.tool = None;
-                        cx.path.clear();
-                        Lowered::Type(cx.lower_type(node))
-                    };
-                    (lowered, cx.r.diags.len(), cx.r.dropped)
-                })
-                .collect();
-            (ends, std::mem::take(&mut cx.r.diags))
-        });
+        (type_nodes, items)
+    }
+
+    /// The tools and types at `items` (node indices of `doc`), with the problems of each.
+    pub(super) fn lower_part(&self, doc: &Document, items: &[usize]) -> Part {
+        let mut cx = Cx {
+            r: Reader::new(self.r.file, "model"),
+            type_names: std::sync::Arc::clone(&self.type_names),
+        };
+        let top = doc.nodes();
+        // The part's reader keeps its problems (so its cap bounds a hostile file's memory
+        // as a single pass would); each node's are cut out of them below, as it is taken.
+        // Each result is moved once more, into the catalog: a second list of a part's
+        // results (to pair each with its problems) doubled the largest part of the model.
+        let ends: Vec<_> = (items.iter().filter_map(|&i| top.get(i)))
+            .map(|node| {
+                let node = &node;
+                let lowered = if node.name.value == "tool" {
+                    Lowered::Tool(cx.lower_tool(node).map(Box::new))
+                } else {
+                    // Diagnostics of a type name no tool.
+                    cx.tool = None;
+                    cx.path.clear();
+                    Lowered::Type(cx.lower_type(node))
+                };
+                (lowered, cx.r.diags.len(), cx.r.dropped)
+            })
+            .collect();
+        Part {
+            ends,
+            diags: std::mem::take(&mut cx.r.diags),
+        }
+    }
+
+    /// The catalog of `doc`, from the parts [`Cx::lower_part`] made of the items
+    /// [`Cx::outline`] gave (in order), and the nodes no part lowers.
+    pub(super) fn lower_document(
+        &mut self,
+        doc: &Document,
+        type_nodes: &[usize],
+        parts: Vec<Part>,
+    ) -> Option<Catalog> {
+        let mut catalog: Option<Catalog> = None;
+        let mut catalog_seen = false;
         // Sized by the tools that lowered, not by the `tool` nodes: a file of 100,000 broken
         // tools reserved room for 100,000 tools that never came.
-        let lowered_tools = (parts.iter().flat_map(|(ends, _)| ends))
+        let lowered_tools = (parts.iter().flat_map(|p| &p.ends))
             .filter(|(l, ..)| matches!(l, Lowered::Tool(Some(_))))
             .count();
-        let mut lowered = parts.into_iter().flat_map(|(ends, diags)| {
+        let mut lowered = parts.into_iter().flat_map(|Part { ends, diags }| {
             let mut diags = diags.into_iter();
             let (mut kept, mut dropped) = (0, 0);
             ends.into_iter().map(move |(lowered, kept_to, dropped_to)| {
@@ -600,7 +617,14 @@ impl Cx {
 // The tool is boxed: unboxed, every slot had a tool's size (about 1.2 KB) and a file of many
 // small types (120 B each) held ten times its model in slots while it lowered. The box is
 // freed as its tool moves into the catalog, so tools cost no more at the peak.
-enum Lowered {
+pub(super) enum Lowered {
     Tool(Option<Box<Tool>>),
     Type(Option<TypeDef>),
+}
+
+/// The tools and types of one part of a file, each with the count of problems the part had
+/// found (kept and dropped) once it was lowered, and those problems.
+pub struct Part {
+    ends: Vec<(Lowered, usize, usize)>,
+    diags: Vec<crate::diag::Diagnostic>,
 }

@@ -30,19 +30,76 @@ pub const MAX_FIELD_DEPTH: usize = 64;
 /// Lowers one parsed file. The catalog is `None` when the file has no usable `catalog` node;
 /// the diagnostics then say why, together with every other problem of the file.
 pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
-    let mut cx = Cx {
-        r: Reader::new(file, "model"),
-        type_names: Default::default(),
-    };
-    let catalog = cx.lower_document(doc);
-    let mut diags = cx.r.finish(doc.end());
-    if let Some(c) = &catalog {
-        let name: std::sync::Arc<str> = c.name.value.as_str().into();
-        for d in &mut diags {
-            d.catalog = Some(name.clone());
-        }
+    let (lowering, outline) = Lowering::open(doc, file);
+    let items = outline.items();
+    let parts = crate::par::map_parts(items, items.len(), |part| outline.part(doc, part));
+    lowering.finish(doc, parts)
+}
+
+/// [`lower()`] in steps, for a caller that spreads the parts of many files over its threads:
+/// [`Lowering::open`] reads the file's named types, the [`Outline`] lowers any run of its
+/// tools and types on any thread, and [`Lowering::finish`] takes every part in document order.
+pub struct Lowering {
+    cx: Cx,
+    type_nodes: Vec<usize>,
+}
+
+/// What the parts of one file share: its named types and the nodes to lower in parts.
+pub struct Outline {
+    cx: Cx,
+    items: Vec<usize>,
+}
+
+pub use catalog::Part;
+
+impl Lowering {
+    /// The first pass over `doc`, the file `file`.
+    pub fn open(doc: &Document, file: FileId) -> (Lowering, Outline) {
+        let mut cx = Cx {
+            r: Reader::new(file, "model"),
+            type_names: Default::default(),
+        };
+        let (type_nodes, items) = cx.outline(doc);
+        let parts_cx = Cx {
+            r: Reader::new(file, "model"),
+            type_names: std::sync::Arc::clone(&cx.type_names),
+        };
+        let outline = Outline {
+            cx: parts_cx,
+            items,
+        };
+        (Lowering { cx, type_nodes }, outline)
     }
-    (catalog, diags)
+
+    /// The catalog and every problem of the file, from its parts: the runs of
+    /// [`Outline::items`] in order, each lowered by [`Outline::part`].
+    pub fn finish(
+        mut self,
+        doc: &Document,
+        parts: Vec<Part>,
+    ) -> (Option<Catalog>, Vec<Diagnostic>) {
+        let catalog = self.cx.lower_document(doc, &self.type_nodes, parts);
+        let mut diags = self.cx.r.finish(doc.end());
+        if let Some(c) = &catalog {
+            let name: std::sync::Arc<str> = c.name.value.as_str().into();
+            for d in &mut diags {
+                d.catalog = Some(name.clone());
+            }
+        }
+        (catalog, diags)
+    }
+}
+
+impl Outline {
+    /// The nodes (indices of the document's top-level nodes) the parts lower, in order.
+    pub fn items(&self) -> &[usize] {
+        &self.items
+    }
+
+    /// The tools and types at `items`, a run of [`Outline::items`].
+    pub fn part(&self, doc: &Document, items: &[usize]) -> Part {
+        self.cx.lower_part(doc, items)
+    }
 }
 
 pub(super) use crate::model::vocab::{
