@@ -110,6 +110,16 @@ pub(crate) use keyword_enum;
 const U64_RANGE: (i128, i128) = (0, u64::MAX as i128);
 const I64_RANGE: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
 
+/// A name in backquotes, `` `name` ``, written only when a message needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`", self.0)
+    }
+}
+
 /// `` `a`, `b`, `c` ``.
 pub fn quoted_list(items: &[&str]) -> String {
     items
@@ -476,7 +486,12 @@ impl Reader {
     }
 
     /// Reports the second and later occurrence of a single-valued child; true for the first.
-    pub fn once<'a>(&mut self, seen: &mut Seen<'a>, node: &Node<'a>, parent: &str) -> bool {
+    pub fn once<'a>(
+        &mut self,
+        seen: &mut Seen<'a>,
+        node: &Node<'a>,
+        parent: impl std::fmt::Display,
+    ) -> bool {
         if !seen.0.contains(&node.name.value) {
             seen.0.push(node.name.value);
             return true;
@@ -547,13 +562,13 @@ impl Reader {
 
     /// The boolean value of `e` (`#true`/`#false`); reports a wrong type (with help for the
     /// strings `"true"`/`"false"`) and returns `None` otherwise.
-    pub fn boolean(&mut self, e: &Entry, what: &str) -> Option<Sp<bool>> {
+    pub fn boolean(&mut self, e: &Entry, what: impl std::fmt::Display) -> Option<Sp<bool>> {
         match e.value.value {
             Value::Bool(b) => Some(Sp::new(b, e.value.span)),
             Value::String(s) if s == "true" || s == "false" => {
                 self.wrong_type(
                     e,
-                    what,
+                    &what.to_string(),
                     "#true or #false",
                     format!("write `#{s}` without quotes"),
                 );
@@ -562,7 +577,7 @@ impl Reader {
             _ => {
                 self.wrong_type(
                     e,
-                    what,
+                    &what.to_string(),
                     "#true or #false",
                     "write `#true` or `#false`".to_string(),
                 );
@@ -621,7 +636,16 @@ impl Reader {
     }
 
     /// A non-negative integer that fits a `u64`.
-    pub fn uint(&mut self, e: &Entry, what: &str) -> Option<Sp<u64>> {
+    pub fn uint(&mut self, e: &Entry, what: impl std::fmt::Display) -> Option<Sp<u64>> {
+        if let Value::Number(Number::Int(i)) = e.value.value
+            && let Ok(v) = u64::try_from(*i)
+        {
+            return Some(Sp::new(v, e.value.span));
+        }
+        // `what` (a `Quoted` property name, say) only appears in messages: written from
+        // here on, once a value needs one.
+        let what = what.to_string();
+        let what = what.as_str();
         if let Some(int) = self.whole(e, what, U64_RANGE) {
             return int;
         }
@@ -652,8 +676,13 @@ impl Reader {
 
     /// An integer that fits an `i64`; `None` (nothing reported) for a value that is not an
     /// integer, so the caller decides what else it accepts.
-    pub fn int64(&mut self, e: &Entry, what: &str) -> Option<Option<Sp<i64>>> {
-        self.whole(e, what, I64_RANGE)
+    pub fn int64(&mut self, e: &Entry, what: impl std::fmt::Display) -> Option<Option<Sp<i64>>> {
+        if let Value::Number(Number::Int(i)) = e.value.value
+            && let Ok(v) = i64::try_from(*i)
+        {
+            return Some(Some(Sp::new(v, e.value.span)));
+        }
+        self.whole(e, &what.to_string(), I64_RANGE)
     }
 
     /// An integer literal converted to `T` (whose range is `range`), out-of-range ones

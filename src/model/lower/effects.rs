@@ -73,7 +73,7 @@ impl Cx {
         let mut get = |k: &str| {
             props
                 .get(k)
-                .and_then(|e| self.uint(e, &format!("`limits {k}`")))
+                .and_then(|e| self.uint(e, format_args!("`limits {k}`")))
         };
         Some(Limits {
             max_items: get("max-items"),
