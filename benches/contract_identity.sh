@@ -11,7 +11,20 @@
 #   bash benches/contract_identity.sh OLD_BINARY NEW_BINARY [EXTRA_DIR]
 # Prints each difference and a summary; exits 1 when anything differs.
 set -uo pipefail
-old=$1 new=$2 extra=${3:-}
+# Each command runs from a work folder: the binaries are named by absolute path (a relative
+# one would fail every command there, and every comparison would count as a difference).
+resolve() {
+    local path=$1
+    [ -f "$path" ] || path=$(command -v "$path") || path=
+    if [ -z "$path" ] || [ ! -x "$path" ]; then
+        echo "contract_identity: no executable $1" >&2
+        exit 2
+    fi
+    realpath "$path"
+}
+old=$(resolve "$1") || exit 2
+new=$(resolve "$2") || exit 2
+extra=${3:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d -t catalogc-identity.XXXXXX)
 trap 'rm -rf "$work"' EXIT

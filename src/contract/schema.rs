@@ -201,7 +201,9 @@ pub struct Definition {
 /// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) -> Definition {
-    let mut out = String::new();
+    // Room for a typical definition (the description, then about 1.5 KB of schemas and
+    // annotations): grown from empty, each one was copied about ten times on the way.
+    let mut out = String::with_capacity(description.len() * 2 + 1536);
     out.push('{');
     key(&mut out, "name");
     write_string(&mut out, &tool.name.value);

@@ -60,8 +60,10 @@ fn fold(name: &str) -> Cow<'_, str> {
         if !name.bytes().any(|b| sep(b) || b.is_ascii_uppercase()) {
             return Cow::Borrowed(name);
         }
-        let kept = name.bytes().filter(|&b| !sep(b));
-        return Cow::Owned(kept.map(|b| char::from(b.to_ascii_lowercase())).collect());
+        // Sized up front: collected from a filter, the key grew from 8 bytes a few times.
+        let mut key = String::with_capacity(name.len());
+        key.extend(name.bytes().filter(|&b| !sep(b)).map(|b| char::from(b.to_ascii_lowercase())));
+        return Cow::Owned(key);
     }
     Cow::Owned(
         name.chars()
