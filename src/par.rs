@@ -163,9 +163,9 @@ where
         })
     };
     std::thread::scope(|s| {
-        let handles: Vec<_> = (1..workers.min(jobs.max(1)))
-            .map(|_| s.spawn(work))
-            .collect();
+        // A thread per core even for one job: its chunks are what the threads share.
+        let helpers = if jobs == 0 { 0 } else { workers - 1 };
+        let handles: Vec<_> = (0..helpers).map(|_| s.spawn(work)).collect();
         work();
         handles.into_iter().for_each(joined);
     });
@@ -440,6 +440,28 @@ mod tests {
             |_, _, _, chunks| chunks,
         );
         assert!(nested.concat().iter().all(|&parts| parts == 1));
+    }
+
+    #[test]
+    fn one_split_job_shares_its_chunks_among_threads() {
+        let ids = map_split(
+            1,
+            1000,
+            |_| ((), (), 1000),
+            |_, range| {
+                // Long enough that a second thread, when there is one, takes a chunk.
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                (range.len(), std::thread::current().id())
+            },
+            |_, _, _, chunks| chunks,
+        );
+        let chunks = &ids[0];
+        assert_eq!(chunks.iter().map(|(n, _)| n).sum::<usize>(), 1000);
+        let mut seen: Vec<_> = chunks.iter().map(|(_, id)| *id).collect();
+        seen.dedup();
+        seen.sort_by_key(|id| format!("{id:?}"));
+        seen.dedup();
+        assert_eq!(seen.len(), threads().min(2), "{} chunks", chunks.len());
     }
 
     #[test]
