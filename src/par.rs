@@ -196,7 +196,7 @@ struct BoardState<S, O, B, C> {
 
 struct OpenJob<S, O, B> {
     shared: std::sync::Arc<S>,
-    owned: Option<O>,
+    owned: O,
     /// Items of the job, and items a chunk.
     items: usize,
     size: usize,
@@ -235,7 +235,7 @@ impl<S, O, B, C> Board<S, O, B, C> {
                     state.opening -= 1;
                     state.open[i] = Some(OpenJob {
                         shared: std::sync::Arc::new(shared),
-                        owned: Some(owned),
+                        owned,
                         items,
                         size,
                         taken: 0,
@@ -308,7 +308,7 @@ impl<S, O, B, C> Board<S, O, B, C> {
         };
         let Some(OpenJob {
             shared,
-            owned: Some(owned),
+            owned,
             done,
             ..
         }) = job
