@@ -78,7 +78,7 @@ fn main() {
         use catalogc::diag::emit;
         let s = emit::Summary::new(&diags, loaded.tool_count(), 1);
         let mut out = Vec::new();
-        let _ = emit::json::write(&mut out, &emit::records(&diags, &loaded.sources), &s);
+        let _ = emit::json::write(&mut out, emit::each_record(&diags, &loaded.sources), &s);
         out.len()
     });
     println!("render json: {render:?} median ({bytes} bytes)");

@@ -157,7 +157,7 @@ fn json_output_validates_against_the_published_schema() {
 fn sarif_and_github_outputs_carry_rule_and_position() {
     let (loaded, diags) = load(&["tests/fixtures/model/five_mistakes.kdl"]);
     let records = render::records(&diags, &loaded.sources);
-    let rules = sarif::used_rules(&records, &[&CoreRules]);
+    let rules = sarif::used_rules(records.iter().map(|r| r.rule.as_str()), &[&CoreRules]);
     let sarif = sarif::to_sarif(&records, &rules, sarif::Shape::DIAGNOSTICS);
     assert_eq!(sarif["version"], "2.1.0");
     let run = &sarif["runs"][0];
@@ -247,7 +247,7 @@ fn load_and_render(text: &str) -> usize {
         + render::pretty_json(&render::json::to_json(&records, &s)).len()
         + render::pretty_json(&sarif::to_sarif(
             &records,
-            &sarif::used_rules(&records, &[&CoreRules]),
+            &sarif::used_rules(records.iter().map(|r| r.rule.as_str()), &[&CoreRules]),
             sarif::Shape::DIAGNOSTICS,
         ))
         .len()

@@ -75,8 +75,8 @@ pub fn run(args: &DriftArgs, global: &Global) -> Result<Status, CliError> {
     let sources = &loaded.sources;
     super::output(|out| match args.format {
         Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
-        Format::Json => emit::json::write(out, &emit::records(&diags, sources), &summary),
-        Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
+        Format::Json => emit::json::write(out, emit::each_record(&diags, sources), &summary),
+        Format::Github => emit::github::write(out, emit::each_record(&diags, sources), true),
     })?;
     Ok(if diags.is_empty() {
         Status::Ok

@@ -96,13 +96,14 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let sources = &loaded.sources;
     super::output(|out| match args.format {
         Format::Human => emit::human::write(out, &diags, sources, &summary, global.color),
-        Format::Json => emit::json::write(out, &emit::records(&diags, sources), &summary),
+        Format::Json => emit::json::write(out, emit::each_record(&diags, sources), &summary),
         Format::Sarif => {
-            let records = emit::records(&diags, sources);
-            let rules = sarif::used_rules(&records, &[&LintRules, &CoreRules]);
-            sarif::write(out, &records, &rules, sarif::Shape::DIAGNOSTICS)
+            let ids = diags.iter().map(|d| d.rule.as_ref());
+            let rules = sarif::used_rules(ids, &[&LintRules, &CoreRules]);
+            let records = emit::each_record(&diags, sources);
+            sarif::write(out, records, &rules, sarif::Shape::DIAGNOSTICS)
         }
-        Format::Github => emit::github::write(out, &emit::records(&diags, sources), true),
+        Format::Github => emit::github::write(out, emit::each_record(&diags, sources), true),
     })?;
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = diags

@@ -317,7 +317,7 @@ pub fn write_github(
     sources: Sources<'_>,
     policy: Policy,
 ) -> io::Result<()> {
-    github::write(out, &records(report, sources, policy), false)
+    github::write(out, records(report, sources, policy), false)
 }
 
 fn md_cell(s: &str) -> String {

@@ -29,7 +29,11 @@ fn command(level: Level) -> &'static str {
 
 /// `with_end`: also `endLine` and `endColumn` (the diagnostics carry them; the compatibility
 /// report's annotations never did).
-pub fn write(out: &mut dyn Write, records: &[Record], with_end: bool) -> io::Result<()> {
+pub fn write(
+    out: &mut dyn Write,
+    records: impl IntoIterator<Item = Record>,
+    with_end: bool,
+) -> io::Result<()> {
     for r in records {
         let mut props = Vec::new();
         if let Some(l) = &r.location {
@@ -59,7 +63,7 @@ pub fn write(out: &mut dyn Write, records: &[Record], with_end: bool) -> io::Res
 /// [`write()`] into a string.
 pub fn render(records: &[Record], with_end: bool) -> String {
     let mut out = Vec::new();
-    let _ = write(&mut out, records, with_end);
+    let _ = write(&mut out, records.iter().cloned(), with_end);
     String::from_utf8_lossy(&out).into_owned()
 }
 

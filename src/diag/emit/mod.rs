@@ -152,23 +152,30 @@ impl Location {
 
 /// Diagnostics resolved for output, with the fingerprints of [`fingerprints`].
 pub fn records(diags: &[Diagnostic], sources: &SourceMap) -> Vec<Record> {
-    diags
-        .iter()
-        .zip(fingerprints(diags, sources))
-        .map(|(d, fingerprint)| Record {
-            rule: d.rule.to_string(),
-            level: d.level,
-            location: Some(Location::of(sources.get(d.file), d.span)),
-            message: d.message.clone(),
-            help: d.help.as_deref().map(str::to_string),
-            catalog: d.catalog.as_deref().map(str::to_string),
-            tool: d.tool.as_deref().map(str::to_string),
-            path: d.path.clone(),
-            fingerprint,
-            title: None,
-            properties: None,
-        })
-        .collect()
+    each_record(diags, sources).collect()
+}
+
+/// [`records`] one at a time, in order: the machine formats write each record as it is
+/// resolved, so a run with hundreds of thousands of findings never holds them all again as
+/// records (and as JSON trees) beside the diagnostics.
+pub fn each_record<'a>(
+    diags: &'a [Diagnostic],
+    sources: &'a SourceMap,
+) -> impl Iterator<Item = Record> + 'a {
+    let mut seen = Occurrences::default();
+    diags.iter().map(move |d| Record {
+        rule: d.rule.to_string(),
+        level: d.level,
+        location: Some(Location::of(sources.get(d.file), d.span)),
+        message: d.message.clone(),
+        help: d.help.as_deref().map(str::to_string),
+        catalog: d.catalog.as_deref().map(str::to_string),
+        tool: d.tool.as_deref().map(str::to_string),
+        path: d.path.clone(),
+        fingerprint: seen.fingerprint(d, sources),
+        title: None,
+        properties: None,
+    })
 }
 
 impl Diagnostic {
@@ -176,6 +183,11 @@ impl Diagnostic {
     /// tool and path — not line numbers, so moving text around keeps it. Without a tool or
     /// path, of rule, file path and message.
     pub fn fingerprint(&self, sources: &SourceMap) -> String {
+        hex(&self.fingerprint_digest(sources))
+    }
+
+    /// The digest [`Diagnostic::fingerprint`] is the hex of.
+    fn fingerprint_digest(&self, sources: &SourceMap) -> [u8; 32] {
         let file = file_path(sources.get(self.file));
         let parts: Vec<&str> = if self.tool.is_some() || self.path.is_some() {
             vec![
@@ -187,30 +199,40 @@ impl Diagnostic {
         } else {
             vec![&self.rule, &file, &self.message]
         };
-        hex(&digest(&parts, 0x1f))
+        digest(&parts, 0x1f)
     }
 }
 
 /// Fingerprints of a list; a fingerprint repeated in the list (two findings of one rule on
 /// the same tool) gets its occurrence number mixed in, so every finding is distinct.
 pub fn fingerprints(diags: &[Diagnostic], sources: &SourceMap) -> Vec<String> {
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    diags
-        .iter()
-        .map(|d| {
-            let base = d.fingerprint(sources);
-            let n = seen.entry(base.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                base
-            } else {
-                let mut h = Sha256::new();
-                h.update(base.as_bytes());
-                h.update(format!("#{n}").as_bytes());
-                hex(&h.finalize())
-            }
-        })
-        .collect()
+    let mut seen = Occurrences::default();
+    diags.iter().map(|d| seen.fingerprint(d, sources)).collect()
+}
+
+/// How often each fingerprint was given so far, by its digest (32 bytes, not its 64-byte
+/// hex): the distinct fingerprints of [`fingerprints`], taken in list order.
+#[derive(Default)]
+struct Occurrences {
+    seen: std::collections::HashMap<[u8; 32], usize>,
+}
+
+impl Occurrences {
+    /// The fingerprint of `d`, the next one in its list.
+    fn fingerprint(&mut self, d: &Diagnostic, sources: &SourceMap) -> String {
+        let digest = d.fingerprint_digest(sources);
+        let n = self.seen.entry(digest).or_insert(0);
+        *n += 1;
+        let base = hex(&digest);
+        if *n == 1 {
+            base
+        } else {
+            let mut h = Sha256::new();
+            h.update(base.as_bytes());
+            h.update(format!("#{n}").as_bytes());
+            hex(&h.finalize())
+        }
+    }
 }
 
 /// sha256 of the parts, each followed by `separator`: the hash every fingerprint is cut from.
@@ -243,6 +265,51 @@ pub fn file_path(f: &SourceFile) -> String {
 pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn Write, v: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
     out.write_all(b"\n")
+}
+
+/// Writes `v` as [`write_json`] lays it out when it sits `depth` containers deep in a larger
+/// document (without the final newline): the pieces of a document written as it goes.
+pub fn write_nested<T: serde::Serialize + ?Sized>(
+    out: &mut dyn Write,
+    v: &T,
+    depth: usize,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    serde_json::to_writer_pretty(&mut buf, v).map_err(io::Error::from)?;
+    let indent = " ".repeat(2 * depth);
+    // serde_json escapes every newline inside a string, so each one here is a line break.
+    for (i, line) in buf.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+            out.write_all(indent.as_bytes())?;
+        }
+        out.write_all(line)?;
+    }
+    Ok(())
+}
+
+/// Writes the elements of a JSON array that sits `depth` containers deep, as [`write_json`]
+/// lays them out, each element written by `write` (through [`write_nested`]) as it comes;
+/// `out` has the opening `[` already, and gets the closing `]`.
+pub fn write_array_items<T>(
+    out: &mut dyn Write,
+    items: impl IntoIterator<Item = T>,
+    depth: usize,
+    mut write: impl FnMut(&mut dyn Write, T) -> io::Result<()>,
+) -> io::Result<()> {
+    let inner = format!("\n{}", " ".repeat(2 * (depth + 1)));
+    let mut any = false;
+    for item in items {
+        out.write_all(if any { b"," } else { b"" })?;
+        out.write_all(inner.as_bytes())?;
+        write(out, item)?;
+        any = true;
+    }
+    if any {
+        out.write_all(b"\n")?;
+        out.write_all(" ".repeat(2 * depth).as_bytes())?;
+    }
+    out.write_all(b"]")
 }
 
 /// Records as JSON Lines: one compact object per line, each line ending in `\n`.
@@ -290,5 +357,68 @@ fn plural(n: usize, word: &str) -> String {
         format!("{n} {word}")
     } else {
         format!("{n} {word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Records with and without each optional part, and text that JSON must escape.
+    pub(super) fn samples() -> Vec<Record> {
+        let full = Record {
+            rule: "naming/tool-name".into(),
+            level: Level::Warn,
+            location: Some(Location {
+                file: "catalogs/a b.kdl".into(),
+                line: 3,
+                column: 7,
+                end_line: 4,
+                end_column: 1,
+            }),
+            message: "a \"quoted\"\nmessage — ünïcode \u{1b}[31m".into(),
+            help: Some("do\tthis\n  then that".into()),
+            catalog: Some("billing".into()),
+            tool: Some("invoice_get".into()),
+            path: Some("input.items[].amount".into()),
+            fingerprint: "ab".repeat(32),
+            title: None,
+            properties: Some(json!({ "k": [1, {}, []], "e": {} })),
+        };
+        let bare = Record {
+            rule: "lint/unknown-rule".into(),
+            level: Level::Error,
+            location: None,
+            message: String::new(),
+            help: None,
+            catalog: None,
+            tool: None,
+            path: None,
+            fingerprint: "0".repeat(64),
+            title: None,
+            properties: None,
+        };
+        vec![full.clone(), bare, full]
+    }
+
+    #[test]
+    fn nested_writes_lay_out_as_the_whole_document() {
+        let items = [
+            json!({ "a": [1, 2, { "b": "x\ny" }], "c": {} }),
+            json!([]),
+            json!("s"),
+        ];
+        let whole = json!({ "outer": { "list": items.clone(), "empty": [] } });
+        let mut written = Vec::new();
+        written.extend_from_slice(b"{\n  \"outer\": {\n    \"list\": [");
+        write_array_items(&mut written, &items, 2, |out, v| write_nested(out, v, 3)).unwrap();
+        written.extend_from_slice(b",\n    \"empty\": [");
+        write_array_items(&mut written, &[] as &[Value], 2, |out, v| {
+            write_nested(out, v, 3)
+        })
+        .unwrap();
+        written.extend_from_slice(b"\n  }\n}\n");
+        assert_eq!(String::from_utf8(written).unwrap(), pretty_json(&whole));
     }
 }

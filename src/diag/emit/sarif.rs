@@ -37,11 +37,14 @@ impl Shape {
     };
 }
 
-/// The rules of the records' IDs, sorted by ID: the rule list of a log that lists only the
+/// The rules of these IDs (the records' rules), sorted by ID: the rule list of a log that lists only the
 /// rules it reports. The first table that knows an ID answers; an ID no table knows gets a
 /// bare descriptor.
-pub fn used_rules(records: &[Record], tables: &[&dyn RuleMetadata]) -> Vec<RuleMeta> {
-    let mut ids: Vec<&str> = records.iter().map(|r| r.rule.as_ref()).collect();
+pub fn used_rules<'a>(
+    ids: impl IntoIterator<Item = &'a str>,
+    tables: &[&dyn RuleMetadata],
+) -> Vec<RuleMeta> {
+    let mut ids: Vec<&str> = ids.into_iter().collect();
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter()
@@ -128,8 +131,16 @@ fn result(r: &Record, rules: &[RuleMeta], shape: Shape) -> Value {
     Value::Object(m)
 }
 
-/// One run over `records`, listing `rules`.
+/// One run over `records`, listing `rules` (what [`write()`] prints, read back).
 pub fn to_sarif(records: &[Record], rules: &[RuleMeta], shape: Shape) -> Value {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail, and what is written is JSON.
+    let _ = write(&mut out, records.iter().cloned(), rules, shape);
+    serde_json::from_slice(&out).unwrap_or(Value::Null)
+}
+
+/// The run's `tool`: catalogc as the driver, with `rules`.
+fn tool(rules: &[RuleMeta], shape: Shape) -> Value {
     let mut driver = Map::new();
     driver.insert("name".into(), json!("catalogc"));
     if shape.information_uri {
@@ -143,30 +154,84 @@ pub fn to_sarif(records: &[Record], rules: &[RuleMeta], shape: Shape) -> Value {
         "rules".into(),
         Value::Array(rules.iter().map(descriptor).collect()),
     );
-    let mut run = Map::new();
-    run.insert("tool".into(), json!({ "driver": driver }));
-    if shape.indexed {
-        // Columns count characters, as in every other output.
-        run.insert("columnKind".into(), json!("unicodeCodePoints"));
-    }
-    run.insert(
-        "results".into(),
-        Value::Array(records.iter().map(|r| result(r, rules, shape)).collect()),
-    );
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [run],
-    })
+    json!({ "driver": driver })
 }
 
 /// Writes the SARIF 2.1.0 log of `records`, with `rules` as the tool's rule descriptors,
-/// pretty-printed and newline-terminated.
+/// pretty-printed and newline-terminated, one result at a time as `records` gives them: a
+/// log of hundreds of thousands of results is never built as one tree.
 pub fn write(
     out: &mut dyn Write,
-    records: &[Record],
+    records: impl IntoIterator<Item = Record>,
     rules: &[RuleMeta],
     shape: Shape,
 ) -> io::Result<()> {
-    super::write_json(out, &to_sarif(records, rules, shape))
+    // The log has one run, whose results come last: everything around them is written as
+    // serde_json's pretty printer lays the whole log out.
+    out.write_all(b"{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",")?;
+    out.write_all(b"\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")?;
+    super::write_nested(out, &tool(rules, shape), 3)?;
+    if shape.indexed {
+        // Columns count characters, as in every other output.
+        out.write_all(b",\n      \"columnKind\": \"unicodeCodePoints\"")?;
+    }
+    out.write_all(b",\n      \"results\": [")?;
+    super::write_array_items(out, records, 3, |out, r| {
+        super::write_nested(out, &result(&r, rules, shape), 4)
+    })?;
+    out.write_all(b"\n    }\n  ]\n}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::emit::tests::samples;
+
+    /// The log as one tree, laid out by serde_json: what `write` printed before it streamed,
+    /// and must still print byte for byte.
+    fn as_tree(records: &[Record], rules: &[RuleMeta], shape: Shape) -> String {
+        let mut run = Map::new();
+        run.insert("tool".into(), tool(rules, shape));
+        if shape.indexed {
+            run.insert("columnKind".into(), json!("unicodeCodePoints"));
+        }
+        let results = records.iter().map(|r| result(r, rules, shape)).collect();
+        run.insert("results".into(), Value::Array(results));
+        crate::diag::emit::pretty_json(&json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [run],
+        }))
+    }
+
+    #[test]
+    fn streamed_log_is_the_tree_serde_json_prints() {
+        let rules = [
+            RuleMeta {
+                id: "naming/tool-name".into(),
+                level: Some(Level::Warn),
+                summary: "a summary".into(),
+                help: Some("# Doc\n\nwith \"quotes\"".into()),
+                doc_is_markdown: true,
+                properties: vec![("category", "naming".into())],
+                ..RuleMeta::default()
+            },
+            RuleMeta {
+                id: "lint/unknown-rule".into(),
+                ..RuleMeta::default()
+            },
+        ];
+        for shape in [Shape::DIAGNOSTICS, Shape::COMPAT] {
+            for (records, rules) in [(samples(), &rules[..]), (Vec::new(), &[][..])] {
+                let mut out = Vec::new();
+                write(&mut out, records.clone(), rules, shape).unwrap();
+                let tree = as_tree(&records, rules, shape);
+                assert_eq!(String::from_utf8(out).unwrap(), tree);
+                assert_eq!(
+                    to_sarif(&records, rules, shape),
+                    serde_json::from_str::<Value>(&tree).unwrap()
+                );
+            }
+        }
+    }
 }
