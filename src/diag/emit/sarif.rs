@@ -94,41 +94,86 @@ fn descriptor(m: &RuleMeta) -> Value {
     Value::Object(r)
 }
 
-fn result(r: &Record, rules: &[RuleMeta], shape: Shape) -> Value {
-    let mut m = Map::new();
-    m.insert("ruleId".into(), json!(r.rule));
-    if shape.indexed {
-        let index = rules.iter().position(|m| m.id == r.rule).unwrap_or(0);
-        m.insert("ruleIndex".into(), json!(index));
-    }
-    m.insert("level".into(), json!(level(r.level)));
-    m.insert("message".into(), json!({ "text": r.text() }));
-    let locations: Vec<Value> = r
-        .location
-        .iter()
-        .map(|l| {
-            json!({
-                "physicalLocation": {
-                    "artifactLocation": { "uri": l.file },
-                    "region": {
-                        "startLine": l.line,
-                        "startColumn": l.column,
-                        "endLine": l.end_line,
-                        "endColumn": l.end_column,
-                    }
-                }
+/// One `result`, serialized directly (a tree per result cost more than writing it, on logs
+/// of a hundred thousand results), its members in the order the log has always had.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultObject<'a> {
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    level: &'static str,
+    message: Text,
+    locations: Vec<PhysicalLocation<'a>>,
+    partial_fingerprints: Fingerprints<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<&'a Value>,
+}
+
+#[derive(serde::Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation<'a> {
+    physical_location: ArtifactRegion<'a>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactRegion<'a> {
+    artifact_location: Uri<'a>,
+    region: Region,
+}
+
+#[derive(serde::Serialize)]
+struct Uri<'a> {
+    uri: &'a str,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(serde::Serialize)]
+struct Fingerprints<'a> {
+    #[serde(rename = "catalogc/v1")]
+    v1: &'a str,
+}
+
+impl<'a> ResultObject<'a> {
+    fn of(r: &'a Record, rules: &[RuleMeta], shape: Shape) -> Self {
+        let locations = (r.location.iter())
+            .map(|l| PhysicalLocation {
+                physical_location: ArtifactRegion {
+                    artifact_location: Uri { uri: &l.file },
+                    region: Region {
+                        start_line: l.line,
+                        start_column: l.column,
+                        end_line: l.end_line,
+                        end_column: l.end_column,
+                    },
+                },
             })
-        })
-        .collect();
-    m.insert("locations".into(), Value::Array(locations));
-    m.insert(
-        "partialFingerprints".into(),
-        json!({ "catalogc/v1": r.fingerprint }),
-    );
-    if let Some(p) = &r.properties {
-        m.insert("properties".into(), p.clone());
+            .collect();
+        ResultObject {
+            rule_id: &r.rule,
+            rule_index: (shape.indexed)
+                .then(|| rules.iter().position(|m| m.id == r.rule).unwrap_or(0)),
+            level: level(r.level),
+            message: Text { text: r.text() },
+            locations,
+            partial_fingerprints: Fingerprints { v1: &r.fingerprint },
+            properties: r.properties.as_ref(),
+        }
     }
-    Value::Object(m)
 }
 
 /// One run over `records`, listing `rules` (what [`write()`] prints, read back).
@@ -177,7 +222,7 @@ pub fn write(
     }
     out.write_all(b",\n      \"results\": [")?;
     super::write_array_items(out, records, 3, |out, r| {
-        super::write_nested(out, &result(&r, rules, shape), 4)
+        super::write_nested(out, &ResultObject::of(&r, rules, shape), 4)
     })?;
     out.write_all(b"\n    }\n  ]\n}\n")
 }
@@ -202,6 +247,44 @@ mod tests {
             "version": "2.1.0",
             "runs": [run],
         }))
+    }
+
+    /// A result as the tree the log had before results were serialized directly.
+    fn result(r: &Record, rules: &[RuleMeta], shape: Shape) -> Value {
+        let mut m = Map::new();
+        m.insert("ruleId".into(), json!(r.rule));
+        if shape.indexed {
+            let index = rules.iter().position(|m| m.id == r.rule).unwrap_or(0);
+            m.insert("ruleIndex".into(), json!(index));
+        }
+        m.insert("level".into(), json!(level(r.level)));
+        m.insert("message".into(), json!({ "text": r.text() }));
+        let locations: Vec<Value> = r
+            .location
+            .iter()
+            .map(|l| {
+                json!({
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": l.file },
+                        "region": {
+                            "startLine": l.line,
+                            "startColumn": l.column,
+                            "endLine": l.end_line,
+                            "endColumn": l.end_column,
+                        }
+                    }
+                })
+            })
+            .collect();
+        m.insert("locations".into(), Value::Array(locations));
+        m.insert(
+            "partialFingerprints".into(),
+            json!({ "catalogc/v1": r.fingerprint }),
+        );
+        if let Some(p) = &r.properties {
+            m.insert("properties".into(), p.clone());
+        }
+        Value::Object(m)
     }
 
     #[test]
