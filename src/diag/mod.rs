@@ -8,7 +8,7 @@ pub mod suggest;
 use crate::syntax::Span;
 use std::borrow::Cow;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 /// How serious a finding is. Ordered: `Info < Warn < Error`.
@@ -143,7 +143,14 @@ pub struct SourceFile {
     pub text: String,
     /// The [`LineIndex`] of `text`.
     line_starts: Vec<usize>,
+    /// Characters before each [`CHAR_BLOCK`]-byte block of `text`, built on the first column
+    /// asked for far into a line (see [`SourceFile::line_col`]).
+    char_blocks: OnceLock<Vec<usize>>,
 }
+
+/// Bytes of text a column is counted over at most: past this much of a line, counting goes
+/// from the nearest block start (whose character count is kept) instead of the line start.
+const CHAR_BLOCK: usize = 4096;
 
 /// Where each line of a text starts: byte offsets, the first 0. Lines end at every KDL
 /// newline (`\n`, `\r\n`, a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
@@ -194,6 +201,7 @@ impl SourceFile {
             path: path.into(),
             text,
             line_starts: index.0,
+            char_blocks: OnceLock::new(),
         }
     }
 
@@ -206,11 +214,36 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let mut end = offset;
-        while !self.text.is_char_boundary(end) {
-            end -= 1;
+        let end = self.text.floor_char_boundary(offset);
+        if end - start <= CHAR_BLOCK {
+            return (line + 1, self.text[start..end].chars().count() + 1);
         }
-        (line + 1, self.text[start..end].chars().count() + 1)
+        // A long line (a whole catalog on one line, an 8 MB enum): counting from its start for
+        // each of a thousand findings on it took seconds.
+        (
+            line + 1,
+            self.chars_before(end) - self.chars_before(start) + 1,
+        )
+    }
+
+    /// Characters in `text[..at]`, `at` a character boundary: the count kept for `at`'s
+    /// block, plus those between the block's start and `at`.
+    fn chars_before(&self, at: usize) -> usize {
+        let blocks = self.char_blocks.get_or_init(|| {
+            let mut counts = Vec::with_capacity(self.text.len() / CHAR_BLOCK + 1);
+            let mut chars = 0;
+            let mut from = 0;
+            for k in 0..=self.text.len() / CHAR_BLOCK {
+                let to = self.text.floor_char_boundary(k * CHAR_BLOCK);
+                chars += self.text[from..to].chars().count();
+                counts.push(chars);
+                from = to;
+            }
+            counts
+        });
+        let k = at / CHAR_BLOCK;
+        let from = self.text.floor_char_boundary(k * CHAR_BLOCK);
+        blocks.get(k).copied().unwrap_or(0) + self.text[from..at].chars().count()
     }
 
     /// Byte offset where a 1-based line starts (the end of the text past the last line).
@@ -343,6 +376,42 @@ impl Utf16Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Columns far into long lines come from the kept block counts: they must be the
+    /// characters counted from the line start, at every offset (inside a character too),
+    /// across block edges and on lines of every kind.
+    #[test]
+    fn columns_on_long_lines_count_characters_from_the_line_start() {
+        let mut text = String::new();
+        for i in 0..3 * CHAR_BLOCK {
+            text.push(match i % 7 {
+                0 => 'é',
+                1 => '€',
+                2 => '𝄞',
+                _ => 'a',
+            });
+        }
+        text.push('\n');
+        text.push_str(&"b".repeat(2 * CHAR_BLOCK + 5));
+        text.push_str("\r\nshort ü\n");
+        text.push_str(&"ß".repeat(CHAR_BLOCK));
+        let f = SourceFile::new("long.kdl", text.clone());
+        let naive = |offset: usize| {
+            let before = &text[..text.floor_char_boundary(offset.min(text.len()))];
+            let line_start = f.line_start(f.line_col(offset).0);
+            (
+                before.lines().count().max(1),
+                text[line_start..before.len()].chars().count() + 1,
+            )
+        };
+        for offset in (0..=text.len() + 2)
+            .step_by(3)
+            .chain([CHAR_BLOCK, 2 * CHAR_BLOCK + 1])
+        {
+            assert_eq!(f.line_col(offset).1, naive(offset).1, "offset {offset}");
+        }
+        assert_eq!(f.line_col(text.len()).0, 4);
+    }
 
     #[test]
     fn sort_stable_by_gives_the_standard_stable_order() {
