@@ -143,14 +143,69 @@ pub struct SourceFile {
     pub text: String,
     /// The [`LineIndex`] of `text`.
     line_starts: Vec<usize>,
-    /// Characters before each [`CHAR_BLOCK`]-byte block of `text`, built on the first column
-    /// asked for far into a line (see [`SourceFile::line_col`]).
-    char_blocks: OnceLock<Vec<usize>>,
+    /// Characters before each block of `text`, for columns far into a line.
+    char_blocks: BlockCounts,
 }
 
 /// Bytes of text a column is counted over at most: past this much of a line, counting goes
-/// from the nearest block start (whose character count is kept) instead of the line start.
+/// from the nearest block start (whose count is kept) instead of the line start.
 const CHAR_BLOCK: usize = 4096;
+
+/// A count over a text (characters, UTF-16 units) kept at the start of each [`CHAR_BLOCK`]
+/// bytes, built on the first column asked for far into a line: counting each of a thousand
+/// findings on an 8 MB line from the line start took seconds.
+#[derive(Debug, Clone)]
+struct BlockCounts {
+    measure: fn(&str) -> usize,
+    totals: OnceLock<Vec<usize>>,
+}
+
+impl BlockCounts {
+    fn new(measure: fn(&str) -> usize) -> BlockCounts {
+        BlockCounts {
+            measure,
+            totals: OnceLock::new(),
+        }
+    }
+
+    /// The measure of `text[start..end]`, both character boundaries. `text` must be the same
+    /// text on every call.
+    fn between(&self, text: &str, start: usize, end: usize) -> usize {
+        if end - start <= CHAR_BLOCK {
+            return (self.measure)(&text[start..end]);
+        }
+        self.before(text, end) - self.before(text, start)
+    }
+
+    /// The measure of `text[..at]`: the total kept for `at`'s block plus the rest.
+    fn before(&self, text: &str, at: usize) -> usize {
+        let totals = self.totals.get_or_init(|| {
+            let mut totals = Vec::with_capacity(text.len() / CHAR_BLOCK + 1);
+            let mut total = 0;
+            let mut from = 0;
+            for k in 0..=text.len() / CHAR_BLOCK {
+                let to = text.floor_char_boundary(k * CHAR_BLOCK);
+                total += (self.measure)(&text[from..to]);
+                totals.push(total);
+                from = to;
+            }
+            totals
+        });
+        let k = at / CHAR_BLOCK;
+        let from = text.floor_char_boundary(k * CHAR_BLOCK);
+        totals.get(k).copied().unwrap_or(0) + (self.measure)(&text[from..at])
+    }
+}
+
+fn count_chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// UTF-16 code units: one per character, two for those outside the Basic Multilingual
+/// Plane (exactly the characters whose UTF-8 form starts with a byte from 0xF0).
+fn count_utf16(s: &str) -> usize {
+    s.chars().count() + s.bytes().filter(|&b| b >= 0xF0).count()
+}
 
 /// Where each line of a text starts: byte offsets, the first 0. Lines end at every KDL
 /// newline (`\n`, `\r\n`, a lone `\r`, NEL, VT, FF, U+2028, U+2029), as the parser reads them.
@@ -201,7 +256,7 @@ impl SourceFile {
             path: path.into(),
             text,
             line_starts: index.0,
-            char_blocks: OnceLock::new(),
+            char_blocks: BlockCounts::new(count_chars),
         }
     }
 
@@ -215,35 +270,10 @@ impl SourceFile {
         };
         let start = self.line_starts[line];
         let end = self.text.floor_char_boundary(offset);
-        if end - start <= CHAR_BLOCK {
-            return (line + 1, self.text[start..end].chars().count() + 1);
-        }
-        // A long line (a whole catalog on one line, an 8 MB enum): counting from its start for
-        // each of a thousand findings on it took seconds.
         (
             line + 1,
-            self.chars_before(end) - self.chars_before(start) + 1,
+            self.char_blocks.between(&self.text, start, end) + 1,
         )
-    }
-
-    /// Characters in `text[..at]`, `at` a character boundary: the count kept for `at`'s
-    /// block, plus those between the block's start and `at`.
-    fn chars_before(&self, at: usize) -> usize {
-        let blocks = self.char_blocks.get_or_init(|| {
-            let mut counts = Vec::with_capacity(self.text.len() / CHAR_BLOCK + 1);
-            let mut chars = 0;
-            let mut from = 0;
-            for k in 0..=self.text.len() / CHAR_BLOCK {
-                let to = self.text.floor_char_boundary(k * CHAR_BLOCK);
-                chars += self.text[from..to].chars().count();
-                counts.push(chars);
-                from = to;
-            }
-            counts
-        });
-        let k = at / CHAR_BLOCK;
-        let from = self.text.floor_char_boundary(k * CHAR_BLOCK);
-        blocks.get(k).copied().unwrap_or(0) + self.text[from..at].chars().count()
     }
 
     /// Byte offset where a 1-based line starts (the end of the text past the last line).
@@ -301,9 +331,11 @@ impl SourceMap {
 
 /// Positions as the Language Server Protocol counts them: 0-based lines ended by `\n`,
 /// `\r\n` or `\r` only, and columns in UTF-16 code units. Built once per text version.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Utf16Index {
     line_starts: Vec<usize>,
+    /// UTF-16 units before each block, for columns far into a line.
+    unit_blocks: BlockCounts,
 }
 
 impl Utf16Index {
@@ -325,11 +357,14 @@ impl Utf16Index {
                 _ => i += 1,
             }
         }
-        Utf16Index { line_starts }
+        Utf16Index {
+            line_starts,
+            unit_blocks: BlockCounts::new(count_utf16),
+        }
     }
 
     /// The 0-based line and UTF-16 column of byte `offset` of `text` (clamped to the text
-    /// and to a character boundary).
+    /// and to a character boundary). `text` must be the text the index was built from.
     pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
         let mut offset = offset.min(text.len());
         while !text.is_char_boundary(offset) {
@@ -340,7 +375,7 @@ impl Utf16Index {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col: usize = text[start..offset].chars().map(char::len_utf16).sum();
+        let col = self.unit_blocks.between(text, start, offset);
         (
             u32::try_from(line).unwrap_or(u32::MAX),
             u32::try_from(col).unwrap_or(u32::MAX),
@@ -411,6 +446,32 @@ mod tests {
             assert_eq!(f.line_col(offset).1, naive(offset).1, "offset {offset}");
         }
         assert_eq!(f.line_col(text.len()).0, 4);
+    }
+
+    /// The language server's UTF-16 columns come from block counts too: they must be the
+    /// units counted from the line start, surrogate pairs and all.
+    #[test]
+    fn utf16_columns_on_long_lines_count_units_from_the_line_start() {
+        let mut text = String::new();
+        for i in 0..3 * CHAR_BLOCK {
+            text.push(['é', '€', '𝄞', 'a', '\u{1F600}'][i % 5]);
+        }
+        text.push_str("\r\n");
+        text.push_str(&"b".repeat(2 * CHAR_BLOCK + 5));
+        text.push('\r');
+        text.push_str(&"ß".repeat(CHAR_BLOCK));
+        let index = Utf16Index::new(&text);
+        let starts = [0, text.find('b').unwrap_or(0), text.find('ß').unwrap_or(0)];
+        for offset in (0..=text.len() + 2).step_by(5).chain([CHAR_BLOCK + 1]) {
+            let at = text.floor_char_boundary(offset.min(text.len()));
+            let line = starts.iter().rposition(|&s| s <= at).unwrap_or(0);
+            let col: usize = text[starts[line]..at].encode_utf16().count();
+            assert_eq!(
+                index.position(&text, offset),
+                (line as u32, col as u32),
+                "offset {offset}"
+            );
+        }
     }
 
     #[test]
