@@ -439,23 +439,26 @@ pub fn finish(loaded: &mut Loaded) {
 fn oversized_schemas(loaded: &mut Loaded) {
     for c in &mut loaded.project.catalogs {
         let sizes = crate::model::inline::Sizes::of(c);
-        let mut dropped = Vec::new();
-        for (i, t) in c.tools.iter().enumerate() {
-            if let Some(e) = sizes.check(t) {
+        let mut oversized = Vec::new();
+        for t in &c.tools {
+            let e = sizes.check(t);
+            oversized.push(e.is_some());
+            if let Some(e) = e {
                 let mut d = Diagnostic::new(e.rule, Level::Error, c.file, e.span, e.message)
                     .with_help(e.help);
                 d.catalog = Some(c.name.value.as_str().into());
                 d.tool = Some(t.name.value.as_str().into());
                 loaded.diagnostics.push(d);
-                dropped.push(i);
             }
         }
-        if !dropped.is_empty() {
-            let mut i = 0;
-            c.tools.retain(|_| {
-                i += 1;
-                !dropped.contains(&(i - 1))
-            });
+        if oversized.contains(&true) {
+            // Moved, not dropped: the types they use are still used (`catalog/unused-type`).
+            let (left_out, kept) = std::mem::take(&mut c.tools)
+                .into_iter()
+                .zip(oversized)
+                .partition::<Vec<_>, _>(|(_, over)| *over);
+            c.tools = kept.into_iter().map(|(t, _)| t).collect();
+            c.left_out = left_out.into_iter().map(|(t, _)| t).collect();
         }
     }
 }

@@ -331,6 +331,7 @@ fn gen_catalog(r: &mut Rng) -> Catalog {
         summary: None,
         types,
         tools: vec![tool],
+        left_out: Vec::new(),
         span: Span::default(),
     }
 }

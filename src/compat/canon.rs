@@ -103,6 +103,7 @@ fn order_insensitive_inputs(
         summary: cat.summary.clone(),
         types: used_types(cat, tool),
         tools: Vec::new(),
+        left_out: Vec::new(),
         span: cat.span,
     };
     cat.types.sort_by(|a, b| a.name.value.cmp(&b.name.value));

@@ -122,18 +122,29 @@ pub fn declarations<'a>(catalog: &'a Catalog, f: &mut dyn FnMut(&Site<'a, '_>)) 
 pub fn catalog_sites<'a>(types: &Types<'a>, resolve: bool, f: &mut dyn FnMut(&Site<'a, '_>)) {
     let catalog = types.catalog;
     for tool in &catalog.tools {
-        for side in [Side::Input, Side::Output] {
-            if let Some(object) = tool.object(side) {
-                Walker::new(types, Some(tool), Some(side), resolve).walk(
-                    &object.fields,
-                    side.as_str(),
-                    f,
-                );
-            }
-        }
+        tool_sites(types, tool, resolve, f);
     }
     for ty in &catalog.types {
         Walker::new(types, None, None, false).walk(&ty.fields, &ty.name.value, f);
+    }
+}
+
+/// Every site of `tool`'s input, then its output; with `resolve`, entering the named types
+/// they use.
+pub fn tool_sites<'a>(
+    types: &Types<'a>,
+    tool: &'a Tool,
+    resolve: bool,
+    f: &mut dyn FnMut(&Site<'a, '_>),
+) {
+    for side in [Side::Input, Side::Output] {
+        if let Some(object) = tool.object(side) {
+            Walker::new(types, Some(tool), Some(side), resolve).walk(
+                &object.fields,
+                side.as_str(),
+                f,
+            );
+        }
     }
 }
 

@@ -39,6 +39,9 @@ pub struct Catalog {
     pub types: Vec<TypeDef>,
     /// Tools, in declaration order.
     pub tools: Vec<Tool>,
+    /// Tools that loading left out with an error (a schema over the inlining caps): nothing
+    /// is built from them, but the named types they use are still in use.
+    pub left_out: Vec<Tool>,
     /// The `catalog` node.
     pub span: Span,
 }
@@ -54,6 +57,7 @@ impl Catalog {
             summary: None,
             types: Vec::new(),
             tools: Vec::new(),
+            left_out: Vec::new(),
             span: Span::default(),
         }
     }

@@ -435,6 +435,7 @@ impl Fx {
                 self.kitchen_sink(),
                 self.ping(),
             ],
+            left_out: Vec::new(),
             span: self.span(),
         }
     }

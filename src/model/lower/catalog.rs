@@ -233,6 +233,7 @@ impl Cx {
             summary,
             types: Vec::new(),
             tools: Vec::new(),
+            left_out: Vec::new(),
             span: node.span,
         })
     }

@@ -1,7 +1,8 @@
 //! ## What it does
 //! Checks that every named `type` is used by some tool, directly (`field "x" "Invoice"`,
 //! `items "Invoice"`) or through another type that a tool uses. A type used only by other
-//! unused types is unused too.
+//! unused types is unused too. A tool left out with an error (its schema is over the inlining
+//! caps) still counts as using its types: that error says what to fix.
 //!
 //! ## Why is this bad?
 //! An unused type is dead text: it is not part of any schema the model or a client sees, yet
@@ -22,7 +23,7 @@
 //! ```
 
 use crate::diag::Level;
-use crate::lint::walk::Site;
+use crate::lint::walk::{Site, Types, tool_sites};
 use crate::lint::{Context, Finding, Rule, RuleState};
 use crate::model::{Catalog, TyKind};
 use std::collections::{HashMap, HashSet};
@@ -69,6 +70,16 @@ impl<'a> RuleState<'a> for Uses<'a> {
     }
 
     fn catalog_done(&mut self, _: &Context<'a>, catalog: &'a Catalog, out: &mut Vec<Finding>) {
+        // A tool left out for its oversized schema still uses its types: reporting every type
+        // of a too-deep chain as unused would bury the one error that says what to fix.
+        let types = Types::new(catalog);
+        for tool in &catalog.left_out {
+            tool_sites(&types, tool, false, &mut |site| {
+                if let TyKind::Named(name) = &site.ty.kind {
+                    self.roots.push(&name.value);
+                }
+            });
+        }
         let mut used: HashSet<&str> = HashSet::new();
         while let Some(name) = self.roots.pop() {
             if used.insert(name) {

@@ -1,6 +1,7 @@
 //! ## What it does
 //! Checks that every named `type` is PascalCase: starts with an uppercase letter, holds only
-//! letters and digits and at least one lowercase letter (`Invoice`, `LineItem`, `Iso3166Country`).
+//! letters and digits and, when it has more than one letter, a lowercase one (`Invoice`,
+//! `LineItem`, `Iso3166Country`, `V2`; not `INVOICE`).
 //!
 //! ## Why is this bad?
 //! Type names appear in generated code and documentation beside field names. PascalCase keeps
@@ -29,12 +30,14 @@ pub static RULE: Rule = Rule {
     source: include_str!("type_name.rs"),
 };
 
-/// PascalCase: an uppercase ASCII letter first, ASCII letters and digits only, and at least
-/// one lowercase letter.
+/// PascalCase: an uppercase ASCII letter first, ASCII letters and digits only, and a
+/// lowercase letter unless the uppercase first is the only letter: `T0` and `V2` are one
+/// capitalized word each (PascalCase of them is themselves), `INVOICE` is shouting.
 pub(crate) fn is_pascal_case(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.bytes().all(|b| b.is_ascii_alphanumeric())
-        && name.bytes().any(|b| b.is_ascii_lowercase())
+        && (name.bytes().any(|b| b.is_ascii_lowercase())
+            || name.bytes().filter(u8::is_ascii_alphabetic).count() == 1)
 }
 
 fn pascal_case(name: &str) -> String {
@@ -50,6 +53,17 @@ fn pascal_case(name: &str) -> String {
         .collect()
 }
 
+/// The fix, with the name rewritten when that gives a PascalCase name (`1Thing` does not
+/// become one by capitalizing).
+fn help(name: &str) -> String {
+    let fixed = pascal_case(name);
+    if is_pascal_case(&fixed) {
+        format!("capitalize each word and drop separators, e.g. `{fixed}`")
+    } else {
+        "start the name with an uppercase letter and use only letters and digits".to_string()
+    }
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for ty in &catalog.types {
@@ -60,7 +74,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             out.push(
                 Finding::in_catalog(catalog, ty.name.span, format!("type name `{name}` is not PascalCase"))
                     .path(name.clone())
-                    .help(format!("capitalize each word and drop separators, e.g. `{}`", pascal_case(name))),
+                    .help(help(name)),
             );
         }
     }
@@ -68,15 +82,17 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_pascal_case, pascal_case};
+    use super::{help, is_pascal_case, pascal_case};
 
     #[test]
     fn pascal() {
-        for good in ["Invoice", "LineItem", "Iso3166Country", "Ab"] {
+        for good in ["Invoice", "LineItem", "Iso3166Country", "Ab", "T0", "V2", "X"] {
             assert!(is_pascal_case(good), "{good}");
         }
-        for bad in ["invoice", "line_item", "Line_Item", "INVOICE", "Line-Item", "1Thing", ""] {
+        for bad in ["invoice", "line_item", "Line_Item", "INVOICE", "Line-Item", "1Thing", "", "ID", "T0X"] {
             assert!(!is_pascal_case(bad), "{bad}");
+            // A finding never suggests the name it is on.
+            assert!(!help(bad).contains(&format!("`{bad}`")), "{bad}");
         }
         assert_eq!(pascal_case("line_item"), "LineItem");
         assert_eq!(pascal_case("INVOICE"), "Invoice");
