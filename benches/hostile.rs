@@ -6,25 +6,29 @@
 //! of its sides, twice the input's size). Prints a table and exits 1 when a budget is
 //! broken.
 //!
-//! Peak memory is counted by a global allocator wrapper: bytes live at the peak, above what
-//! was live when the command started (the input text itself is not counted).
+//! Peak memory is counted by a global allocator wrapper around the binary's own allocator
+//! (mimalloc, `catalogc::alloc`): bytes live at the peak, above what was live when the command
+//! started (the input text itself is not counted). `lint` renders its findings as the CLI
+//! does by default (human text, into a byte counter standing for stdout).
 //!
 //! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB);
 //! `CATALOGC_HOSTILE_ONLY=chain,duplicate` runs only the inputs whose names contain one of
 //! the words, and `CATALOGC_HOSTILE_COMMANDS=lint,hash` only those commands (for profiling).
 
+use catalogc::alloc::Mimalloc;
 use catalogc::compat::{self, Policy, report};
 use catalogc::contract::{Artifacts, Templates};
 use catalogc::diag::Level;
+use catalogc::diag::emit::{Summary, human};
 use catalogc::lint::{self, Config};
 use catalogc::lock::Lock;
 use catalogc::project::{self, Loaded};
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The system allocator, counting live bytes and their high-water mark.
+/// The CLI's allocator, counting live bytes and their high-water mark.
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -40,7 +44,7 @@ fn grew(by: usize) {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { System.alloc(layout) };
+        let p = unsafe { Mimalloc.alloc(layout) };
         if !p.is_null() {
             grew(layout.size());
         }
@@ -48,7 +52,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { System.alloc_zeroed(layout) };
+        let p = unsafe { Mimalloc.alloc_zeroed(layout) };
         if !p.is_null() {
             grew(layout.size());
         }
@@ -56,12 +60,12 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: forwarded as is.
-        unsafe { System.dealloc(ptr, layout) };
+        unsafe { Mimalloc.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = unsafe { Mimalloc.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
             grew(new_size);
@@ -243,7 +247,11 @@ fn command(name: &str, text: &str) -> usize {
     if name == "lint" {
         // Lint reports model errors and still runs the rules on what lowered.
         return artifacts().map_or(0, |a| {
-            lint::check_project(&loaded, &Config::default(), &a).len()
+            let diags = lint::check_project(&loaded, &Config::default(), &a);
+            let summary = Summary::new(&diags, loaded.tool_count(), loaded.project.catalogs.len());
+            let mut out = Counted(0);
+            let _ = human::write(&mut out, &diags, &loaded.sources, &summary, false);
+            out.0
         });
     }
     // Every other command refuses a catalog with errors right after loading it.
