@@ -14,6 +14,8 @@
 //! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB);
 //! `CATALOGC_HOSTILE_ONLY=chain,duplicate` runs only the inputs whose names contain one of
 //! the words, and `CATALOGC_HOSTILE_COMMANDS=lint,hash` only those commands (for profiling).
+//! `CATALOGC_HOSTILE_WRITE=DIR` also writes each picked input to `DIR/<name>.kdl`, to time the
+//! release binary on them.
 
 use catalogc::alloc::Mimalloc;
 use catalogc::compat::{self, Policy, report};
@@ -341,6 +343,16 @@ fn main() {
     for input in inputs(bytes) {
         if !picked(&only, input.name) {
             continue;
+        }
+        if let Some(dir) = std::env::var_os("CATALOGC_HOSTILE_WRITE") {
+            let path =
+                std::path::Path::new(&dir).join(format!("{}.kdl", input.name.replace(' ', "-")));
+            if let Err(e) =
+                std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &input.text))
+            {
+                eprintln!("{}: {e}", path.display());
+                std::process::exit(2);
+            }
         }
         let size = input.text.len();
         for cmd in ["lint", "hash", "export", "lock", "breaking"] {
