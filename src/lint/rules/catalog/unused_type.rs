@@ -72,13 +72,15 @@ impl<'a> RuleState<'a> for Uses<'a> {
     fn catalog_done(&mut self, _: &Context<'a>, catalog: &'a Catalog, out: &mut Vec<Finding>) {
         // A tool left out for its oversized schema still uses its types: reporting every type
         // of a too-deep chain as unused would bury the one error that says what to fix.
-        let types = Types::new(catalog);
-        for tool in &catalog.left_out {
-            tool_sites(&types, tool, false, &mut |site| {
-                if let TyKind::Named(name) = &site.ty.kind {
-                    self.roots.push(&name.value);
-                }
-            });
+        if !catalog.left_out.is_empty() {
+            let types = Types::new(catalog);
+            for tool in &catalog.left_out {
+                tool_sites(&types, tool, false, &mut |site| {
+                    if let TyKind::Named(name) = &site.ty.kind {
+                        self.roots.push(&name.value);
+                    }
+                });
+            }
         }
         let mut used: HashSet<&str> = HashSet::new();
         while let Some(name) = self.roots.pop() {
