@@ -2,13 +2,15 @@
 //!
 //! catalogc runs inside `cargo build` and editors, where a large catalog's contracts and lint
 //! rules are the wait. Both are independent per tool or per rule, so they are split into
-//! contiguous parts, one scoped thread each, and joined in order: the output is byte-identical
-//! to a sequential run whatever the number of cores.
+//! contiguous parts, each run on a thread of the process's pool (`pool`), and joined in order:
+//! the output is byte-identical to a sequential run whatever the number of cores.
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::sync::OnceLock;
+
+mod pool;
 
 thread_local! {
     /// Set while this thread runs a part: a split inside a part (a file's tools, inside the
@@ -24,8 +26,9 @@ fn as_part<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Below this much work a thread costs more than it saves (a spawn is tens of microseconds;
-/// a small catalog lints in a few hundred).
+/// Below this much work a handoff costs more than it saves (waking a pooled worker and
+/// joining it is several microseconds, its first touches of cold memory more; a small catalog
+/// lints in a few hundred).
 pub const MIN_ITEMS: usize = 64;
 
 /// The fewest items a chunk of [`map_split`] holds: taking a chunk costs a lock and a
@@ -58,7 +61,7 @@ where
         return vec![f(items)];
     }
     let size = items.len().div_ceil(parts);
-    std::thread::scope(|s| {
+    pool::scope(|s| {
         let f = &f;
         let mut chunks = items.chunks(size);
         // This thread takes the first part itself instead of idling in `join`.
@@ -98,7 +101,7 @@ where
             }
         })
     };
-    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
+    let mut all: Vec<(usize, R)> = pool::scope(|s| {
         let handles: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
         let mut all = work();
         all.extend(handles.into_iter().flat_map(joined));
@@ -162,7 +165,7 @@ where
             board.work(&open, &chunk, &close);
         })
     };
-    std::thread::scope(|s| {
+    pool::scope(|s| {
         // A thread per core even for one job: its chunks are what the threads share.
         let helpers = if jobs == 0 { 0 } else { workers - 1 };
         let handles: Vec<_> = (0..helpers).map(|_| s.spawn(work)).collect();
@@ -348,16 +351,16 @@ where
         let a = main();
         return (a, side());
     }
-    std::thread::scope(|s| {
+    pool::scope(|s| {
         let handle = s.spawn(|| as_part(side));
         let a = main();
         (a, joined(handle))
     })
 }
 
-/// The result of a scoped thread. A panic in it is a bug of catalogc: raised here as it would
-/// have been raised without the thread.
-fn joined<R>(handle: std::thread::ScopedJoinHandle<'_, R>) -> R {
+/// The result of a job handed to the pool. A panic in it is a bug of catalogc: raised here as
+/// it would have been raised had the job run on this thread.
+fn joined<R>(handle: pool::JoinHandle<'_, R>) -> R {
     handle
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
