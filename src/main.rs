@@ -3,9 +3,36 @@
 #[global_allocator]
 static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
 
-fn main() -> std::process::ExitCode {
+fn main() -> ! {
     no_huge_pages();
-    catalogc::cli::main()
+    let status = catalogc::cli::main();
+    exit_now(status)
+}
+
+/// Ends the process with `status` once stdout is flushed, skipping the C library's exit
+/// handlers. The one that costs is mimalloc's: built into the binary, it collects every heap
+/// at exit and hands the freed pages back to the kernel one `madvise` at a time (23 MiB after
+/// `lint` of the peer bench's 1,000 tools), just before the kernel frees the whole address
+/// space anyway. `lint` of those tools, release binaries with and without it, interleaved:
+/// median 52.8 → 49.1 ms, mean 53.7 → 51.6 ms (101 rounds each). Nothing else registers a handler that matters:
+/// each command has written and closed its files before it returns, and the Rust runtime's
+/// own exit work is the stdout flush done here.
+fn exit_now(status: u8) -> ! {
+    use std::io::Write;
+    // A failure to write the output was reported by the command; a flush of what little a
+    // `print!` may have left can only fail the same way.
+    let _ = std::io::stdout().flush();
+    #[cfg(unix)]
+    {
+        unsafe extern "C" {
+            fn _exit(status: std::ffi::c_int) -> !;
+        }
+        // SAFETY: `_exit` takes any status and ends the process without returning; every
+        // thread stops with it, as with `exit`.
+        unsafe { _exit(std::ffi::c_int::from(status)) }
+    }
+    #[cfg(not(unix))]
+    std::process::exit(i32::from(status))
 }
 
 /// Turns transparent huge pages off for this process, as mimalloc does itself under

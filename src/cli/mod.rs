@@ -7,7 +7,6 @@ use crate::diag::SourceMap;
 use crate::diag::emit::{self, Summary};
 use clap::{Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
-use std::process::ExitCode;
 
 pub mod breaking;
 pub mod docs;
@@ -123,15 +122,16 @@ pub fn color_enabled() -> bool {
     !no_color && std::io::stdout().is_terminal()
 }
 
-/// Entry point of the binary.
-pub fn main() -> ExitCode {
+/// Entry point of the binary: runs the command line and gives the exit status (0 success,
+/// 1 findings or a failed check, 2 a command that could not run or a usage error).
+pub fn main() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             // Help and version go to stdout with status 0; usage errors are status 2.
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
-            return ExitCode::from(code);
+            return code;
         }
     };
     let global = Global {
@@ -159,12 +159,12 @@ pub fn main() -> ExitCode {
         Command::Lsp(args) => lsp::run(&args),
     };
     match result {
-        Ok(Status::Ok) => ExitCode::SUCCESS,
-        Ok(Status::Findings) => ExitCode::from(1),
+        Ok(Status::Ok) => 0,
+        Ok(Status::Findings) => 1,
         Err(CliError(msg)) => {
             // One line, whatever the cause.
             eprintln!("catalogc: {}", msg.replace('\n', " "));
-            ExitCode::from(2)
+            2
         }
     }
 }
