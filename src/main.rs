@@ -14,9 +14,9 @@ fn main() -> ! {
 /// at exit and hands the freed pages back to the kernel one `madvise` at a time (23 MiB after
 /// `lint` of the peer bench's 1,000 tools), just before the kernel frees the whole address
 /// space anyway. `lint` of those tools, release binaries with and without it, interleaved:
-/// median 52.8 → 49.1 ms, mean 53.7 → 51.6 ms (101 rounds each). Nothing else registers a handler that matters:
-/// each command has written and closed its files before it returns, and the Rust runtime's
-/// own exit work is the stdout flush done here.
+/// median 52.8 → 49.1 ms, mean 53.7 → 51.6 ms (101 rounds each). Nothing else registers a
+/// handler that matters: each command has written and closed its files before it returns,
+/// and the Rust runtime's own exit work is the stdout flush done here.
 fn exit_now(status: u8) -> ! {
     use std::io::Write;
     // A failure to write the output was reported by the command; a flush of what little a
