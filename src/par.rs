@@ -10,6 +10,7 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+mod place;
 mod pool;
 
 thread_local! {

@@ -10,6 +10,7 @@
 //! memory and never exits: on 1,000 tools a thread per split faulted in 1,300 more pages than
 //! a sequential run.
 
+use super::place::Placement;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -55,10 +56,13 @@ impl Pool {
     fn submit(&'static self, job: Job) {
         let mut state = lock(&self.state);
         if state.idle == 0 && state.workers < self.max_workers {
+            let placement = Arc::new(Placement::new());
+            let on_worker = Arc::clone(&placement);
             let spawned = std::thread::Builder::new()
                 .name("catalogc-worker".into())
-                .spawn(move || self.work());
-            if spawned.is_ok() {
+                .spawn(move || self.work(&on_worker));
+            if let Ok(worker) = &spawned {
+                placement.apart(worker);
                 state.workers += 1;
             } else if state.workers == 0 {
                 // No thread to be had (a process limit): the job runs now, sequentially.
@@ -72,11 +76,12 @@ impl Pool {
         self.queued.notify_one();
     }
 
-    fn work(&self) {
+    fn work(&self, placement: &Placement) {
         let mut state = lock(&self.state);
         loop {
             if let Some(job) = state.jobs.pop_front() {
                 drop(state);
+                placement.settle();
                 job();
                 state = lock(&self.state);
                 continue;
