@@ -40,8 +40,8 @@ impl Placement {
         let _ = worker;
     }
 
-    /// On the worker, before each job: gives back the full affinity once [`Placement::apart`]
-    /// has narrowed it (the first job may come before that, the next one then settles).
+    /// On the worker, before each job: gives back the full affinity if [`Placement::apart`]
+    /// narrowed it (the pool calls `apart` before it queues the worker's first job).
     #[inline]
     pub fn settle(&self) {
         #[cfg(target_os = "linux")]
@@ -52,7 +52,7 @@ impl Placement {
 #[cfg(target_os = "linux")]
 mod linux {
     use std::ffi::{c_int, c_ulong};
-    use std::sync::atomic::{AtomicU8, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     /// glibc's `cpu_set_t`: a bit per CPU, 1,024 CPUs.
     #[repr(C)]
@@ -79,15 +79,11 @@ mod linux {
         }
     }
 
-    /// Neither narrowed nor widened.
-    const FREE: u8 = 0;
-    const NARROWED: u8 = 1;
-    const SETTLED: u8 = 2;
-
     pub struct Placement {
         /// The spawning thread's affinity, which the worker inherits; `None` when unknown.
         full: Option<CpuSet>,
-        state: AtomicU8,
+        /// Narrowed by `apart` and not yet widened back.
+        narrowed: AtomicBool,
     }
 
     impl Placement {
@@ -97,7 +93,7 @@ mod linux {
             let read = unsafe { sched_getaffinity(0, SET_SIZE, &mut set) } == 0;
             Placement {
                 full: read.then_some(set),
-                state: AtomicU8::new(FREE),
+                narrowed: AtomicBool::new(false),
             }
         }
 
@@ -110,16 +106,16 @@ mod linux {
             // SAFETY: `thread` is a live thread of this process (its handle is held by the
             // caller) and `apart` a cpu_set_t of the size passed.
             if unsafe { pthread_setaffinity_np(thread, SET_SIZE, &apart) } == 0 {
-                self.state.store(NARROWED, Ordering::Release);
+                self.narrowed.store(true, Ordering::Release);
             }
         }
 
         #[inline]
         pub fn settle(&self) {
-            if self.state.load(Ordering::Acquire) != NARROWED {
+            if !self.narrowed.load(Ordering::Acquire) {
                 return;
             }
-            self.state.store(SETTLED, Ordering::Relaxed);
+            self.narrowed.store(false, Ordering::Relaxed);
             if let Some(full) = &self.full {
                 // SAFETY: `full` is a cpu_set_t of the size passed; pid 0 is this thread. A
                 // failure leaves the worker on the narrowed set, which still holds a core.
@@ -170,7 +166,7 @@ mod linux {
             let narrowed = {
                 use std::os::unix::thread::JoinHandleExt;
                 placement.apart(worker.as_pthread_t());
-                placement.state.load(Ordering::Acquire) == NARROWED
+                placement.narrowed.load(Ordering::Acquire)
             };
             let _ = go.send(());
             let (before, after) = worker.join().unwrap_or((full, full));
