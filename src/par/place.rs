@@ -10,8 +10,8 @@
 //!
 //! So the starting thread narrows the new worker's CPU affinity to every allowed core but its
 //! own, which moves the queued worker at once, and the worker widens it back to the full set
-//! when it takes its first job (it is then running on the other core, and stays there); from
-//! then on the scheduler places it freely again. Elsewhere, or with one allowed core, nothing
+//! as soon as it runs (on the other core, where it stays); from then on the scheduler places
+//! it freely again. Elsewhere, or with one allowed core, nothing
 //! is done.
 
 /// What a worker needs to undo its placement: the affinity it was started with.
@@ -40,9 +40,8 @@ impl Placement {
         let _ = worker;
     }
 
-    /// On the worker, before each job: gives back the full affinity if [`Placement::apart`]
-    /// narrowed it (the pool calls `apart` before it queues the worker's first job).
-    #[inline]
+    /// On the worker, once [`Placement::apart`] has run: gives back the full affinity if it
+    /// narrowed it.
     pub fn settle(&self) {
         #[cfg(target_os = "linux")]
         self.linux.settle();
@@ -82,7 +81,7 @@ mod linux {
     pub struct Placement {
         /// The spawning thread's affinity, which the worker inherits; `None` when unknown.
         full: Option<CpuSet>,
-        /// Narrowed by `apart` and not yet widened back.
+        /// Narrowed by `apart`.
         narrowed: AtomicBool,
     }
 
@@ -110,12 +109,10 @@ mod linux {
             }
         }
 
-        #[inline]
         pub fn settle(&self) {
             if !self.narrowed.load(Ordering::Acquire) {
                 return;
             }
-            self.narrowed.store(false, Ordering::Relaxed);
             if let Some(full) = &self.full {
                 // SAFETY: `full` is a cpu_set_t of the size passed; pid 0 is this thread. A
                 // failure leaves the worker on the narrowed set, which still holds a core.

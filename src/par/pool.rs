@@ -78,10 +78,11 @@ impl Pool {
 
     fn work(&self, placement: &Placement) {
         let mut state = lock(&self.state);
+        // `submit` placed this worker while holding the lock just taken.
+        placement.settle();
         loop {
             if let Some(job) = state.jobs.pop_front() {
                 drop(state);
-                placement.settle();
                 job();
                 state = lock(&self.state);
                 continue;
