@@ -223,10 +223,14 @@ check_breaking() {
         note_result breaking 2 "base commit $against cannot be fetched"
         return
     fi
-    run_catalogc "catalogc breaking" breaking --against "$against" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format github
+    # A base commit from the event is passed as `SHA^{commit}`, which names a revision only:
+    # a folder the pull request adds under the base commit's name cannot stand in for it.
+    local rev=$against
+    [[ -z ${CATALOGC_AGAINST:-} ]] && rev="$against^{commit}"
+    run_catalogc "catalogc breaking" breaking --against "$rev" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format github
     local status=$rc why=${reason:-}
     if ((status < 2)); then
-        breaking_md=$(catalogc breaking --against "$against" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format markdown 2>/dev/null || true)
+        breaking_md=$(catalogc breaking --against "$rev" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format markdown 2>/dev/null || true)
     fi
     echo "::endgroup::"
     note_result breaking "$status" "${why:-against \`${against:0:12}\`}"

@@ -25,6 +25,14 @@ pub enum GitError {
         /// The clone is shallow, so the revision may exist upstream.
         shallow: bool,
     },
+    /// A path named on the command line does not exist at the revision: nothing there to
+    /// compare it with (a path moved or created since then).
+    PathMissing {
+        /// The revision as given.
+        rev: String,
+        /// The path as git read it, relative to the current folder.
+        path: PathBuf,
+    },
     /// A file at the revision is not UTF-8 text.
     NotUtf8 {
         /// The revision read.
@@ -60,6 +68,11 @@ impl fmt::Display for GitError {
             GitError::UnknownRevision { rev, shallow: true } => write!(
                 f,
                 "git revision `{rev}` does not exist in this shallow clone (and no file or folder has that name); fetch it first, e.g. `git fetch --unshallow` or `git fetch origin {rev}` (in CI, check out with full history)"
+            ),
+            GitError::PathMissing { rev, path } => write!(
+                f,
+                "`{}` does not exist at `{rev}`, so there is nothing to compare it with; a path moved or created since then cannot be checked against that revision (compare with a folder holding the old catalogs instead)",
+                path.display()
             ),
             GitError::NotUtf8 { rev, path } => write!(
                 f,
@@ -229,8 +242,9 @@ impl Repo {
     }
 
     /// The catalog files named by `paths` at a revision, as `(path, text)`: a folder gives
-    /// every `*.kdl` below it except the project file `project_file`; a path that did not
-    /// exist then gives nothing (its catalogs are all new).
+    /// every `*.kdl` below it except the project file `project_file`. A path that did not
+    /// exist then is [`GitError::PathMissing`]: reading it as "no catalogs" would report
+    /// every tool of a moved folder as new and pass any change.
     pub fn catalog_files(
         &self,
         rev: &str,
@@ -249,7 +263,12 @@ impl Repo {
                     }))
                 }
                 Some("blob") => names.push(p.clone()),
-                _ => {}
+                _ => {
+                    return Err(GitError::PathMissing {
+                        rev: rev.to_string(),
+                        path: p.clone(),
+                    });
+                }
             }
         }
         names.dedup();
@@ -330,11 +349,22 @@ mod tests {
             .catalog_files("HEAD", &[PathBuf::from("a.kdl")], "catalogc.kdl")
             .unwrap();
         assert_eq!(files, vec![(PathBuf::from("a.kdl"), "old a".to_string())]);
-        // A path that did not exist then yields nothing.
-        let none = repo
+        // A path that did not exist then is an error, never an empty old side.
+        let missing = repo
             .catalog_files("HEAD", &[PathBuf::from("elsewhere")], "catalogc.kdl")
-            .unwrap();
-        assert!(none.is_empty());
+            .unwrap_err();
+        assert_eq!(
+            missing,
+            GitError::PathMissing {
+                rev: "HEAD".into(),
+                path: PathBuf::from("elsewhere")
+            }
+        );
+        assert!(
+            missing
+                .to_string()
+                .contains("`elsewhere` does not exist at `HEAD`")
+        );
         let err = repo
             .catalog_files("no-such-rev", &[PathBuf::from("catalogs")], "catalogc.kdl")
             .unwrap_err();

@@ -347,7 +347,7 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
         run.summary
             .contains("## catalogc breaking\n\n| catalog | tool |")
     );
-    run.assert_results(&[("billing", "`invoice_send_reminder` | removed |")]);
+    run.assert_results(&[("`billing`", "`invoice_send_reminder` | removed |")]);
     assert!(run.summary.contains("**Errors**"), "{}", run.summary);
     run.assert_annotation(
         "::error file=catalogs/billing.kdl",

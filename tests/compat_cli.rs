@@ -419,3 +419,118 @@ fn a_deleted_catalog_with_tools_fails_the_check() {
     let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Moving `catalogs/` to `api/` and making a field required: `api` did not exist at the
+/// revision, and reading it as "no catalogs then" reported every tool as added (exit 0).
+#[test]
+fn a_path_missing_at_the_revision_is_an_error_not_all_new() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    breaking_edit(d);
+    std::fs::rename(d.join("catalogs"), d.join("api")).unwrap();
+    let (code, out, err) = catalogc(d, &["breaking", "--against", "HEAD", "api"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("`api` does not exist at `HEAD`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // One missing path among existing ones is refused too.
+    std::fs::rename(d.join("api"), d.join("catalogs")).unwrap();
+    std::fs::create_dir(d.join("api")).unwrap();
+    let (code, _, err) = catalogc(d, &["breaking", "--against", "HEAD", "catalogs", "api"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// A folder named exactly like the base commit held the new catalogs, so `--against SHA`
+/// compared the new side with itself (0 changes, exit 0): a name that is both a revision and
+/// a path is refused, and `SHA^{commit}` (what the Action passes) is always the revision.
+#[test]
+fn a_folder_named_like_the_base_commit_does_not_shadow_it() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let sha = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    breaking_edit(d);
+    for name in [sha.clone(), sha[..12].to_string(), "HEAD".to_string()] {
+        std::fs::create_dir_all(d.join(&name)).unwrap();
+        std::fs::copy(
+            d.join("catalogs/billing.kdl"),
+            d.join(&name).join("billing.kdl"),
+        )
+        .unwrap();
+        let (code, out, err) = catalogc(d, &["breaking", "--against", &name]);
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert!(
+            err.contains("names both a git revision and a file or folder"),
+            "{err}"
+        );
+        let rev = format!("{name}^{{commit}}");
+        let (code, out, err) = catalogc(d, &["breaking", "--against", &rev]);
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        assert!(out.contains("compat/input-field-required-added"), "{out}");
+        // `./NAME` is the folder: the new catalogs against themselves.
+        let path = format!("./{name}");
+        let (code, out, err) = catalogc(d, &["breaking", "--against", &path]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert!(out.contains("0 change(s)"), "{out}");
+    }
+    // A folder named `SHA^{commit}` cannot take the revision's place either.
+    let rev = format!("{sha}^{{commit}}");
+    std::fs::create_dir_all(d.join(&rev)).unwrap();
+    std::fs::copy(
+        d.join("catalogs/billing.kdl"),
+        d.join(&rev).join("billing.kdl"),
+    )
+    .unwrap();
+    let (code, out, err) = catalogc(d, &["breaking", "--against", &rev]);
+    assert_eq!(code, 1, "{out}{err}");
+}
+
+/// A backtick in a field name ended its code span in `breaking --format markdown` (which the
+/// Action appends to the job summary), so raw HTML, links and mentions rendered; every name
+/// and message now goes through the docs' Markdown helpers.
+#[test]
+fn a_backtick_in_a_field_name_cannot_escape_markdown_code_spans() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    let name = "x` <img src=x onerror=alert(1)> [link](https://evil.example) @admin `y|z";
+    let escaped = name.replace('\\', "\\\\").replace('"', "\\\"");
+    edit(
+        d,
+        r#"        field "page_size""#,
+        &format!(
+            "        field \"{escaped}\" \"string\" max-length=8 {{ doc \"Code.\"; }}\n        field \"page_size\""
+        ),
+    );
+    let (code, md, err) = catalogc(
+        d,
+        &["breaking", "--against", "HEAD", "--format", "markdown"],
+    );
+    assert_eq!(code, 1, "{md}{err}");
+    let html = {
+        use pulldown_cmark::{Options, Parser, html};
+        let mut out = String::new();
+        html::push_html(&mut out, Parser::new_ext(&md, Options::ENABLE_TABLES));
+        out
+    };
+    assert!(!html.contains("<img"), "{html}");
+    assert!(!html.contains("<a "), "{html}");
+    // Outside code, no part of the name is left to render (a mention, a link).
+    let outside_code: String = html
+        .split("<code>")
+        .map(|part| part.split_once("</code>").map_or(part, |(_, rest)| rest))
+        .collect();
+    assert!(!outside_code.contains("@admin"), "{outside_code}");
+    assert!(!outside_code.contains("evil.example"), "{outside_code}");
+    // The name shows whole, inside code, in a table that keeps its five columns.
+    assert!(html.contains("<code>input.x` &lt;img"), "{html}");
+    let rows = html
+        .split("<tr>")
+        .filter(|r| r.contains("input-field-optional-added"));
+    for row in rows {
+        assert_eq!(row.matches("<td>").count(), 5, "{row}");
+    }
+}

@@ -37,7 +37,8 @@ pub enum PolicyArg {
 /// Arguments of `catalogc breaking`.
 pub struct BreakingArgs {
     /// The old side: a git revision (`main`, `origin/main`, `HEAD~1`, a commit), or a catalog
-    /// folder or file. An existing file or folder of that name wins over a revision.
+    /// folder or file. A name that is both is refused: write `REV^{commit}` for the revision
+    /// or `./PATH` for the path.
     #[arg(long, value_name = "REF")]
     pub against: String,
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
@@ -71,11 +72,49 @@ pub(super) fn require_clean(loaded: &Loaded, side: &str) -> Result<(), CliError>
     )))
 }
 
-fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded, CliError> {
-    if Path::new(against).exists() {
-        return Ok(project::load(&[PathBuf::from(against)], &global.load)?);
+/// What `--against` names: a revision, or a catalog folder or file.
+#[derive(Debug, PartialEq)]
+enum Against<'a> {
+    Revision(&'a str),
+    Path(&'a Path),
+}
+
+/// Reads `--against`. A value that exists as a path and also resolves as a revision is
+/// refused as ambiguous: a folder named like the base commit would otherwise stand in for it
+/// (a pull request that adds one compares its catalogs with themselves). `REV^{commit}`
+/// always names a revision and `./PATH`, `../PATH` or an absolute path always a path.
+fn against<'a>(value: &'a str, repo: Option<&Repo>) -> Result<Against<'a>, CliError> {
+    let path = Path::new(value);
+    if value.ends_with("^{commit}") {
+        return Ok(Against::Revision(value));
     }
-    let repo = Repo::open(".")?;
+    let explicit_path = path.is_absolute()
+        || matches!(
+            path.components().next(),
+            Some(std::path::Component::CurDir | std::path::Component::ParentDir)
+        );
+    if explicit_path || !path.exists() {
+        return Ok(if explicit_path {
+            Against::Path(path)
+        } else {
+            Against::Revision(value)
+        });
+    }
+    match repo {
+        Some(repo) if repo.resolve(value).is_ok() => Err(CliError(format!(
+            "--against `{value}` names both a git revision and a file or folder; write `{value}^{{commit}}` for the revision or `./{value}` for the path"
+        ))),
+        _ => Ok(Against::Path(path)),
+    }
+}
+
+fn load_old(against_arg: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded, CliError> {
+    let repo = Repo::open(".");
+    let against = match against(against_arg, repo.as_ref().ok())? {
+        Against::Path(p) => return Ok(project::load(&[p.to_path_buf()], &global.load)?),
+        Against::Revision(rev) => rev,
+    };
+    let repo = repo?;
     let default = [PathBuf::from(DEFAULT_CATALOG_DIR)];
     let paths = if paths.is_empty() {
         &default[..]
@@ -94,8 +133,9 @@ fn load_old(against: &str, paths: &[PathBuf], global: &Global) -> Result<Loaded,
         }
     }
     // Old files are shown as `REV:path`, so both sides' locations read unambiguously.
+    let shown = against.strip_suffix("^{commit}").unwrap_or(against);
     Ok(project::load_sources(files.into_iter().map(|(p, t)| {
-        (PathBuf::from(format!("{against}:{}", p.display())), t)
+        (PathBuf::from(format!("{shown}:{}", p.display())), t)
     })))
 }
 

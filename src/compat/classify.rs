@@ -47,6 +47,10 @@ enum Ev {
     },
     /// The reader lists an enum value the writer never produces.
     ReaderEnumValueUnused,
+    /// `extensible=#true` on one enum only (`writer_has`: on the writer's).
+    ExtensibleDiffers {
+        writer_has: bool,
+    },
     /// The writer may produce a union variant the reader does not have.
     WriterVariantUnknown,
     /// The reader has a union variant the writer never produces.
@@ -104,6 +108,8 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             Ev::NullableDiffers { writer_has: true } => InputNullableRemoved,
             Ev::WriterEnumValueUnknown { .. } => InputEnumValueRemoved,
             Ev::ReaderEnumValueUnused => InputEnumValueAdded,
+            // See kinds::EXTENSIBLE_ONE_SIDED.
+            Ev::ExtensibleDiffers { .. } => return None,
             Ev::WriterVariantUnknown => InputVariantRemoved,
             Ev::ReaderVariantUnused => InputVariantAdded,
             Ev::DiscriminatorDiffers => InputDiscriminatorChanged,
@@ -160,6 +166,8 @@ fn map(side: Side, ev: Ev) -> Option<Kind> {
             } => OutputEnumValueAddedExtensible,
             Ev::WriterEnumValueUnknown { .. } => OutputEnumValueAdded,
             Ev::ReaderEnumValueUnused => OutputEnumValueRemoved,
+            Ev::ExtensibleDiffers { writer_has: true } => OutputEnumMadeExtensible,
+            Ev::ExtensibleDiffers { writer_has: false } => OutputEnumMadeClosed,
             Ev::WriterVariantUnknown => OutputVariantAdded,
             Ev::ReaderVariantUnused => OutputVariantRemoved,
             Ev::DiscriminatorDiffers => OutputDiscriminatorChanged,
@@ -563,9 +571,8 @@ impl<'a> Reader<'a, '_> {
         let (ws, rs) = (Some(w.span), Some(r.span));
         match (wn, rn) {
             (Norm::Str(a), Norm::Str(b)) => self.string(a, b, path),
-            (Norm::Int(a), Norm::Int(b)) | (Norm::Num(a), Norm::Num(b)) => {
-                self.number(a, b, path, ws, rs)
-            }
+            (Norm::Int(a), Norm::Int(b)) => self.number((a, b), true, path, ws, rs),
+            (Norm::Num(a), Norm::Num(b)) => self.number((a, b), false, path, ws, rs),
             (Norm::Bool, Norm::Bool) => {}
             (Norm::Arr(a), Norm::Arr(b)) => {
                 self.lower(
@@ -706,6 +713,15 @@ impl<'a> Reader<'a, '_> {
                 "(`enum` restriction)".into(),
             ),
             (Some(we), Some(re)) => {
+                if we.extensible != re.extensible {
+                    let ev = Ev::ExtensibleDiffers {
+                        writer_has: we.extensible,
+                    };
+                    let (o, n) = self.on(we.extensible, re.extensible);
+                    let detail = format!("(`extensible` {o} → {n})");
+                    let p = sub(path, "extensible");
+                    self.emit(ev, &p, Some(we.span), Some(re.span), detail);
+                }
                 // The model holds no value twice in one list, so a common prefix holds every
                 // value both sides share up to there, and no value after it equals one in it:
                 // only the rest is looked up, each side's values as keys (compared pairwise,
@@ -818,27 +834,17 @@ impl<'a> Reader<'a, '_> {
 
     fn number(
         &mut self,
-        w: &'a NumTy,
-        r: &'a NumTy,
+        (w, r): (&'a NumTy, &'a NumTy),
+        integer: bool,
         path: &str,
         ws: Option<Span>,
         rs: Option<Span>,
     ) {
         let f = |o: &Option<crate::model::Sp<Num>>| o.as_ref().map(|v| (v.value.as_f64(), v.span));
-        self.lower("min", f(&w.min), f(&r.min), path);
-        self.upper("max", f(&w.max), f(&r.max), path);
-        self.lower(
-            "exclusive-min",
-            f(&w.exclusive_min),
-            f(&r.exclusive_min),
-            path,
-        );
-        self.upper(
-            "exclusive-max",
-            f(&w.exclusive_max),
-            f(&r.exclusive_max),
-            path,
-        );
+        for end in [End::Lower, End::Upper] {
+            let (wb, rb) = (Bound::of(w, end, integer), Bound::of(r, end, integer));
+            self.bound(wb, rb, path);
+        }
         let listed = |e: &'a crate::model::NumEnum| EnumList {
             values: Values::Numbers(&e.values),
             extensible: false,
@@ -885,6 +891,38 @@ impl<'a> Reader<'a, '_> {
                 detail,
             );
         }
+    }
+
+    /// One end of a number's range, however each side spells it: the reader is narrower
+    /// when its bound is tighter. On an `integer`, `min=1` and `exclusive-min=0` are one
+    /// bound, as are `max=9` and `exclusive-max=10`.
+    fn bound(&mut self, w: Option<Bound>, r: Option<Bound>, path: &str) {
+        let ev = match (w, r) {
+            (None, Some(_)) => Ev::Narrower,
+            (Some(_), None) => Ev::Wider,
+            (Some(a), Some(b)) => match b.at.partial_cmp(&a.at) {
+                Some(std::cmp::Ordering::Greater) => Ev::Narrower,
+                Some(std::cmp::Ordering::Less) => Ev::Wider,
+                _ => return,
+            },
+            (None, None) => return,
+        };
+        let (o, n) = self.on(w, r);
+        // The new side's keyword names the change, else the old side's.
+        let key = n.or(o).map_or("min", |b| b.key);
+        let show = |b: Option<Bound>, with_key: bool| match b {
+            None => "none".to_string(),
+            Some(b) if with_key => format!("`{}` {}", b.key, fmt_num(b.shown)),
+            Some(b) => fmt_num(b.shown),
+        };
+        let same_key = o.zip(n).is_none_or(|(o, n)| o.key == n.key);
+        let detail = if same_key {
+            format!("(`{key}` {} → {})", show(o, false), show(n, false))
+        } else {
+            format!("({} → {})", show(o, true), show(n, true))
+        };
+        let (wspan, rspan) = (w.map(|b| b.span), r.map(|b| b.span));
+        self.emit(ev, &sub(path, key), wspan, rspan, detail);
     }
 
     fn bound_detail(&self, key: &str, w: Option<f64>, r: Option<f64>) -> String {
@@ -937,6 +975,84 @@ impl<'a> Reader<'a, '_> {
         let (o, n) = self.on(w, r);
         self.emit(ev, &sub(path, key), ws, rs, format!("(`{key}` {o} → {n})"));
     }
+}
+
+/// Which end of a number's range.
+#[derive(Clone, Copy, PartialEq)]
+enum End {
+    Lower,
+    Upper,
+}
+
+/// Where a bound sits, in an order where greater is tighter (for either end).
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Tightness {
+    /// An `integer`'s bound as the inclusive whole number it admits, negated for an upper
+    /// bound.
+    Whole(i128),
+    /// A `number`'s bound, negated for an upper bound, then whether it is exclusive.
+    Real(f64, bool),
+}
+
+/// The effective bound at one end of a number's range: the tighter of the inclusive and the
+/// exclusive keyword.
+#[derive(Clone, Copy)]
+struct Bound {
+    /// The keyword that sets it (`min`, `exclusive-min`, `max`, `exclusive-max`).
+    key: &'static str,
+    /// Its value as written, for messages.
+    shown: f64,
+    span: Span,
+    at: Tightness,
+}
+
+impl Bound {
+    fn of(n: &NumTy, end: End, integer: bool) -> Option<Bound> {
+        let (inclusive, exclusive, keys) = match end {
+            End::Lower => (&n.min, &n.exclusive_min, ("min", "exclusive-min")),
+            End::Upper => (&n.max, &n.exclusive_max, ("max", "exclusive-max")),
+        };
+        let one = |v: &Option<crate::model::Sp<Num>>, key: &'static str, excl: bool| {
+            v.as_ref().map(|v| Bound {
+                key,
+                shown: v.value.as_f64(),
+                span: v.span,
+                at: tightness(v.value, end, excl, integer),
+            })
+        };
+        let (a, b) = (one(inclusive, keys.0, false), one(exclusive, keys.1, true));
+        match (a, b) {
+            // On a tie the inclusive keyword, the plainer spelling, names the bound.
+            (Some(a), Some(b)) => Some(if b.at > a.at { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// A bound's place in the order of [`Tightness`]. An `integer` admits whole numbers only, so
+/// its bound is the first whole number inside: `exclusive-min=0` is `min=1`, `min=0.5` is
+/// `min=1`, `exclusive-max=10` is `max=9` (exact for every `i64`; a float bound beyond the
+/// `i128` range saturates, still ordered).
+fn tightness(v: Num, end: End, exclusive: bool, integer: bool) -> Tightness {
+    if !integer {
+        let x = v.as_f64();
+        return match end {
+            End::Lower => Tightness::Real(x, exclusive),
+            End::Upper => Tightness::Real(-x, exclusive),
+        };
+    }
+    let whole = match (v, end) {
+        (Num::Int(i), End::Lower) => i128::from(i) + i128::from(exclusive),
+        (Num::Int(i), End::Upper) => i128::from(i) - i128::from(exclusive),
+        (Num::Float(f), End::Lower) if exclusive => (f.floor() as i128).saturating_add(1),
+        (Num::Float(f), End::Lower) => f.ceil() as i128,
+        (Num::Float(f), End::Upper) if exclusive => (f.ceil() as i128).saturating_sub(1),
+        (Num::Float(f), End::Upper) => f.floor() as i128,
+    };
+    Tightness::Whole(match end {
+        End::Lower => whole,
+        End::Upper => whole.saturating_neg(),
+    })
 }
 
 /// The values of a string or numeric `enum`, borrowed from the model.

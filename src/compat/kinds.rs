@@ -101,6 +101,10 @@ const DEFAULT_ONE_SIDED: &str = "a default tells the reader what an omitted fiel
 const HEADER_ONE_SIDED: &str = "only arguments are mirrored into request headers \
      (`x-mcp-header` exists in input schemas only; lint reports `header=` on an output field)";
 
+const EXTENSIBLE_ONE_SIDED: &str = "`extensible=#true` decides how an output enum value added \
+     later is classed; adding an input enum value is minor either way, so on input the flag \
+     changes no class and is not a change";
+
 kinds! {
     InputFieldOptionalAdded = "compat/input-field-optional-added", Minor,
         "optional input field added",
@@ -171,6 +175,14 @@ kinds! {
         "output enum value removed",
         "The server produces fewer values; clients handle every remaining one.",
         mirror: Other(InputEnumValueRemoved), reverse: [OutputEnumValueAdded, OutputEnumValueAddedExtensible];
+    OutputEnumMadeExtensible = "compat/output-enum-made-extensible", Major,
+        "output enum made extensible",
+        "Old clients were given a closed enum and may match it exhaustively. Declaring it `extensible=#true` makes every later addition minor, so the declaration is where those clients break: comparing step by step must never pass what comparing the first and last versions fails.",
+        mirror: OneSided(EXTENSIBLE_ONE_SIDED), reverse: [OutputEnumMadeClosed];
+    OutputEnumMadeClosed = "compat/output-enum-made-closed", Minor,
+        "output enum no longer extensible",
+        "Clients were told to accept values added later and still do; the server now promises to add none without a major version.",
+        mirror: OneSided(EXTENSIBLE_ONE_SIDED), reverse: [OutputEnumMadeExtensible];
     InputBoundTightened = "compat/input-bound-tightened", Major,
         "input bound tightened",
         "A `max`/`max-length`/`max-items` lowered, a `min…` raised, an `exclusive-…`, `multiple-of`, `unique` or `enum` restriction added: some old calls are rejected.",
@@ -649,6 +661,8 @@ mod tests {
             assert_eq!(o.map(Kind::class), Some(*output), "output-{row}");
         }
         assert_eq!(Kind::OutputEnumValueAddedExtensible.class(), Minor);
+        assert_eq!(Kind::OutputEnumMadeExtensible.class(), Major);
+        assert_eq!(Kind::OutputEnumMadeClosed.class(), Minor);
         assert_eq!(Kind::InputDefaultChanged.class(), Major);
         assert_eq!(Kind::InputDefaultRemoved.class(), Major);
         for k in [

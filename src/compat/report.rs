@@ -5,6 +5,7 @@ use super::kinds::CompatRules;
 use super::{
     CatalogReport, Change, Class, Loc, Policy, Report, ToolReport, Versioned, fingerprint,
 };
+use crate::contract::markdown::code;
 use crate::diag::emit::{self, Location, Record, github, human, sarif};
 use crate::diag::{Level, SourceFile, SourceMap};
 use serde_json::{Value, json};
@@ -320,12 +321,11 @@ pub fn write_github(
     github::write(out, records(report, sources, policy), false)
 }
 
-fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 /// A summary table (one row per added, removed or changed tool) and the list of changes, for
-/// a pull-request comment.
+/// a pull-request comment. Every catalog text goes through the Markdown helpers the docs use
+/// ([`crate::contract::markdown`]): names, and the messages that quote them, in code spans
+/// that outgrow any backticks inside, so no name can end its span or cell and render as
+/// markup, a link or a mention.
 pub fn write_markdown(
     out: &mut dyn Write,
     report: &Report,
@@ -345,15 +345,12 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
     s.push_str("| catalog | tool | status | old | new | required | suggested | ok |\n");
     s.push_str("|---|---|---|---|---|---|---|---|\n");
     for c in &report.catalogs {
-        let v = |x: &Option<Versioned>| {
-            x.as_ref()
-                .map_or("—".to_string(), |v| format!("`{}`", v.value))
-        };
+        let v = |x: &Option<Versioned>| x.as_ref().map_or("—".to_string(), |v| code(&v.value));
         let ok = |b: bool| if b { "✅" } else { "❌" };
         let _ = writeln!(
             s,
             "| **{}** | *(catalog)* | | {} | {} | {} | | {} |",
-            md_cell(&c.name),
+            code(&c.name),
             v(&c.old_version),
             v(&c.new_version),
             required(c.verdict.required),
@@ -366,9 +363,9 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
         {
             let _ = writeln!(
                 s,
-                "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
-                md_cell(&c.name),
-                md_cell(&t.name),
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                code(&c.name),
+                code(&t.name),
                 t.status.as_str(),
                 v(&t.old_version),
                 v(&t.new_version),
@@ -376,7 +373,7 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
                 t.verdict
                     .suggested
                     .as_ref()
-                    .map_or(String::new(), |v| format!("`{v}`")),
+                    .map_or(String::new(), |v| code(&v.to_string())),
                 ok(t.verdict.ok())
             );
         }
@@ -385,18 +382,18 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
     for (_, t, ch) in report.changes() {
         let _ = writeln!(
             s,
-            "| `{}` | {} | `{}` | `{}` | {} |",
-            md_cell(&t.name),
+            "| {} | {} | {} | {} | {} |",
+            code(&t.name),
             ch.class().as_str(),
-            ch.kind.id(),
-            md_cell(&ch.path),
-            md_cell(&ch.message)
+            code(ch.kind.id()),
+            code(&ch.path),
+            code(&ch.message)
         );
     }
     if !fails.is_empty() {
         s.push_str("\n**Errors**\n\n");
         for f in &fails {
-            let _ = writeln!(s, "- `{}`: {}", f.rule, md_cell(&f.message));
+            let _ = writeln!(s, "- {}: {}", code(f.rule), code(&f.message));
         }
     }
     s

@@ -146,17 +146,22 @@ fn named_type_changes_are_classified_where_used_per_direction() {
     );
 }
 
+/// A string field type restricted to `values`.
+fn string_enum(values: &[&str], extensible: bool) -> TyKind {
+    TyKind::String(Box::new(StringTy {
+        enum_values: Some(EnumValues {
+            values: values.iter().map(|v| sp(v.to_string())).collect(),
+            extensible,
+            span: Span::default(),
+        }),
+        ..StringTy::default()
+    }))
+}
+
 #[test]
 fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
     let with = |values: &[&str], extensible: bool| {
-        let e = TyKind::String(Box::new(StringTy {
-            enum_values: Some(EnumValues {
-                values: values.iter().map(|v| sp(v.to_string())).collect(),
-                extensible,
-                span: Span::default(),
-            }),
-            ..StringTy::default()
-        }));
+        let e = string_enum(values, extensible);
         catalog(
             vec![tool("a_b", vec![], Some(vec![field("s", e, true)]))],
             vec![],
@@ -173,6 +178,132 @@ fn output_enum_addition_depends_on_extensible_of_the_old_schema() {
     assert_eq!(
         kinds(&with(&["a", "b"], true), &with(&["a"], true)),
         [Kind::OutputEnumValueRemoved]
+    );
+}
+
+/// `extensible=#true` added to an output enum was no change, and the value added next was
+/// minor, while the first and last versions compared directly demand major: the declaration
+/// itself is the major step, so comparing step by step is never laxer than end to end.
+#[test]
+fn output_enum_made_extensible_is_major_so_steps_compose() {
+    let with = |values: &[&str], extensible: bool| {
+        let e = string_enum(values, extensible);
+        catalog(
+            vec![tool(
+                "a_b",
+                vec![field("s", e.clone(), true)],
+                Some(vec![field("s", e, true)]),
+            )],
+            vec![],
+        )
+    };
+    let (start, middle, end) = (
+        with(&["a"], false),
+        with(&["a"], true),
+        with(&["a", "b"], true),
+    );
+    // Input: additions are minor whatever the flag, so the flag alone is no change.
+    assert_eq!(kinds(&start, &middle), [Kind::OutputEnumMadeExtensible]);
+    assert_eq!(kinds(&middle, &start), [Kind::OutputEnumMadeClosed]);
+    let class = |old: &Catalog, new: &Catalog| {
+        compare_tools(old, &old.tools[0], new, &new.tools[0])
+            .iter()
+            .map(Change::class)
+            .max()
+    };
+    let direct = class(&start, &end);
+    assert_eq!(direct, Some(Class::Major));
+    let stepwise = class(&start, &middle).max(class(&middle, &end));
+    assert!(stepwise >= direct, "{stepwise:?} < {direct:?}");
+    let changes = compare_tools(&start, &start.tools[0], &middle, &middle.tools[0]);
+    assert_eq!(changes[0].path, "output.s.extensible");
+}
+
+/// On an `integer`, `min=1` and `exclusive-min=0` admit the same values (as do `max=9` and
+/// `exclusive-max=10`): rewriting one as the other was a false major.
+#[test]
+fn integer_min_1_rewritten_as_exclusive_min_0_is_no_change() {
+    let num = |integer: bool, n: NumTy| {
+        let k = if integer {
+            TyKind::Integer(Box::new(n))
+        } else {
+            TyKind::Number(Box::new(n))
+        };
+        catalog(
+            vec![tool(
+                "a_b",
+                vec![field("n", k.clone(), true)],
+                Some(vec![field("n", k, true)]),
+            )],
+            vec![],
+        )
+    };
+    let b = |v: i64| Some(sp(Num::Int(v)));
+    let inclusive = NumTy {
+        min: b(1),
+        max: b(9),
+        ..NumTy::default()
+    };
+    let exclusive = NumTy {
+        exclusive_min: b(0),
+        exclusive_max: b(10),
+        ..NumTy::default()
+    };
+    let half = NumTy {
+        min: Some(sp(Num::Float(0.5))),
+        max: Some(sp(Num::Float(9.5))),
+        ..NumTy::default()
+    };
+    for (a, b) in [
+        (&inclusive, &exclusive),
+        (&exclusive, &half),
+        (&inclusive, &half),
+    ] {
+        assert_eq!(kinds(&num(true, a.clone()), &num(true, b.clone())), []);
+        assert_eq!(kinds(&num(true, b.clone()), &num(true, a.clone())), []);
+    }
+    // On a `number` they differ: (0, 10) admits 0.5, [1, 9] does not.
+    assert_eq!(
+        kinds(
+            &num(false, inclusive.clone()),
+            &num(false, exclusive.clone())
+        ),
+        [
+            Kind::InputBoundLoosened,
+            Kind::InputBoundLoosened,
+            Kind::OutputBoundLoosened,
+            Kind::OutputBoundLoosened
+        ]
+    );
+    // `min=0` against `exclusive-min=0` on a number: the exclusive one is tighter.
+    let zero = |key_exclusive: bool| NumTy {
+        min: (!key_exclusive).then(|| sp(Num::Int(0))),
+        exclusive_min: key_exclusive.then(|| sp(Num::Int(0))),
+        ..NumTy::default()
+    };
+    let changes = {
+        let (old, new) = (num(false, zero(false)), num(false, zero(true)));
+        compare_tools(&old, &old.tools[0], &new, &new.tools[0])
+    };
+    assert_eq!(changes[0].kind, Kind::InputBoundTightened);
+    assert_eq!(changes[0].path, "input.n.exclusive-min");
+    assert!(
+        changes[0].message.contains("(`min` 0 → `exclusive-min` 0)"),
+        "{}",
+        changes[0].message
+    );
+    // A real change still shows: `min=1` → `exclusive-min=1` on an integer is `min=2`.
+    let two = NumTy {
+        exclusive_min: b(1),
+        ..NumTy::default()
+    };
+    let one = NumTy {
+        min: b(1),
+        ..NumTy::default()
+    };
+    assert_eq!(
+        kinds(&num(true, one), &num(true, two)),
+        [Kind::InputBoundTightened, Kind::OutputBoundTightened]
     );
 }
 

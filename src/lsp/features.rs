@@ -3,6 +3,7 @@
 //! actions and formatting. Positions are converted by [`crate::diag::Utf16Index`].
 
 use super::analysis::{Occurrence, Snapshot, Target};
+use crate::contract::markdown;
 use crate::diag::emit::RuleMetadata;
 use crate::diag::{Diagnostic, FileId, Level, Utf16Index};
 use crate::model::vocab::{self, ValueKind};
@@ -283,16 +284,20 @@ fn symbol_markdown(view: &View, o: &Occurrence) -> Option<String> {
             let (c, t) = snap.tool_index(name)?;
             let cat = &snap.loaded.project.catalogs[c];
             let tool = &cat.tools[t];
+            // Catalog text goes through the docs' Markdown helpers: no name, version or
+            // description can end its code span or fence and inject markup.
             let mut md = format!(
-                "**tool `{name}`** {} (catalog `{}`), effect `{}`",
-                tool.version.value,
-                cat.name.value,
+                "**tool {}** {} (catalog {}), effect `{}`",
+                markdown::code(name),
+                markdown::md(&tool.version.value),
+                markdown::code(&cat.name.value),
                 tool.effect.value.as_str()
             );
             if let Some(contract) = snap.artifacts.tool(c, t) {
                 let h = contract.hashes();
+                let fence = markdown::fence(&contract.description);
                 md.push_str(&format!(
-                    "\n\nDescription the model sees:\n\n```text\n{}\n```\n\n| hash | value |\n|---|---|\n| input | `{}` |\n| output | `{}` |\n| description | `{}` |\n| contract | `{}` |",
+                    "\n\nDescription the model sees:\n\n{fence}text\n{}\n{fence}\n\n| hash | value |\n|---|---|\n| input | `{}` |\n| output | `{}` |\n| description | `{}` |\n| contract | `{}` |",
                     contract.description, h.input, h.output, h.description, h.contract
                 ));
             }
@@ -309,7 +314,11 @@ fn symbol_markdown(view: &View, o: &Occurrence) -> Option<String> {
             let def = cat.type_def(name)?;
             let text = &snap.loaded.sources.get(decl.file).text;
             let source = text.get(def.span.start..def.span.end).unwrap_or_default();
-            Some(format!("**type `{name}`**\n\n```kdl\n{source}\n```"))
+            let fence = markdown::fence(source);
+            Some(format!(
+                "**type {}**\n\n{fence}kdl\n{source}\n{fence}",
+                markdown::code(name)
+            ))
         }
     }
 }
