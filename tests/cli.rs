@@ -207,6 +207,43 @@ fn symlinks_leaving_the_folder_are_not_followed() {
     );
 }
 
+/// `gen`, `docs` and `lock` wrote through a symlink at the destination to any target; the
+/// one writer now refuses a link that leaves the destination's folder and leaves its target
+/// untouched.
+#[cfg(unix)]
+#[test]
+fn writers_do_not_write_through_a_symlink_out_of_the_folder() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(&d.join("catalogs/mini.kdl"), GOOD);
+    write(&d.join("outside/secret"), "keep");
+    let secret = d.join("outside/secret");
+    let link = |at: &Path| {
+        if let Some(p) = at.parent() {
+            std::fs::create_dir_all(p).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::os::unix::fs::symlink(&secret, at).unwrap_or_else(|e| panic!("symlink: {e}"))
+    };
+    link(&d.join("catalogs/mini.lock"));
+    link(&d.join("gen/mini.rs"));
+    link(&d.join("docs/mini.md"));
+    for args in [
+        &["lock", "catalogs"][..],
+        &["gen", "catalogs", "--out", "gen"],
+        &["docs", "catalogs", "--out", "docs"],
+    ] {
+        let o = run(catalogc().args(args).current_dir(d));
+        assert_eq!(o.code, 2, "{args:?}: {}{}", o.stdout, o.stderr);
+        assert!(
+            o.stderr.contains("outside its folder"),
+            "{args:?}: {}",
+            o.stderr
+        );
+        let kept = std::fs::read_to_string(&secret).unwrap_or_default();
+        assert_eq!(kept, "keep", "{args:?}");
+    }
+}
+
 #[test]
 fn bad_arguments_exit_2() {
     let o = run(catalogc().args(["lint", "--format", "xml"]));
