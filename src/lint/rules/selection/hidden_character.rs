@@ -1,7 +1,9 @@
 //! ## What it does
-//! Looks for characters a reader cannot see in every text of a catalog: the catalog summary,
-//! tool titles, summaries, when / when-not, field and type docs, enum values and string
-//! defaults, error messages and next steps, needs-input docs, `call` / `no-call` examples and
+//! Looks for characters a reader cannot see in every text of a catalog that reaches the
+//! model: the catalog summary, tool titles, summaries, when / when-not, field and type docs,
+//! field titles and `examples` (every string and key inside), enum values, string defaults and
+//! `const` values, `pattern`s, `header=` names, union discriminators and variant names and
+//! docs, error messages and next steps, needs-input docs, `call` / `no-call` examples and
 //! deprecation reasons. (Tool, type, field and error-code names are ASCII by the `naming`
 //! rules.) It reports:
 //!
@@ -11,7 +13,8 @@
 //! | bidirectional control | U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069 |
 //! | tag character | U+E0000–U+E007F (they spell ASCII text no font draws) |
 //! | variation selector | U+FE00–U+FE0F, U+E0100–U+E01EF, U+180B–U+180D, U+180F, unless it is a single selector right after a visible non-ASCII character or a keycap base (`0-9 # *`), as in ❤️ or 1️⃣ |
-//! | control character | C0 and C1 controls and DEL, except tab, line feed and carriage return (`\b`, `\f`, `\u{7}` …) |
+//! | control character | C0 and C1 controls and DEL, except tab and line feed (`\r`, `\b`, `\f`, `\u{7}` …): a carriage return makes a terminal or log overwrite the line with what follows |
+//! | private-use character | U+E000–U+F8FF, U+F0000–U+FFFFD, U+100000–U+10FFFD (no standard font draws them; they can carry data as tag characters do) |
 //! | other format character | the other characters of category `Cf`: U+0600–U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, U+2065, U+206A–U+206F, U+FFF9–U+FFFB, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A |
 //!
 //! The finding points at the character itself, or at the escape (`\u{200B}`) that wrote it; a
@@ -61,7 +64,7 @@ pub static RULE: Rule = Rule {
     id: "selection/hidden-character",
     level: Level::Error,
     summary: "no invisible, bidirectional-control, tag or other hidden character in any text",
-    hooks: crate::lint::Hooks::text(check_text).and_declaration(check_default),
+    hooks: crate::lint::Hooks::text(check_text).and_declaration(check_declaration),
     source: include_str!("hidden_character.rs"),
 };
 
@@ -80,6 +83,7 @@ enum Hidden {
     VariationSelector,
     Control,
     Format,
+    PrivateUse,
 }
 
 impl Hidden {
@@ -93,6 +97,9 @@ impl Hidden {
             }
             Hidden::Control => "a control character",
             Hidden::Format => "an invisible format character",
+            Hidden::PrivateUse => {
+                "a private-use character, which no standard font draws and can carry hidden data"
+            }
         }
     }
 }
@@ -105,7 +112,7 @@ fn is_variation_selector(c: char) -> bool {
 /// whether a variation selector selects a glyph (after a visible character, once) or hides
 /// data; `None` for "no visible character before it".
 fn hidden(prev: Option<char>, c: char) -> Option<Hidden> {
-    if c.is_ascii() && !c.is_ascii_control() || matches!(c, '\t' | '\n' | '\r') {
+    if c.is_ascii() && !c.is_ascii_control() || matches!(c, '\t' | '\n') {
         return None;
     }
     if c.is_control() {
@@ -124,6 +131,9 @@ fn hidden(prev: Option<char>, c: char) -> Option<Hidden> {
             Hidden::Bidi
         }
         '\u{E0000}'..='\u{E007F}' => Hidden::Tag,
+        '\u{E000}'..='\u{F8FF}' | '\u{F0000}'..='\u{FFFFD}' | '\u{100000}'..='\u{10FFFD}' => {
+            Hidden::PrivateUse
+        }
         '\u{00AD}' | '\u{034F}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
         | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{2800}'
         | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}' => Hidden::Invisible,
@@ -309,16 +319,17 @@ fn run_spans(cx: &Context, file: FileId, whole: Span, runs: &[Run]) -> Vec<Span>
     spans
 }
 
-/// Printable ASCII and line breaks only: most texts, settled without decoding a character.
+/// Printable ASCII, tabs and line feeds only: most texts, settled without decoding a
+/// character.
 fn plain(value: &str) -> bool {
     let bytes = value.as_bytes();
     let mut i = 0;
-    // The scan stops at controls, DEL and non-ASCII bytes: only line breaks go on.
+    // The scan stops at controls, DEL and non-ASCII bytes: only tabs and line feeds go on.
     loop {
         i = crate::scan::next_special(bytes, i, 0x20, b"\x7f");
         match bytes.get(i) {
             None => return true,
-            Some(b'\t' | b'\n' | b'\r') => i += 1,
+            Some(b'\t' | b'\n') => i += 1,
             Some(_) => return false,
         }
     }
@@ -363,20 +374,84 @@ fn check_text(cx: &Context, t: &Text<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// A string `default=`: not a text the walk visits, but it is in the published schema.
-fn check_default(cx: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
-    let Some(default) = site.field.and_then(|f| f.default.as_ref()) else {
-        return;
+/// The model-facing strings written at a declaration that the text walk does not visit: the
+/// field's string `default=` and `const=`, `title`, every string and key of its `examples`,
+/// `header=`, the type's `pattern`, and a union's discriminator and variant names and docs.
+fn check_declaration(cx: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
+    let path = site.path;
+    let mut check = |what: std::fmt::Arguments<'_>, value: &str, span: Span| {
+        if plain(value) {
+            return;
+        }
+        let what = what.to_string();
+        for (span, message) in scan(cx, site.catalog.file, &what, value, span) {
+            out.push(site_finding(site, span, message).help(HELP));
+        }
     };
-    let Literal::String(value) = &default.value else {
-        return;
-    };
-    if plain(value) {
-        return;
+    if let Some(field) = site.field {
+        for (key, literal) in [("default", &field.default), ("const", &field.constant)] {
+            if let Some(crate::model::Sp {
+                value: Literal::String(v),
+                span,
+            }) = literal.as_deref()
+            {
+                check(format_args!("the {key} of `{path}`"), v, *span);
+            }
+        }
+        if let Some(t) = field.title.as_deref() {
+            check(format_args!("the title of `{path}`"), &t.value, t.span);
+        }
+        if let Some(h) = field.header.as_deref() {
+            check(format_args!("the header of `{path}`"), &h.value, h.span);
+        }
+        for example in &field.examples {
+            let mut strings = String::new();
+            json_strings(&example.value, &mut strings);
+            check(format_args!("an example of `{path}`"), &strings, example.span);
+        }
     }
-    let what = format!("the default of `{}`", site.path);
-    for (span, message) in scan(cx, site.catalog.file, &what, value, default.span) {
-        out.push(site_finding(site, span, message).help(HELP));
+    match &site.ty.kind {
+        crate::model::TyKind::String(s) | crate::model::TyKind::Cursor(s) => {
+            if let Some(p) = &s.pattern {
+                check(format_args!("the pattern of `{path}`"), &p.value, p.span);
+            }
+        }
+        crate::model::TyKind::Union(u) => {
+            let d = &u.discriminator;
+            check(format_args!("the discriminator of `{path}`"), &d.value, d.span);
+            for v in &u.variants {
+                let (name, span) = (&v.name.value, v.name.span);
+                check(format_args!("a variant name of `{path}`"), name, span);
+                if let Some(doc) = &v.doc {
+                    let name = name.escape_debug();
+                    let what = format_args!("the doc of variant `{path}<{name}>`");
+                    check(what, &doc.value, doc.span);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every string and object key inside `value`, in order, one per line: what a model reads of
+/// an example.
+fn json_strings(value: &serde_json::Value, out: &mut String) {
+    fn push(out: &mut String, s: &str) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(s);
+    }
+    match value {
+        serde_json::Value::String(s) => push(out, s),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| json_strings(v, out)),
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                push(out, k);
+                json_strings(v, out);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -395,7 +470,7 @@ mod tests {
 
     #[test]
     fn plain_is_printable_ascii_and_line_breaks_at_every_offset() {
-        let bytewise = |v: &str| v.bytes().all(|b| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+        let bytewise = |v: &str| v.bytes().all(|b| (b' '..b'\x7f').contains(&b) || matches!(b, b'\t' | b'\n'));
         for odd in ['\t', '\n', '\r', '\0', '\x1f', '\x7f', 'é', '\u{200B}', '~', ' '] {
             for at in 0..20 {
                 let mut text: String = "abcdefghijklmnopqrstuvwxyz".chars().take(at).collect();
@@ -413,7 +488,7 @@ mod tests {
             "日本語の請求書を検索します。",
             "Ship it 🚀 and smile 😀.",
             "Love ❤️ and a keycap 1️⃣ and ©️.",
-            "Tabs\tand\nnew lines\r\n are fine.",
+            "Tabs\tand\nnew lines are fine.",
             "漢字 with an ideographic selector 葛\u{E0100}.",
             "Non-breaking\u{A0}space and thin\u{2009}space.",
         ] {
@@ -432,6 +507,9 @@ mod tests {
         assert_eq!(kinds("back\u{8}space"), [('\u{8}', Hidden::Control, 1)]);
         assert_eq!(kinds("nel\u{85}"), [('\u{85}', Hidden::Control, 1)]);
         assert_eq!(kinds("\u{0600}1"), [('\u{0600}', Hidden::Format, 1)]);
+        assert_eq!(kinds("line\rover"), [('\r', Hidden::Control, 1)]);
+        assert_eq!(kinds("pua\u{E000}\u{F8FF}"), [('\u{E000}', Hidden::PrivateUse, 2)]);
+        assert_eq!(kinds("\u{10FFFD}"), [('\u{10FFFD}', Hidden::PrivateUse, 1)]);
         // Runs break where the kind changes.
         assert_eq!(
             kinds("\u{200B}\u{200C}\u{202E}"),
@@ -498,6 +576,40 @@ mod tests {
             found[5].1,
             "the default of `Entry.note` holds U+E0049 TAG 'I', the first of 2 in a row spelling \"IG\": a tag character, which spells text no font draws"
         );
+    }
+
+    /// Right-to-left overrides and tag characters went unreported in a field's `title` and
+    /// `examples`, a union variant's `doc` and name, all exported in `inputSchema`; carriage
+    /// returns and private-use characters in any text.
+    #[test]
+    fn rlo_and_tags_in_titles_examples_variant_docs_and_names_fire() {
+        let source = "catalog \"billing\" version=\"1.0.0\" {\n    summary \"Bills\\r overwritten.\"\n}\ntype \"Entry\" {\n    field \"note\" \"string\" max-length=10 {\n        title \"Note\\u{202E}txt\"\n        examples \"ok\" \"x\\u{E0041}\"\n    }\n    field \"code\" \"string\" max-length=10 pattern=\"^a\\u{E000}$\" const=\"a\\u{F0000}\"\n    field \"shape\" \"union\" discriminator=\"kind\" {\n        variant \"circle\\u{202E}\" {\n            doc \"Round\\u{E0049}\\u{E0047}.\"\n            field \"r\" \"integer\" min=0 max=9\n        }\n        variant \"square\" {\n            field \"side\" \"integer\" min=0 max=9\n        }\n    }\n}\n";
+        let found = pointed_at(source);
+        let messages: Vec<&str> = found.iter().map(|(_, m)| m.as_str()).collect();
+        let has = |what: &str, holds: &str| {
+            assert!(
+                messages.iter().any(|m| m.starts_with(what) && m.contains(holds)),
+                "{what} {holds}: {messages:#?}"
+            )
+        };
+        has("catalog summary", "U+000D <control>");
+        has("the title of `Entry.note`", "U+202E RIGHT-TO-LEFT OVERRIDE");
+        has("an example of `Entry.note`", "U+E0041 TAG 'A'");
+        has("the pattern of `Entry.code`", "U+E000: a private-use character");
+        has("the const of `Entry.code`", "U+F0000");
+        has("a variant name of `Entry.shape`", "U+202E");
+        has("the doc of variant `Entry.shape<circle\\u{202e}>`", "spelling \"IG\"");
+        assert_eq!(found.len(), 7, "{messages:#?}");
+        // The title finding points at the escape that wrote the override.
+        assert!(found.iter().any(|(span, _)| span == "\\u{202E}"), "{found:?}");
+    }
+
+    /// Line breaks of a file saved with CRLF are not carriage returns in the text: the
+    /// parser reads each CRLF as one line feed.
+    #[test]
+    fn crlf_line_endings_in_a_multi_line_string_are_quiet() {
+        let source = "catalog \"billing\" version=\"1.0.0\" {\r\n    summary \"\"\"\r\n        Bills of\r\n        the tenant.\r\n        \"\"\"\r\n}\r\n";
+        assert_eq!(pointed_at(source), []);
     }
 
     #[test]
