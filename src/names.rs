@@ -257,6 +257,21 @@ const RUST_KEYWORDS: &[&str] = &[
 /// Keywords that are not allowed as raw identifiers.
 const NOT_RAW: &[&str] = &["Self", "crate", "self", "super", "_"];
 
+/// The longest catalog name [`is_catalog_name`] accepts.
+pub const MAX_CATALOG_NAME: usize = 64;
+
+/// Whether `name` can name a catalog: ASCII letters, digits, `-` and `_`, starting with a
+/// letter or digit, at most [`MAX_CATALOG_NAME`] characters. The name becomes file names
+/// (`NAME.lock`, `NAME.md`, `NAME.rs`) beside the catalog or in an output folder, so nothing
+/// that could climb out of a folder (`..`, `/`), be empty, or read as an option is allowed.
+pub fn is_catalog_name(name: &str) -> bool {
+    name.len() <= MAX_CATALOG_NAME
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+}
+
 /// Whether `ident` is a Rust keyword (so it needs `r#` or a suffix).
 pub fn is_rust_keyword(ident: &str) -> bool {
     RUST_KEYWORDS.contains(&ident)

@@ -244,6 +244,58 @@ fn writers_do_not_write_through_a_symlink_out_of_the_folder() {
     }
 }
 
+/// Catalog names `""`, `..`, `a/b`, `/tmp/x` were lint-clean (and fell back to the file stem
+/// for the lock file, so `x.kdl` holding `y` beside `y.kdl` holding `a/b` wrote `y.lock`
+/// twice): a catalog name that is not a plain name is now a model error.
+#[test]
+fn invalid_catalog_names_are_model_errors() {
+    let body = GOOD.trim_start_matches("catalog \"mini\" version=\"1.0.0\"\n");
+    for name in [
+        "",
+        "..",
+        "a/b",
+        "/tmp/x",
+        "a b",
+        "-rf",
+        "caf\u{e9}",
+        &"n".repeat(65),
+    ] {
+        let dir = tempdir();
+        let text = format!("catalog {name:?} version=\"1.0.0\"\n{body}");
+        write(&dir.path().join("y.kdl"), &text);
+        let o = run(catalogc()
+            .args(["lint", "--format", "json"])
+            .arg(dir.path()));
+        assert_eq!(o.code, 1, "{name:?}: {}{}", o.stdout, o.stderr);
+        assert!(
+            o.stdout.contains("model/invalid-name"),
+            "{name:?}: {}",
+            o.stdout
+        );
+        let o = run(catalogc().arg("lock").arg(dir.path()));
+        assert_eq!(o.code, 2, "{name:?}: {}{}", o.stdout, o.stderr);
+        assert!(!dir.path().join("y.lock").exists());
+    }
+}
+
+/// Two catalogs whose lock files are one file (here `Billing.lock` and `billing.lock`, one
+/// file on a case-insensitive file system): the second overwrote the first and `lock
+/// --check` failed forever. `lock` refuses before writing either.
+#[test]
+fn two_catalogs_sharing_a_lock_file_are_refused() {
+    let dir = tempdir();
+    let other = GOOD
+        .replace("\"mini\"", "\"Mini\"")
+        .replace("order_list", "order_count");
+    write(&dir.path().join("a.kdl"), GOOD);
+    write(&dir.path().join("b.kdl"), other);
+    let o = run(catalogc().arg("lock").arg(dir.path()));
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("would both write"), "{}", o.stderr);
+    assert!(!dir.path().join("mini.lock").exists());
+    assert!(!dir.path().join("Mini.lock").exists());
+}
+
 #[test]
 fn bad_arguments_exit_2() {
     let o = run(catalogc().args(["lint", "--format", "xml"]));

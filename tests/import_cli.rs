@@ -140,3 +140,65 @@ fn lint_does_not_mix_catalogs_and_tool_lists() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not both"), "{}", r.stderr);
 }
+
+/// `import` wrote catalogs no command could load: a name taken from a file stem such as
+/// `my tools.v2`, a `--name` like `a/b`, and a list whose catalog outgrows the file cap (a
+/// 50,000-tool list gave 21 MB against 8 MiB). Each is now a valid name or a refusal.
+#[test]
+fn import_never_writes_a_catalog_no_command_can_load() {
+    let dir = tmp();
+    let list = r#"{"tools":[{"name":"ping_host","description":"Ping a host."}]}"#;
+    std::fs::write(dir.path().join("my tools.v2.json"), list).unwrap_or_else(|e| panic!("{e}"));
+    let r = run(
+        dir.path(),
+        &["import", "my tools.v2.json", "--out", "a.kdl"],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lint = run(dir.path(), &["fmt", "--check", "a.kdl"], None);
+    assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+    let text = std::fs::read_to_string(dir.path().join("a.kdl")).unwrap_or_default();
+    assert!(text.contains("catalog \"my_tools_v2\""), "{text}");
+
+    let r = run(dir.path(), &["import", "-", "--name", "a/b"], Some(list));
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("is not a plain name"), "{}", r.stderr);
+    assert!(!r.stderr.contains("catalogc bug"), "{}", r.stderr);
+
+    let many: Vec<String> = (0..40)
+        .map(|i| format!(r#"{{"name":"ping_host_{i}","description":"Ping a host."}}"#))
+        .collect();
+    let many = format!(r#"{{"tools":[{}]}}"#, many.join(","));
+    let r = run(
+        dir.path(),
+        &[
+            "--max-file-bytes",
+            "4096",
+            "import",
+            "-",
+            "--out",
+            "big.kdl",
+        ],
+        Some(&many),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("over the 4096-byte limit"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.path().join("big.kdl").exists());
+}
+
+/// A `tools.json` saved with a UTF-8 byte order mark was "not valid JSON".
+#[test]
+fn a_tools_json_with_a_byte_order_mark_imports() {
+    let dir = tmp();
+    let list = "\u{FEFF}{\"tools\":[{\"name\":\"ping_host\",\"description\":\"Ping a host.\"}]}";
+    std::fs::write(dir.path().join("tools.json"), list).unwrap_or_else(|e| panic!("{e}"));
+    let r = run(dir.path(), &["import", "tools.json"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("tool \"ping_host\""), "{}", r.stdout);
+    let r = run(dir.path(), &["lint", "tools.json"], None);
+    assert_ne!(r.code, 2, "{}{}", r.stdout, r.stderr);
+}

@@ -28,6 +28,16 @@ pub fn run(args: &ImportArgs, global: &Global) -> Result<Status, CliError> {
         .clone()
         .unwrap_or_else(|| catalog_name(&args.file));
     let imported = import_text(&args.file, &text, &name)?;
+    // Every command refuses a catalog file over the cap: one written bigger could never be
+    // read back.
+    let cap = global.load.max_file_bytes;
+    if imported.text.len() as u64 > cap {
+        return Err(CliError(format!(
+            "{}: the imported catalog is {} bytes, over the {cap}-byte limit for one catalog file, so no command could read it; split the tools list, or raise --max-file-bytes for this and every later command",
+            args.file.display(),
+            imported.text.len()
+        )));
+    }
     for note in &imported.notes {
         eprintln!("note: {note}");
     }
@@ -54,16 +64,35 @@ pub fn import_text(path: &Path, text: &str, name: &str) -> Result<Imported, CliE
 }
 
 /// The catalog name for a tools/list file: its stem, or its folder's name when the stem is
-/// the generic `tools` (`servers/github/tools.json` → `github`); `imported` for stdin.
+/// the generic `tools` (`servers/github/tools.json` → `github`); `imported` for stdin. Made
+/// a valid catalog name ([`crate::names::is_catalog_name`]): other characters become `_`,
+/// leading `-` and `_` are dropped, and the name is cut at the length limit.
 pub fn catalog_name(path: &Path) -> String {
     let stem = |p: &Path| p.file_stem().map(|s| s.to_string_lossy().into_owned());
-    match stem(path).as_deref() {
+    let raw = match stem(path).as_deref() {
         None | Some("-") => "imported".into(),
         Some("tools") => path
             .parent()
             .and_then(|d| d.file_name())
             .map_or_else(|| "tools".into(), |d| d.to_string_lossy().into_owned()),
         Some(s) => s.to_string(),
+    };
+    let plain: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .skip_while(|c| !c.is_ascii_alphanumeric())
+        .take(crate::names::MAX_CATALOG_NAME)
+        .collect();
+    if plain.is_empty() {
+        "imported".into()
+    } else {
+        plain
     }
 }
 

@@ -20,6 +20,30 @@ pub struct LockArgs {
     pub check: bool,
 }
 
+/// Two catalogs whose lock files are one file (compared ignoring case, as a checkout on a
+/// case-insensitive file system would store them): the second lock would overwrite the
+/// first, and `lock --check` would then fail for one of them forever. Nothing is written.
+fn refuse_shared_locks(loaded: &project::Loaded, paths: &[PathBuf]) -> Result<(), CliError> {
+    let mut seen: crate::FastMap<String, usize> = crate::FastMap::default();
+    for (i, path) in paths.iter().enumerate() {
+        let key = path.to_string_lossy().to_lowercase();
+        if let Some(&first) = seen.get(&key) {
+            let cats = &loaded.project.catalogs;
+            let file = |i: usize| loaded.sources.get(cats[i].file).path.display().to_string();
+            return Err(CliError(format!(
+                "catalogs `{}` ({}) and `{}` ({}) would both write {}: rename one catalog or move its file to another folder",
+                cats[first].name.value,
+                file(first),
+                cats[i].name.value,
+                file(i),
+                path.display()
+            )));
+        }
+        seen.insert(key, i);
+    }
+    Ok(())
+}
+
 /// Runs `catalogc lock`: writes `NAME.lock` beside each catalog, or with `--check` reports
 /// each lock file that is missing or stale ([`Status::Findings`]).
 pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
@@ -38,11 +62,14 @@ pub fn run(args: &LockArgs, global: &Global) -> Result<Status, CliError> {
         &loaded.project,
         &super::project_templates(&mut loaded.sources, global)?,
     )?;
+    let paths: Vec<PathBuf> = (loaded.project.catalogs.iter())
+        .map(|cat| lock::lock_path(cat, &loaded.sources.get(cat.file).path))
+        .collect();
+    refuse_shared_locks(&loaded, &paths)?;
     let mut out = String::new();
     let mut failing = false;
-    for (cat, contracts) in loaded.project.catalogs.iter().zip(&artifacts.catalogs) {
-        let file = &loaded.sources.get(cat.file).path;
-        let path = lock::lock_path(cat, file);
+    let catalogs = loaded.project.catalogs.iter().zip(&artifacts.catalogs);
+    for ((cat, contracts), path) in catalogs.zip(paths) {
         let current = Lock::of(cat, contracts);
         if !args.check {
             let outcome = fsutil::write_atomic(&path, current.render().as_bytes())

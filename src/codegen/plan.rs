@@ -3,8 +3,9 @@
 //! Rust name.
 //!
 //! Scopes and rules (all deterministic, in declaration order):
-//! - catalog root: the handler trait (the catalog name in Pascal case) and `Catalog` are
-//!   reserved; each named `type` gets its Pascal name once; enums and objects nested in a
+//! - catalog root: `Catalog` (the served catalog's unit struct) is reserved; the handler
+//!   trait is the catalog name in Pascal case (`Catalog2` for a catalog named `catalog`);
+//!   each named `type` gets its Pascal name once; enums and objects nested in a
 //!   named type are `{Type}{Field}`;
 //! - tool modules: one per tool (the tool name in snake case), distinct within the catalog;
 //! - in a tool module `Input`, `Output`, `Error`, `NeedsInput` and `Reply` are reserved; an
@@ -114,8 +115,11 @@ pub struct CatalogPlan<'a> {
 
 /// Resolves every name of `cat`'s generated code.
 pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
-    let trait_ident = rust_ident(&cat.name.value, Case::Pascal);
-    let mut root = Unique::with_reserved([trait_ident.as_str(), "Catalog"]);
+    // `Catalog` is the unit struct every generated module declares; the handler trait takes
+    // the catalog's name unless that is `Catalog` (a catalog named `catalog`), then the next
+    // free one. Named types are claimed after it, so none takes the trait's name either.
+    let mut root = Unique::with_reserved(["Catalog"]);
+    let trait_ident = root.claim(rust_ident(&cat.name.value, Case::Pascal), Case::Pascal);
     // Named types first, so a use before the declaration finds the name.
     let named: HashMap<&str, String> = cat
         .types
@@ -381,6 +385,34 @@ impl<'a> Scope<'_, 'a> {
 mod tests {
     use super::*;
     use crate::project::load_source;
+
+    /// A catalog named `catalog` was lint-clean, but its handler trait `Catalog` collided
+    /// with the generated unit struct `Catalog`, so the generated crate did not compile: every
+    /// root name is now distinct, whatever the catalog and its types are called.
+    #[test]
+    fn a_catalog_named_catalog_gets_a_trait_apart_from_the_catalog_struct() {
+        for name in [
+            "catalog", "Catalog", "self", "type", "match", "2fa", "catalog2",
+        ] {
+            let text = format!(
+                "catalog \"{name}\" version=\"1.0.0\"\ntype \"Catalog\" {{\n    field \"a\" \"boolean\"\n}}\ntype \"Catalog2\" {{\n    field \"b\" \"boolean\"\n}}\n"
+            );
+            let loaded = load_source("x.kdl", text);
+            let p = plan(&loaded.project.catalogs[0]);
+            let mut root: Vec<&str> = vec!["Catalog", p.trait_ident.as_str()];
+            root.extend(p.types.iter().map(|i| match i {
+                Item::Struct(s) => s.ident.as_str(),
+                Item::Enum(e) => e.ident.as_str(),
+                Item::Union(u) => u.ident.as_str(),
+            }));
+            let distinct: std::collections::HashSet<&str> = root.iter().copied().collect();
+            assert_eq!(distinct.len(), root.len(), "{name}: {root:?}");
+            let plain = p.trait_ident.strip_prefix("r#").unwrap_or(&p.trait_ident);
+            assert!(!crate::names::is_rust_keyword(plain) || p.trait_ident.starts_with("r#"));
+        }
+        let loaded = load_source("x.kdl", "catalog \"catalog\" version=\"1.0.0\"\n");
+        assert_eq!(plan(&loaded.project.catalogs[0]).trait_ident, "Catalog2");
+    }
 
     #[test]
     fn names_are_resolved_once_and_distinct() {

@@ -71,6 +71,9 @@ pub enum ImportError {
     Json(String),
     /// JSON, but not a tools/list result.
     Shape(String),
+    /// The catalog name asked for is not one a catalog may have
+    /// ([`crate::names::is_catalog_name`]).
+    Name(String),
     /// The generated catalog does not load cleanly: a bug of the importer.
     Internal(String),
 }
@@ -80,6 +83,11 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Json(e) => write!(f, "not valid JSON: {e}"),
             ImportError::Shape(e) => write!(f, "not an MCP tools/list result: {e}"),
+            ImportError::Name(name) => write!(
+                f,
+                "catalog name {name:?} is not a plain name: use ASCII letters, digits, `-` and `_`, starting with a letter or digit, at most {} characters",
+                crate::names::MAX_CATALOG_NAME
+            ),
             ImportError::Internal(e) => write!(
                 f,
                 "the imported catalog does not load ({e}); this is a catalogc bug"
@@ -90,8 +98,12 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
-/// Imports the tools/list JSON `json` as a catalog named `catalog`.
+/// Imports the tools/list JSON `json` (a leading byte order mark is skipped) as a catalog
+/// named `catalog`.
 pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
+    // Editors on Windows save JSON with a byte order mark, which JSON (RFC 8259) tells
+    // parsers they may ignore and serde_json rejects.
+    let json = json.strip_prefix('\u{FEFF}').unwrap_or(json);
     let value: Value = serde_json::from_str(json).map_err(|e| ImportError::Json(e.to_string()))?;
     let tools = match &value {
         Value::Array(tools) => tools,
@@ -116,6 +128,9 @@ pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
 /// Imports the Tool objects `tools` (a tools/list's `tools` array) as a catalog named
 /// `catalog`.
 pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportError> {
+    if !crate::names::is_catalog_name(catalog) {
+        return Err(ImportError::Name(catalog.to_string()));
+    }
     let mut notes = Vec::new();
     let mut items = vec![
         Item::Comment(format!(

@@ -91,6 +91,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "Write a finite number.",
     ),
     (
+        "model/invalid-name",
+        "A catalog name that is not a plain name (empty, `..`, a path, spaces, non-ASCII): it names the lock, generated and docs files.",
+        "Use ASCII letters, digits, `-` and `_`, starting with a letter or digit, at most 64 characters.",
+    ),
+    (
         "model/unknown-keyword",
         "A value outside a fixed set (effect, class, retry, unit, format, kind, digest, strategy).",
         "Use one of the values listed in the message.",

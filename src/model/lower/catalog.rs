@@ -200,6 +200,20 @@ impl Cx {
         let props = self.props(node, &["version"], &|_| None);
         let args = self.args(node, 1, 1, usage);
         let name = args.first().and_then(|e| self.string(e, "catalog name"));
+        if let Some(n) = name
+            .as_ref()
+            .filter(|n| !crate::names::is_catalog_name(&n.value))
+        {
+            self.fail(
+                "invalid-name",
+                n.span,
+                format!(
+                    "catalog name {:?} is not a plain name: it names the lock, generated and docs files and the generated module",
+                    n.value
+                ),
+                Some(format!("use ASCII letters, digits, `-` and `_`, starting with a letter or digit, at most {} characters", crate::names::MAX_CATALOG_NAME)),
+            );
+        }
         let version = self
             .required(
                 &props,
