@@ -296,6 +296,26 @@ fn two_catalogs_sharing_a_lock_file_are_refused() {
     assert!(!dir.path().join("Mini.lock").exists());
 }
 
+/// `lint --write-baseline FILE` where FILE is a catalog being linted replaced the catalog
+/// with the baseline JSON: refused, and the catalog is kept.
+#[test]
+fn write_baseline_onto_a_linted_catalog_is_refused() {
+    let dir = tempdir();
+    let cat = dir.path().join("catalogs/mini.kdl");
+    write(&cat, GOOD);
+    for target in ["catalogs/mini.kdl", "./catalogs/../catalogs/mini.kdl"] {
+        let o = run(catalogc()
+            .args(["lint", "catalogs", "--write-baseline", target])
+            .current_dir(dir.path()));
+        assert_one_line_failure(&o, "an input of this run");
+        assert_eq!(std::fs::read_to_string(&cat).unwrap_or_default(), GOOD);
+    }
+    let o = run(catalogc()
+        .args(["lint", "catalogs", "--write-baseline", "baseline.json"])
+        .current_dir(dir.path()));
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+}
+
 #[test]
 fn bad_arguments_exit_2() {
     let o = run(catalogc().args(["lint", "--format", "xml"]));

@@ -1,13 +1,13 @@
 //! `catalogc lint [PATH…]`: parse, lower and check catalogs; print every finding.
 
 use super::{CliError, Global, Status};
-use crate::diag::Level;
 use crate::diag::emit::{self, Summary, sarif};
+use crate::diag::{Level, SourceMap};
 use crate::lint::baseline::Baseline;
 use crate::lint::docs::LintRules;
 use crate::model::codes::CoreRules;
 use crate::project;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 /// Output format of `catalogc lint`.
@@ -57,6 +57,26 @@ pub struct LintArgs {
     pub target: Vec<crate::contract::targets::Target>,
 }
 
+/// `--write-baseline FILE` naming a file this run read (a catalog being linted, the project
+/// file, a template) would replace it with the baseline: refused, nothing written.
+fn refuse_overwriting_an_input(path: &Path, sources: &SourceMap) -> Result<(), CliError> {
+    let Ok(target) = std::fs::canonicalize(path) else {
+        return Ok(());
+    };
+    let read = sources
+        .files
+        .iter()
+        .find(|f| std::fs::canonicalize(&f.path).is_ok_and(|p| p == target));
+    match read {
+        Some(f) => Err(CliError(format!(
+            "--write-baseline {}: that is {}, an input of this run; write the baseline to its own file (e.g. lint-baseline.json)",
+            path.display(),
+            f.path.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
 /// baseline; [`Status::Findings`] when one is at error level (or warning with `--deny warnings`).
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
@@ -75,6 +95,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     if let Some(path) = &args.write_baseline {
+        refuse_overwriting_an_input(path, &loaded.sources)?;
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
         crate::fsutil::write_atomic(path, baseline.to_json().as_bytes())
             .map_err(|e| CliError(format!("{}: cannot write baseline: {e}", path.display())))?;

@@ -5,8 +5,9 @@
 use super::kinds::Class;
 use semver::Version;
 
-/// The smallest version after `old` that a change of `class` allows.
-pub fn bump(old: &Version, class: Class) -> Version {
+/// The smallest version after `old` that a change of `class` allows; `None` when the number
+/// to raise is already `u64::MAX`, so no version is high enough.
+pub fn bump(old: &Version, class: Class) -> Option<Version> {
     let class = if old.major == 0 {
         match class {
             Class::Major => Class::Minor,
@@ -15,13 +16,13 @@ pub fn bump(old: &Version, class: Class) -> Version {
     } else {
         class
     };
-    match class {
-        Class::Major => Version::new(old.major + 1, 0, 0),
-        Class::Minor => Version::new(old.major, old.minor + 1, 0),
+    Some(match class {
+        Class::Major => Version::new(old.major.checked_add(1)?, 0, 0),
+        Class::Minor => Version::new(old.major, old.minor.checked_add(1)?, 0),
         // A pre-release of the same numbers already comes before them: 1.2.0-rc.1 → 1.2.0.
         Class::Patch if !old.pre.is_empty() => Version::new(old.major, old.minor, old.patch),
-        Class::Patch => Version::new(old.major, old.minor, old.patch + 1),
-    }
+        Class::Patch => Version::new(old.major, old.minor, old.patch.checked_add(1)?),
+    })
 }
 
 /// The outcome of checking one declared version against the changes behind it.
@@ -49,6 +50,10 @@ pub struct Problem {
 /// deleted catalog has no version left to declare that bump (docs/breaking.md).
 pub const CATALOG_REMOVED: &str = "compat/catalog-removed";
 
+/// The old version cannot be bumped as the change requires: the number to raise is at its
+/// maximum.
+pub const VERSION_EXHAUSTED: &str = "compat/version-exhausted";
+
 /// The version checks, with one line each (for `rules`, SARIF and docs).
 pub const VERSION_RULES: &[(&str, &str)] = &[
     (
@@ -66,6 +71,10 @@ pub const VERSION_RULES: &[(&str, &str)] = &[
     (
         "compat/version-not-semver",
         "a version label is not semver, so no bump can be checked",
+    ),
+    (
+        VERSION_EXHAUSTED,
+        "the change needs a bump of a version number that is already 18446744073709551615 (u64::MAX): no version is high enough",
     ),
     (
         CATALOG_REMOVED,
@@ -108,7 +117,19 @@ pub fn verify(
         parse("new", new, &mut problems),
     );
     let suggested = match (&o, required) {
-        (Some(o), Some(class)) => Some(bump(o, class)),
+        (Some(o), Some(class)) => {
+            let next = bump(o, class);
+            if next.is_none() {
+                problems.push(Problem {
+                    rule: VERSION_EXHAUSTED,
+                    message: format!(
+                        "a {class} bump from {o} is required, but the number to raise is already {}: no version is high enough; ship a new tool or catalog",
+                        u64::MAX
+                    ),
+                });
+            }
+            next
+        }
         _ => None,
     };
     if let (Some(o), Some(n)) = (&o, &n) {
@@ -156,13 +177,38 @@ mod tests {
 
     #[test]
     fn bumps_follow_semver_and_cargo_below_one() {
-        assert_eq!(bump(&v("1.2.3"), Class::Major), v("2.0.0"));
-        assert_eq!(bump(&v("1.2.3"), Class::Minor), v("1.3.0"));
-        assert_eq!(bump(&v("1.2.3"), Class::Patch), v("1.2.4"));
-        assert_eq!(bump(&v("0.3.1"), Class::Major), v("0.4.0"));
-        assert_eq!(bump(&v("0.3.1"), Class::Minor), v("0.3.2"));
-        assert_eq!(bump(&v("0.0.4"), Class::Major), v("0.1.0"));
-        assert_eq!(bump(&v("1.2.0-rc.1"), Class::Patch), v("1.2.0"));
+        let bump = |old: &str, class| bump(&v(old), class);
+        assert_eq!(bump("1.2.3", Class::Major), Some(v("2.0.0")));
+        assert_eq!(bump("1.2.3", Class::Minor), Some(v("1.3.0")));
+        assert_eq!(bump("1.2.3", Class::Patch), Some(v("1.2.4")));
+        assert_eq!(bump("0.3.1", Class::Major), Some(v("0.4.0")));
+        assert_eq!(bump("0.3.1", Class::Minor), Some(v("0.3.2")));
+        assert_eq!(bump("0.0.4", Class::Major), Some(v("0.1.0")));
+        assert_eq!(bump("1.2.0-rc.1", Class::Patch), Some(v("1.2.0")));
+    }
+
+    /// The suggested version wrapped to `0.0.0` when the old major was `u64::MAX` (and a debug
+    /// build panicked): a bump past the largest number is an error, never a wrap.
+    #[test]
+    fn a_bump_past_u64_max_is_an_error_not_0_0_0() {
+        let max = u64::MAX;
+        for (old, class) in [
+            (format!("{max}.0.0"), Class::Major),
+            (format!("1.{max}.0"), Class::Minor),
+            (format!("1.2.{max}"), Class::Patch),
+            (format!("0.{max}.0"), Class::Major),
+        ] {
+            assert_eq!(bump(&v(&old), class), None, "{old}");
+            let r = verify(&old, &old, Some((class, "compat/x")), true);
+            assert_eq!(r.suggested, None, "{old}");
+            assert_eq!(r.problems[0].rule, VERSION_EXHAUSTED, "{old}");
+            assert!(!r.ok());
+        }
+        // The largest numbers still take the bumps that fit.
+        assert_eq!(
+            bump(&v(&format!("{max}.0.0")), Class::Minor),
+            Some(v(&format!("{max}.1.0")))
+        );
     }
 
     #[test]

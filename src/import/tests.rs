@@ -414,3 +414,16 @@ fn open_objects_with_fields_keep_their_extras() {
     }
     assert_loads(&i);
 }
+
+/// `"minimum": 5e-324` (the smallest double) failed with "this is a catalogc bug": the
+/// importer wrote a number the loader refused. Every double prints back as written now.
+#[test]
+fn a_subnormal_minimum_imports_and_loads() {
+    for min in ["5e-324", "1e-308", "-2.2250738585072e-308"] {
+        let i = imported(&format!(
+            r#"[{{"name":"get_x","inputSchema":{{"type":"object","properties":{{"x":{{"type":"number","minimum":{min}}}}}}}}}]"#
+        ));
+        assert_loads(&i);
+        assert!(i.text.contains(&format!("min={min}")), "{}", i.text);
+    }
+}

@@ -82,7 +82,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ),
     (
         "model/number-underflow",
-        "A non-zero decimal number too small for a 64-bit float (e.g. 1e-400): it would read as 0.",
+        "A non-zero decimal number too small for a 64-bit float to hold as written (e.g. 1e-400, which reads as 0, or 1.2345678901234567e-310, which keeps only part of its digits). A subnormal that reads back as written (5e-324, 1e-308) is a value like any other.",
         "Write 0, or a number of a sensible magnitude.",
     ),
     (

@@ -163,7 +163,7 @@ pub fn number_text(n: &Number) -> String {
         Number::BigInt(s) => s.clone(),
         Number::Float(f) => format!("{f:?}"),
         Number::FloatOverflow => "(too large for a 64-bit float)".to_string(),
-        Number::FloatUnderflow(_) => "(too small for a 64-bit float)".to_string(),
+        Number::FloatUnderflow(_) => "(too small for a 64-bit float to hold exactly)".to_string(),
         Number::Inf => "#inf".to_string(),
         Number::NegInf => "#-inf".to_string(),
         Number::NaN => "#nan".to_string(),
@@ -598,12 +598,17 @@ impl Reader {
                 );
                 true
             }
-            Number::FloatUnderflow(_) => {
+            Number::FloatUnderflow(f) => {
+                let reads = if *f == 0.0 {
+                    "it would read as 0".to_string()
+                } else {
+                    format!("it would read as {f:e}, keeping only part of the digits written")
+                };
                 self.fail(
                     "number-underflow",
                     e.value.span,
                     format!(
-                        "{what}: this number is too small for a 64-bit float; it would read as 0"
+                        "{what}: this number is below what a 64-bit float holds exactly; {reads}"
                     ),
                     Some("write 0 if 0 is meant, or a number of a sensible magnitude".to_string()),
                 );

@@ -425,6 +425,33 @@ fn nonzero_mantissa(text: &str) -> bool {
         .is_some_and(|m| m.bytes().any(|c| matches!(c, b'1'..=b'9')))
 }
 
+/// Whether the non-zero subnormal `f`, read from `text`, prints back as the number written
+/// (`5e-324`, `1e-308`): then it loses nothing a normal double would not, and is a value like
+/// any other. A subnormal that keeps only part of the digits written does not.
+fn prints_back(text: &str, f: f64) -> bool {
+    f != 0.0
+        && decimal_digits(text)
+            .is_some_and(|d| Some(d) == decimal_digits(&format!("{:e}", f.abs())))
+}
+
+/// A decimal number (`_` removed) as its significant digits and the power of ten of the
+/// last one, sign aside: `-1.50e-308` → `("15", -309)`. `None` when the exponent does not
+/// fit an `i64`.
+fn decimal_digits(text: &str) -> Option<(String, i64)> {
+    let t = text.trim_start_matches(['+', '-']);
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{int}{frac}");
+    let kept = all.trim_end_matches('0');
+    let exp = exp
+        .checked_sub(i64::try_from(frac.len()).ok()?)?
+        .checked_add(i64::try_from(all.len() - kept.len()).ok()?)?;
+    Some((kept.trim_start_matches('0').to_string(), exp))
+}
+
 /// Reads a number token (already checked by the lexer to be well-formed).
 pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Option<Number> {
     let (neg, rest) = match text.as_bytes().first() {
@@ -470,7 +497,12 @@ pub(crate) fn decode_number(text: &str, span: Span, errors: &mut Errors) -> Opti
     };
     if is_float {
         return Some(match clean.parse::<f64>() {
-            Ok(f) if f.is_finite() && f.abs() < f64::MIN_POSITIVE && nonzero_mantissa(&clean) => {
+            Ok(f)
+                if f.is_finite()
+                    && f.abs() < f64::MIN_POSITIVE
+                    && nonzero_mantissa(&clean)
+                    && !prints_back(&clean, f) =>
+            {
                 Number::FloatUnderflow(f)
             }
             Ok(f) if f.is_finite() => Number::Float(f),
@@ -583,7 +615,14 @@ mod tests {
         // its digits, is kept apart so lowering can refuse it; a written zero stays a zero.
         assert_eq!(num("1e-400"), Some(Number::FloatUnderflow(0.0)));
         assert_eq!(num("-2.5e-400"), Some(Number::FloatUnderflow(-0.0)));
-        assert!(matches!(num("5e-324"), Some(Number::FloatUnderflow(f)) if f > 0.0));
+        assert!(
+            matches!(num("1.2345678901234567e-310"), Some(Number::FloatUnderflow(f)) if f > 0.0)
+        );
+        // A subnormal that prints back as written is a value: `5e-324` is the smallest double.
+        assert_eq!(num("5e-324"), Some(Number::Float(f64::from_bits(1))));
+        assert_eq!(num("-5e-324"), Some(Number::Float(-f64::from_bits(1))));
+        assert_eq!(num("1e-308"), Some(Number::Float(1e-308)));
+        assert_eq!(num("0.00010e-304"), Some(Number::Float(1e-308)));
         assert_eq!(num("0.000e-400"), Some(Number::Float(0.0)));
         assert_eq!(
             num("2.2250738585072014e-308"),

@@ -241,10 +241,48 @@ fn findings_after_a_tool_do_not_name_it() {
     assert_eq!(diags[1].path, None);
 }
 
+/// `model/number-underflow` said `1e-308` and `5e-324` "would read as 0": they are non-zero
+/// doubles that print back as written, so they are values; a literal that does lose its
+/// digits is told what it would read as.
+#[test]
+fn a_subnormal_that_prints_back_is_a_value_and_the_message_says_what_it_reads_as() {
+    let src = |lit: &str| {
+        format!(
+            "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" {{ effect \"read\"; input {{ field \"x\" \"number\" min={lit} }} }}\n"
+        )
+    };
+    for (lit, value) in [("1e-308", 1e-308), ("5e-324", f64::from_bits(1))] {
+        let (cat, diags) = lower_text(&src(lit));
+        assert!(diags.is_empty(), "{lit}: {diags:?}");
+        let fields = &cat.expect("catalog").tools[0].input.fields;
+        let TyKind::Number(n) = &fields[0].ty.kind else {
+            panic!("number expected")
+        };
+        assert_eq!(
+            n.min.as_ref().map(|m| m.value.as_f64()),
+            Some(value),
+            "{lit}"
+        );
+    }
+    let (_, diags) = lower_text(&src("1e-400"));
+    assert!(
+        diags[0].message.contains("would read as 0"),
+        "{}",
+        diags[0].message
+    );
+    let (_, diags) = lower_text(&src("1.2345678901234567e-310"));
+    let m = &diags[0].message;
+    assert!(
+        m.contains("would read as 1.23456789012346e-310") || m.contains("keeping only part"),
+        "{m}"
+    );
+    assert!(!m.contains("read as 0"), "{m}");
+}
+
 #[test]
 fn a_bound_that_underflows_is_refused_not_read_as_zero() {
     // Issue 13: `min=1e-400` silently became `min=0`.
-    for lit in ["1e-400", "-3e-999", "5e-324"] {
+    for lit in ["1e-400", "-3e-999", "1.2345678901234567e-310"] {
         let src = format!(
             "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" {{ effect \"read\"; input {{ field \"x\" \"number\" min={lit} }} }}\n"
         );
