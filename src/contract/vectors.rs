@@ -31,6 +31,16 @@ use serde_json::{Number, Value, json};
 /// vector stays readable (and a catalog allowing 10,000 items does not make a 10,000-item line).
 pub const MAX_ARRAY_ITEMS: usize = 64;
 
+/// No generated string is longer than this many characters: a probe at a length bound above
+/// it (`maxLength - 1`, `maxLength`, `maxLength + 1` of `max-length=100000000`) is left out,
+/// and a valid string is cut here (its vector then says `reject` if `minLength` is higher),
+/// so a lint-clean bound cannot make the export take gigabytes or hours.
+pub const MAX_VECTOR_CHARS: usize = 1 << 16;
+
+/// No generated array or map holds more than this many items, however high `minItems` or
+/// `minProperties` is (the instance is then cut, and its vector says `reject`).
+pub const MAX_VECTOR_ITEMS: usize = 1024;
+
 /// What a vector probes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
@@ -172,12 +182,19 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
             maximal(schema),
         ),
     ];
+    let cut = if over_caps(schema) {
+        format!(
+            " (cut: strings at {MAX_VECTOR_CHARS} characters, arrays and maps at {MAX_VECTOR_ITEMS} items; probes past them left out)"
+        )
+    } else {
+        String::new()
+    };
     for (kind, note, instance) in whole {
         let accept = accepts(&instance);
         out.push(Vector {
             kind,
             pointer: String::new(),
-            note: note.into(),
+            note: format!("{note}{cut}"),
             instance,
             accept,
         });
@@ -202,6 +219,26 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
         });
     }
     Ok(out)
+}
+
+/// Whether a length or count bound anywhere in `schema` is past [`MAX_VECTOR_CHARS`] or
+/// [`MAX_VECTOR_ITEMS`], so some instance is cut or some probe left out.
+fn over_caps(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            let past = |cap: usize| {
+                v.as_u64()
+                    .is_some_and(|n| usize::try_from(n).map_or(true, |n| n >= cap))
+            };
+            match k.as_str() {
+                "minLength" | "maxLength" => past(MAX_VECTOR_CHARS),
+                "minItems" | "minProperties" => past(MAX_VECTOR_ITEMS),
+                _ => over_caps(v),
+            }
+        }),
+        Value::Array(items) => items.iter().any(over_caps),
+        _ => false,
+    }
 }
 
 /// The JSON Pointer of a property path (RFC 6901 escapes).
@@ -295,9 +332,11 @@ fn format_example(format: &str) -> Option<&'static str> {
     })
 }
 
-/// A number as JSON: an integer when it has no fraction and the schema wants one.
+/// A number as JSON: an integer when it has no fraction, the schema wants one and it is in
+/// the 64-bit range (every whole double there is an `i64` exactly).
 fn number(v: f64, integer: bool) -> Value {
-    if integer && v.fract() == 0.0 && v.abs() < 9.0e15 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if integer && v.fract() == 0.0 && (-TWO_63..TWO_63).contains(&v) {
         json!(v as i64)
     } else {
         Number::from_f64(v).map_or(Value::Null, Value::Number)
@@ -319,7 +358,9 @@ pub fn valid(schema: &Value, i: usize) -> Value {
         Some("object") if let Some(v) = variant(schema, i) => valid(v, i),
         Some("object") if let Some(values) = map_values(schema) => {
             let n = count(schema, "minProperties").unwrap_or(0).max(1);
-            let n = n.min(count(schema, "maxProperties").unwrap_or(n));
+            let n = n
+                .min(count(schema, "maxProperties").unwrap_or(n))
+                .min(MAX_VECTOR_ITEMS);
             map_of(n, |j| valid(values, i + j))
         }
         Some("object") => Value::Object(
@@ -329,7 +370,9 @@ pub fn valid(schema: &Value, i: usize) -> Value {
         ),
         Some("array") => {
             let n = count(schema, "minItems").unwrap_or(0).max(1);
-            let n = n.min(count(schema, "maxItems").unwrap_or(n));
+            let n = n
+                .min(count(schema, "maxItems").unwrap_or(n))
+                .min(MAX_VECTOR_ITEMS);
             let items = schema.get("items").unwrap_or(&Value::Null);
             Value::Array((0..n).map(|j| valid(items, i + j)).collect())
         }
@@ -365,7 +408,8 @@ fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
     let min = count(schema, "minLength").unwrap_or(1).max(1);
     let len = len
         .unwrap_or(min)
-        .min(count(schema, "maxLength").unwrap_or(usize::MAX));
+        .min(count(schema, "maxLength").unwrap_or(usize::MAX))
+        .min(MAX_VECTOR_CHARS);
     i.to_string()
         .chars()
         .chain(std::iter::repeat('a'))
@@ -406,7 +450,8 @@ fn maximal_at(schema: &Value, i: usize) -> Value {
             let n = count(schema, "maxProperties")
                 .unwrap_or(1)
                 .min(MAX_ARRAY_ITEMS)
-                .max(count(schema, "minProperties").unwrap_or(0));
+                .max(count(schema, "minProperties").unwrap_or(0))
+                .min(MAX_VECTOR_ITEMS);
             map_of(n, |j| maximal_at(values, i + j))
         }
         Some("object") => Value::Object(
@@ -419,7 +464,8 @@ fn maximal_at(schema: &Value, i: usize) -> Value {
             let n = count(schema, "maxItems")
                 .unwrap_or(1)
                 .min(MAX_ARRAY_ITEMS)
-                .max(count(schema, "minItems").unwrap_or(0));
+                .max(count(schema, "minItems").unwrap_or(0))
+                .min(MAX_VECTOR_ITEMS);
             Value::Array((0..n).map(|j| maximal_at(items, i + j)).collect())
         }
         Some("string") => json!(valid_string(schema, i, count(schema, "maxLength"))),
@@ -614,6 +660,9 @@ fn string_probes(schema: &Value, out: &mut Vec<Probe>) {
             continue;
         };
         for (len, d) in around(n) {
+            if len > MAX_VECTOR_CHARS {
+                continue;
+            }
             let padded = |fill: char| -> String {
                 base.chars()
                     .chain(std::iter::repeat(fill))
@@ -632,29 +681,34 @@ fn string_probes(schema: &Value, out: &mut Vec<Probe>) {
             ));
         }
     }
-    let over = count(schema, "maxLength").map_or(4097, |n| n.saturating_add(1).min(1 << 20));
-    let emoji: String = std::iter::repeat_n('😀', over).collect();
-    out.push(probe(
-        Kind::NonBmp,
-        format!("{over} non-BMP characters"),
-        json!(emoji),
-    ));
-    out.push(probe(
-        Kind::Value,
-        "a character appended",
-        json!(format!("{base}!")),
-    ));
-    out.push(probe(
-        Kind::NonBmp,
-        "a non-BMP character prepended",
-        json!(format!("😀{base}")),
-    ));
+    let over = count(schema, "maxLength").map_or(4097, |n| n.saturating_add(1));
+    if over <= MAX_VECTOR_CHARS {
+        let emoji: String = std::iter::repeat_n('😀', over).collect();
+        out.push(probe(
+            Kind::NonBmp,
+            format!("{over} non-BMP characters"),
+            json!(emoji),
+        ));
+    }
+    if base.chars().count() < MAX_VECTOR_CHARS {
+        out.push(probe(
+            Kind::Value,
+            "a character appended",
+            json!(format!("{base}!")),
+        ));
+        out.push(probe(
+            Kind::NonBmp,
+            "a non-BMP character prepended",
+            json!(format!("😀{base}")),
+        ));
+    }
     let near_misses = [
         "2023-02-29",
         "2024-01-01T24:00:00Z",
         "2024-01-01t10:00:00+01:00",
         "not-a-uuid",
         "123E4567-E89B-12D3-A456-426614174000",
+        "a@b@c.example",
     ];
     for s in near_misses {
         out.push(probe(Kind::Value, format!("format probe {s:?}"), json!(s)));
@@ -670,6 +724,26 @@ fn number_probes(schema: &Value, integer: bool, out: &mut Vec<Probe>) {
         "exclusiveMaximum",
         "multipleOf",
     ] {
+        // An integer bound steps exactly, in 128 bits: `minimum - 1` of `i64::MIN + 1` is
+        // `i64::MIN`, not the double nearest to it. A step that leaves the 64-bit range is
+        // left out: JSON read into doubles cannot tell it from the bound.
+        if integer && let Some(b) = schema.get(key).and_then(Value::as_i64) {
+            let b = i128::from(b);
+            for (v, note) in [
+                (b - 1, format!("{key} - 1")),
+                (b, key.to_string()),
+                (b + 1, format!("{key} + 1")),
+                (-b, format!("-{key}")),
+            ] {
+                let value = i64::try_from(v)
+                    .map(|v| json!(v))
+                    .or_else(|_| u64::try_from(v).map(|v| json!(v)));
+                if let Ok(value) = value {
+                    out.push(probe(Kind::Bound, note, value));
+                }
+            }
+            continue;
+        }
         let Some(b) = num(schema, key) else { continue };
         let steps = [
             (b - delta, format!("{key} - {delta}")),
@@ -683,8 +757,37 @@ fn number_probes(schema: &Value, integer: bool, out: &mut Vec<Probe>) {
             out.push(probe(Kind::Bound, note, number(v, integer)));
         }
     }
+    // Multiples a validator dividing doubles gets wrong (0.3 / 0.1 = 2.9999999999999996):
+    // 3 and 7 times the step, and 4.5 times it, written as the decimals they are.
+    if let Some(m) = num(schema, "multipleOf").filter(|_| !integer) {
+        for (times, note) in [
+            (30, "3 × multipleOf"),
+            (70, "7 × multipleOf"),
+            (45, "4.5 × multipleOf"),
+        ] {
+            if let Some(v) = decimal_times(m, times) {
+                out.push(probe(Kind::Value, note, number(v, integer)));
+            }
+        }
+    }
     out.push(probe(Kind::Value, "a fraction", json!(1.5)));
     out.push(probe(Kind::Value, "a negative integer", json!(-1)));
+}
+
+/// `m × tenths / 10` computed on the shortest decimal of `m` and read back as a double, so
+/// `0.1 × 30 / 10` is the double of `0.3`, not `0.30000000000000004`.
+fn decimal_times(m: f64, tenths: u64) -> Option<f64> {
+    let text = format!("{:e}", m);
+    let (mantissa, exp) = text.split_once('e')?;
+    let exp: i32 = exp.parse().ok()?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: i128 = format!("{int}{frac}").parse().ok()?;
+    let scaled = digits.checked_mul(i128::from(tenths))?;
+    let exp = exp - i32::try_from(frac.len()).ok()? - 1;
+    format!("{scaled}e{exp}")
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
 }
 
 /// Every single edit of `schema`'s instances: an unknown property on each object, and for
@@ -806,6 +909,75 @@ mod tests {
             "required": ["code", "count"],
             "additionalProperties": false
         })
+    }
+
+    /// `max-length=18446744073709551615` panicked, `max-length=100000000` took 5 GB and
+    /// `min-items=100000000` never finished: every generated size is capped, the probes past
+    /// the caps are left out, and the whole-instance notes say so.
+    #[test]
+    fn huge_length_and_count_bounds_stay_small_and_say_they_were_cut() {
+        let s = json!({
+            "type": "object",
+            "properties": {
+                "max": {"type": "string", "maxLength": u64::MAX},
+                "big": {"type": "string", "maxLength": 100_000_000},
+                "long": {"type": "string", "minLength": 100_000_000},
+                "many": {"type": "array", "items": {"type": "integer"}, "minItems": 100_000_000},
+                "map": {"type": "object", "properties": {}, "additionalProperties": {"type": "boolean"},
+                        "minProperties": 100_000_000}
+            },
+            "required": ["max", "big", "long", "many", "map"],
+            "additionalProperties": false
+        });
+        let v = vectors(&s).unwrap_or_else(|e| panic!("{e}"));
+        let bytes: usize = v.iter().map(|x| x.instance.to_string().len()).sum();
+        assert!(bytes < 64 << 20, "{bytes} bytes of vectors");
+        for x in &v {
+            let longest = x.instance.as_object().map_or(0, |o| {
+                o.values()
+                    .filter_map(Value::as_str)
+                    .map(|s| s.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            });
+            assert!(longest <= MAX_VECTOR_CHARS, "{}: {longest}", x.note);
+        }
+        assert!(
+            v[0].note.contains("cut: strings at 65536 characters"),
+            "{}",
+            v[0].note
+        );
+        // The typical instance cannot reach `minLength` under the cap: its verdict says so.
+        assert!(!v[1].accept);
+        assert!(vectors(&schema()).unwrap_or_default()[0].note == "required properties only");
+    }
+
+    /// `multiple-of=0.1` was never probed with the multiples a validator dividing doubles
+    /// rejects, nor an integer bound at the end of the 64-bit range exactly.
+    #[test]
+    fn decimal_multiples_and_integer_range_ends_are_probed_exactly() {
+        let s = json!({
+            "type": "object",
+            "properties": {
+                "x": {"type": "number", "multipleOf": 0.1},
+                "n": {"type": "integer", "minimum": i64::MIN}
+            },
+            "additionalProperties": false
+        });
+        let v = vectors(&s).unwrap_or_else(|e| panic!("{e}"));
+        let find = |pointer: &str, note: &str| {
+            v.iter()
+                .find(|x| x.pointer == pointer && x.note == note)
+                .map(|x| (x.instance[&pointer[1..]].clone(), x.accept))
+        };
+        assert_eq!(find("/x", "3 × multipleOf"), Some((json!(0.3), true)));
+        assert_eq!(find("/x", "7 × multipleOf"), Some((json!(0.7), true)));
+        assert_eq!(find("/x", "4.5 × multipleOf"), Some((json!(0.45), false)));
+        assert_eq!(find("/n", "minimum"), Some((json!(i64::MIN), true)));
+        assert_eq!(find("/n", "minimum + 1"), Some((json!(i64::MIN + 1), true)));
+        assert_eq!(find("/n", "minimum - 1"), None);
+        // An integer field holds an `i64`: 2^63 is past its range.
+        assert_eq!(find("/n", "-minimum"), Some((json!(1u64 << 63), false)));
     }
 
     #[test]

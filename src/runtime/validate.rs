@@ -587,6 +587,12 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
         (Shape::Map(rule), Value::Object(map)) => entries(rule, map, path, out),
         (Shape::String(rule), Value::String(s)) => string(rule, s, path, out),
         (Shape::Integer(rule), Value::Number(n)) if is_integer(n) => number(rule, n, path, out),
+        (Shape::Integer(_), Value::Number(n))
+            if n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && beyond_i64(f)) =>
+        {
+            push(out, path, "outside the 64-bit integer range");
+        }
         (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
         (Shape::Boolean, Value::Bool(_)) => {}
         (Shape::Array(rule), Value::Array(items)) => array(rule, items, path, out),
@@ -648,7 +654,17 @@ fn is_integer(n: &Number) -> bool {
     n.is_i64()
         || n.is_u64()
         || n.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0 && !beyond_i64(f))
+}
+
+/// A whole number held as a double at or past ±2^63. JSON text for an integer that fits 64
+/// bits is read as one, so such a double was written with a fraction or exponent, or is an
+/// integer outside the 64-bit range: `-9223372036854775809` reads as the double −2^63, equal
+/// to `i64::MIN`, and would pass a `minimum` of `i64::MIN`. An integer field holds `i64`, so
+/// these are refused as out of range rather than compared.
+fn beyond_i64(f: f64) -> bool {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    f.abs() >= TWO_63
 }
 
 /// `n` compared with `b` by numeric value (exact when both are integers).
@@ -708,19 +724,65 @@ fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Vec<Violation>) {
     }
 }
 
+/// Whether `n` is a whole multiple of `b`, decided exactly on decimals: each double is taken
+/// as the shortest decimal that reads back as it (the number as written, for up to 17
+/// significant digits), so `0.3` is a multiple of `0.1` and `0.35` is not, where dividing
+/// the doubles (0.3 / 0.1 = 2.9999999999999996) says otherwise.
 fn is_multiple(n: &Number, b: Bound) -> bool {
-    match (n.as_i64(), b) {
-        (Some(i), Bound::Int(m)) if m != 0 => i % m == 0,
-        _ => {
-            let f = n.as_f64().unwrap_or(f64::NAN);
-            let m = match b {
-                Bound::Int(m) => m as f64,
-                Bound::Float(m) => m,
-            };
-            let q = f / m;
-            q.is_finite() && q.fract() == 0.0
+    if let (Some(i), Bound::Int(m)) = (n.as_i64(), b)
+        && m != 0
+    {
+        return i % m == 0;
+    }
+    let step = match b {
+        Bound::Int(m) => Some((u128::from(m.unsigned_abs()), 0)),
+        Bound::Float(m) => shortest_decimal(m),
+    };
+    let value = match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => Some((u128::from(u), 0)),
+        (_, Some(i)) => Some((u128::from(i.unsigned_abs()), 0)),
+        _ => n.as_f64().and_then(shortest_decimal),
+    };
+    let (Some((a, p)), Some((d, q))) = (value, step) else {
+        return false;
+    };
+    if d == 0 {
+        return false;
+    }
+    if a == 0 {
+        return true;
+    }
+    // a·10^p / (d·10^q), both normalized (no trailing zero digit): when p < q the quotient
+    // needs 10 to divide `a`, which it does not.
+    if p < q {
+        return false;
+    }
+    let mut r = a % d;
+    for _ in 0..(p - q) {
+        r = r * 10 % d;
+        if r == 0 {
+            break;
         }
     }
+    r == 0
+}
+
+/// A finite double as `digits × 10^exp` of its shortest round-trip decimal, sign dropped and
+/// trailing zero digits moved into the exponent (`0.30` → `(3, -1)`, `1500.0` → `(15, 2)`).
+fn shortest_decimal(f: f64) -> Option<(u128, i32)> {
+    if !f.is_finite() {
+        return None;
+    }
+    let text = format!("{:e}", f.abs());
+    let (mantissa, exp) = text.split_once('e')?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: u128 = format!("{int}{frac}").parse().ok()?;
+    let mut exp = exp.parse::<i32>().ok()? - i32::try_from(frac.len()).ok()?;
+    while digits != 0 && digits.is_multiple_of(10) {
+        digits /= 10;
+        exp += 1;
+    }
+    Some((digits, exp))
 }
 
 fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Vec<Violation>) {
@@ -961,16 +1023,44 @@ fn is_uuid(s: &str) -> bool {
         })
 }
 
+/// RFC 5321's `Mailbox`, as JSON Schema's `email` format names it: a local part (a
+/// dot-atom, or a quoted string, the only place another `@` may appear) and a domain (dot-
+/// separated labels of letters, digits and inner hyphens, or an address literal `[…]`).
+/// `a@b@c` has a local part `a@b` that is neither.
 fn is_email(s: &str) -> bool {
-    match s.rsplit_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !domain.contains('@')
-                && !s.chars().any(|c| c.is_whitespace() || c.is_control())
-        }
-        None => false,
-    }
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    let quoted = local.len() >= 2
+        && local.starts_with('"')
+        && local.ends_with('"')
+        && local[1..local.len() - 1]
+            .chars()
+            .all(|c| c != '"' && c != '\\' && !c.is_control());
+    let atom = |part: &str| {
+        !part.is_empty()
+            && part.chars().all(|c| {
+                c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) || !c.is_ascii()
+            })
+    };
+    let dot_atom = local.split('.').all(atom);
+    let label = |l: &str| {
+        !l.is_empty()
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || !c.is_ascii())
+    };
+    let literal = domain.len() > 2
+        && domain.starts_with('[')
+        && domain.ends_with(']')
+        && domain[1..domain.len() - 1]
+            .chars()
+            .all(|c| c.is_ascii_graphic() && !matches!(c, '[' | ']' | '\\'));
+    let labels = domain.split('.').all(label);
+    (quoted || dot_atom)
+        && (literal || labels)
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 fn is_uri(s: &str) -> bool {
@@ -1055,6 +1145,69 @@ mod tests {
         assert!(!U.is_match("été"));
         static BAD: Pattern = Pattern::new("(");
         assert!(!BAD.is_match("("));
+    }
+
+    /// `multiple-of=0.1` rejected 0.3, 0.6, 0.7 and 1.2 (dividing doubles leaves a fraction):
+    /// multiples are decided on exact decimals.
+    #[test]
+    fn multiple_of_a_decimal_step_is_decided_exactly() {
+        static TENTH: NumRule = NumRule {
+            multiple_of: Some(Bound::Float(0.1)),
+            ..NumRule::ANY
+        };
+        static THREE: NumRule = NumRule {
+            multiple_of: Some(Bound::Int(3)),
+            ..NumRule::ANY
+        };
+        let ok = |rule: &'static NumRule, v: Value| check(&Shape::Number(rule), &v).is_empty();
+        for v in [
+            0.3, 0.6, 0.7, 1.2, 0.4, 0.0, -0.3, 3.0, 100.0, 1e300, 12345.6,
+        ] {
+            assert!(ok(&TENTH, json!(v)), "{v} is a multiple of 0.1");
+        }
+        for v in [0.35, 0.05, 1e-20, 0.123, 5e-324] {
+            assert!(!ok(&TENTH, json!(v)), "{v} is no multiple of 0.1");
+        }
+        assert!(ok(&TENTH, json!(7)) && ok(&TENTH, json!(u64::MAX)));
+        assert!(ok(&THREE, json!(9.0)) && ok(&THREE, json!(-9)) && ok(&THREE, json!(3e20)));
+        assert!(!ok(&THREE, json!(9.5)) && !ok(&THREE, json!(1e300)) && !ok(&THREE, json!(10)));
+    }
+
+    /// With `min=-9223372036854775808`, -9223372036854775809 read as the double −2^63, equal
+    /// to the bound, and passed: an integer beyond the 64-bit range is refused.
+    #[test]
+    fn an_integer_below_i64_min_is_refused() {
+        static MIN: NumRule = NumRule {
+            min: Some(Bound::Int(i64::MIN)),
+            ..NumRule::ANY
+        };
+        let shape = Shape::Integer(&MIN);
+        let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or(Value::Null);
+        let got = check(&shape, &parse("-9223372036854775809"));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].reason, "outside the 64-bit integer range");
+        assert_eq!(check(&shape, &parse("-1e19")).len(), 1);
+        assert!(check(&shape, &parse("-9223372036854775808")).is_empty());
+        assert!(check(&shape, &parse("-9223372036854775807")).is_empty());
+    }
+
+    /// `format="email"` accepted `a@b@c`.
+    #[test]
+    fn email_has_one_mailbox() {
+        for good in [
+            "a@b.example",
+            "first.last+tag@sub.example.com",
+            "\"a@b\"@c.example",
+            "a@[192.0.2.1]",
+            "a@b",
+        ] {
+            assert!(Format::Email.matches(good), "{good}");
+        }
+        for bad in [
+            "a@b@c", "@b", "a@", "a..b@c", ".a@c", "a@-b.c", "a@b..c", "a@b.", "a\"b@c",
+        ] {
+            assert!(!Format::Email.matches(bad), "{bad}");
+        }
     }
 
     #[test]
