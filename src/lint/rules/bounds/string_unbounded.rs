@@ -1,46 +1,47 @@
-//! ## What it does
-//! Checks that every `string` field, and every array `items` of type `string`, has a
-//! `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`, `hostname`, `time`), or a
-//! `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
-//! `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
-//! through named types), a warning in `output`.
-//!
-//! ## Why is this bad?
-//! An unbounded input string is where the model pastes a whole document, a prompt, or an
-//! injection payload, and where a server's buffers and logs grow without limit; clients that
-//! validate arguments cannot reject it. An unbounded output string can flood the model's
-//! context with one result.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "note" "string" { doc "A note for the payee." }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "note" "string" max-length=280 { doc "A note for the payee." }
-//! }
-//! ```
+//! The `bounds/string-unbounded` rule: strings have `max-length`, an `enum` or a bounded `format`
+//! (error in input, warn in output); [`RULE`] documents it.
 
 use crate::lint::string_is_bounded;
 use crate::lint::walk::site_span;
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `bounds/string-unbounded` rule: strings have `max-length`, an `enum` or a bounded `format`
-/// (error in input, warn in output); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/string-unbounded",
-    level: Level::Error,
-    summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("string_unbounded.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `string` field, and every array `items` of type `string`, has a
+    /// `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`, `hostname`, `time`), or a
+    /// `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
+    /// `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
+    /// through named types), a warning in `output`.
+    ///
+    /// ## Why is this bad?
+    /// An unbounded input string is where the model pastes a whole document, a prompt, or an
+    /// injection payload, and where a server's buffers and logs grow without limit; clients that
+    /// validate arguments cannot reject it. An unbounded output string can flood the model's
+    /// context with one result.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "note" "string" { doc "A note for the payee." }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "note" "string" max-length=280 { doc "A note for the payee." }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/string-unbounded",
+        level: Level::Error,
+        summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 // Per use: the level depends on the side a named type is used on.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {

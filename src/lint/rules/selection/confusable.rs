@@ -1,100 +1,101 @@
-//! ## What it does
-//! Compares every pair of tools of all the catalogs loaded together by the text the model
-//! chooses with, their `summary` and `when`, and reports tools whose texts are
-//! near-duplicates when neither names the other in its `when-not` or in
-//! `examples { confusable "…" }`. Such pairs join tools into clusters (a reads like b, b like
-//! c: one cluster), and each cluster is reported once, at its second tool's summary, naming
-//! the others (the first five, then how many more).
-//!
-//! The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
-//! (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
-//! "use" removed) and the pairs of consecutive such words. A term's weight is its count in
-//! the text times its inverse document frequency over all the tools loaded together,
-//! `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
-//! "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
-//! much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
-//! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
-//! `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
-//! of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
-//! servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
-//! `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
-//!
-//! The names decide how similar is too similar. Name words are compared as in the texts (the
-//! name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):
-//!
-//! - **list variants**: two read-class tools whose names both have `list`, `find` or
-//!   `search` and one name's words are a strict subset of the other's (`pods_list` and
-//!   `pods_list_in_namespace`, `find_monitors` and `find_uptime_monitors`). The longer name
-//!   only narrows the shorter, the texts come from one template, and the model cannot tell
-//!   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
-//!   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
-//!   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
-//!   those below name different resources (`list_groups` and `list_group_users`);
-//! - **distinct names**: each name has a word the other lacks, each tool's text says its
-//!   own name's difference, and one of the texts does not also say the other's (`pods_get`
-//!   "Get a pod" and `pods_delete` "Delete a pod",
-//!   `confirm_delete_group` and `confirm_delete_application`): the names and texts already
-//!   tell the tools apart, and the pair is not reported at any similarity;
-//! - any other pair (`invoice_list` and `invoice_search` whose texts never say "search") is
-//!   reported from `confusable-similarity`.
-//!
-//! Terms are indexed once: only tools sharing a term are compared, and tools with the same
-//! text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
-//!
-//! ## Why is this bad?
-//! When two tools describe themselves in the same words, the model cannot tell which one a
-//! request is for and picks either, calling a write where a read was meant or the other way
-//! round. Saying in `when-not` when to use the other tool (or listing it as `confusable`, so
-//! the examples teach the difference) gives the model the distinction it needs.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List the invoices of the authenticated tenant."
-//!     when "Use to find invoices of the tenant."
-//!     when-not "Not for payments."
-//!     // …
-//! }
-//! tool "invoice_search" version="1.0.0" {
-//!     summary "List invoices of the authenticated tenant."
-//!     when "Use to find the invoices of the tenant."
-//!     when-not "Not for payments."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List the invoices of the authenticated tenant."
-//!     when "Use to find invoices of the tenant."
-//!     when-not "Not for full-text search; use invoice_search for that."
-//!     // …
-//! }
-//! tool "invoice_search" version="1.0.0" {
-//!     summary "Search invoices of the authenticated tenant by words in their lines."
-//!     when "Use when the user remembers what was billed but not the invoice."
-//!     when-not "Not for listing by status; use invoice_list."
-//!     // …
-//! }
-//! ```
+//! The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
+//! not name each other; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::rules::selection::{is_stop_word, stem};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Catalog, Tool};
 use crate::{FastMap, FastSet};
 
 
-/// The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
-/// not name each other; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/confusable",
-    level: Level::Warn,
-    summary: "no two tools with near-duplicate summary + when texts that do not name each other",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("confusable.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Compares every pair of tools of all the catalogs loaded together by the text the model
+    /// chooses with, their `summary` and `when`, and reports tools whose texts are
+    /// near-duplicates when neither names the other in its `when-not` or in
+    /// `examples { confusable "…" }`. Such pairs join tools into clusters (a reads like b, b like
+    /// c: one cluster), and each cluster is reported once, at its second tool's summary, naming
+    /// the others (the first five, then how many more).
+    ///
+    /// The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
+    /// (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
+    /// "use" removed) and the pairs of consecutive such words. A term's weight is its count in
+    /// the text times its inverse document frequency over all the tools loaded together,
+    /// `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
+    /// "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
+    /// much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
+    /// proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
+    /// `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
+    /// of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
+    /// servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
+    /// `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
+    ///
+    /// The names decide how similar is too similar. Name words are compared as in the texts (the
+    /// name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):
+    ///
+    /// - **list variants**: two read-class tools whose names both have `list`, `find` or
+    ///   `search` and one name's words are a strict subset of the other's (`pods_list` and
+    ///   `pods_list_in_namespace`, `find_monitors` and `find_uptime_monitors`). The longer name
+    ///   only narrows the shorter, the texts come from one template, and the model cannot tell
+    ///   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
+    ///   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
+    ///   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
+    ///   those below name different resources (`list_groups` and `list_group_users`);
+    /// - **distinct names**: each name has a word the other lacks, each tool's text says its
+    ///   own name's difference, and one of the texts does not also say the other's (`pods_get`
+    ///   "Get a pod" and `pods_delete` "Delete a pod",
+    ///   `confirm_delete_group` and `confirm_delete_application`): the names and texts already
+    ///   tell the tools apart, and the pair is not reported at any similarity;
+    /// - any other pair (`invoice_list` and `invoice_search` whose texts never say "search") is
+    ///   reported from `confusable-similarity`.
+    ///
+    /// Terms are indexed once: only tools sharing a term are compared, and tools with the same
+    /// text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
+    ///
+    /// ## Why is this bad?
+    /// When two tools describe themselves in the same words, the model cannot tell which one a
+    /// request is for and picks either, calling a write where a read was meant or the other way
+    /// round. Saying in `when-not` when to use the other tool (or listing it as `confusable`, so
+    /// the examples teach the difference) gives the model the distinction it needs.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List the invoices of the authenticated tenant."
+    ///     when "Use to find invoices of the tenant."
+    ///     when-not "Not for payments."
+    ///     // …
+    /// }
+    /// tool "invoice_search" version="1.0.0" {
+    ///     summary "List invoices of the authenticated tenant."
+    ///     when "Use to find the invoices of the tenant."
+    ///     when-not "Not for payments."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List the invoices of the authenticated tenant."
+    ///     when "Use to find invoices of the tenant."
+    ///     when-not "Not for full-text search; use invoice_search for that."
+    ///     // …
+    /// }
+    /// tool "invoice_search" version="1.0.0" {
+    ///     summary "Search invoices of the authenticated tenant by words in their lines."
+    ///     when "Use when the user remembers what was billed but not the invoice."
+    ///     when-not "Not for listing by status; use invoice_list."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/confusable",
+        level: Level::Warn,
+        summary: "no two tools with near-duplicate summary + when texts that do not name each other",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn tool_text(tool: &Tool) -> String {
     let mut text = String::new();
