@@ -115,6 +115,43 @@ fn no_module_imports_from_a_higher_layer() {
     assert!(slips.is_empty(), "layer slips:\n{}", slips.join("\n"));
 }
 
+/// Each lint category stands alone: helpers that several share are in `lint/shared.rs`.
+#[test]
+fn no_lint_category_imports_another() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lint/rules");
+    let mut files = Vec::new();
+    support::files_with_extension(&rules, "rs", &mut files);
+    let mut slips = Vec::new();
+    for path in &files {
+        let rel = path.strip_prefix(&rules).unwrap_or(path);
+        let Some(category) = rel
+            .parent()
+            .and_then(|p| p.to_str())
+            .filter(|c| !c.is_empty())
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        for (at, _) in text.match_indices("lint::rules::") {
+            let rest = &text[at + "lint::rules::".len()..];
+            let other: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if other != category {
+                slips.push(format!("{}: uses the `{other}` category", rel.display()));
+            }
+        }
+        if text.contains("super::super::") {
+            slips.push(format!(
+                "{}: reaches into a sibling category",
+                rel.display()
+            ));
+        }
+    }
+    assert!(slips.is_empty(), "{}", slips.join("\n"));
+}
+
 #[test]
 fn grouped_and_inline_imports_are_read() {
     let text = "use crate::{diag::{Level, Span}, model};\nfn f() { crate::lint::run(); }\n\

@@ -1,12 +1,14 @@
 //! The linter: rules over the model, one rule per file under `rules/<category>/<name>.rs`,
-//! modelled on ruff. A rule file's `//!` doc comment is the rule's documentation (What it does /
-//! Why is this bad? / Example / Use instead); the category's `declare_rules!` line registers it.
+//! modelled on ruff. A rule file declares its `RULE` with [`declare_rule!`], whose doc comment
+//! is the rule's documentation (What it does / Why is this bad? / Example / Use instead); the
+//! category's `declare_rules!` line registers it.
 
 pub mod baseline;
 pub mod config;
 pub mod docs;
 pub mod published;
 pub mod rules;
+pub(crate) mod shared;
 pub mod suppress;
 #[cfg(test)]
 pub(crate) mod testkit;

@@ -5,7 +5,7 @@ use crate::contract::schema::ty_schema_text;
 use crate::contract::shape::shape_of_text;
 use crate::diag::Level;
 use crate::lint::walk::{Site, site_finding};
-use crate::lint::rules::output::example_invalid::listed;
+use crate::lint::shared::listed;
 use crate::lint::{Context, Finding};
 use crate::runtime::validate::check as violations;
 

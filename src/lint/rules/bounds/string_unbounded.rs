@@ -50,7 +50,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::String(s) = &site.ty.kind else {
         return;
     };
-    if string_is_bounded(s) || crate::lint::has_const(site) || s.pattern.as_ref().is_some_and(|p| pattern_max_len(&p.value).is_some()) {
+    if string_is_bounded(s) || crate::lint::has_const(site) || s.pattern.as_ref().is_some_and(|p| crate::lint::shared::pattern_max_len(&p.value).is_some()) {
         return;
     }
     let what = match site.field {
@@ -72,18 +72,6 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         .level(level)
         .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
     );
-}
-
-/// The most bytes (so also characters) a value matching the anchored `pattern` can have, or
-/// `None` when the pattern is not anchored as a whole, does not parse or repeats without end.
-/// `^[0-9a-f]{40}$` bounds a value as well as `max-length=40` does.
-pub(crate) fn pattern_max_len(pattern: &str) -> Option<usize> {
-    use regex_syntax::hir::Look;
-    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
-    let props = hir.properties();
-    let anchored = props.look_set_prefix().contains(Look::Start)
-        && props.look_set_suffix().contains(Look::End);
-    if anchored { props.maximum_len() } else { None }
 }
 
 #[cfg(test)]
@@ -120,17 +108,6 @@ mod tests {
         assert_eq!(paths(&f), ["input.note", "input.email", "input.tags[]", "output.body"]);
         assert_eq!(f[0].level, Some(Level::Error));
         assert_eq!(f[3].level, Some(Level::Warn));
-    }
-
-    #[test]
-    fn an_anchored_finite_pattern_bounds_the_length() {
-        use super::pattern_max_len;
-        assert_eq!(pattern_max_len("^[0-9a-f]{40}$"), Some(40));
-        assert_eq!(pattern_max_len("^(a|bc)$"), Some(2));
-        assert_eq!(pattern_max_len("^[a-z]+$"), None);
-        assert_eq!(pattern_max_len("[0-9]{3}"), None);
-        assert_eq!(pattern_max_len("^a|bb$"), None);
-        assert_eq!(pattern_max_len("^("), None);
     }
 
     #[test]

@@ -86,19 +86,10 @@ fn report(
             catalog,
             tool,
             span,
-            format!("example-call `{name}`: {broken} the {schema}: {}", listed(violations)),
+            format!("example-call `{name}`: {broken} the {schema}: {}", crate::lint::shared::listed(violations)),
         )
         .help(format!("fix the example at the JSON paths named, or the {schema} if the example is right")),
     );
-}
-
-/// The violations of an example, each as `POINTER reason`, joined by `; `.
-pub(crate) fn listed(violations: &[crate::runtime::Violation]) -> String {
-    let list: Vec<String> = violations
-        .iter()
-        .map(|v| format!("{} {}", if v.path.is_empty() { "/" } else { &v.path }, v.reason))
-        .collect();
-    list.join("; ")
 }
 
 #[cfg(test)]

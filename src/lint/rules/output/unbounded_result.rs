@@ -155,7 +155,7 @@ fn string(s: &StringTy, default_max: Option<u64>) -> Option<u64> {
         f.value.max_len()?
     } else {
         let p = s.pattern.as_ref()?;
-        crate::lint::rules::bounds::string_unbounded::pattern_max_len(&p.value)? as u64
+        crate::lint::shared::pattern_max_len(&p.value)? as u64
     };
     chars.checked_mul(ESCAPED)?.checked_add(2)
 }

@@ -76,7 +76,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in &catalog.tools {
             let name = &tool.name.value;
-            if crate::lint::rules::naming::vague_name::classify(name).is_some() {
+            if crate::lint::shared::vague_name(name).is_some() {
                 continue;
             }
             let Some(why) = executes(tool) else { continue };
