@@ -6,8 +6,7 @@
 //! of its sides, twice the input's size). Prints a table and exits 1 when a budget is
 //! broken.
 //!
-//! Peak memory is counted by a global allocator wrapper around the binary's own allocator
-//! (mimalloc, `catalogc::alloc`): bytes live at the peak, above what was live when the command
+//! Peak memory is counted by a global allocator wrapper around the system allocator: bytes live at the peak, above what was live when the command
 //! started (the input text itself is not counted). `lint` renders its findings as the CLI
 //! does by default (human text, into a byte counter standing for stdout).
 //!
@@ -17,7 +16,6 @@
 //! `CATALOGC_HOSTILE_WRITE=DIR` also writes each picked input to `DIR/<name>.kdl`, to time the
 //! release binary on them.
 
-use catalogc::alloc::Mimalloc;
 use catalogc::compat::{self, Policy, report};
 use catalogc::contract::{Artifacts, Templates};
 use catalogc::diag::Level;
@@ -25,12 +23,12 @@ use catalogc::diag::emit::{Summary, human};
 use catalogc::lint::{self, Config};
 use catalogc::lock::Lock;
 use catalogc::project::{self, Loaded};
-use std::alloc::{GlobalAlloc, Layout};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The CLI's allocator, counting live bytes and their high-water mark.
+/// The system allocator, counting live bytes and their high-water mark.
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -46,7 +44,7 @@ fn grew(by: usize) {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { Mimalloc.alloc(layout) };
+        let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             grew(layout.size());
         }
@@ -54,7 +52,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { Mimalloc.alloc_zeroed(layout) };
+        let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             grew(layout.size());
         }
@@ -62,12 +60,12 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: forwarded as is.
-        unsafe { Mimalloc.dealloc(ptr, layout) };
+        unsafe { System.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: forwarded as is.
-        let p = unsafe { Mimalloc.realloc(ptr, layout, new_size) };
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
             grew(new_size);

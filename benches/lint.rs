@@ -3,10 +3,6 @@
 //! rules, so the figure for the rules is the linter's own cost. The `nested` shape chains named
 //! types below each record, so a rule that resolves named types walks them once per use.
 
-// The allocator the `catalogc` binary (and so its language server) runs with.
-#[global_allocator]
-static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
-
 use catalogc::lint::{self, Config};
 use catalogc::project;
 use std::hint::black_box;

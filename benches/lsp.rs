@@ -13,10 +13,6 @@
 //! The re-check alone — analysing the folder from nothing and converting the findings — is
 //! also timed.
 
-// The allocator the `catalogc` binary (and so its language server) runs with.
-#[global_allocator]
-static ALLOC: catalogc::alloc::Mimalloc = catalogc::alloc::Mimalloc;
-
 #[path = "support/timing.rs"]
 mod timing;
 

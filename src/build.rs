@@ -103,7 +103,7 @@ pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
     let templates = match inputs.templates.as_ref().or(config.templates.as_ref()) {
         Some(dir) => {
             files_read.push(dir.clone());
-            Templates::with_dir(dir).map_err(|e| io(&e))?
+            crate::config::load_templates(dir).map_err(|e| io(&e))?
         }
         None => Templates::builtin(),
     };

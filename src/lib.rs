@@ -4,6 +4,7 @@
 //! [`model`] → [`contract`] (each tool's description, schemas and hashes) → (lint | compat |
 //! lock | export | codegen | [`docs`] | [`drift`]) → [`cli`].
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod runtime;
@@ -30,9 +31,9 @@ pub mod eval;
 #[cfg(feature = "compiler")]
 pub mod fmt;
 #[cfg(feature = "compiler")]
-pub mod fsutil;
+pub(crate) mod fsutil;
 #[cfg(feature = "compiler")]
-pub mod git;
+pub(crate) mod git;
 #[cfg(feature = "compiler")]
 pub mod import;
 #[cfg(feature = "compiler")]
@@ -44,8 +45,6 @@ pub mod model;
 #[cfg(feature = "compiler")]
 pub mod names;
 #[cfg(feature = "compiler")]
-pub mod par;
-#[cfg(feature = "compiler")]
 pub mod project;
 #[cfg(feature = "compiler")]
 pub mod syntax;
@@ -54,13 +53,11 @@ pub mod syntax;
 pub mod testing;
 
 #[cfg(feature = "cli")]
-pub mod alloc;
-#[cfg(feature = "cli")]
 pub mod cli;
 
 /// A hash map over catalog names and words. foldhash is seeded per process, so crafted names
-/// cannot force collisions, and hashes a short key in a fraction of SipHash's instructions:
-/// lint looks up every word of every text.
+/// cannot force collisions, and hashes a short key with far less work than SipHash: lint
+/// looks up every word of every text.
 #[cfg(feature = "compiler")]
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 

@@ -427,8 +427,8 @@ mod tests {
 
     #[test]
     fn a_tool_locked_twice_is_refused() {
-        // Issue 13: the second entry used to be accepted, so `check` compared against
-        // whichever one sorting left first.
+        // Accepting the second entry would make `check` compare against whichever one
+        // sorting left first.
         let text = format!("lock version=1\ncatalog \"c\" version=\"1.0.0\"\n{TOOL_A}{TOOL_A}");
         let err = Lock::parse(&text).err().unwrap_or_default();
         assert!(err.contains("tool `a_b` is locked twice"), "{err}");

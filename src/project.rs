@@ -7,7 +7,6 @@
 
 use crate::FastMap;
 use crate::diag::{Diagnostic, FileId, Level, LineIndex, SourceFile, SourceMap};
-use crate::model::lower::Lowering;
 use crate::model::{Catalog, Project, lower};
 use crate::syntax;
 use std::collections::HashSet;
@@ -313,63 +312,25 @@ pub fn load_source(path: impl Into<PathBuf>, text: impl Into<String>) -> Loaded 
 /// Parses and lowers the given files, then checks what spans catalogs (duplicate tool and
 /// catalog names).
 ///
-/// Each file is parsed (and its lines indexed) on one core, then its tools and types are
-/// lowered in runs that any core takes (`crate::par::map_split`): a core whose file is done
-/// helps with another's, so files of different sizes, or a core shared with other work,
-/// leave no core waiting. The results are taken in file order.
+/// The files are parsed (and their lines indexed) on rayon's threads, and each file's tools
+/// and types lowered in runs ([`lower`]); the results are taken in file order.
 pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loaded {
-    let files: Vec<(PathBuf, String)> = files.into_iter().collect();
-    let lowered = crate::par::map_split(
-        files.len(),
-        weight(&files),
-        |i| {
-            let text = files[i].1.as_str();
-            let index = LineIndex::of(text);
-            let parsed = syntax::parse(text);
-            let (lowering, outline) = Lowering::open(&parsed.document, FileId(i));
-            let items = outline.items().len();
-            (
-                (parsed.document, outline),
-                (lowering, parsed.errors, index),
-                items,
-            )
-        },
-        |(doc, outline), range| outline.part(doc, &outline.items()[range]),
-        |i, (doc, _), (lowering, errors, index), parts| {
-            let lowered = lowering.finish(doc, parts);
-            (index, with_syntax_errors(doc, FileId(i), errors, lowered))
-        },
-    );
-    assemble(files, lowered)
+    load_sources_with(files, |_, text, id| lower_file(text, id))
 }
 
 /// [`load_sources`], each file lowered by `lower` (given its path, text and id), which the
 /// language server answers from its cache for the files that did not change.
-///
-/// Files lower independently, so a large project's files are lowered on every core
-/// (`crate::par`), their results taken in file order.
 pub fn load_sources_with(
     files: impl IntoIterator<Item = (PathBuf, String)>,
     lower: impl Fn(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>) + Sync,
 ) -> Loaded {
+    use rayon::prelude::*;
     let files: Vec<(PathBuf, String)> = files.into_iter().collect();
-    // Each file's lines are indexed on the core that parses it: indexing them all first was
-    // a few milliseconds of one core before any parsing started.
-    let indices: Vec<usize> = (0..files.len()).collect();
-    let parts = crate::par::map_parts(&indices, weight(&files), |part| {
-        let each = part.iter().map(|&i| {
-            let (path, text) = &files[i];
-            // The ID `assemble` gives the file: its position in the new map.
-            (LineIndex::of(text), lower(path, text, FileId(i)))
-        });
-        each.collect::<Vec<_>>()
-    });
-    assemble(files, parts.into_iter().flatten().collect())
-}
-
-/// The work of loading `files`, in KiB: a file of a few dozen tools is not worth a thread.
-fn weight(files: &[(PathBuf, String)]) -> usize {
-    files.iter().map(|(_, text)| text.len()).sum::<usize>() / 1024
+    let lowered = (files.par_iter().enumerate())
+        // The ID `assemble` gives the file: its position in the new map.
+        .map(|(i, (path, text))| (LineIndex::of(text), lower(path, text, FileId(i))))
+        .collect();
+    assemble(files, lowered)
 }
 
 /// One file lowered: its catalog (when it lowers) and its diagnostics.

@@ -371,6 +371,38 @@ fn two_runs_print_identical_bytes() {
     }
 }
 
+/// The parallel splits (files, tools, rule groups, `breaking`'s sides) take their results
+/// back in input order: one thread and two print the same bytes.
+#[test]
+fn one_thread_and_two_print_identical_bytes() {
+    use catalogc::testing::synthetic_catalog_part;
+    let dir = tempdir();
+    let base = dir.path().join("base");
+    let changed = dir.path().join("changed");
+    for (name, first) in [("alpha", 0), ("beta", 60)] {
+        let text = synthetic_catalog_part(name, 300, first);
+        write(&base.join(format!("{name}.kdl")), &text);
+        write(
+            &changed.join(format!("{name}.kdl")),
+            text.replacen("max=", "max=9", 40),
+        );
+    }
+    let (base, changed) = (base.to_string_lossy(), changed.to_string_lossy());
+    let cases: &[&[&str]] = &[
+        &["lint", "--format", "json", &base, "tests/fixtures/model"],
+        &["hash", "--format", "json", &base],
+        &["export", "tools-json", &base],
+        &["breaking", "--format", "json", "--against", &base, &changed],
+    ];
+    for args in cases {
+        let one = run(catalogc().env("RAYON_NUM_THREADS", "1").args(*args));
+        let two = run(catalogc().env("RAYON_NUM_THREADS", "2").args(*args));
+        assert_eq!((one.code, &one.stderr), (two.code, &two.stderr), "{args:?}");
+        assert!(one.stdout == two.stdout, "{args:?}: the outputs differ");
+        assert!(one.stdout.len() > 1000, "{args:?}: {}", one.stderr);
+    }
+}
+
 #[test]
 fn hash_and_export_print_every_tool() {
     let o = run(catalogc().args(["hash", "--format", "json"]));

@@ -4,7 +4,7 @@
 
 use catalogc::diag::emit::{self as render, Summary, sarif};
 use catalogc::diag::{Diagnostic, Level};
-use catalogc::model::codes::CoreRules;
+use catalogc::lint::docs::CoreRules;
 use catalogc::project::{self, LoadOptions, Loaded};
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 mod support;
 
 use catalogc::syntax::{self, GroupKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn check(path: &Path, src: &str) {
     let parsed = syntax::parse_tree(src);
@@ -60,25 +60,11 @@ fn count_nodes(nodes: syntax::Nodes<'_>) -> usize {
     nodes.map(|n| 1 + count_nodes(n.child_nodes())).sum()
 }
 
-fn kdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            kdl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "kdl") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn suite_inputs_round_trip() {
     let dir = support::kdl_suite_cases().join("input");
     let mut files = Vec::new();
-    kdl_files(&dir, &mut files);
+    support::files_with_extension(&dir, "kdl", &mut files);
     assert_eq!(files.len(), 336);
     for f in files {
         let bytes = std::fs::read(&f).expect("readable");
@@ -92,8 +78,8 @@ fn suite_inputs_round_trip() {
 fn repository_catalogs_and_fixtures_round_trip() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    kdl_files(&root.join("catalogs"), &mut files);
-    kdl_files(&root.join("tests"), &mut files);
+    support::files_with_extension(&root.join("catalogs"), "kdl", &mut files);
+    support::files_with_extension(&root.join("tests"), "kdl", &mut files);
     for f in files {
         let src = std::fs::read_to_string(&f).expect("readable");
         check(&f, &src);

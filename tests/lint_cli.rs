@@ -187,7 +187,7 @@ fn documented_configuration_example_loads_and_sets_every_threshold() {
         .nth(1)
         .and_then(|s| s.split("```").next())
         .unwrap_or_default();
-    for key in catalogc::lint::config::threshold_keys() {
+    for key in catalogc::config::lint::threshold_keys() {
         assert!(
             example.contains(&format!("        {key} ")),
             "the example does not show `{key}`"

@@ -1,6 +1,5 @@
 //! Canonical JSON Schemas, MCP tool definitions and descriptions of hand-built models.
 
-use catalogc::contract::Templates;
 use catalogc::contract::schema::{self, DIALECT};
 use catalogc::model::{Catalog, Project, Tool};
 use catalogc::testing;
@@ -516,7 +515,7 @@ fn project_templates_override_the_builtin() {
         "{{ name }}: {{ summary }}   \n\n\n[{{ effect }}] {{ limits_words | join(', ') }}\n",
     )
     .expect("write template");
-    let t = Templates::with_dir(dir.path()).expect("templates load");
+    let t = catalogc::config::load_templates(dir.path()).expect("templates load");
     let cat = billing();
     let got = t
         .description(&cat, cat.tool("invoice_list").expect("tool"))
@@ -528,7 +527,7 @@ fn project_templates_override_the_builtin() {
     );
 
     std::fs::write(dir.path().join("description.j2"), "{% if %}").expect("write template");
-    let err = Templates::with_dir(dir.path()).expect_err("syntax error is reported");
+    let err = catalogc::config::load_templates(dir.path()).expect_err("syntax error is reported");
     // The file, not just the template name, so the author finds it.
     assert_eq!(
         err.template,
@@ -536,7 +535,8 @@ fn project_templates_override_the_builtin() {
     );
     assert!(err.to_string().contains("line 1"), "{err}");
 
-    let missing = Templates::with_dir(&dir.path().join("nope")).expect_err("no folder");
+    let missing =
+        catalogc::config::load_templates(&dir.path().join("nope")).expect_err("no folder");
     assert!(missing.template.ends_with("nope"));
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side by side with buf (issue 13, "Speed"): `catalogc lint` against `buf lint` and
+# Side by side with buf: `catalogc lint` against `buf lint` and
 # `catalogc breaking` against `buf breaking`, release binary, on the same synthetic API
 # written as KDL catalogs and as Protobuf (benches/peer.rs writes both, and a copy with 5% of
 # the tools changed). Not run by .ci/run: it downloads buf from npm and takes minutes.
@@ -30,9 +30,8 @@ fi
 
 # shellcheck disable=SC2086
 cargo bench --quiet --bench peer -- "$work/inputs" $COUNTS >&2
-# Built after the inputs and copied out: `cargo bench` writes its own build of the binary
-# (the bench profile: no LTO, 16 codegen units, about 8% more instructions) to the same
-# target/release/catalogc, and that is not the binary users run.
+# The binary users build (`cargo install`, the release profile), copied out of the target
+# folder so that a later build does not replace it mid-run.
 cargo build --release --quiet --bin catalogc
 catalogc=$work/catalogc
 cp target/release/catalogc "$catalogc"

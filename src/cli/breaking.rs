@@ -144,23 +144,11 @@ fn load_old(against_arg: &str, paths: &[PathBuf], global: &Global) -> Result<Loa
 /// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
 /// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
 pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
-    // The two sides are independent: each loads on its own core, and its own split of files
-    // then stays on that core. Whole sides are always worth a thread each.
-    let loads = crate::par::map_parts(&[false, true], crate::par::MIN_ITEMS, |sides| {
-        let each = sides.iter();
-        each.map(|&is_new| {
-            if is_new {
-                Ok(project::load(&args.paths, &global.load)?)
-            } else {
-                load_old(&args.against, &args.paths, global)
-            }
-        })
-        .collect::<Vec<_>>()
-    });
-    let mut loads = loads.into_iter().flatten();
-    let (Some(old), Some(new)) = (loads.next(), loads.next()) else {
-        unreachable!("map_parts returns one result per side")
-    };
+    // The two sides are independent: each loads on its own thread.
+    let (old, new) = rayon::join(
+        || load_old(&args.against, &args.paths, global),
+        || Ok::<_, CliError>(project::load(&args.paths, &global.load)?),
+    );
     let mut new = new?;
     let old = old?;
     require_clean(&new, "new")?;
@@ -179,16 +167,18 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
         .chain(&new.project.catalogs)
         .flat_map(|c| c.tools.iter().map(move |t| (c, t)))
         .collect();
-    let parts = crate::par::map_parts(&tools, tools.len(), |part| {
-        let each = part.iter();
+    let each: Vec<Result<Comparable, _>> = {
+        use rayon::prelude::*;
+        let each = tools.par_iter();
         each.map(|(c, t)| Comparable::of(c, t, &templates))
-            .collect::<Result<Vec<_>, _>>()
-    });
+            .collect()
+    };
     // Keyed by address: the comparison hands back the very tools listed here.
     let mut contracts: FastMap<usize, Comparable> = FastMap::default();
     contracts.reserve(tools.len());
-    let each = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for ((_, tool), contract) in tools.iter().zip(each.into_iter().flatten()) {
+    // The first failure in tool order, whatever the number of threads.
+    let each = each.into_iter().collect::<Result<Vec<_>, _>>()?;
+    for ((_, tool), contract) in tools.iter().zip(each) {
         contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
     }
     let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |_, t| {
@@ -210,6 +200,5 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         Status::Findings
     };
-    super::exiting((new, old, result));
     Ok(status)
 }

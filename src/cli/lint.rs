@@ -4,8 +4,8 @@ use super::{CliError, Global, Status};
 use crate::diag::emit::{self, Summary, sarif};
 use crate::diag::{Level, SourceMap};
 use crate::lint::baseline::Baseline;
+use crate::lint::docs::CoreRules;
 use crate::lint::docs::LintRules;
-use crate::model::codes::CoreRules;
 use crate::project;
 use std::path::{Path, PathBuf};
 
@@ -80,7 +80,8 @@ fn refuse_overwriting_an_input(path: &Path, sources: &SourceMap) -> Result<(), C
 /// Runs `catalogc lint`: loads and lints the catalogs and prints every finding not in the
 /// baseline; [`Status::Findings`] when one is at error level (or warning with `--deny warnings`).
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
-    let (loaded, ()) = crate::par::beside(|| load(&args.paths, global), crate::lint::prepare);
+    // The rules' text patterns compile on another thread while the catalogs load.
+    let (loaded, ()) = rayon::join(|| load(&args.paths, global), crate::lint::prepare);
     let (mut loaded, published) = loaded?;
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
@@ -130,7 +131,6 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let failing = diags
         .iter()
         .any(|d| d.level == Level::Error || (deny_warnings && d.level == Level::Warn));
-    super::exiting((loaded, artifacts, diags));
     Ok(if failing {
         Status::Findings
     } else {

@@ -169,13 +169,6 @@ pub fn main() -> u8 {
     }
 }
 
-/// Drops a command's model, contracts and report without freeing them piece by piece: the
-/// process exits right after the command returns, and freeing every string and JSON value
-/// of a 10,000-tool project one by one was about 5% of a `lint` or `breaking` run.
-pub fn exiting<T>(values: T) {
-    std::mem::forget(values);
-}
-
 /// Writes a command's output to a buffered stdout as it is produced: the one place output
 /// errors are handled. A closed pipe (`catalogc lint | head`) ends the output quietly; any
 /// other write error (a full disk) is a failure to run.
@@ -199,7 +192,7 @@ pub fn print(s: &str) -> Result<(), CliError> {
 /// `lock`, `breaking` and `lint` all render (and so hash and lock) the same descriptions.
 pub fn templates(config: &ProjectConfig) -> Result<Templates, CliError> {
     match &config.templates {
-        Some(dir) => Ok(Templates::with_dir(dir)?),
+        Some(dir) => Ok(crate::config::load_templates(dir)?),
         None => Ok(Templates::builtin()),
     }
 }

@@ -2,9 +2,9 @@
 //! ([`crate::contract::Artifacts`]) keep declaration order, because schemas list properties as
 //! declared; but reordering fields, errors, enum values or examples is not a change
 //! (docs/compatibility.md), so `breaking` hashes a copy of each tool with every such list sorted.
-//! It compares what those hashes are taken over first ([`Comparable`]): canonicalising and
-//! hashing every tool of both sides was most of its time, and an unchanged tool's inputs are
-//! equal byte for byte.
+//! It compares what those hashes are taken over first ([`Comparable`]): an unchanged tool's
+//! inputs are equal byte for byte, so only the tools whose inputs differ are canonicalised
+//! and hashed.
 
 use crate::contract::{HashInputs, TemplateError, Templates, ToolHashes};
 use crate::model::{Catalog, Field, Tool, Ty, TyKind};

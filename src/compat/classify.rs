@@ -724,8 +724,9 @@ impl<'a> Reader<'a, '_> {
                 }
                 // The model holds no value twice in one list, so a common prefix holds every
                 // value both sides share up to there, and no value after it equals one in it:
-                // only the rest is looked up, each side's values as keys (compared pairwise,
-                // an enum of 850,000 values took minutes; an unchanged one now needs no keys).
+                // only the rest is looked up, each side's values as keys (linear in the values,
+                // where comparing them pairwise would be quadratic; an unchanged enum needs no
+                // keys at all).
                 let (wn, rn) = (we.values.len(), re.values.len());
                 let same = (0..wn.min(rn))
                     .take_while(|&i| we.values.get(i).0.key() == re.values.get(i).0.key())

@@ -336,13 +336,11 @@ fn compare_catalog<H: PartialEq>(
         }
         Some(compare_tool(tname, ot, nt, (old, new), hashes))
     };
-    // Each tool compares on its own: a large catalog's tools split across the cores.
-    let parts = crate::par::map_parts(&names, names.len(), |part| {
-        part.iter()
-            .filter_map(|t| compare_one(t))
-            .collect::<Vec<_>>()
-    });
-    let tools: Vec<ToolReport> = parts.into_iter().flatten().collect();
+    // Each tool compares on its own, on rayon's threads; the reports keep the names' order.
+    let tools: Vec<ToolReport> = {
+        use rayon::prelude::*;
+        names.par_iter().filter_map(|t| compare_one(t)).collect()
+    };
     let any_changed = tools.iter().any(|t| t.status != Status::Unchanged);
     let all: Vec<Change> = tools
         .iter()

@@ -12,7 +12,6 @@ use crate::model::{Catalog, Effect, TimeoutStrategy, Tool};
 use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
 use std::fmt;
-use std::path::Path;
 
 /// The template every tool description is rendered from.
 pub const DESCRIPTION_TEMPLATE: &str = "description.j2";
@@ -79,44 +78,20 @@ impl Templates {
         }
     }
 
-    /// The built-ins, with every `*.j2` file directly inside `dir` added, replacing the
-    /// built-in of the same name. Files are read in name order so errors are reported
-    /// deterministically.
-    pub fn with_dir(dir: &Path) -> Result<Templates, TemplateError> {
-        let dir_err = |message: String| TemplateError {
-            template: dir.display().to_string(),
-            message,
-        };
-        let mut t = Templates::builtin();
-        let entries = std::fs::read_dir(dir).map_err(|e| dir_err(e.to_string()))?;
-        let mut files = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|e| dir_err(e.to_string()))?;
-            let path = entry.path();
-            let is_file = entry.file_type().map(|ft| ft.is_file()).unwrap_or(false);
-            if is_file && path.extension().is_some_and(|e| e == "j2") {
-                files.push(path);
-            }
-        }
-        files.sort();
-        for path in files {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let source = crate::project::read_text(&path, &crate::project::LoadOptions::default())
-                .map_err(|e| TemplateError {
-                    template: path.display().to_string(),
-                    message: e.to_string(),
-                })?;
-            let origin = path.display().to_string();
-            t.add(name.clone(), source).map_err(|e| TemplateError {
-                template: origin.clone(),
-                ..e
-            })?;
-            t.origins.insert(name, origin);
-        }
-        Ok(t)
+    /// Adds (or replaces) template `name` read from the file `origin`: errors rendering it
+    /// name the file.
+    pub fn add_file(
+        &mut self,
+        name: String,
+        origin: String,
+        source: String,
+    ) -> Result<(), TemplateError> {
+        self.add(name.clone(), source).map_err(|e| TemplateError {
+            template: origin.clone(),
+            ..e
+        })?;
+        self.origins.insert(name, origin);
+        Ok(())
     }
 
     /// Adds (or replaces) one template from source.

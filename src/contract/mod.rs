@@ -202,30 +202,31 @@ impl Artifacts {
     /// Computes every tool's contract. A template that fails to render stops the build with
     /// the first failure (in catalog, then tool order), naming the template.
     pub fn build(project: &Project, templates: &Templates) -> Result<Artifacts, TemplateError> {
-        let tools: usize = project.catalogs.iter().map(|c| c.tools.len()).sum();
-        // Runs of tools taken by whichever core is free: a core whose run went faster takes
-        // the next one, so no core waits on another's last tool, and every catalog of a
-        // project keeps every core busy.
-        let catalogs = crate::par::map_split(
-            project.catalogs.len(),
-            tools,
-            |c| (&project.catalogs[c], (), project.catalogs[c].tools.len()),
-            |&cat, range| {
-                // A run shares its catalog's named types' schemas among its tools; a type
-                // used in several runs is written once per run, to the same text.
-                let mut schemas = schema::Schemas::new(cat);
-                (cat.tools[range].iter())
-                    .map(|tool| ToolContract::build_with(&mut schemas, tool, cat, templates))
-                    .collect::<Result<Vec<_>, _>>()
-            },
-            |_, cat, (), runs| {
+        use rayon::prelude::*;
+        // Runs of tools on rayon's threads, taken back in catalog and tool order: the first
+        // failure is the first in that order whatever the number of threads.
+        let catalogs: Vec<Result<CatalogContracts, TemplateError>> = (project.catalogs.par_iter())
+            .map(|cat| {
+                let runs: Vec<Result<Vec<ToolContract>, TemplateError>> = (cat.tools)
+                    .par_chunks(crate::model::lower::RUN)
+                    .map(|run| {
+                        // A run shares its catalog's named types' schemas among its tools; a
+                        // type used in several runs is written once per run, to the same text.
+                        let mut schemas = schema::Schemas::new(cat);
+                        (run.iter())
+                            .map(|tool| {
+                                ToolContract::build_with(&mut schemas, tool, cat, templates)
+                            })
+                            .collect()
+                    })
+                    .collect();
                 let mut tools = Vec::with_capacity(cat.tools.len());
                 for run in runs {
                     tools.extend(run?);
                 }
-                Ok::<_, TemplateError>(CatalogContracts { tools })
-            },
-        );
+                Ok(CatalogContracts { tools })
+            })
+            .collect();
         Ok(Artifacts {
             catalogs: catalogs.into_iter().collect::<Result<_, _>>()?,
         })

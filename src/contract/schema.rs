@@ -202,7 +202,7 @@ pub struct Definition {
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
 pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) -> Definition {
     // Room for a typical definition (the description, then about 1.5 KB of schemas and
-    // annotations): grown from empty, each one was copied about ten times on the way.
+    // annotations), so that the text is not copied at each doubling on the way.
     let mut out = String::with_capacity(description.len() * 2 + 1536);
     out.push('{');
     key(&mut out, "name");

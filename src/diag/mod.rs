@@ -94,7 +94,7 @@ impl Diagnostic {
 
 /// Sorts `items` stably by `cmp`, with one `u32` of scratch per item: the standard stable
 /// sort's scratch is half the list, which for the hundreds of thousands of diagnostics of a
-/// hostile catalog was the largest allocation of `lint` after the list itself.
+/// hostile catalog would be the largest allocation of `lint` after the list itself.
 pub fn sort_stable_by<T>(items: &mut [T], mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) {
     let Ok(len) = u32::try_from(items.len()) else {
         items.sort_by(cmp);
@@ -220,8 +220,7 @@ impl LineIndex {
         let mut i = 0;
         while i < bytes.len() {
             // A newline starts with a byte below 0x0E (`\n`, `\r`, VT, FF) or a non-ASCII
-            // byte (NEL, LS, PS): skip the bytes between (the line index was a tenth of
-            // `lint`'s load time when it looked at each byte).
+            // byte (NEL, LS, PS): skip the bytes between.
             i = crate::syntax::next_special(bytes, i, 0x0E, &[]);
             if i >= bytes.len() {
                 break;

@@ -167,6 +167,24 @@ impl RuleMetadata for LintRules {
     }
 }
 
+/// The loader's error codes ([`crate::model::codes`]) as rule metadata: always errors, with
+/// their summary and fix.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CoreRules;
+
+impl RuleMetadata for CoreRules {
+    fn rule(&self, id: &str) -> Option<RuleMeta> {
+        let (summary, help) = crate::model::codes::code(id)?;
+        Some(RuleMeta {
+            id: id.to_string(),
+            level: Some(crate::diag::Level::Error),
+            summary: summary.to_string(),
+            help: Some(help.to_string()),
+            ..RuleMeta::default()
+        })
+    }
+}
+
 fn rule_meta(rule: &Rule) -> RuleMeta {
     let doc = rule.doc();
     let first_paragraph: String = doc

@@ -1,12 +1,15 @@
 //! The linter: rules over the model, one rule per file under `rules/<category>/<name>.rs`,
-//! modelled on ruff. A rule file's `//!` doc comment is the rule's documentation (What it does /
-//! Why is this bad? / Example / Use instead); the category's `declare_rules!` line registers it.
+//! modelled on ruff. A rule file declares its `RULE` with [`declare_rule!`], whose doc comment
+//! is the rule's documentation (What it does / Why is this bad? / Example / Use instead); the
+//! category's `declare_rules!` line registers it.
 
 pub mod baseline;
 pub mod config;
 pub mod docs;
 pub mod published;
 pub mod rules;
+pub(crate) mod shared;
+pub(crate) mod similarity;
 pub mod suppress;
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -156,9 +159,9 @@ impl Hooks {
     }
 }
 
-/// Builds every rule's once-per-process automata. A regex of phrases compiles in about a
-/// millisecond and the walk would otherwise wait for each on its first text; the CLI calls this
-/// on a spare core while the catalogs load. Calling it is never needed for correct findings.
+/// Builds every rule's once-per-process automata, which the walk would otherwise build on
+/// each one's first text; `catalogc lint` calls this on another thread while the catalogs
+/// load. Calling it is never needed for correct findings.
 pub fn prepare() {
     for rule in registry() {
         if let Some(f) = rule.hooks.prepare {
@@ -177,8 +180,9 @@ pub struct Rule {
     pub summary: &'static str,
     /// What the linter calls for this rule.
     pub hooks: Hooks,
-    /// The rule file's own source; its leading `//!` lines are the documentation.
-    pub source: &'static str,
+    /// The documentation: the doc comment of the rule's `static`, one line each, as the
+    /// compiler hands it to [`declare_rule!`] (each line keeps the space after `///`).
+    pub doc: &'static str,
 }
 
 impl Rule {
@@ -187,17 +191,11 @@ impl Rule {
         self.id.split('/').next().unwrap_or(self.id)
     }
 
-    /// The rule's documentation: its file's `//!` comment, as Markdown.
+    /// The rule's documentation, as Markdown.
     pub fn doc(&self) -> String {
-        let mut doc = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break;
-            };
-            doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+        let mut doc = String::with_capacity(self.doc.len());
+        for line in self.doc.lines() {
+            doc.push_str(line.strip_prefix(' ').unwrap_or(line));
             doc.push('\n');
         }
         doc
@@ -345,6 +343,31 @@ macro_rules! declare_rules {
 }
 pub(crate) use declare_rules;
 
+/// Declares a rule's `static`, whose doc comment is the rule's documentation (`catalogc
+/// explain`, docs/rules.md): the comment stays on the `static` for rustdoc, and its lines,
+/// which the compiler passes to a macro as `#[doc]` strings, become [`Rule::doc`].
+///
+/// ```ignore
+/// crate::lint::declare_rule! {
+///     /// ## What it does
+///     /// …
+///     pub static RULE = Rule { id: "…", level: Level::Warn, summary: "…", hooks: … };
+/// }
+/// ```
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis static $name:ident = Rule { $($field:ident: $value:expr),* $(,)? };
+    ) => {
+        $(#[doc = $doc])*
+        $vis static $name: crate::lint::Rule = crate::lint::Rule {
+            $($field: $value,)*
+            doc: concat!($($doc, "\n"),*),
+        };
+    };
+}
+pub(crate) use declare_rule;
+
 /// Run every rule that is not turned off, apply the tools' `allow` lines, and return the
 /// findings as diagnostics, sorted by file and position.
 pub fn run(
@@ -400,13 +423,13 @@ pub fn run(
 /// walk over every catalog calling the other hooks (see [`Hooks`]). Each rule's findings come
 /// in the order it would report them walking the project alone.
 ///
-/// On a large project the rules that walk the catalogs are dealt round-robin into one group per
-/// core (neighbouring rules of a category tend to cost alike), each group walking the project
+/// The rules that walk the catalogs are dealt round-robin into one group per thread of
+/// rayon's pool (neighbouring rules of a category tend to cost alike), each group walking the project
 /// on its own; a rule with only a project hook needs no walk and is a task of its own. Free
 /// threads take the next task, so a heavy project rule evens out uneven groups. Every rule
 /// still sees the whole walk in order, so the findings are the same.
 pub fn findings<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
-    let tools: usize = cx.project.catalogs.iter().map(|c| c.tools.len()).sum();
+    use rayon::prelude::*;
     let alone = |r: &Rule| {
         let h = &r.hooks;
         h.catalog.is_none()
@@ -417,16 +440,19 @@ pub fn findings<'a>(cx: &Context<'a>, rules: &[&Rule]) -> Vec<Vec<Finding>> {
     };
     let (single, walking): (Vec<usize>, Vec<usize>) =
         (0..rules.len()).partition(|&i| alone(rules[i]));
-    let groups = crate::par::threads().min(walking.len()).max(1);
+    let groups = rayon::current_num_threads().min(walking.len()).max(1);
     let mut tasks: Vec<Vec<usize>> = vec![Vec::new(); groups];
     for (k, &i) in walking.iter().enumerate() {
         tasks[k % groups].push(i);
     }
     tasks.extend(single.into_iter().map(|i| vec![i]));
-    let found = crate::par::map_queue(&tasks, tools, |task| {
-        let group: Vec<&Rule> = task.iter().map(|&i| rules[i]).collect();
-        walk_rules(cx, &group)
-    });
+    // One task per job, so that a thread done with its task takes the next one.
+    let found: Vec<Vec<Vec<Finding>>> = (tasks.par_iter().with_max_len(1))
+        .map(|task| {
+            let group: Vec<&Rule> = task.iter().map(|&i| rules[i]).collect();
+            walk_rules(cx, &group)
+        })
+        .collect();
     let mut out: Vec<Vec<Finding>> = rules.iter().map(|_| Vec::new()).collect();
     for (task, found) in tasks.iter().zip(found) {
         for (&i, f) in task.iter().zip(found) {

@@ -233,8 +233,8 @@ pub fn sub_span(
 /// A built-in pattern for scanning text, with `\b` meaning an ASCII word boundary.
 ///
 /// A Unicode `\b` makes the regex engine give up its DFA on any text holding a non-ASCII
-/// character and fall back to an NFA simulation, about a thousand instructions a byte: one
-/// long summary of zero-width spaces kept `lint` busy for seconds. An ASCII boundary keeps
+/// character and fall back to an NFA simulation, orders of magnitude slower: one long
+/// summary of zero-width spaces would keep `lint` busy for seconds. An ASCII boundary keeps
 /// the DFA and differs only next to a non-ASCII letter, where it also breaks a word (text in
 /// scripts written without spaces is then matched too). The patterns spell no escaped `\\b`.
 pub fn pattern(source: &str) -> regex::Regex {

@@ -107,7 +107,7 @@ impl Snapshot {
         let templates = config
             .templates
             .as_deref()
-            .and_then(|d| Templates::with_dir(d).ok())
+            .and_then(|d| crate::config::load_templates(d).ok())
             .unwrap_or_else(Templates::builtin);
         let artifacts = Artifacts::build(&loaded.project, &templates)
             .or_else(|_| Artifacts::build(&loaded.project, &Templates::builtin()))

@@ -266,7 +266,7 @@ pub fn explain(rule: &str) -> String {
     if let Ok(text) = crate::lint::docs::explain(rule) {
         return text;
     }
-    let meta = crate::model::codes::CoreRules.rule(rule);
+    let meta = crate::lint::docs::CoreRules.rule(rule);
     match meta {
         Some(m) => format!(
             "# {rule}\n\n{}\n\n{}",

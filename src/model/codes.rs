@@ -1,12 +1,6 @@
 //! The error codes of the loader (`model/…`, `naming/duplicate`, and `syntax/…` from the
-//! parser) with what output formats say about them (SARIF rule metadata).
-
-use crate::diag::Level;
-use crate::diag::emit::{RuleMeta, RuleMetadata};
-
-/// The loader's error codes: the table every output format asks about them.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CoreRules;
+//! parser) with a summary and a fix for each, which output formats show (SARIF rule
+//! metadata).
 
 /// ID, one-line summary, how to fix it.
 pub const CODES: &[(&str, &str, &str)] = &[
@@ -142,22 +136,14 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-impl RuleMetadata for CoreRules {
-    fn rule(&self, id: &str) -> Option<RuleMeta> {
-        let (summary, help) = match CODES.iter().find(|(r, _, _)| *r == id) {
-            Some((_, summary, help)) => (*summary, *help),
-            None if id.starts_with("syntax/") => {
-                (crate::syntax::ERROR_SUMMARY, crate::syntax::ERROR_HELP)
-            }
-            None => return None,
-        };
-        Some(RuleMeta {
-            id: id.to_string(),
-            level: Some(Level::Error),
-            summary: summary.to_string(),
-            help: Some(help.to_string()),
-            ..RuleMeta::default()
-        })
+/// The summary and the fix of loader error code `id`; `None` for a code of another layer.
+pub fn code(id: &str) -> Option<(&'static str, &'static str)> {
+    match CODES.iter().find(|(r, _, _)| *r == id) {
+        Some((_, summary, help)) => Some((*summary, *help)),
+        None if id.starts_with("syntax/") => {
+            Some((crate::syntax::ERROR_SUMMARY, crate::syntax::ERROR_HELP))
+        }
+        None => None,
     }
 }
 
@@ -167,12 +153,12 @@ mod tests {
 
     #[test]
     fn knows_model_and_syntax_codes_only() {
-        let meta = CoreRules.rule("model/too-deep").map(|m| m.summary);
+        let summary = code("model/too-deep").map(|(summary, _)| summary);
         assert_eq!(
-            meta.as_deref(),
+            summary,
             Some("Fields nested deeper than the lowering follows.")
         );
-        assert!(CoreRules.rule("syntax/unclosed-string").is_some());
-        assert!(CoreRules.rule("naming/vague-name").is_none());
+        assert!(code("syntax/unclosed-string").is_some());
+        assert!(code("naming/vague-name").is_none());
     }
 }

@@ -35,8 +35,7 @@ pub(crate) fn is_disallowed(c: char) -> bool {
 }
 
 /// Bit `b` is set when the ASCII byte `b` is an `identifier-char`: one shift and mask per
-/// byte of every name and bare word, where a chain of comparisons cost the lexer a tenth of
-/// its instructions.
+/// byte of every name and bare word, in place of a chain of comparisons.
 const ASCII_IDENT: u128 = {
     let mut bits = 0u128;
     let mut b = b'!';

@@ -114,3 +114,18 @@ pub fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 pub fn prop_quietly<R>(f: impl FnOnce() -> R) -> Result<R, proptest::test_runner::TestCaseError> {
     quietly(f).map_err(|m| proptest::test_runner::TestCaseError::fail(format!("panicked: {m}")))
 }
+
+/// Every file below `dir` whose name ends in `.EXT`, appended to `out` (in no set order).
+pub fn files_with_extension(dir: &Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_with_extension(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}

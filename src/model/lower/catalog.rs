@@ -629,9 +629,9 @@ impl Cx {
 }
 
 /// A top-level node lowered ahead of the document pass (see [`Cx::lower_document`]).
-// The tool is boxed: unboxed, every slot had a tool's size (about 1.2 KB) and a file of many
-// small types (120 B each) held ten times its model in slots while it lowered. The box is
-// freed as its tool moves into the catalog, so tools cost no more at the peak.
+// The tool is boxed: unboxed, every slot would have a tool's size (about 1.2 KB) and a file
+// of many small types (120 B each) would hold ten times its model in slots while it lowers.
+// The box is freed as its tool moves into the catalog, so tools cost no more at the peak.
 pub(super) enum Lowered {
     Tool(Option<Box<Tool>>),
     Type(Option<TypeDef>),

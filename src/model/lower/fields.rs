@@ -18,9 +18,9 @@ pub(super) enum Element {
 }
 
 /// How messages name a field, or the element of a container, by its type: "an `integer`
-/// field", "a field of type `Money`", "`string` items", "values of type `Money`". Written
-/// only when a message needs one: built as a string for every field, it was about a tenth
-/// of the lowering of a catalog without mistakes.
+/// field", "a field of type `Money`", "`string` items", "values of type `Money`". Kept as
+/// its parts and written only when a message needs one: a catalog without mistakes lowers
+/// every field and writes no message.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Label<'a> {
     keyword: &'a str,

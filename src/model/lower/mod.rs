@@ -29,16 +29,24 @@ pub const MAX_FIELD_DEPTH: usize = 64;
 
 /// Lowers one parsed file. The catalog is `None` when the file has no usable `catalog` node;
 /// the diagnostics then say why, together with every other problem of the file.
+///
+/// The tools and types are lowered in runs of [`RUN`] on rayon's threads; the runs are taken
+/// back in document order, so the result does not depend on the number of threads.
 pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
+    use rayon::prelude::*;
     let (lowering, outline) = Lowering::open(doc, file);
-    let items = outline.items();
-    let parts = crate::par::map_parts(items, items.len(), |part| outline.part(doc, part));
+    let runs = outline.items().par_chunks(RUN);
+    let parts = runs.map(|run| outline.part(doc, run)).collect();
     lowering.finish(doc, parts)
 }
 
-/// [`lower()`] in steps, for a caller that spreads the parts of many files over its threads:
-/// [`Lowering::open`] reads the file's named types, the [`Outline`] lowers any run of its
-/// tools and types on any thread, and [`Lowering::finish`] takes every part in document order.
+/// The tools and types one thread lowers at a time: a run costs a lowering context and a
+/// handoff between threads, which a few dozen nodes outweigh.
+pub const RUN: usize = 16;
+
+/// [`lower()`] in steps: [`Lowering::open`] reads the file's named types, the [`Outline`]
+/// lowers any run of its tools and types on any thread, and [`Lowering::finish`] takes every
+/// part in document order.
 pub struct Lowering {
     cx: Cx,
     type_nodes: Vec<usize>,

@@ -1,43 +1,43 @@
-//! ## What it does
-//! Checks that every `array` (field or nested `items`), in input and output and in named
-//! types, has `max-items`. Two bounds count as well: `unique=#true` items from a closed
-//! `enum` (or booleans) hold at most as many elements as there are values, and an array in
-//! a tool's `output` is bounded by the tool's `limits max-items`.
-//!
-//! ## Why is this bad?
-//! Without a bound the model may send thousands of elements in one call (a fan-out the
-//! server did not plan for), and a result may return more items than fit in the model's
-//! context. A stated bound also tells the model to paginate or batch.
-//!
-//! ## Example
-//! ```kdl
-//! field "invoice_references" "array" required=#true {
-//!     items "string" max-length=32
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "invoice_references" "array" required=#true max-items=50 {
-//!     items "string" max-length=32
-//! }
-//! ```
+//! The `bounds/array-unbounded` rule: arrays have `max-items`; [`RULE`] documents it.
 
 use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `bounds/array-unbounded` rule: arrays have `max-items`; the module documentation explains
-/// it.
-pub static RULE: Rule = Rule {
-    id: "bounds/array-unbounded",
-    level: Level::Error,
-    summary: "arrays have `max-items`",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("array_unbounded.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `array` (field or nested `items`), in input and output and in named
+    /// types, has `max-items`. Two bounds count as well: `unique=#true` items from a closed
+    /// `enum` (or booleans) hold at most as many elements as there are values, and an array in
+    /// a tool's `output` is bounded by the tool's `limits max-items`.
+    ///
+    /// ## Why is this bad?
+    /// Without a bound the model may send thousands of elements in one call (a fan-out the
+    /// server did not plan for), and a result may return more items than fit in the model's
+    /// context. A stated bound also tells the model to paginate or batch.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "invoice_references" "array" required=#true {
+    ///     items "string" max-length=32
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "invoice_references" "array" required=#true max-items=50 {
+    ///     items "string" max-length=32
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/array-unbounded",
+        level: Level::Error,
+        summary: "arrays have `max-items`",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 // Once per declaration: the bound is missing wherever the type is used.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {

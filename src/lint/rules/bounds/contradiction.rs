@@ -1,44 +1,45 @@
-//! ## What it does
-//! Checks that a field's own constraints leave at least one valid value, and that its
-//! `default` is one of them:
-//! - `min` > `max`, or exclusive bounds that leave nothing between them (for integers, no
-//!   integer between them: `exclusive-min=1 exclusive-max=2`); `multiple-of` ≤ 0;
-//! - `min-length` > `max-length` (strings and cursors), `min-items` > `max-items`;
-//! - an empty `enum`;
-//! - a `default` or `const` of the wrong type (a string for an integer, `1.5` for an
-//!   integer, anything for an array or object), or outside its own bounds, length, `enum`,
-//!   `pattern` or `multiple-of`; a `default` other than the field's `const`.
-//!
-//! ## Why is this bad?
-//! No argument can satisfy the schema, so every call fails validation, or the default the
-//! server applies is one the schema itself rejects: the model is told one thing and the
-//! server does another.
-//!
-//! ## Example
-//! ```kdl
-//! field "page_size" "integer" min=1 max=50 default=100
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "page_size" "integer" min=1 max=50 default=20
-//! ```
+//! The `bounds/contradiction` rule: constraints leave a valid value, and the default is one;
+//! [`RULE`] documents it.
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Literal, Num, NumTy, Sp, Span, StringTy, TyKind};
 
-/// The `bounds/contradiction` rule: constraints leave a valid value, and the default is one; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/contradiction",
-    level: Level::Error,
-    summary: "constraints leave a valid value, and the default is one",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("contradiction.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that a field's own constraints leave at least one valid value, and that its
+    /// `default` is one of them:
+    /// - `min` > `max`, or exclusive bounds that leave nothing between them (for integers, no
+    ///   integer between them: `exclusive-min=1 exclusive-max=2`); `multiple-of` ≤ 0;
+    /// - `min-length` > `max-length` (strings and cursors), `min-items` > `max-items`;
+    /// - an empty `enum`;
+    /// - a `default` or `const` of the wrong type (a string for an integer, `1.5` for an
+    ///   integer, anything for an array or object), or outside its own bounds, length, `enum`,
+    ///   `pattern` or `multiple-of`; a `default` other than the field's `const`.
+    ///
+    /// ## Why is this bad?
+    /// No argument can satisfy the schema, so every call fails validation, or the default the
+    /// server applies is one the schema itself rejects: the model is told one thing and the
+    /// server does another.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "page_size" "integer" min=1 max=50 default=100
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "page_size" "integer" min=1 max=50 default=20
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/contradiction",
+        level: Level::Error,
+        summary: "constraints leave a valid value, and the default is one",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 fn num(n: Num) -> String {
     match n {

@@ -1,52 +1,53 @@
-//! ## What it does
-//! Checks that objects are nested at most 5 levels deep (configurable: `max-depth`), counting
-//! through named types and array items: the fields of `input`/`output` are at depth 1, the
-//! fields of an object field of `input` at depth 2, and so on. Reported once, at the object
-//! whose fields would be too deep.
-//!
-//! 5 is the deepest nesting of the 540 tools of 20 public MCP servers (tests/corpus/: the
-//! 100th percentile; `tests/corpus.rs` recomputes it): real tools never go deeper.
-//!
-//! Also reports a tool side that expands to more than 10,000 type sites through named types
-//! (types that use other types several times each, level after level, multiply): the linter
-//! stops entering named types there, so the rules that check fields per use see only part of
-//! that side.
-//!
-//! ## Why is this bad?
-//! Models fill deep structures badly: they drop required inner fields, put values at the
-//! wrong level, and spend many tokens on nesting. Some clients also flatten or reject deep
-//! schemas.
-//!
-//! ## Example
-//! ```kdl
-//! field "a" "object" { field "b" "object" { field "c" "object" {
-//!     field "d" "object" { field "e" "object" { field "f" "string" max-length=8 } } } } }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "a" "object" { field "b" "object" { field "c" "object" {
-//!     field "d" "object" { field "e_f" "string" max-length=8 } } } }
-//! ```
+//! The `bounds/depth` rule: objects nest at most 5 levels deep (configurable); [`RULE`] documents
+//! it.
 
 use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{self, Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `bounds/depth` rule: objects nest at most 5 levels deep (configurable); the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/depth",
-    level: Level::Error,
-    summary: "objects nest at most 5 levels deep (configurable)",
-    hooks: crate::lint::Hooks {
-        project: Some(expansion),
-        ..crate::lint::Hooks::use_site(check)
-    },
-    source: include_str!("depth.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that objects are nested at most 5 levels deep (configurable: `max-depth`), counting
+    /// through named types and array items: the fields of `input`/`output` are at depth 1, the
+    /// fields of an object field of `input` at depth 2, and so on. Reported once, at the object
+    /// whose fields would be too deep.
+    ///
+    /// 5 is the deepest nesting of the 540 tools of 20 public MCP servers (tests/corpus/: the
+    /// 100th percentile; `tests/corpus.rs` recomputes it): real tools never go deeper.
+    ///
+    /// Also reports a tool side that expands to more than 10,000 type sites through named types
+    /// (types that use other types several times each, level after level, multiply): the linter
+    /// stops entering named types there, so the rules that check fields per use see only part of
+    /// that side.
+    ///
+    /// ## Why is this bad?
+    /// Models fill deep structures badly: they drop required inner fields, put values at the
+    /// wrong level, and spend many tokens on nesting. Some clients also flatten or reject deep
+    /// schemas.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "a" "object" { field "b" "object" { field "c" "object" {
+    ///     field "d" "object" { field "e" "object" { field "f" "string" max-length=8 } } } } }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "a" "object" { field "b" "object" { field "c" "object" {
+    ///     field "d" "object" { field "e_f" "string" max-length=8 } } } }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/depth",
+        level: Level::Error,
+        summary: "objects nest at most 5 levels deep (configurable)",
+        hooks: crate::lint::Hooks {
+            project: Some(expansion),
+            ..crate::lint::Hooks::use_site(check)
+        },
+    };
+}
 
 /// Tool sides whose named types expand past what the walker visits.
 fn expansion(cx: &Context, out: &mut Vec<Finding>) {

@@ -1,45 +1,46 @@
-//! ## What it does
-//! Checks each value of a field's `examples` against the field's own schema (its type,
-//! bounds, `enum`, `pattern`, `format` and `const`), with the runtime's checker, and reports
-//! each example that breaks it, naming the violation by JSON pointer.
-//!
-//! ## Why is this bad?
-//! The schema publishes `examples` beside the constraints: a model imitates examples before it
-//! reads bounds, so an example the server rejects teaches a call that fails validation.
-//!
-//! ## Example
-//! ```kdl
-//! field "page_size" "integer" min=1 max=50 {
-//!     doc "How many notes to return."
-//!     examples 20 100
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "page_size" "integer" min=1 max=50 {
-//!     doc "How many notes to return."
-//!     examples 20 50
-//! }
-//! ```
+//! The `bounds/example-invalid` rule: a field's `examples` satisfy its own schema; [`RULE`]
+//! documents it.
 
 use crate::contract::schema::ty_schema_text;
 use crate::contract::shape::shape_of_text;
 use crate::diag::Level;
 use crate::lint::walk::{Site, site_finding};
-use crate::lint::rules::output::example_invalid::listed;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::shared::listed;
+use crate::lint::{Context, Finding};
 use crate::runtime::validate::check as violations;
 
-/// The `bounds/example-invalid` rule: a field's `examples` satisfy its own schema; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/example-invalid",
-    level: Level::Error,
-    summary: "a field's `examples` satisfy its own type and constraints",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("example_invalid.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks each value of a field's `examples` against the field's own schema (its type,
+    /// bounds, `enum`, `pattern`, `format` and `const`), with the runtime's checker, and reports
+    /// each example that breaks it, naming the violation by JSON pointer.
+    ///
+    /// ## Why is this bad?
+    /// The schema publishes `examples` beside the constraints: a model imitates examples before it
+    /// reads bounds, so an example the server rejects teaches a call that fails validation.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "page_size" "integer" min=1 max=50 {
+    ///     doc "How many notes to return."
+    ///     examples 20 100
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "page_size" "integer" min=1 max=50 {
+    ///     doc "How many notes to return."
+    ///     examples 20 50
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/example-invalid",
+        level: Level::Error,
+        summary: "a field's `examples` satisfy its own type and constraints",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     // The field's own type only: an array's items are reached as a site of their own.

@@ -1,48 +1,49 @@
-//! ## What it does
-//! Checks that no object (`input`, `output`, an object field, a named `type`) declares more
-//! than 30 fields (configurable: `max-fields`). Counted per declaration; fields of a named
-//! type used as a field count as one.
-//!
-//! 30 is above every object of the 540 tools of 20 public MCP servers (tests/corpus/: 691
-//! objects with fields, the largest 29: the 100th percentile); `tests/corpus.rs` recomputes
-//! it. A published tool rarely needs more, and the few that come close are several tools in
-//! one.
-//!
-//! ## Why is this bad?
-//! A tool with dozens of parameters is several tools in one: the model fills the wrong
-//! subset, mixes modes, and the description no longer fits its budget.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "f1" "boolean"
-//!     // ... 30 more fields
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // split by task: one tool per mode, each with the few fields it needs
-//! input {
-//!     field "f1" "boolean"
-//! }
-//! ```
+//! The `bounds/field-count` rule: objects have at most 30 fields (configurable); [`RULE`] documents
+//! it.
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Hooks, Rule};
+use crate::lint::{Context, Finding, Hooks};
 use crate::model::{Catalog, Object, TyKind};
 
-/// The `bounds/field-count` rule: objects have at most 30 fields (configurable); the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/field-count",
-    level: Level::Warn,
-    summary: "objects have at most 30 fields (configurable)",
-    hooks: Hooks::NONE.and_catalog(sides_and_types).and_declaration(objects),
-    source: include_str!("field_count.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that no object (`input`, `output`, an object field, a named `type`) declares more
+    /// than 30 fields (configurable: `max-fields`). Counted per declaration; fields of a named
+    /// type used as a field count as one.
+    ///
+    /// 30 is above every object of the 540 tools of 20 public MCP servers (tests/corpus/: 691
+    /// objects with fields, the largest 29: the 100th percentile); `tests/corpus.rs` recomputes
+    /// it. A published tool rarely needs more, and the few that come close are several tools in
+    /// one.
+    ///
+    /// ## Why is this bad?
+    /// A tool with dozens of parameters is several tools in one: the model fills the wrong
+    /// subset, mixes modes, and the description no longer fits its budget.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "f1" "boolean"
+    ///     // ... 30 more fields
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // split by task: one tool per mode, each with the few fields it needs
+    /// input {
+    ///     field "f1" "boolean"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/field-count",
+        level: Level::Warn,
+        summary: "objects have at most 30 fields (configurable)",
+        hooks: Hooks::NONE.and_catalog(sides_and_types).and_declaration(objects),
+    };
+}
 
 const HELP: &str = "split the tool by task, or group related fields into a named type";
 

@@ -1,49 +1,50 @@
-//! ## What it does
-//! Checks the free-form values of the format, in input and output and in named types: a
-//! `map` and an open object (`object` with `extra`) state `max-entries`, and a `map`, open
-//! object or `json` field has a `doc`. (A `json` value cannot state a size in its schema:
-//! its `doc` must say what goes in it.)
-//!
-//! ## Why is this bad?
-//! An open object or a value of any type is the one place the schema does not guide the
-//! model: without a stated number of keys a call may send thousands of them, and without a
-//! description the model guesses which keys and values the server understands (and servers
-//! tend to ignore what they do not know, silently). Both are often legitimate (label maps,
-//! query filters, launch options); this rule asks that they be bounded and said.
-//!
-//! ## Example
-//! ```kdl
-//! field "labels" "map" {
-//!     values "string" max-length=63
-//! }
-//! field "filter" "json"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "labels" "map" max-entries=64 {
-//!     doc "Labels to set, by name (at most 64)."
-//!     values "string" max-length=63
-//! }
-//! field "filter" "json" {
-//!     doc "A MongoDB query filter, e.g. {\"status\": \"open\"}."
-//! }
-//! ```
+//! The `bounds/free-form` rule: maps are bounded, free-form values documented; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
 use crate::lint::walk::{Site, site_finding, site_span};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `bounds/free-form` rule: maps are bounded, free-form values documented; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/free-form",
-    level: Level::Warn,
-    summary: "maps and open objects have `max-entries`; they and `json` values have a `doc`",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("free_form.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks the free-form values of the format, in input and output and in named types: a
+    /// `map` and an open object (`object` with `extra`) state `max-entries`, and a `map`, open
+    /// object or `json` field has a `doc`. (A `json` value cannot state a size in its schema:
+    /// its `doc` must say what goes in it.)
+    ///
+    /// ## Why is this bad?
+    /// An open object or a value of any type is the one place the schema does not guide the
+    /// model: without a stated number of keys a call may send thousands of them, and without a
+    /// description the model guesses which keys and values the server understands (and servers
+    /// tend to ignore what they do not know, silently). Both are often legitimate (label maps,
+    /// query filters, launch options); this rule asks that they be bounded and said.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "labels" "map" {
+    ///     values "string" max-length=63
+    /// }
+    /// field "filter" "json"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "labels" "map" max-entries=64 {
+    ///     doc "Labels to set, by name (at most 64)."
+    ///     values "string" max-length=63
+    /// }
+    /// field "filter" "json" {
+    ///     doc "A MongoDB query filter, e.g. {\"status\": \"open\"}."
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/free-form",
+        level: Level::Warn,
+        summary: "maps and open objects have `max-entries`; they and `json` values have a `doc`",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 // Once per declaration: the bound and the doc are missing wherever the type is used.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {

@@ -1,45 +1,46 @@
-//! ## What it does
-//! Flags input fields, at any depth, typed `number` that hold a whole quantity: the last word
-//! of the name is `limit`, `page`, `count`, `number`, `num`, `index`, `offset`, `line`,
-//! `lines`, `id`, `port`, `steps`, `size`, `depth`, `retries`, `attempts`, `tokens`,
-//! `items`, `results`, `days`, `hours`, `minutes`, `weeks`, `months` or `years`
-//! (`per_page`, `pullNumber`, `startLine`, `maxTokens`), or the doc says so ("number of …",
-//! "page number", "issue number", "in pixels", "N lines"). Fractional quantities —
-//! `percentage`, `threshold`, `duration`, `seconds`, amounts — are not flagged.
-//!
-//! ## Why is this bad?
-//! A `number` accepts `2.5`. The model does send fractions when the schema allows them (half a
-//! page, a limit of `10.0` that a strict server rejects, `1e2`), and a server that truncates
-//! them silently reads another page or another issue than the one asked for. `integer` says
-//! what the server accepts, and validation rejects the rest before the call.
-//!
-//! ## Example
-//! ```kdl
-//! field "per_page" "number" min=1 max=100 { doc "Results per page." }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "per_page" "integer" min=1 max=100 { doc "Results per page." }
-//! ```
+//! The `bounds/integer-as-number` rule: whole quantities are `integer`, not `number`; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
 use crate::lint::text::pattern;
 use crate::lint::walk::{Side, Site, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// The `bounds/integer-as-number` rule: whole quantities are `integer`, not `number`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/integer-as-number",
-    level: Level::Warn,
-    summary: "whole quantities (limits, pages, counts, issue numbers, ids) are `integer`, not `number`",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("integer_as_number.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags input fields, at any depth, typed `number` that hold a whole quantity: the last word
+    /// of the name is `limit`, `page`, `count`, `number`, `num`, `index`, `offset`, `line`,
+    /// `lines`, `id`, `port`, `steps`, `size`, `depth`, `retries`, `attempts`, `tokens`,
+    /// `items`, `results`, `days`, `hours`, `minutes`, `weeks`, `months` or `years`
+    /// (`per_page`, `pullNumber`, `startLine`, `maxTokens`), or the doc says so ("number of …",
+    /// "page number", "issue number", "in pixels", "N lines"). Fractional quantities —
+    /// `percentage`, `threshold`, `duration`, `seconds`, amounts — are not flagged.
+    ///
+    /// ## Why is this bad?
+    /// A `number` accepts `2.5`. The model does send fractions when the schema allows them (half a
+    /// page, a limit of `10.0` that a strict server rejects, `1e2`), and a server that truncates
+    /// them silently reads another page or another issue than the one asked for. `integer` says
+    /// what the server accepts, and validation rejects the rest before the call.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "per_page" "number" min=1 max=100 { doc "Results per page." }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "per_page" "integer" min=1 max=100 { doc "Results per page." }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/integer-as-number",
+        level: Level::Warn,
+        summary: "whole quantities (limits, pages, counts, issue numbers, ids) are `integer`, not `number`",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// Last words of names that count or number things.
 const WHOLE: &[&str] = &[

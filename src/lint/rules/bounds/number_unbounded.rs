@@ -1,38 +1,39 @@
-//! ## What it does
-//! Checks that every `integer` or `number` of a tool's input (at any depth, array items and
-//! named types included) has both a lower bound (`min` or `exclusive-min`) and an upper
-//! bound (`max` or `exclusive-max`). Output numbers are not checked.
-//!
-//! ## Why is this bad?
-//! The model produces numbers that fit the schema but not the intent: a negative quantity, a
-//! page size of 1,000,000, a transfer of 10^15 cents. A bound on both sides lets the client
-//! and the server reject them before anything happens, and tells the model the sane range.
-//!
-//! ## Example
-//! ```kdl
-//! field "page_size" "integer" { doc "How many invoices to return." }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "page_size" "integer" min=1 max=50 { doc "How many invoices to return." }
-//! ```
+//! The `bounds/number-unbounded` rule: input integers and numbers have a lower and an upper bound;
+//! [`RULE`] documents it.
 
 use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{NumTy, TyKind};
 
-/// The `bounds/number-unbounded` rule: input integers and numbers have a lower and an upper bound;
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/number-unbounded",
-    level: Level::Error,
-    summary: "input integers and numbers have a lower and an upper bound",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("number_unbounded.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `integer` or `number` of a tool's input (at any depth, array items and
+    /// named types included) has both a lower bound (`min` or `exclusive-min`) and an upper
+    /// bound (`max` or `exclusive-max`). Output numbers are not checked.
+    ///
+    /// ## Why is this bad?
+    /// The model produces numbers that fit the schema but not the intent: a negative quantity, a
+    /// page size of 1,000,000, a transfer of 10^15 cents. A bound on both sides lets the client
+    /// and the server reject them before anything happens, and tells the model the sane range.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "page_size" "integer" { doc "How many invoices to return." }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "page_size" "integer" min=1 max=50 { doc "How many invoices to return." }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/number-unbounded",
+        level: Level::Error,
+        summary: "input integers and numbers have a lower and an upper bound",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// The missing sides, or `None` when bounded on both.
 fn missing(n: &NumTy) -> Option<&'static str> {

@@ -1,41 +1,42 @@
-//! ## What it does
-//! Flags input fields named like offset pagination: `offset`, `page`, `skip`, `page_number`
-//! (compared by words, so `pageNumber` and `PAGE-NUMBER` match; `page_size` and
-//! `page_token` do not).
-//!
-//! ## Why is this bad?
-//! Offsets and page numbers ask the model to do arithmetic across calls and silently skip or
-//! repeat items when the data changes between calls. An opaque `cursor` from the previous
-//! result is stable and cannot be invented by the model.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "offset" "integer" min=0 max=10000
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "cursor" "cursor" { doc "Opaque cursor from a previous next_cursor." }
-//! }
-//! ```
+//! The `bounds/offset-pagination` rule: input fields `offset`, `page`, `skip`: paginate with a
+//! `cursor`; [`RULE`] documents it.
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `bounds/offset-pagination` rule: input fields `offset`, `page`, `skip`: paginate with a
-/// `cursor`; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/offset-pagination",
-    level: Level::Warn,
-    summary: "input fields `offset`, `page`, `skip`: paginate with a `cursor`",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("offset_pagination.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags input fields named like offset pagination: `offset`, `page`, `skip`, `page_number`
+    /// (compared by words, so `pageNumber` and `PAGE-NUMBER` match; `page_size` and
+    /// `page_token` do not).
+    ///
+    /// ## Why is this bad?
+    /// Offsets and page numbers ask the model to do arithmetic across calls and silently skip or
+    /// repeat items when the data changes between calls. An opaque `cursor` from the previous
+    /// result is stable and cannot be invented by the model.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "offset" "integer" min=0 max=10000
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "cursor" "cursor" { doc "Opaque cursor from a previous next_cursor." }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/offset-pagination",
+        level: Level::Warn,
+        summary: "input fields `offset`, `page`, `skip`: paginate with a `cursor`",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 fn is_offset_name(w: &[String]) -> bool {
     let w: Vec<&str> = w.iter().map(String::as_str).collect();

@@ -1,43 +1,44 @@
-//! ## What it does
-//! Checks every string `pattern`:
-//! - it must compile (error) as ECMA-262 with the `u` flag, what JSON Schema 2020-12 asks
-//!   for, with the same engine (`regress`) the generated validators use, so a pattern the
-//!   linter accepts is one the server enforces. Rust `regex` syntax that ECMA-262 reads
-//!   differently or rejects (inline flags `(?i)`, `(?P<name>…)`, `\A`, `\z`, POSIX classes
-//!   `[[:alpha:]]`) is reported as an error too, naming the construct;
-//! - it must be anchored as a whole, `^…$` (warning): JSON Schema patterns match anywhere in
-//!   the value, so `[0-9]+` accepts `abc1xyz`, and `^a|b$` anchors each branch only.
-//!
-//! ## Why is this bad?
-//! A pattern that does not compile is ignored or rejected by validators, so the field is
-//! effectively unchecked; an unanchored pattern checks much less than its author meant.
-//!
-//! ## Example
-//! ```kdl
-//! field "invoice_reference" "string" max-length=32 pattern="INV-[0-9]+"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "invoice_reference" "string" max-length=32 pattern="^INV-[0-9]+$"
-//! ```
+//! The `bounds/pattern` rule: patterns compile as ECMA-262 and are anchored `^…$` (error / warn);
+//! [`RULE`] documents it.
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::TyKind;
 use std::collections::HashMap;
 
-/// The `bounds/pattern` rule: patterns compile as ECMA-262 and are anchored `^…$` (error / warn);
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/pattern",
-    level: Level::Error,
-    summary: "patterns compile as ECMA-262 and are anchored `^…$` (error / warn)",
-    hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
-    source: include_str!("pattern.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks every string `pattern`:
+    /// - it must compile (error) as ECMA-262 with the `u` flag, what JSON Schema 2020-12 asks
+    ///   for, with the same engine (`regress`) the generated validators use, so a pattern the
+    ///   linter accepts is one the server enforces. Rust `regex` syntax that ECMA-262 reads
+    ///   differently or rejects (inline flags `(?i)`, `(?P<name>…)`, `\A`, `\z`, POSIX classes
+    ///   `[[:alpha:]]`) is reported as an error too, naming the construct;
+    /// - it must be anchored as a whole, `^…$` (warning): JSON Schema patterns match anywhere in
+    ///   the value, so `[0-9]+` accepts `abc1xyz`, and `^a|b$` anchors each branch only.
+    ///
+    /// ## Why is this bad?
+    /// A pattern that does not compile is ignored or rejected by validators, so the field is
+    /// effectively unchecked; an unanchored pattern checks much less than its author meant.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "invoice_reference" "string" max-length=32 pattern="INV-[0-9]+"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "invoice_reference" "string" max-length=32 pattern="^INV-[0-9]+$"
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/pattern",
+        level: Level::Error,
+        summary: "patterns compile as ECMA-262 and are anchored `^…$` (error / warn)",
+        hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
+    };
+}
 
 /// What is wrong with a pattern, with the level it is reported at.
 #[derive(Debug, Clone, PartialEq)]

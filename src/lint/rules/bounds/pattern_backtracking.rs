@@ -1,53 +1,54 @@
-//! ## What it does
-//! Reports a string `pattern` that backtracks catastrophically in ECMA-262 engines (the
-//! backtracking regex engines of JavaScript validators, and most others): time exponential in
-//! the length of a value that almost matches. Two shapes are detected, both under an
-//! unbounded quantifier (`*`, `+`, `{n,}`):
-//! - a nested unbounded quantifier whose body the outer repetition cannot tell apart from the
-//!   rest of its iteration: `^(a+)+$`, `^(a*)*$`, `^(\w+\s?)*$`, `^(x|a+)*$`. An iteration
-//!   that also requires something the inner quantifier cannot match, `^[a-z]+(-[a-z]+)*$`
-//!   or `^(\d+\.)*\d+$`, splits one way only and is not reported;
-//! - alternatives that can begin with the same character: `^(a|a)*$`, `^(\d|[0-9a-f])+$`.
-//!
-//! Sets of characters are compared exactly (classes, `\d`, `\w`, `.`; `\w` and `\s` read as
-//! Unicode, a superset of ECMA-262's). What it cannot see: backtracking that needs a whole
-//! string, not one character, to be ambiguous (`^(ab|a)(b|bc)*…$` style), polynomial blow-ups
-//! of adjacent quantifiers (`^a*a*a*$`), and bounded repetitions (`(a+){1,30}`), which are
-//! polynomial. It may report an alternation whose branches share a first character but
-//! never the same string (`^(ab|ac)*$`): rewrite it as `^(a[bc])*$`.
-//!
-//! ## Why is this bad?
-//! The server (or the client) validates every value the model sends against the pattern. A
-//! value of a few dozen characters then takes seconds to minutes: one request denies service.
-//!
-//! ## Example
-//! ```kdl
-//! field "slug" "string" max-length=64 pattern="^([a-z0-9]+-?)+$"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "slug" "string" max-length=64 pattern="^[a-z0-9]+(-[a-z0-9]+)*$"
-//! ```
+//! The `bounds/pattern-backtracking` rule: a pattern with nested or overlapping unbounded
+//! quantifiers backtracks exponentially; [`RULE`] documents it.
 
 use crate::lint::walk::site_finding;
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::TyKind;
 use regex_syntax::ast::{self, Ast, RepetitionKind, RepetitionRange};
 use regex_syntax::hir::{Class, Hir, HirKind};
 use std::collections::HashMap;
 
-/// The `bounds/pattern-backtracking` rule: a pattern with nested or overlapping unbounded
-/// quantifiers backtracks exponentially; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/pattern-backtracking",
-    level: Level::Error,
-    summary: "a pattern with nested or overlapping unbounded quantifiers backtracks exponentially",
-    hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
-    source: include_str!("pattern_backtracking.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports a string `pattern` that backtracks catastrophically in ECMA-262 engines (the
+    /// backtracking regex engines of JavaScript validators, and most others): time exponential in
+    /// the length of a value that almost matches. Two shapes are detected, both under an
+    /// unbounded quantifier (`*`, `+`, `{n,}`):
+    /// - a nested unbounded quantifier whose body the outer repetition cannot tell apart from the
+    ///   rest of its iteration: `^(a+)+$`, `^(a*)*$`, `^(\w+\s?)*$`, `^(x|a+)*$`. An iteration
+    ///   that also requires something the inner quantifier cannot match, `^[a-z]+(-[a-z]+)*$`
+    ///   or `^(\d+\.)*\d+$`, splits one way only and is not reported;
+    /// - alternatives that can begin with the same character: `^(a|a)*$`, `^(\d|[0-9a-f])+$`.
+    ///
+    /// Sets of characters are compared exactly (classes, `\d`, `\w`, `.`; `\w` and `\s` read as
+    /// Unicode, a superset of ECMA-262's). What it cannot see: backtracking that needs a whole
+    /// string, not one character, to be ambiguous (`^(ab|a)(b|bc)*…$` style), polynomial blow-ups
+    /// of adjacent quantifiers (`^a*a*a*$`), and bounded repetitions (`(a+){1,30}`), which are
+    /// polynomial. It may report an alternation whose branches share a first character but
+    /// never the same string (`^(ab|ac)*$`): rewrite it as `^(a[bc])*$`.
+    ///
+    /// ## Why is this bad?
+    /// The server (or the client) validates every value the model sends against the pattern. A
+    /// value of a few dozen characters then takes seconds to minutes: one request denies service.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "slug" "string" max-length=64 pattern="^([a-z0-9]+-?)+$"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "slug" "string" max-length=64 pattern="^[a-z0-9]+(-[a-z0-9]+)*$"
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/pattern-backtracking",
+        level: Level::Error,
+        summary: "a pattern with nested or overlapping unbounded quantifiers backtracks exponentially",
+        hooks: crate::lint::Hooks::state(|_| Box::<Seen>::default()),
+    };
+}
 
 /// Closed ranges of code points.
 type Set = Vec<(u32, u32)>;

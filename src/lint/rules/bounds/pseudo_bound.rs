@@ -1,45 +1,46 @@
-//! ## What it does
-//! Flags bounds that bound nothing: a `min`, `max`, `exclusive-min` or `exclusive-max` whose
-//! magnitude is at least 2^53−1 (9007199254740991, JavaScript's `Number.MAX_SAFE_INTEGER`,
-//! which schema generators such as zod write for every `.int()`; also `i64` and `u64`
-//! limits), and a `max-length` or `max-items` of at least 2^31−1 (2147483647). Such a bound
-//! satisfies `bounds/number-unbounded`, `bounds/string-unbounded` and
-//! `bounds/array-unbounded` on paper while accepting anything. The limits are the
-//! representation limits of the numbers themselves, not a percentile: no real quantity of the
-//! corpus's 540 tools comes near them except these generated ones.
-//!
-//! In input the finding is an error, like the missing bound it hides; in output a warning.
-//!
-//! ## Why is this bad?
-//! A bound exists to say what the server accepts and to stop the model from sending what it
-//! does not (a retry count of nine quadrillion, an interval of 285 million years). A bound at
-//! the type's own limit says nothing, so the model gets no guidance and the server gets no
-//! protection, while every linter and reviewer sees a bounded field.
-//!
-//! ## Example
-//! ```kdl
-//! field "interval_seconds" "integer" min=60 max=9007199254740991
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "interval_seconds" "integer" min=60 max=86400 { doc "Check interval, at most a day." }
-//! ```
+//! The `bounds/pseudo-bound` rule: no bound at a representation limit (2^53−1 and the like);
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Num, Sp, TyKind};
 
-/// The `bounds/pseudo-bound` rule: no bound at a representation limit (2^53−1 and the like);
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/pseudo-bound",
-    level: Level::Error,
-    summary: "no bound at a representation limit (2^53−1, 2^31−1 lengths) that bounds nothing",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("pseudo_bound.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags bounds that bound nothing: a `min`, `max`, `exclusive-min` or `exclusive-max` whose
+    /// magnitude is at least 2^53−1 (9007199254740991, JavaScript's `Number.MAX_SAFE_INTEGER`,
+    /// which schema generators such as zod write for every `.int()`; also `i64` and `u64`
+    /// limits), and a `max-length` or `max-items` of at least 2^31−1 (2147483647). Such a bound
+    /// satisfies `bounds/number-unbounded`, `bounds/string-unbounded` and
+    /// `bounds/array-unbounded` on paper while accepting anything. The limits are the
+    /// representation limits of the numbers themselves, not a percentile: no real quantity of the
+    /// corpus's 540 tools comes near them except these generated ones.
+    ///
+    /// In input the finding is an error, like the missing bound it hides; in output a warning.
+    ///
+    /// ## Why is this bad?
+    /// A bound exists to say what the server accepts and to stop the model from sending what it
+    /// does not (a retry count of nine quadrillion, an interval of 285 million years). A bound at
+    /// the type's own limit says nothing, so the model gets no guidance and the server gets no
+    /// protection, while every linter and reviewer sees a bounded field.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "interval_seconds" "integer" min=60 max=9007199254740991
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "interval_seconds" "integer" min=60 max=86400 { doc "Check interval, at most a day." }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/pseudo-bound",
+        level: Level::Error,
+        summary: "no bound at a representation limit (2^53−1, 2^31−1 lengths) that bounds nothing",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// 2^53 − 1: the largest integer a JSON parser in JavaScript keeps exact.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;

@@ -1,46 +1,47 @@
-//! ## What it does
-//! Checks that every `string` field, and every array `items` of type `string`, has a
-//! `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`, `hostname`, `time`), or a
-//! `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
-//! `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
-//! through named types), a warning in `output`.
-//!
-//! ## Why is this bad?
-//! An unbounded input string is where the model pastes a whole document, a prompt, or an
-//! injection payload, and where a server's buffers and logs grow without limit; clients that
-//! validate arguments cannot reject it. An unbounded output string can flood the model's
-//! context with one result.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "note" "string" { doc "A note for the payee." }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "note" "string" max-length=280 { doc "A note for the payee." }
-//! }
-//! ```
+//! The `bounds/string-unbounded` rule: strings have `max-length`, an `enum` or a bounded `format`
+//! (error in input, warn in output); [`RULE`] documents it.
 
 use crate::lint::string_is_bounded;
 use crate::lint::walk::site_span;
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `bounds/string-unbounded` rule: strings have `max-length`, an `enum` or a bounded `format`
-/// (error in input, warn in output); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "bounds/string-unbounded",
-    level: Level::Error,
-    summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("string_unbounded.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `string` field, and every array `items` of type `string`, has a
+    /// `max-length`, an `enum`, a format of bounded length (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`, `hostname`, `time`), or a
+    /// `pattern` anchored as a whole (`^…$`) whose matches have a finite length (`^[0-9a-f]{40}$`).
+    /// `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
+    /// through named types), a warning in `output`.
+    ///
+    /// ## Why is this bad?
+    /// An unbounded input string is where the model pastes a whole document, a prompt, or an
+    /// injection payload, and where a server's buffers and logs grow without limit; clients that
+    /// validate arguments cannot reject it. An unbounded output string can flood the model's
+    /// context with one result.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "note" "string" { doc "A note for the payee." }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "note" "string" max-length=280 { doc "A note for the payee." }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "bounds/string-unbounded",
+        level: Level::Error,
+        summary: "strings have `max-length`, an `enum` or a bounded `format` (error in input, warn in output)",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 // Per use: the level depends on the side a named type is used on.
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
@@ -49,7 +50,7 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::String(s) = &site.ty.kind else {
         return;
     };
-    if string_is_bounded(s) || crate::lint::has_const(site) || s.pattern.as_ref().is_some_and(|p| pattern_max_len(&p.value).is_some()) {
+    if string_is_bounded(s) || crate::lint::has_const(site) || s.pattern.as_ref().is_some_and(|p| crate::lint::shared::pattern_max_len(&p.value).is_some()) {
         return;
     }
     let what = match site.field {
@@ -71,18 +72,6 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         .level(level)
         .help("add `max-length=N` (or an `enum`, or `format=\"uuid\"`/`\"date\"`/`\"date-time\"` when the value is one)"),
     );
-}
-
-/// The most bytes (so also characters) a value matching the anchored `pattern` can have, or
-/// `None` when the pattern is not anchored as a whole, does not parse or repeats without end.
-/// `^[0-9a-f]{40}$` bounds a value as well as `max-length=40` does.
-pub(crate) fn pattern_max_len(pattern: &str) -> Option<usize> {
-    use regex_syntax::hir::Look;
-    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
-    let props = hir.properties();
-    let anchored = props.look_set_prefix().contains(Look::Start)
-        && props.look_set_suffix().contains(Look::End);
-    if anchored { props.maximum_len() } else { None }
 }
 
 #[cfg(test)]
@@ -119,17 +108,6 @@ mod tests {
         assert_eq!(paths(&f), ["input.note", "input.email", "input.tags[]", "output.body"]);
         assert_eq!(f[0].level, Some(Level::Error));
         assert_eq!(f[3].level, Some(Level::Warn));
-    }
-
-    #[test]
-    fn an_anchored_finite_pattern_bounds_the_length() {
-        use super::pattern_max_len;
-        assert_eq!(pattern_max_len("^[0-9a-f]{40}$"), Some(40));
-        assert_eq!(pattern_max_len("^(a|bc)$"), Some(2));
-        assert_eq!(pattern_max_len("^[a-z]+$"), None);
-        assert_eq!(pattern_max_len("[0-9]{3}"), None);
-        assert_eq!(pattern_max_len("^a|bb$"), None);
-        assert_eq!(pattern_max_len("^("), None);
     }
 
     #[test]

@@ -1,58 +1,59 @@
-//! ## What it does
-//! Measures what the model reads before it can pick a tool: the `tools/list` JSON that
-//! catalogc renders (name, title, description, input and output schema, annotations), per
-//! tool and per catalog, and warns when it is over budget (defaults: 4 KiB per tool, 32 KiB
-//! per catalog; `budget-tool-bytes` and `budget-catalog-bytes` in `catalogc.kdl`).
-//!
-//! The defaults come from the 540 tools of 20 public MCP servers (tests/corpus/,
-//! docs/corpus.md): 4 KiB is the 97th percentile of their rendered tool definitions (the
-//! largest is 6,912 bytes), 32 KiB the 75th percentile of their 20 servers' rendered
-//! tools/list (five are over, the largest 156,606 bytes); `tests/corpus.rs` recomputes both
-//! and fails when one moves.
-//!
-//! Sizes are bytes of the compact JSON encoding. The token figure is an estimate: bytes ÷ 4,
-//! rounded up, the usual rule of thumb for English text and JSON with common BPE tokenizers
-//! (real counts vary by model, typically within ±30%).
-//!
-//! ## Why is this bad?
-//! Every tool definition is sent to the model on every turn, before the user's request. A
-//! large list crowds out the conversation, costs tokens on every call, and measurably lowers
-//! how well the model picks among tools. A single oversized tool is usually a schema that
-//! should be split, or a description that says too much.
-//!
-//! ## Example
-//! ```kdl
-//! // catalogc.kdl
-//! lint {
-//!     thresholds {
-//!         budget-tool-bytes 256
-//!     }
-//! }
-//! // a tool whose rendered definition is 1,200 bytes is reported
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // Split the tool, shorten its texts and docs, or raise the budget deliberately:
-//! lint {
-//!     thresholds {
-//!         budget-tool-bytes 2048
-//!     }
-//! }
-//! ```
+//! The `catalog/budget` rule: rendered tools/list JSON stays within the byte budget per tool and
+//! per catalog; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `catalog/budget` rule: rendered tools/list JSON stays within the byte budget per tool and
-/// per catalog; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "catalog/budget",
-    level: Level::Warn,
-    summary: "rendered tools/list JSON stays within the byte budget per tool and per catalog",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("budget.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Measures what the model reads before it can pick a tool: the `tools/list` JSON that
+    /// catalogc renders (name, title, description, input and output schema, annotations), per
+    /// tool and per catalog, and warns when it is over budget (defaults: 4 KiB per tool, 32 KiB
+    /// per catalog; `budget-tool-bytes` and `budget-catalog-bytes` in `catalogc.kdl`).
+    ///
+    /// The defaults come from the 540 tools of 20 public MCP servers (tests/corpus/,
+    /// docs/corpus.md): 4 KiB is the 97th percentile of their rendered tool definitions (the
+    /// largest is 6,912 bytes), 32 KiB the 75th percentile of their 20 servers' rendered
+    /// tools/list (five are over, the largest 156,606 bytes); `tests/corpus.rs` recomputes both
+    /// and fails when one moves.
+    ///
+    /// Sizes are bytes of the compact JSON encoding. The token figure is an estimate: bytes ÷ 4,
+    /// rounded up, the usual rule of thumb for English text and JSON with common BPE tokenizers
+    /// (real counts vary by model, typically within ±30%).
+    ///
+    /// ## Why is this bad?
+    /// Every tool definition is sent to the model on every turn, before the user's request. A
+    /// large list crowds out the conversation, costs tokens on every call, and measurably lowers
+    /// how well the model picks among tools. A single oversized tool is usually a schema that
+    /// should be split, or a description that says too much.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// // catalogc.kdl
+    /// lint {
+    ///     thresholds {
+    ///         budget-tool-bytes 256
+    ///     }
+    /// }
+    /// // a tool whose rendered definition is 1,200 bytes is reported
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // Split the tool, shorten its texts and docs, or raise the budget deliberately:
+    /// lint {
+    ///     thresholds {
+    ///         budget-tool-bytes 2048
+    ///     }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "catalog/budget",
+        level: Level::Warn,
+        summary: "rendered tools/list JSON stays within the byte budget per tool and per catalog",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// The documented estimate: one token per four bytes, rounded up.
 pub fn estimate_tokens(bytes: usize) -> usize {

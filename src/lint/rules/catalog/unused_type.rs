@@ -1,42 +1,42 @@
-//! ## What it does
-//! Checks that every named `type` is used by some tool, directly (`field "x" "Invoice"`,
-//! `items "Invoice"`) or through another type that a tool uses. A type used only by other
-//! unused types is unused too. A tool left out with an error (its schema is over the inlining
-//! caps) still counts as using its types: that error says what to fix.
-//!
-//! ## Why is this bad?
-//! An unused type is dead text: it is not part of any schema the model or a client sees, yet
-//! readers of the catalog assume it is, and it drifts out of date unnoticed. Usually it is a
-//! leftover of a removed tool or a field that was meant to use it.
-//!
-//! ## Example
-//! ```kdl
-//! type "LegacyInvoice" {
-//!     field "number" "string" max-length=32 { doc "Old invoice number." }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // Remove the type, or use it from a tool:
-//! field "invoice" "LegacyInvoice" { doc "The invoice." }
-//! ```
+//! The `catalog/unused-type` rule: every named type is used by a tool; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::{Site, Types, tool_sites};
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::{Catalog, TyKind};
 use std::collections::{HashMap, HashSet};
 
-/// The `catalog/unused-type` rule: every named type is used by a tool; the module documentation
-/// explains it.
-pub static RULE: Rule = Rule {
-    id: "catalog/unused-type",
-    level: Level::Warn,
-    summary: "every named type is used by a tool",
-    hooks: crate::lint::Hooks::state(|_| Box::<Uses>::default()),
-    source: include_str!("unused_type.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every named `type` is used by some tool, directly (`field "x" "Invoice"`,
+    /// `items "Invoice"`) or through another type that a tool uses. A type used only by other
+    /// unused types is unused too. A tool left out with an error (its schema is over the inlining
+    /// caps) still counts as using its types: that error says what to fix.
+    ///
+    /// ## Why is this bad?
+    /// An unused type is dead text: it is not part of any schema the model or a client sees, yet
+    /// readers of the catalog assume it is, and it drifts out of date unnoticed. Usually it is a
+    /// leftover of a removed tool or a field that was meant to use it.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// type "LegacyInvoice" {
+    ///     field "number" "string" max-length=32 { doc "Old invoice number." }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // Remove the type, or use it from a tool:
+    /// field "invoice" "LegacyInvoice" { doc "The invoice." }
+    /// ```
+    pub static RULE = Rule {
+        id: "catalog/unused-type",
+        level: Level::Warn,
+        summary: "every named type is used by a tool",
+        hooks: crate::lint::Hooks::state(|_| Box::<Uses>::default()),
+    };
+}
 
 /// Named types each declaration of the current catalog mentions, as written: tools' uses are
 /// the roots, and a type's own fields are edges to the types it uses. One pass over the

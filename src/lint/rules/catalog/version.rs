@@ -1,34 +1,35 @@
-//! ## What it does
-//! Checks that the `version` of the catalog and of every tool is a semantic version
-//! (`MAJOR.MINOR.PATCH`, optionally with a pre-release and build part: `2.0.0-rc.1`).
-//!
-//! ## Why is this bad?
-//! `catalogc breaking` compares versions to decide whether a change is allowed: a breaking
-//! change needs a major bump. A version like `v2`, `1.2` or `latest` cannot be compared, so
-//! the check cannot tell clients whether they must adapt.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.2" { ... }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.2.0" { ... }
-//! ```
+//! The `catalog/version` rule: catalog and tool versions are semver (`MAJOR.MINOR.PATCH`); [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `catalog/version` rule: catalog and tool versions are semver (`MAJOR.MINOR.PATCH`); the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "catalog/version",
-    level: Level::Error,
-    summary: "catalog and tool versions are semver (`MAJOR.MINOR.PATCH`)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("version.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that the `version` of the catalog and of every tool is a semantic version
+    /// (`MAJOR.MINOR.PATCH`, optionally with a pre-release and build part: `2.0.0-rc.1`).
+    ///
+    /// ## Why is this bad?
+    /// `catalogc breaking` compares versions to decide whether a change is allowed: a breaking
+    /// change needs a major bump. A version like `v2`, `1.2` or `latest` cannot be compared, so
+    /// the check cannot tell clients whether they must adapt.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.2" { ... }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.2.0" { ... }
+    /// ```
+    pub static RULE = Rule {
+        id: "catalog/version",
+        level: Level::Error,
+        summary: "catalog and tool versions are semver (`MAJOR.MINOR.PATCH`)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn help(version: &str) -> String {
     let numbers: Vec<&str> = version

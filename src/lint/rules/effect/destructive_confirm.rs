@@ -1,37 +1,38 @@
-//! ## What it does
-//! Flags a `destructive` tool without `confirm` and without
-//! `needs-input "NAME" kind="confirmation"`: a tool that asks the user through an MCP
-//! elicitation round trip (input required) before it acts is confirmed too.
-//!
-//! ## Why is this bad?
-//! A destructive call (delete, payment, message) cannot be undone. `confirm` makes the client
-//! show the exact arguments to the user and bind their approval to a digest of them, so the
-//! model cannot change the amount or recipient between approval and call.
-//!
-//! ## Example
-//! ```kdl
-//! effect "destructive"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! effect "destructive"
-//! confirm digest="arguments+resource-version"
-//! ```
+//! The `effect/destructive-confirm` rule: `destructive` tools declare `confirm`; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Effect, InputKind, Tool};
 
-/// The `effect/destructive-confirm` rule: `destructive` tools declare `confirm`; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/destructive-confirm",
-    level: Level::Error,
-    summary: "`destructive` tools declare `confirm`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("destructive_confirm.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags a `destructive` tool without `confirm` and without
+    /// `needs-input "NAME" kind="confirmation"`: a tool that asks the user through an MCP
+    /// elicitation round trip (input required) before it acts is confirmed too.
+    ///
+    /// ## Why is this bad?
+    /// A destructive call (delete, payment, message) cannot be undone. `confirm` makes the client
+    /// show the exact arguments to the user and bind their approval to a digest of them, so the
+    /// model cannot change the amount or recipient between approval and call.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// effect "destructive"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// effect "destructive"
+    /// confirm digest="arguments+resource-version"
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/destructive-confirm",
+        level: Level::Error,
+        summary: "`destructive` tools declare `confirm`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// `confirm`, or a confirmation the tool asks for itself during the call.
 fn confirmed(tool: &Tool) -> bool {

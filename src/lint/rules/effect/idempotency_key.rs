@@ -1,43 +1,44 @@
-//! ## What it does
-//! Checks that `idempotency key="FIELD"` names a top-level input field that is
-//! `required=#true` and a bounded `string` (with `max-length`, an `enum` or a bounded
-//! `format` such as `uuid`).
-//!
-//! ## Why is this bad?
-//! A key that names no field, or an optional one, means calls arrive without a key and
-//! retries are not deduplicated after all; an unbounded key lets a caller store arbitrary
-//! data in the deduplication table.
-//!
-//! ## Example
-//! ```kdl
-//! idempotency key="request_id" scope="tenant"
-//! input {
-//!     field "idempotency_key" "string" max-length=128
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! idempotency key="idempotency_key" scope="tenant"
-//! input {
-//!     field "idempotency_key" "string" required=#true min-length=16 max-length=128
-//! }
-//! ```
+//! The `effect/idempotency-key` rule: `idempotency key=` names a required, bounded string input
+//! field; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::string_is_bounded;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Field, TyKind};
 
-/// The `effect/idempotency-key` rule: `idempotency key=` names a required, bounded string input
-/// field; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/idempotency-key",
-    level: Level::Error,
-    summary: "`idempotency key=` names a required, bounded string input field",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("idempotency_key.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that `idempotency key="FIELD"` names a top-level input field that is
+    /// `required=#true` and a bounded `string` (with `max-length`, an `enum` or a bounded
+    /// `format` such as `uuid`).
+    ///
+    /// ## Why is this bad?
+    /// A key that names no field, or an optional one, means calls arrive without a key and
+    /// retries are not deduplicated after all; an unbounded key lets a caller store arbitrary
+    /// data in the deduplication table.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// idempotency key="request_id" scope="tenant"
+    /// input {
+    ///     field "idempotency_key" "string" max-length=128
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// idempotency key="idempotency_key" scope="tenant"
+    /// input {
+    ///     field "idempotency_key" "string" required=#true min-length=16 max-length=128
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/idempotency-key",
+        level: Level::Error,
+        summary: "`idempotency key=` names a required, bounded string input field",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// What is wrong with the key field, if anything.
 fn problem(field: Option<&Field>) -> Option<&'static str> {

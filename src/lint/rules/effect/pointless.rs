@@ -1,36 +1,37 @@
-//! ## What it does
-//! Flags `idempotency`, `confirm` or `on-timeout` on a read-class tool (`read`,
-//! `external-read`, `preview`).
-//!
-//! ## Why is this bad?
-//! They protect side effects a read-class tool does not have. Either the effect is wrong (the
-//! tool does write: fix the `effect`, which also changes its MCP annotations) or the block is
-//! noise that makes clients ask the user to confirm a harmless read.
-//!
-//! ## Example
-//! ```kdl
-//! effect "read"
-//! confirm digest="arguments"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! effect "read"
-//! ```
+//! The `effect/pointless` rule: no `idempotency`, `confirm` or `on-timeout` on read-class tools;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Span;
 
-/// The `effect/pointless` rule: no `idempotency`, `confirm` or `on-timeout` on read-class tools;
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/pointless",
-    level: Level::Warn,
-    summary: "no `idempotency`, `confirm` or `on-timeout` on read-class tools",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("pointless.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags `idempotency`, `confirm` or `on-timeout` on a read-class tool (`read`,
+    /// `external-read`, `preview`).
+    ///
+    /// ## Why is this bad?
+    /// They protect side effects a read-class tool does not have. Either the effect is wrong (the
+    /// tool does write: fix the `effect`, which also changes its MCP annotations) or the block is
+    /// noise that makes clients ask the user to confirm a harmless read.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// effect "read"
+    /// confirm digest="arguments"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// effect "read"
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/pointless",
+        level: Level::Warn,
+        summary: "no `idempotency`, `confirm` or `on-timeout` on read-class tools",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,44 +1,45 @@
-//! ## What it does
-//! Checks that the outcome of a write can be recovered after a timeout:
-//! - a `destructive` or `append` tool must declare `on-timeout`, unless its effect is declared
-//!   `idempotent=#true` (calling again is then the recovery, as for `update`);
-//! - `on-timeout "query-status"` must name, with `tool=`, a read-class tool (`read`,
-//!   `external-read`, `preview`), looked up in every catalog loaded together (a name that
-//!   exists nowhere is `selection/unknown-tool`'s finding, not this rule's);
-//! - `on-timeout "retry-with-key"` needs the tool's `idempotency`, or there is no key to
-//!   retry with.
-//!
-//! ## Why is this bad?
-//! After a timeout the outcome is unknown. Without a stated recovery the model either gives
-//! up on a write that happened or repeats one that did; a "status" tool that itself writes
-//! turns the recovery into a second side effect.
-//!
-//! ## Example
-//! ```kdl
-//! effect "destructive"
-//! on-timeout "query-status" tool="payment_transfer_submit"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! effect "destructive"
-//! on-timeout "query-status" tool="payment_transfer_status"
-//! ```
+//! The `effect/timeout-recovery` rule: `destructive`/`append` tools declare `on-timeout`,
+//! recovering through a read tool; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Effect, TimeoutStrategy};
 use std::collections::HashMap;
 
-/// The `effect/timeout-recovery` rule: `destructive`/`append` tools declare `on-timeout`,
-/// recovering through a read tool; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/timeout-recovery",
-    level: Level::Error,
-    summary: "`destructive`/`append` tools declare `on-timeout`, recovering through a read tool",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("timeout_recovery.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that the outcome of a write can be recovered after a timeout:
+    /// - a `destructive` or `append` tool must declare `on-timeout`, unless its effect is declared
+    ///   `idempotent=#true` (calling again is then the recovery, as for `update`);
+    /// - `on-timeout "query-status"` must name, with `tool=`, a read-class tool (`read`,
+    ///   `external-read`, `preview`), looked up in every catalog loaded together (a name that
+    ///   exists nowhere is `selection/unknown-tool`'s finding, not this rule's);
+    /// - `on-timeout "retry-with-key"` needs the tool's `idempotency`, or there is no key to
+    ///   retry with.
+    ///
+    /// ## Why is this bad?
+    /// After a timeout the outcome is unknown. Without a stated recovery the model either gives
+    /// up on a write that happened or repeats one that did; a "status" tool that itself writes
+    /// turns the recovery into a second side effect.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// effect "destructive"
+    /// on-timeout "query-status" tool="payment_transfer_submit"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// effect "destructive"
+    /// on-timeout "query-status" tool="payment_transfer_status"
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/timeout-recovery",
+        level: Level::Error,
+        summary: "`destructive`/`append` tools declare `on-timeout`, recovering through a read tool",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     // Indexed once: tools may recover through a tool of another catalog.

@@ -1,38 +1,39 @@
-//! ## What it does
-//! Flags an `append` or `destructive` tool without `idempotency`. (`update` is idempotent by
-//! definition: the same arguments give the same end state; so is an `append` or `destructive`
-//! tool declared `effect "…" idempotent=#true`, such as a delete by name or an upsert by
-//! natural key, which needs no key.)
-//!
-//! ## Why is this bad?
-//! Clients and models retry after timeouts and dropped connections. Without an idempotency
-//! key a retried `append` creates a second order and a retried `destructive` call sends the
-//! payment twice.
-//!
-//! ## Example
-//! ```kdl
-//! effect "append"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! effect "append"
-//! idempotency key="idempotency_key" scope="tenant" "operation" ttl-s=86400
-//! ```
+//! The `effect/write-idempotency` rule: `append` and `destructive` tools declare `idempotency`;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Effect;
 
-/// The `effect/write-idempotency` rule: `append` and `destructive` tools declare `idempotency`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/write-idempotency",
-    level: Level::Error,
-    summary: "`append` and `destructive` tools declare `idempotency`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("write_idempotency.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags an `append` or `destructive` tool without `idempotency`. (`update` is idempotent by
+    /// definition: the same arguments give the same end state; so is an `append` or `destructive`
+    /// tool declared `effect "…" idempotent=#true`, such as a delete by name or an upsert by
+    /// natural key, which needs no key.)
+    ///
+    /// ## Why is this bad?
+    /// Clients and models retry after timeouts and dropped connections. Without an idempotency
+    /// key a retried `append` creates a second order and a retried `destructive` call sends the
+    /// payment twice.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// effect "append"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// effect "append"
+    /// idempotency key="idempotency_key" scope="tenant" "operation" ttl-s=86400
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/write-idempotency",
+        level: Level::Error,
+        summary: "`append` and `destructive` tools declare `idempotency`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

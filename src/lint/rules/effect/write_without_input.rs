@@ -1,47 +1,48 @@
-//! ## What it does
-//! Flags a write tool (`update`, `append`, `destructive`) whose input declares fields but
-//! requires none of them. Not flagged: a tool that takes no input at all (`cache_clear`,
-//! `logging_toggle`) or whose name has the word `all` (`mark_all_notifications_read`), since
-//! what it changes is fixed by its name; and a tool whose every field has a `default`, since
-//! `{}` then means the documented defaults.
-//!
-//! ## Why is this bad?
-//! The model may call the tool with `{}`, and the schema says that is fine. Then the server
-//! either fails at run time with an error the schema could have prevented, or, worse, writes
-//! with defaults: creates an empty assignment, deletes the first match, updates every record.
-//! The fields that say what the write acts on are required; when one of several ways to name
-//! the target is needed, that is one required field or separate tools.
-//!
-//! ## Example
-//! ```kdl
-//! tool "assignment_delete" version="1.0.0" {
-//!     effect "destructive"
-//!     // …
-//!     input { field "assignment_reference" "string" max-length=32 }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "assignment_delete" version="1.0.0" {
-//!     effect "destructive"
-//!     // …
-//!     input { field "assignment_reference" "string" required=#true max-length=32 }
-//! }
-//! ```
+//! The `effect/write-without-input` rule: a write with input fields requires at least one; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `effect/write-without-input` rule: a write with input fields requires at least one;
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "effect/write-without-input",
-    level: Level::Warn,
-    summary: "a write tool with input fields requires at least one of them",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("write_without_input.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags a write tool (`update`, `append`, `destructive`) whose input declares fields but
+    /// requires none of them. Not flagged: a tool that takes no input at all (`cache_clear`,
+    /// `logging_toggle`) or whose name has the word `all` (`mark_all_notifications_read`), since
+    /// what it changes is fixed by its name; and a tool whose every field has a `default`, since
+    /// `{}` then means the documented defaults.
+    ///
+    /// ## Why is this bad?
+    /// The model may call the tool with `{}`, and the schema says that is fine. Then the server
+    /// either fails at run time with an error the schema could have prevented, or, worse, writes
+    /// with defaults: creates an empty assignment, deletes the first match, updates every record.
+    /// The fields that say what the write acts on are required; when one of several ways to name
+    /// the target is needed, that is one required field or separate tools.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "assignment_delete" version="1.0.0" {
+    ///     effect "destructive"
+    ///     // …
+    ///     input { field "assignment_reference" "string" max-length=32 }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "assignment_delete" version="1.0.0" {
+    ///     effect "destructive"
+    ///     // …
+    ///     input { field "assignment_reference" "string" required=#true max-length=32 }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "effect/write-without-input",
+        level: Level::Warn,
+        summary: "a write tool with input fields requires at least one of them",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// Fields named in the help before the rest is summed up.
 const NAMED_AT_MOST: usize = 3;

@@ -1,44 +1,45 @@
-//! ## What it does
-//! Reports a tool that declares both a `not-found` and a `permission-denied` error.
-//!
-//! ## Why is this bad?
-//! When "no such invoice" and "you may not see this invoice" are different answers, anyone
-//! can learn which invoice references exist by asking for them: the difference itself leaks
-//! what the caller is not allowed to know. A resource the principal may not see should look
-//! exactly like one that does not exist.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // …
-//!     error "INVOICE_NOT_FOUND" class="not-found"
-//!     error "INVOICE_FORBIDDEN" class="permission-denied"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // …
-//!     error "INVOICE_NOT_FOUND" class="not-found" {
-//!         message "No invoice with this reference is visible to you."
-//!     }
-//! }
-//! ```
+//! The `errors/existence-leak` rule: no tool declares both `not-found` and `permission-denied`;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::ErrorClass;
 
-/// The `errors/existence-leak` rule: no tool declares both `not-found` and `permission-denied`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/existence-leak",
-    level: Level::Warn,
-    summary: "no tool declares both `not-found` and `permission-denied`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("existence_leak.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports a tool that declares both a `not-found` and a `permission-denied` error.
+    ///
+    /// ## Why is this bad?
+    /// When "no such invoice" and "you may not see this invoice" are different answers, anyone
+    /// can learn which invoice references exist by asking for them: the difference itself leaks
+    /// what the caller is not allowed to know. A resource the principal may not see should look
+    /// exactly like one that does not exist.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // …
+    ///     error "INVOICE_NOT_FOUND" class="not-found"
+    ///     error "INVOICE_FORBIDDEN" class="permission-denied"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // …
+    ///     error "INVOICE_NOT_FOUND" class="not-found" {
+    ///         message "No invoice with this reference is visible to you."
+    ///     }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/existence-leak",
+        level: Level::Warn,
+        summary: "no tool declares both `not-found` and `permission-denied`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

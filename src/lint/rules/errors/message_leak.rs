@@ -1,54 +1,55 @@
-//! ## What it does
-//! Looks for internals in every error `message`: stack traces, SQL, file paths, host names
-//! and IP addresses. The patterns, by kind (each kind is reported once per message):
-//!
-//! | kind | matches | does not match |
-//! |---|---|---|
-//! | stack trace | a source file and line (`at foo.rs:12`, `billing.py:40`, `(/app/x.js:3:9)`), `Traceback (most recent call last)`, `panicked at`, `Exception in thread`, a `…Exception` class name, `File "x.py", line 3`, `goroutine 7 [` | `at 12:30`, `an exception occurred` |
-//! | SQL | upper-case statements: `SELECT … FROM`, `INSERT INTO`, `UPDATE x SET`, `DELETE FROM`, `CREATE` / `ALTER` / `DROP` / `TRUNCATE TABLE`; `select * from` in any case; `SQLSTATE`, `ORA-00942`, `violates … constraint`, `syntax error at or near` | `Select an invoice from the list`, `Update the settings` |
-//! | file path | an absolute path under a system root (`/var/…`, `/etc/…`, `/usr/…`, `/home/…`, `/opt/…`, `/srv/…`, `/tmp/…`, `/root/…`, `/app/…`, `/data/…`, `/mnt/…`, `/proc/…`, `/run/…`, `/Users/…`), `~/…`, a Windows path `C:\…` | `read/write`, `and/or`, `/v1/invoices` |
-//! | host name | `localhost`; names under internal suffixes (`db-1.internal`, `cache.local`, `.localdomain`, `.lan`, `.corp`, `.intranet`, `.svc`, `.cluster.local`, `.home.arpa`); fully qualified names of three or more labels under a common public suffix (`db-1.eu.example.com`) | `example.com`, `invoice.items.amount`, `e.g.` |
-//! | IP address | IPv4 (four octets ≤ 255) and IPv6 (`2001:db8::1`, `::1`, `fe80::…`) | version `1.2.3`, `1.2.3.4.5`, `300.1.1.1`, times `12:30:45`, `std::io` |
-//!
-//! Only `message` is checked: the message is what failures echo back at run time. A
-//! `next-step` is the author's own guidance and may name, say, a public status page;
-//! credentials in either are `selection/secret-in-text`'s.
-//!
-//! ## Why is this bad?
-//! Error messages go to the model, the user and every log on the way. A stack trace, a
-//! query, a path or an internal host name tells an attacker what runs behind the tool and
-//! where to aim, and tells the model nothing it can act on.
-//!
-//! ## Example
-//! ```kdl
-//! error "LEDGER_UNAVAILABLE" class="unavailable" retry="backoff" {
-//!     message "connection to db-1.internal:5432 failed in /app/ledger/pool.rs:88"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! error "LEDGER_UNAVAILABLE" class="unavailable" retry="backoff" {
-//!     message "The ledger is unavailable right now."
-//! }
-//! ```
+//! The `errors/message-leak` rule: error messages show no internals (stack traces, SQL, paths,
+//! hosts, IP addresses); [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::text::{pattern, sub_span};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-/// The `errors/message-leak` rule: error messages show no internals (stack traces, SQL, paths,
-/// hosts, IP addresses); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/message-leak",
-    level: Level::Error,
-    summary: "error messages show no internals (stack traces, SQL, paths, hosts, IP addresses)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("message_leak.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Looks for internals in every error `message`: stack traces, SQL, file paths, host names
+    /// and IP addresses. The patterns, by kind (each kind is reported once per message):
+    ///
+    /// | kind | matches | does not match |
+    /// |---|---|---|
+    /// | stack trace | a source file and line (`at foo.rs:12`, `billing.py:40`, `(/app/x.js:3:9)`), `Traceback (most recent call last)`, `panicked at`, `Exception in thread`, a `…Exception` class name, `File "x.py", line 3`, `goroutine 7 [` | `at 12:30`, `an exception occurred` |
+    /// | SQL | upper-case statements: `SELECT … FROM`, `INSERT INTO`, `UPDATE x SET`, `DELETE FROM`, `CREATE` / `ALTER` / `DROP` / `TRUNCATE TABLE`; `select * from` in any case; `SQLSTATE`, `ORA-00942`, `violates … constraint`, `syntax error at or near` | `Select an invoice from the list`, `Update the settings` |
+    /// | file path | an absolute path under a system root (`/var/…`, `/etc/…`, `/usr/…`, `/home/…`, `/opt/…`, `/srv/…`, `/tmp/…`, `/root/…`, `/app/…`, `/data/…`, `/mnt/…`, `/proc/…`, `/run/…`, `/Users/…`), `~/…`, a Windows path `C:\…` | `read/write`, `and/or`, `/v1/invoices` |
+    /// | host name | `localhost`; names under internal suffixes (`db-1.internal`, `cache.local`, `.localdomain`, `.lan`, `.corp`, `.intranet`, `.svc`, `.cluster.local`, `.home.arpa`); fully qualified names of three or more labels under a common public suffix (`db-1.eu.example.com`) | `example.com`, `invoice.items.amount`, `e.g.` |
+    /// | IP address | IPv4 (four octets ≤ 255) and IPv6 (`2001:db8::1`, `::1`, `fe80::…`) | version `1.2.3`, `1.2.3.4.5`, `300.1.1.1`, times `12:30:45`, `std::io` |
+    ///
+    /// Only `message` is checked: the message is what failures echo back at run time. A
+    /// `next-step` is the author's own guidance and may name, say, a public status page;
+    /// credentials in either are `selection/secret-in-text`'s.
+    ///
+    /// ## Why is this bad?
+    /// Error messages go to the model, the user and every log on the way. A stack trace, a
+    /// query, a path or an internal host name tells an attacker what runs behind the tool and
+    /// where to aim, and tells the model nothing it can act on.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// error "LEDGER_UNAVAILABLE" class="unavailable" retry="backoff" {
+    ///     message "connection to db-1.internal:5432 failed in /app/ledger/pool.rs:88"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// error "LEDGER_UNAVAILABLE" class="unavailable" retry="backoff" {
+    ///     message "The ledger is unavailable right now."
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/message-leak",
+        level: Level::Error,
+        summary: "error messages show no internals (stack traces, SQL, paths, hosts, IP addresses)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 macro_rules! re {
     ($re:expr) => {
@@ -158,8 +159,8 @@ fn dot_then_word(text: &str) -> bool {
 /// The first match of each kind of leak in a message, as (kind, byte range).
 ///
 /// Each pattern runs only after a literal it cannot match without is found. The gates do not
-/// change what is found; they spare compiling the patterns (about 14M instructions, more
-/// than matching them on a thousand tools) in the many runs whose messages are plain words.
+/// change what is found; they spare compiling the patterns (which costs more than matching
+/// them on a thousand tools) in the many runs whose messages are plain words.
 /// Gate words avoid `s` and `k` where the pattern ignores case: Unicode case folding maps
 /// `ſ` and the Kelvin sign onto them, which an ASCII search would miss.
 fn find_leaks(text: &str) -> Vec<(&'static str, Range<usize>)> {

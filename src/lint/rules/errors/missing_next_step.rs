@@ -1,39 +1,40 @@
-//! ## What it does
-//! Reports an error whose effective retry policy is `never` (written, or the default of
-//! `permission-denied`, `not-found`, `budget-exceeded` and `internal`) and that has no
-//! (non-blank) `next-step`.
-//!
-//! ## Why is this bad?
-//! `retry="never"` tells the model that trying again is useless, and nothing else: without a
-//! next step it apologises vaguely or invents a workaround. A next step ("Ask the user for
-//! the invoice reference", "Tell the user who can grant access") turns a dead end into
-//! something the model can act on.
-//!
-//! ## Example
-//! ```kdl
-//! error "PERMISSION_DENIED" class="permission-denied"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! error "PERMISSION_DENIED" class="permission-denied" {
-//!     next-step "Tell the user they lack billing access; an administrator can grant it."
-//! }
-//! ```
+//! The `errors/missing-next-step` rule: an error that is never retried says what to do next
+//! (`next-step`); [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Retry;
 
-/// The `errors/missing-next-step` rule: an error that is never retried says what to do next
-/// (`next-step`); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/missing-next-step",
-    level: Level::Info,
-    summary: "an error that is never retried says what to do next (`next-step`)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("missing_next_step.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports an error whose effective retry policy is `never` (written, or the default of
+    /// `permission-denied`, `not-found`, `budget-exceeded` and `internal`) and that has no
+    /// (non-blank) `next-step`.
+    ///
+    /// ## Why is this bad?
+    /// `retry="never"` tells the model that trying again is useless, and nothing else: without a
+    /// next step it apologises vaguely or invents a workaround. A next step ("Ask the user for
+    /// the invoice reference", "Tell the user who can grant access") turns a dead end into
+    /// something the model can act on.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// error "PERMISSION_DENIED" class="permission-denied"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// error "PERMISSION_DENIED" class="permission-denied" {
+    ///     next-step "Tell the user they lack billing access; an administrator can grant it."
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/missing-next-step",
+        level: Level::Info,
+        summary: "an error that is never retried says what to do next (`next-step`)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,48 +1,49 @@
-//! ## What it does
-//! Checks that an error's `retry` is one its `class` allows (catalog-format.md):
-//!
-//! | class | allowed `retry` (first is the default) |
-//! |---|---|
-//! | `invalid-argument` | `fix-arguments`, `never` |
-//! | `permission-denied` | `never` |
-//! | `not-found` | `never`, `fix-arguments` |
-//! | `conflict`, `precondition-failed`, `business-rejected` | `after-user-action`, `never` |
-//! | `rate-limited`, `unavailable` | `backoff`, `never` |
-//! | `timeout` | `query-status`, `never` |
-//! | `budget-exceeded`, `internal` | `never` |
-//!
-//! Whether `backoff` is safe for the tool is `errors/unsafe-retry`'s question.
-//!
-//! ## Why is this bad?
-//! The retry policy tells the model and the client what to do next. A `permission-denied`
-//! with `retry="backoff"` makes an agent hammer an authorization wall in a loop; an
-//! `internal` error retried repeats a bug; a `timeout` retried blindly repeats a write whose
-//! outcome is unknown.
-//!
-//! ## Example
-//! ```kdl
-//! error "PERMISSION_DENIED" class="permission-denied" retry="backoff"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! error "PERMISSION_DENIED" class="permission-denied" retry="never" {
-//!     next-step "Tell the user they lack access to invoices and who can grant it."
-//! }
-//! ```
+//! The `errors/retry-policy` rule: an error's `retry` is one its class allows; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `errors/retry-policy` rule: an error's `retry` is one its class allows; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/retry-policy",
-    level: Level::Error,
-    summary: "an error's `retry` is one its class allows",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("retry_policy.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that an error's `retry` is one its `class` allows (catalog-format.md):
+    ///
+    /// | class | allowed `retry` (first is the default) |
+    /// |---|---|
+    /// | `invalid-argument` | `fix-arguments`, `never` |
+    /// | `permission-denied` | `never` |
+    /// | `not-found` | `never`, `fix-arguments` |
+    /// | `conflict`, `precondition-failed`, `business-rejected` | `after-user-action`, `never` |
+    /// | `rate-limited`, `unavailable` | `backoff`, `never` |
+    /// | `timeout` | `query-status`, `never` |
+    /// | `budget-exceeded`, `internal` | `never` |
+    ///
+    /// Whether `backoff` is safe for the tool is `errors/unsafe-retry`'s question.
+    ///
+    /// ## Why is this bad?
+    /// The retry policy tells the model and the client what to do next. A `permission-denied`
+    /// with `retry="backoff"` makes an agent hammer an authorization wall in a loop; an
+    /// `internal` error retried repeats a bug; a `timeout` retried blindly repeats a write whose
+    /// outcome is unknown.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// error "PERMISSION_DENIED" class="permission-denied" retry="backoff"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// error "PERMISSION_DENIED" class="permission-denied" retry="never" {
+    ///     next-step "Tell the user they lack access to invoices and who can grant it."
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/retry-policy",
+        level: Level::Error,
+        summary: "an error's `retry` is one its class allows",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

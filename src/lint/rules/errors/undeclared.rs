@@ -1,42 +1,43 @@
-//! ## What it does
-//! Reports a tool that declares no `error` at all.
-//!
-//! ## Why is this bad?
-//! Every tool can fail. Without declared errors, callers and the model cannot tell a wrong
-//! argument from a missing resource or an outage, so they cannot decide whether to fix the
-//! arguments, ask the user, wait, or give up, and the generated code has no error codes to
-//! match on.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // … no error
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // …
-//!     error "INVOICE_NOT_FOUND" class="not-found" {
-//!         next-step "Ask the user to check the invoice reference."
-//!     }
-//!     error "BILLING_UNAVAILABLE" class="unavailable" retry="backoff"
-//! }
-//! ```
+//! The `errors/undeclared` rule: every tool declares the errors it can return; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `errors/undeclared` rule: every tool declares the errors it can return; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/undeclared",
-    level: Level::Info,
-    summary: "every tool declares the errors it can return",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("undeclared.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports a tool that declares no `error` at all.
+    ///
+    /// ## Why is this bad?
+    /// Every tool can fail. Without declared errors, callers and the model cannot tell a wrong
+    /// argument from a missing resource or an outage, so they cannot decide whether to fix the
+    /// arguments, ask the user, wait, or give up, and the generated code has no error codes to
+    /// match on.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // … no error
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // …
+    ///     error "INVOICE_NOT_FOUND" class="not-found" {
+    ///         next-step "Ask the user to check the invoice reference."
+    ///     }
+    ///     error "BILLING_UNAVAILABLE" class="unavailable" retry="backoff"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/undeclared",
+        level: Level::Info,
+        summary: "every tool declares the errors it can return",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

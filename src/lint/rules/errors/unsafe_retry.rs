@@ -1,51 +1,52 @@
-//! ## What it does
-//! Reports an error whose retry policy is `backoff` on a tool that is not safe to retry: an
-//! `append` or `destructive` tool without `idempotency`. Both an explicit `retry="backoff"`
-//! and the class default count: `rate-limited` and `unavailable` default to `backoff`, so an
-//! error of those classes without `retry=` on such a tool is reported too (the client would
-//! retry it all the same).
-//!
-//! The check does not spare `rate-limited`: a throttled call usually did nothing, but the
-//! catalog cannot prove that for every gateway in front of the server, and the cure is the
-//! same: `idempotency`, or `retry="never"`.
-//!
-//! ## Why is this bad?
-//! `backoff` tells clients and agents to send the same call again after a pause. For a tool
-//! that appends or destroys without an idempotency key, a call that failed midway may already
-//! have taken effect: retrying it sends the payment or the message twice.
-//!
-//! ## Example
-//! ```kdl
-//! tool "reminder_send" version="1.0.0" {
-//!     effect "destructive"
-//!     // … no idempotency
-//!     error "MAIL_UNAVAILABLE" class="unavailable" retry="backoff"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "reminder_send" version="1.0.0" {
-//!     effect "destructive"
-//!     idempotency key="idempotency_key" scope="tenant" ttl-s=86400
-//!     // …
-//!     error "MAIL_UNAVAILABLE" class="unavailable" retry="backoff"
-//! }
-//! ```
+//! The `errors/unsafe-retry` rule: `retry="backoff"` (written or by class default) only on a tool
+//! safe to retry; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Retry;
 
-/// The `errors/unsafe-retry` rule: `retry="backoff"` (written or by class default) only on a tool
-/// safe to retry; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "errors/unsafe-retry",
-    level: Level::Error,
-    summary: "`retry=\"backoff\"` (written or by class default) only on a tool safe to retry",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("unsafe_retry.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports an error whose retry policy is `backoff` on a tool that is not safe to retry: an
+    /// `append` or `destructive` tool without `idempotency`. Both an explicit `retry="backoff"`
+    /// and the class default count: `rate-limited` and `unavailable` default to `backoff`, so an
+    /// error of those classes without `retry=` on such a tool is reported too (the client would
+    /// retry it all the same).
+    ///
+    /// The check does not spare `rate-limited`: a throttled call usually did nothing, but the
+    /// catalog cannot prove that for every gateway in front of the server, and the cure is the
+    /// same: `idempotency`, or `retry="never"`.
+    ///
+    /// ## Why is this bad?
+    /// `backoff` tells clients and agents to send the same call again after a pause. For a tool
+    /// that appends or destroys without an idempotency key, a call that failed midway may already
+    /// have taken effect: retrying it sends the payment or the message twice.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "reminder_send" version="1.0.0" {
+    ///     effect "destructive"
+    ///     // … no idempotency
+    ///     error "MAIL_UNAVAILABLE" class="unavailable" retry="backoff"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "reminder_send" version="1.0.0" {
+    ///     effect "destructive"
+    ///     idempotency key="idempotency_key" scope="tenant" ttl-s=86400
+    ///     // …
+    ///     error "MAIL_UNAVAILABLE" class="unavailable" retry="backoff"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "errors/unsafe-retry",
+        level: Level::Error,
+        summary: "`retry=\"backoff\"` (written or by class default) only on a tool safe to retry",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,44 +1,45 @@
-//! ## What it does
-//! Checks that within one tool's input, at any depth (named types included), no two fields
-//! declare the same `header=` name, ignoring case (`Region` and `region` are one header).
-//!
-//! ## Why is this bad?
-//! HTTP header names are case-insensitive, so two fields with one header name would both be
-//! sent as the same `Mcp-Param-{Name}` header: the server cannot tell which argument it
-//! carries. MCP 2026-07-28 requires `x-mcp-header` values to be unique ignoring case, and
-//! clients drop a tool that breaks it.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "region" "string" max-length=16 header="Region"
-//!     field "backup_region" "string" max-length=16 header="region"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "region" "string" max-length=16 header="Region"
-//!     field "backup_region" "string" max-length=16 header="Backup-Region"
-//! }
-//! ```
+//! The `header/duplicate` rule: `header=` names are unique ignoring case within a tool's input;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::{self, Side, Types, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Catalog;
 use std::collections::HashMap;
 
-/// The `header/duplicate` rule: `header=` names are unique ignoring case within a tool's
-/// input; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "header/duplicate",
-    level: Level::Error,
-    summary: "`header=` names are unique within a tool's input, ignoring case",
-    hooks: crate::lint::Hooks::NONE.and_catalog(check),
-    source: include_str!("duplicate.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that within one tool's input, at any depth (named types included), no two fields
+    /// declare the same `header=` name, ignoring case (`Region` and `region` are one header).
+    ///
+    /// ## Why is this bad?
+    /// HTTP header names are case-insensitive, so two fields with one header name would both be
+    /// sent as the same `Mcp-Param-{Name}` header: the server cannot tell which argument it
+    /// carries. MCP 2026-07-28 requires `x-mcp-header` values to be unique ignoring case, and
+    /// clients drop a tool that breaks it.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "region" "string" max-length=16 header="Region"
+    ///     field "backup_region" "string" max-length=16 header="region"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "region" "string" max-length=16 header="Region"
+    ///     field "backup_region" "string" max-length=16 header="Backup-Region"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "header/duplicate",
+        level: Level::Error,
+        summary: "`header=` names are unique within a tool's input, ignoring case",
+        hooks: crate::lint::Hooks::NONE.and_catalog(check),
+    };
+}
 
 fn check(_: &Context, catalog: &Catalog, out: &mut Vec<Finding>) {
     let types = Types::new(catalog);

@@ -1,37 +1,37 @@
-//! ## What it does
-//! Checks that every `header=` value is an HTTP field-name token (RFC 9110 `1*tchar`:
-//! letters, digits and ``!#$%&'*+-.^_`|~``; no space, `:`, control character or non-ASCII
-//! letter), as MCP 2026-07-28 requires of `x-mcp-header`.
-//!
-//! ## Why is this bad?
-//! The client sends the argument as the header `Mcp-Param-{Name}`. A name that is not a
-//! token cannot be a header name, and clients drop the whole tool from `tools/list` when
-//! they see one: the model never sees the tool.
-//!
-//! ## Example
-//! ```kdl
-//! field "region" "string" required=#true max-length=16 header="Cloud Region"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "region" "string" required=#true max-length=16 header="Region"
-//! ```
+//! The `header/name` rule: `header=` values are HTTP tokens; [`RULE`] documents it.
 
 use super::is_token;
 use crate::diag::Level;
 use crate::lint::walk::{Site, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `header/name` rule: `header=` values are HTTP tokens; the module documentation
-/// explains it.
-pub static RULE: Rule = Rule {
-    id: "header/name",
-    level: Level::Error,
-    summary: "`header=` values are HTTP field-name tokens (RFC 9110 `tchar`)",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("name.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `header=` value is an HTTP field-name token (RFC 9110 `1*tchar`:
+    /// letters, digits and ``!#$%&'*+-.^_`|~``; no space, `:`, control character or non-ASCII
+    /// letter), as MCP 2026-07-28 requires of `x-mcp-header`.
+    ///
+    /// ## Why is this bad?
+    /// The client sends the argument as the header `Mcp-Param-{Name}`. A name that is not a
+    /// token cannot be a header name, and clients drop the whole tool from `tools/list` when
+    /// they see one: the model never sees the tool.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "region" "string" required=#true max-length=16 header="Cloud Region"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "region" "string" required=#true max-length=16 header="Region"
+    /// ```
+    pub static RULE = Rule {
+        id: "header/name",
+        level: Level::Error,
+        summary: "`header=` values are HTTP field-name tokens (RFC 9110 `tchar`)",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(header) = site.field.and_then(|f| f.header.as_ref()) else {

@@ -1,51 +1,52 @@
-//! ## What it does
-//! Checks where `header=` is written. MCP 2026-07-28 allows `x-mcp-header` only on an input
-//! property of type string, integer or boolean, reached from the input object through
-//! object properties alone. So `header=` is reported on:
-//! - an output field (only arguments travel in request headers);
-//! - a field inside an array's items (an array has no single value to mirror);
-//! - a field of type `number`, `array`, `object` or a named type;
-//! - an `integer` field whose bounds admit values outside JavaScript's safe range
-//!   (±(2^53 − 1)), or that has no bound on a side.
-//!
-//! `string`, `cursor` and `timestamp` fields are strings and may carry a header.
-//!
-//! ## Why is this bad?
-//! Clients drop a tool whose `x-mcp-header` sits where the rules forbid it, so the model
-//! never sees the tool; a header on an output field is never sent at all.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "lines" "array" max-items=10 {
-//!         items "object" {
-//!             field "sku" "string" max-length=32 header="Sku"
-//!         }
-//!     }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "warehouse" "string" required=#true max-length=16 header="Warehouse"
-//! }
-//! ```
+//! The `header/placement` rule: `header=` only on string, integer and boolean input fields outside
+//! arrays; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Num, NumTy, TyKind};
 
-/// The `header/placement` rule: `header=` only on string, integer and boolean input fields
-/// outside arrays; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "header/placement",
-    level: Level::Error,
-    summary: "`header=` only on string, integer or boolean input fields outside arrays",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("placement.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks where `header=` is written. MCP 2026-07-28 allows `x-mcp-header` only on an input
+    /// property of type string, integer or boolean, reached from the input object through
+    /// object properties alone. So `header=` is reported on:
+    /// - an output field (only arguments travel in request headers);
+    /// - a field inside an array's items (an array has no single value to mirror);
+    /// - a field of type `number`, `array`, `object` or a named type;
+    /// - an `integer` field whose bounds admit values outside JavaScript's safe range
+    ///   (±(2^53 − 1)), or that has no bound on a side.
+    ///
+    /// `string`, `cursor` and `timestamp` fields are strings and may carry a header.
+    ///
+    /// ## Why is this bad?
+    /// Clients drop a tool whose `x-mcp-header` sits where the rules forbid it, so the model
+    /// never sees the tool; a header on an output field is never sent at all.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "lines" "array" max-items=10 {
+    ///         items "object" {
+    ///             field "sku" "string" max-length=32 header="Sku"
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "warehouse" "string" required=#true max-length=16 header="Warehouse"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "header/placement",
+        level: Level::Error,
+        summary: "`header=` only on string, integer or boolean input fields outside arrays",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// 2^53 − 1: the largest integer a JavaScript client holds exactly.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;

@@ -1,34 +1,35 @@
-//! ## What it does
-//! Checks that every `allow "RULE-ID"` in a tool gives a non-blank `reason="…"`. The allow
-//! still suppresses its rule; this finding asks for the missing justification.
-//!
-//! ## Why is this bad?
-//! A suppression is a decision that a rule does not apply here. Without the reason, the next
-//! reader cannot tell a deliberate exception from a silenced warning, and nobody can later
-//! check whether the exception still holds.
-//!
-//! ## Example
-//! ```kdl
-//! allow "output/unbounded-result"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! allow "output/unbounded-result" reason="Returns one row by primary key; size is fixed."
-//! ```
+//! The `lint/allow-without-reason` rule: every `allow` in a tool says why, with `reason="…"`;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `lint/allow-without-reason` rule: every `allow` in a tool says why, with `reason="…"`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "lint/allow-without-reason",
-    level: Level::Error,
-    summary: "every `allow` in a tool says why, with `reason=\"…\"`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("allow_without_reason.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `allow "RULE-ID"` in a tool gives a non-blank `reason="…"`. The allow
+    /// still suppresses its rule; this finding asks for the missing justification.
+    ///
+    /// ## Why is this bad?
+    /// A suppression is a decision that a rule does not apply here. Without the reason, the next
+    /// reader cannot tell a deliberate exception from a silenced warning, and nobody can later
+    /// check whether the exception still holds.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// allow "output/unbounded-result"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// allow "output/unbounded-result" reason="Returns one row by primary key; size is fixed."
+    /// ```
+    pub static RULE = Rule {
+        id: "lint/allow-without-reason",
+        level: Level::Error,
+        summary: "every `allow` in a tool says why, with `reason=\"…\"`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

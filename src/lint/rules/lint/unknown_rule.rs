@@ -1,34 +1,35 @@
-//! ## What it does
-//! Checks that every `allow "RULE-ID"` in a tool names a rule that exists, spelled exactly as
-//! `catalogc rules` lists it (`category/name`), and suggests the closest rule ID otherwise.
-//!
-//! ## Why is this bad?
-//! An allow with a misspelled rule ID suppresses nothing, while its author believes the
-//! exception is recorded; a category name (`allow "bounds"`) is not accepted either, so one
-//! allow never hides a whole family of rules.
-//!
-//! ## Example
-//! ```kdl
-//! allow "output/unbounded-results" reason="Returns one row by primary key."
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! allow "output/unbounded-result" reason="Returns one row by primary key."
-//! ```
+//! The `lint/unknown-rule` rule: every `allow` in a tool names an existing rule ID; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `lint/unknown-rule` rule: every `allow` in a tool names an existing rule ID; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "lint/unknown-rule",
-    level: Level::Error,
-    summary: "every `allow` in a tool names an existing rule ID",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("unknown_rule.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every `allow "RULE-ID"` in a tool names a rule that exists, spelled exactly as
+    /// `catalogc rules` lists it (`category/name`), and suggests the closest rule ID otherwise.
+    ///
+    /// ## Why is this bad?
+    /// An allow with a misspelled rule ID suppresses nothing, while its author believes the
+    /// exception is recorded; a category name (`allow "bounds"`) is not accepted either, so one
+    /// allow never hides a whole family of rules.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// allow "output/unbounded-results" reason="Returns one row by primary key."
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// allow "output/unbounded-result" reason="Returns one row by primary key."
+    /// ```
+    pub static RULE = Rule {
+        id: "lint/unknown-rule",
+        level: Level::Error,
+        summary: "every `allow` in a tool names an existing rule ID",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,54 +1,55 @@
-//! ## What it does
-//! Checks that names are unique: tools across every catalog loaded together, and within their
-//! scope fields (per object), error codes (per tool), enum values (per enum) and types (per
-//! catalog).
-//!
-//! Exact duplicates are found before the rules run, and reported under this rule ID: inside one
-//! file by the lowering, which keeps only the first declaration; a tool or catalog name
-//! declared in two catalogs loaded together by the project loading, which keeps the first
-//! catalog's. Those findings are errors whatever `catalogc.kdl` says, since the duplicate is
-//! already dropped from the model. This rule's own check adds what an exact comparison
-//! misses: names in one scope that differ only by case or separators (`user_name` and
-//! `userName`, enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`,
-//! tools `invoice_get` and `invoice-get`).
-//!
-//! ## Why is this bad?
-//! The model refers to tools, fields and values by name. Two tools with one name shadow each
-//! other in the client; two spellings of one field or enum value leave the model to pick one,
-//! and either pick is valid JSON that means something else to the server.
-//!
-//! ## Example
-//! ```kdl
-//! field "status" "string" {
-//!     enum "in_progress" "In-Progress" "done"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "status" "string" {
-//!     enum "in_progress" "done"
-//! }
-//! ```
+//! The `naming/duplicate` rule: tools, fields, error codes, enum values and types have unique
+//! names; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Hooks, Rule};
+use crate::lint::{Context, Finding, Hooks};
 use crate::model::{Catalog, Field, Span, Sp, Tool, TyKind};
 use crate::FastMap;
 use std::borrow::Cow;
 use std::hash::BuildHasher;
 use std::collections::hash_map::Entry;
 
-/// The `naming/duplicate` rule: tools, fields, error codes, enum values and types have unique
-/// names; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/duplicate",
-    level: Level::Error,
-    summary: "tools, fields, error codes, enum values and types have unique names",
-    hooks: Hooks::NONE.and_catalog(names).and_declaration(values_and_objects),
-    source: include_str!("duplicate.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that names are unique: tools across every catalog loaded together, and within their
+    /// scope fields (per object), error codes (per tool), enum values (per enum) and types (per
+    /// catalog).
+    ///
+    /// Exact duplicates are found before the rules run, and reported under this rule ID: inside one
+    /// file by the lowering, which keeps only the first declaration; a tool or catalog name
+    /// declared in two catalogs loaded together by the project loading, which keeps the first
+    /// catalog's. Those findings are errors whatever `catalogc.kdl` says, since the duplicate is
+    /// already dropped from the model. This rule's own check adds what an exact comparison
+    /// misses: names in one scope that differ only by case or separators (`user_name` and
+    /// `userName`, enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`,
+    /// tools `invoice_get` and `invoice-get`).
+    ///
+    /// ## Why is this bad?
+    /// The model refers to tools, fields and values by name. Two tools with one name shadow each
+    /// other in the client; two spellings of one field or enum value leave the model to pick one,
+    /// and either pick is valid JSON that means something else to the server.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "status" "string" {
+    ///     enum "in_progress" "In-Progress" "done"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "status" "string" {
+    ///     enum "in_progress" "done"
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/duplicate",
+        level: Level::Error,
+        summary: "tools, fields, error codes, enum values and types have unique names",
+        hooks: Hooks::NONE.and_catalog(names).and_declaration(values_and_objects),
+    };
+}
 
 /// Case- and separator-insensitive key: `userName`, `user_name` and `USER-NAME` collide.
 /// Borrowed when the name is its own key, as most names in one convention are.

@@ -1,34 +1,34 @@
-//! ## What it does
-//! Checks that every error code is UPPER_SNAKE_CASE: uppercase words joined by `_`, matching
-//! `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`.
-//!
-//! ## Why is this bad?
-//! Error codes are the stable identifiers callers and the model branch on. A single style
-//! keeps them recognizable as codes inside tool results and logs, and keeps clients from
-//! matching `InvalidStatus` in one tool and `INVALID_STATUS` in another.
-//!
-//! ## Example
-//! ```kdl
-//! error "invalidStatus" class="invalid-argument"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! error "INVALID_STATUS" class="invalid-argument"
-//! ```
+//! The `naming/error-code` rule: error codes are UPPER_SNAKE_CASE; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `naming/error-code` rule: error codes are UPPER_SNAKE_CASE; the module documentation
-/// explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/error-code",
-    level: Level::Error,
-    summary: "error codes are UPPER_SNAKE_CASE",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("error_code.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every error code is UPPER_SNAKE_CASE: uppercase words joined by `_`, matching
+    /// `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`.
+    ///
+    /// ## Why is this bad?
+    /// Error codes are the stable identifiers callers and the model branch on. A single style
+    /// keeps them recognizable as codes inside tool results and logs, and keeps clients from
+    /// matching `InvalidStatus` in one tool and `INVALID_STATUS` in another.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// error "invalidStatus" class="invalid-argument"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// error "INVALID_STATUS" class="invalid-argument"
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/error-code",
+        level: Level::Error,
+        summary: "error codes are UPPER_SNAKE_CASE",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`.
 fn is_upper_snake(code: &str) -> bool {

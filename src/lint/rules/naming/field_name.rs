@@ -1,50 +1,51 @@
-//! ## What it does
-//! Checks that every field name (input, output, named types, any depth) follows one naming
-//! convention — snake_case (`invoice_id`), camelCase (`invoiceId`) or kebab-case
-//! (`invoice-id`) — and is at most 64 characters long. The convention is the project's
-//! `naming` setting (docs/configuration.md); by default (`naming "auto"`) it is each
-//! catalog's own: the one most of its multi-word field names follow, snake_case on a tie.
-//! One-word names follow every convention.
-//!
-//! 64 characters is above every property name of the 540 tools of 20 public MCP servers
-//! (tests/corpus/: 2,710 names, the longest 38: the 100th percentile; `tests/corpus.rs`
-//! recomputes it).
-//!
-//! ## Why is this bad?
-//! Field names become JSON Schema property names the model writes verbatim. Mixed styles in
-//! one catalog (`invoiceId` here, `invoice_id` there) make the model guess the spelling, and
-//! a guessed spelling is an argument the closed schema rejects. Every one of the three
-//! conventions is a valid MCP name, and renaming a published parameter is itself a breaking
-//! change, so a catalog that keeps to camelCase is not asked to switch. Long names cost
-//! tokens on every call.
-//!
-//! ## Example
-//! ```kdl
-//! field "invoice_reference" "string" max-length=32
-//! field "customerName" "string" max-length=64
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "invoice_reference" "string" max-length=32
-//! field "customer_name" "string" max-length=64
-//! ```
+//! The `naming/field-name` rule: field names keep one convention, at most 64 characters; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::{Catalog, Field, TyKind};
 use crate::names::Convention;
 
-/// The `naming/field-name` rule: field names keep one convention, at most 64 characters; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/field-name",
-    level: Level::Error,
-    summary: "field names keep the catalog's one naming convention (snake_case, camelCase or kebab-case), at most 64 characters",
-    hooks: crate::lint::Hooks::state(|_| Box::new(Names(Convention::Snake))),
-    source: include_str!("field_name.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every field name (input, output, named types, any depth) follows one naming
+    /// convention — snake_case (`invoice_id`), camelCase (`invoiceId`) or kebab-case
+    /// (`invoice-id`) — and is at most 64 characters long. The convention is the project's
+    /// `naming` setting (docs/configuration.md); by default (`naming "auto"`) it is each
+    /// catalog's own: the one most of its multi-word field names follow, snake_case on a tie.
+    /// One-word names follow every convention.
+    ///
+    /// 64 characters is above every property name of the 540 tools of 20 public MCP servers
+    /// (tests/corpus/: 2,710 names, the longest 38: the 100th percentile; `tests/corpus.rs`
+    /// recomputes it).
+    ///
+    /// ## Why is this bad?
+    /// Field names become JSON Schema property names the model writes verbatim. Mixed styles in
+    /// one catalog (`invoiceId` here, `invoice_id` there) make the model guess the spelling, and
+    /// a guessed spelling is an argument the closed schema rejects. Every one of the three
+    /// conventions is a valid MCP name, and renaming a published parameter is itself a breaking
+    /// change, so a catalog that keeps to camelCase is not asked to switch. Long names cost
+    /// tokens on every call.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "invoice_reference" "string" max-length=32
+    /// field "customerName" "string" max-length=64
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "invoice_reference" "string" max-length=32
+    /// field "customer_name" "string" max-length=64
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/field-name",
+        level: Level::Error,
+        summary: "field names keep the catalog's one naming convention (snake_case, camelCase or kebab-case), at most 64 characters",
+        hooks: crate::lint::Hooks::state(|_| Box::new(Names(Convention::Snake))),
+    };
+}
 
 pub(crate) const MAX_LEN: usize = 64;
 

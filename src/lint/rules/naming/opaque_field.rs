@@ -1,38 +1,39 @@
-//! ## What it does
-//! Checks for field names the model cannot read: one or two letters (`q`, `n`, `dt`), or
-//! built only from abbreviations (`cnt`, `usr`, `tmp`, `val`, `obj`, `args`, `usr_cnt`).
-//! Short names every reader understands are accepted: `id`, `ip` (also in `src_ip`), `to`
-//! (the end of a relation), the operands and coordinates `a`, `b`, `x`, `y`, `z`, and
-//! `params` (the domain term of pipeline and template parameters).
-//!
-//! ## Why is this bad?
-//! The model fills arguments from the field name and its `doc`. `q` could be a search query,
-//! a quantity or a quarter; the model guesses, and a guess that fits the schema is a silent
-//! wrong call. A readable name costs a few tokens and removes the guess.
-//!
-//! ## Example
-//! ```kdl
-//! field "q" "string" max-length=200 { doc "Search text." }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "search_text" "string" max-length=200 { doc "Search text." }
-//! ```
+//! The `naming/opaque-field` rule: field names are words, not one or two letters or bare
+//! abbreviations; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `naming/opaque-field` rule: field names are words, not one or two letters or bare
-/// abbreviations; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/opaque-field",
-    level: Level::Warn,
-    summary: "field names are words, not one or two letters or bare abbreviations",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("opaque_field.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks for field names the model cannot read: one or two letters (`q`, `n`, `dt`), or
+    /// built only from abbreviations (`cnt`, `usr`, `tmp`, `val`, `obj`, `args`, `usr_cnt`).
+    /// Short names every reader understands are accepted: `id`, `ip` (also in `src_ip`), `to`
+    /// (the end of a relation), the operands and coordinates `a`, `b`, `x`, `y`, `z`, and
+    /// `params` (the domain term of pipeline and template parameters).
+    ///
+    /// ## Why is this bad?
+    /// The model fills arguments from the field name and its `doc`. `q` could be a search query,
+    /// a quantity or a quarter; the model guesses, and a guess that fits the schema is a silent
+    /// wrong call. A readable name costs a few tokens and removes the guess.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "q" "string" max-length=200 { doc "Search text." }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "search_text" "string" max-length=200 { doc "Search text." }
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/opaque-field",
+        level: Level::Warn,
+        summary: "field names are words, not one or two letters or bare abbreviations",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 /// Abbreviations that say nothing on their own.
 const ABBREVIATIONS: &[&str] = &[

@@ -1,41 +1,42 @@
-//! ## What it does
-//! Checks that a tool name is two or more words, a resource and an action
-//! (`invoice_list_overdue`), 3 to 64 characters, in one naming convention: snake_case
-//! (`invoice_list`), camelCase (`invoiceList`) or kebab-case (`invoice-list`). The
-//! convention is the project's `naming` setting (docs/configuration.md); by default
-//! (`naming "auto"`) it is each catalog's own: the one most of its multi-word tool names
-//! follow, snake_case on a tie.
-//!
-//! ## Why is this bad?
-//! The model chooses tools by name first. A name without a resource and an action
-//! (`invoices`, `find`) says little about what the tool does and collides with other
-//! servers' tools, and a name outside the strictest common client limit (64 characters,
-//! `[A-Za-z0-9_.-]`) is rejected or mangled by some MCP clients. All three conventions are
-//! valid MCP names; mixing them in one catalog makes the model guess spellings.
-//!
-//! ## Example
-//! ```kdl
-//! tool "InvoiceList" version="1.0.0" { ... }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" { ... }
-//! ```
+//! The `naming/tool-name` rule: tool names are `resource_action` in the catalog's naming
+//! convention, 3–64 characters; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::names::Convention;
 
-/// The `naming/tool-name` rule: tool names are `resource_action` in the catalog's naming
-/// convention, 3–64 characters; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/tool-name",
-    level: Level::Error,
-    summary: "tool names are `resource_action` in the catalog's one naming convention, 3–64 characters",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("tool_name.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that a tool name is two or more words, a resource and an action
+    /// (`invoice_list_overdue`), 3 to 64 characters, in one naming convention: snake_case
+    /// (`invoice_list`), camelCase (`invoiceList`) or kebab-case (`invoice-list`). The
+    /// convention is the project's `naming` setting (docs/configuration.md); by default
+    /// (`naming "auto"`) it is each catalog's own: the one most of its multi-word tool names
+    /// follow, snake_case on a tie.
+    ///
+    /// ## Why is this bad?
+    /// The model chooses tools by name first. A name without a resource and an action
+    /// (`invoices`, `find`) says little about what the tool does and collides with other
+    /// servers' tools, and a name outside the strictest common client limit (64 characters,
+    /// `[A-Za-z0-9_.-]`) is rejected or mangled by some MCP clients. All three conventions are
+    /// valid MCP names; mixing them in one catalog makes the model guess spellings.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "InvoiceList" version="1.0.0" { ... }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" { ... }
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/tool-name",
+        level: Level::Error,
+        summary: "tool names are `resource_action` in the catalog's one naming convention, 3–64 characters",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// Why `name` is not a valid tool name under `convention`, if it is not.
 pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {

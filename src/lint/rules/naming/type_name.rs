@@ -1,34 +1,35 @@
-//! ## What it does
-//! Checks that every named `type` is PascalCase: starts with an uppercase letter, holds only
-//! letters and digits and, when it has more than one letter, a lowercase one (`Invoice`,
-//! `LineItem`, `Iso3166Country`, `V2`; not `INVOICE`).
-//!
-//! ## Why is this bad?
-//! Type names appear in generated code and documentation beside field names. PascalCase keeps
-//! the two apart at a glance (`items "LineItem"` is a type, `line_item` a field), and matches
-//! the generated Rust struct names, so nothing is renamed on the way.
-//!
-//! ## Example
-//! ```kdl
-//! type "line_item" { ... }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! type "LineItem" { ... }
-//! ```
+//! The `naming/type-name` rule: type names are PascalCase; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `naming/type-name` rule: type names are PascalCase; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "naming/type-name",
-    level: Level::Error,
-    summary: "type names are PascalCase",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("type_name.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every named `type` is PascalCase: starts with an uppercase letter, holds only
+    /// letters and digits and, when it has more than one letter, a lowercase one (`Invoice`,
+    /// `LineItem`, `Iso3166Country`, `V2`; not `INVOICE`).
+    ///
+    /// ## Why is this bad?
+    /// Type names appear in generated code and documentation beside field names. PascalCase keeps
+    /// the two apart at a glance (`items "LineItem"` is a type, `line_item` a field), and matches
+    /// the generated Rust struct names, so nothing is renamed on the way.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// type "line_item" { ... }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// type "LineItem" { ... }
+    /// ```
+    pub static RULE = Rule {
+        id: "naming/type-name",
+        level: Level::Error,
+        summary: "type names are PascalCase",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// PascalCase: an uppercase ASCII letter first, ASCII letters and digits only, and a
 /// lowercase letter unless the uppercase first is the only letter: `T0` and `V2` are one

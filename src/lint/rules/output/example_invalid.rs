@@ -1,42 +1,43 @@
-//! ## What it does
-//! Checks every `example-call` of a tool against the tool's published schemas, with the
-//! runtime's own checker: its `arguments` against the input schema, and its `result` against
-//! the output (the `outputSchema`, or `{}` for a tool without `output`; for `output
-//! kind="text"`/`"markdown"` any text is a valid result). Each violation is reported at the
-//! `arguments` or `result` string, with its JSON pointer.
-//!
-//! ## Why is this bad?
-//! An example that breaks its own contract teaches readers of the docs a call that is
-//! rejected, and `catalogc serve --mock` would answer with it: the mock withholds an output
-//! that breaks its schema (`INVALID_TOOL_OUTPUT`), so client developers test against an
-//! error instead of the example.
-//!
-//! ## Example
-//! ```kdl
-//! input { field "status" "string" required=#true { enum "open" "overdue" } }
-//! example-call "paid" { arguments #"{"status": "paid"}"# }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input { field "status" "string" required=#true { enum "open" "overdue" } }
-//! example-call "overdue" { arguments #"{"status": "overdue"}"# }
-//! ```
+//! The `output/example-invalid` rule; [`RULE`] documents it.
 
 use crate::contract::shape::{NO_OUTPUT, shape_of_text};
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Catalog, ExampleResult, Span, Tool};
 use crate::runtime::validate::check;
 
-/// The `output/example-invalid` rule.
-pub static RULE: Rule = Rule {
-    id: "output/example-invalid",
-    level: Level::Error,
-    summary: "`example-call` arguments and results satisfy the tool's schemas",
-    hooks: crate::lint::Hooks::project(check_project),
-    source: include_str!("example_invalid.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks every `example-call` of a tool against the tool's published schemas, with the
+    /// runtime's own checker: its `arguments` against the input schema, and its `result` against
+    /// the output (the `outputSchema`, or `{}` for a tool without `output`; for `output
+    /// kind="text"`/`"markdown"` any text is a valid result). Each violation is reported at the
+    /// `arguments` or `result` string, with its JSON pointer.
+    ///
+    /// ## Why is this bad?
+    /// An example that breaks its own contract teaches readers of the docs a call that is
+    /// rejected, and `catalogc serve --mock` would answer with it: the mock withholds an output
+    /// that breaks its schema (`INVALID_TOOL_OUTPUT`), so client developers test against an
+    /// error instead of the example.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input { field "status" "string" required=#true { enum "open" "overdue" } }
+    /// example-call "paid" { arguments #"{"status": "paid"}"# }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input { field "status" "string" required=#true { enum "open" "overdue" } }
+    /// example-call "overdue" { arguments #"{"status": "overdue"}"# }
+    /// ```
+    pub static RULE = Rule {
+        id: "output/example-invalid",
+        level: Level::Error,
+        summary: "`example-call` arguments and results satisfy the tool's schemas",
+        hooks: crate::lint::Hooks::project(check_project),
+    };
+}
 
 fn check_project(cx: &Context, out: &mut Vec<Finding>) {
     for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
@@ -85,19 +86,10 @@ fn report(
             catalog,
             tool,
             span,
-            format!("example-call `{name}`: {broken} the {schema}: {}", listed(violations)),
+            format!("example-call `{name}`: {broken} the {schema}: {}", crate::lint::shared::listed(violations)),
         )
         .help(format!("fix the example at the JSON paths named, or the {schema} if the example is right")),
     );
-}
-
-/// The violations of an example, each as `POINTER reason`, joined by `; `.
-pub(crate) fn listed(violations: &[crate::runtime::Violation]) -> String {
-    let list: Vec<String> = violations
-        .iter()
-        .map(|v| format!("{} {}", if v.path.is_empty() { "/" } else { &v.path }, v.reason))
-        .collect();
-    list.join("; ")
 }
 
 #[cfg(test)]

@@ -1,42 +1,43 @@
-//! ## What it does
-//! Flags a tool without an `output` block. A tool that declares an unstructured result
-//! (`output kind="text"`, `"markdown"` or `"image"`) is not flagged: a JSON schema does not
-//! apply to text, logs or images.
-//!
-//! ## Why is this bad?
-//! Without `output` the tool has no `outputSchema`: clients get no `structuredContent`
-//! contract, cannot validate results, and the model has to parse free text whose shape can
-//! change without notice (and without `catalogc compat` noticing).
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // ...
-//!     input { field "invoice_reference" "string" required=#true max-length=32 }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_get" version="1.0.0" {
-//!     // ...
-//!     input { field "invoice_reference" "string" required=#true max-length=32 }
-//!     output { field "status" "string" required=#true { enum "open" "paid" } }
-//! }
-//! ```
+//! The `output/missing-schema` rule: tools declare an `output` (structured result contract);
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `output/missing-schema` rule: tools declare an `output` (structured result contract); the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "output/missing-schema",
-    level: Level::Warn,
-    summary: "tools declare an `output` (structured result contract)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("missing_schema.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags a tool without an `output` block. A tool that declares an unstructured result
+    /// (`output kind="text"`, `"markdown"` or `"image"`) is not flagged: a JSON schema does not
+    /// apply to text, logs or images.
+    ///
+    /// ## Why is this bad?
+    /// Without `output` the tool has no `outputSchema`: clients get no `structuredContent`
+    /// contract, cannot validate results, and the model has to parse free text whose shape can
+    /// change without notice (and without `catalogc compat` noticing).
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // ...
+    ///     input { field "invoice_reference" "string" required=#true max-length=32 }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_get" version="1.0.0" {
+    ///     // ...
+    ///     input { field "invoice_reference" "string" required=#true max-length=32 }
+    ///     output { field "status" "string" required=#true { enum "open" "paid" } }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "output/missing-schema",
+        level: Level::Warn,
+        summary: "tools declare an `output` (structured result contract)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

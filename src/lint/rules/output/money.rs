@@ -1,55 +1,56 @@
-//! ## What it does
-//! Finds money fields, at any depth of input and output and in named types, and checks that
-//! each is an `integer` with `unit="minor"` and has a currency field beside it (a sibling
-//! whose name contains the word `currency`).
-//!
-//! A money field is a scalar (`integer`, `number`, `string`) with `unit="minor"`, or whose
-//! name (by words, any case or separator) contains `amount`, `price`, `cost`, `total`,
-//! `subtotal`, `balance` or `fee` (`total`/`subtotal` only as the last word or before money
-//! words: `order_total`, `total_amount`, `total_minor`, but not `total_thoughts`), unless the name also has a word that makes it something
-//! else (`total_count`, `fee_rate`, `price_currency`, `amount_description`: count, pages,
-//! items, results, records, tokens, hits, bytes, size, percent, pct, rate, ratio, bps, id,
-//! ids, currency, code, reference, version, type, kind, status, name, description, label,
-//! text, display, units, quantity, time, at, date, days, duration) or a numeric `unit`
-//! other than `minor` (`total` with `unit="count"`).
-//!
-//! ## Why is this bad?
-//! Floating-point money rounds (`0.1 + 0.2`), a decimal string invites locale confusion
-//! (`1.000,50`), an integer without a stated unit is read as dollars by one side and cents by
-//! the other, and an amount without its currency is a number the model will happily put in
-//! the wrong one.
-//!
-//! ## Example
-//! ```kdl
-//! output {
-//!     field "total" "number" required=#true min=0 max=1000000
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! output {
-//!     field "total_minor" "integer" required=#true min=0 max=100000000 unit="minor"
-//!     field "currency" "string" required=#true { enum "USD" "EUR" }
-//! }
-//! ```
+//! The `output/money` rule: money is an integer with `unit="minor"` next to a currency field;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::site_finding;
 use crate::names::words;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{Field, TyKind, Unit};
 
-/// The `output/money` rule: money is an integer with `unit="minor"` next to a currency field; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "output/money",
-    level: Level::Error,
-    summary: "money is an integer with `unit=\"minor\"` next to a currency field",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("money.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Finds money fields, at any depth of input and output and in named types, and checks that
+    /// each is an `integer` with `unit="minor"` and has a currency field beside it (a sibling
+    /// whose name contains the word `currency`).
+    ///
+    /// A money field is a scalar (`integer`, `number`, `string`) with `unit="minor"`, or whose
+    /// name (by words, any case or separator) contains `amount`, `price`, `cost`, `total`,
+    /// `subtotal`, `balance` or `fee` (`total`/`subtotal` only as the last word or before money
+    /// words: `order_total`, `total_amount`, `total_minor`, but not `total_thoughts`), unless the name also has a word that makes it something
+    /// else (`total_count`, `fee_rate`, `price_currency`, `amount_description`: count, pages,
+    /// items, results, records, tokens, hits, bytes, size, percent, pct, rate, ratio, bps, id,
+    /// ids, currency, code, reference, version, type, kind, status, name, description, label,
+    /// text, display, units, quantity, time, at, date, days, duration) or a numeric `unit`
+    /// other than `minor` (`total` with `unit="count"`).
+    ///
+    /// ## Why is this bad?
+    /// Floating-point money rounds (`0.1 + 0.2`), a decimal string invites locale confusion
+    /// (`1.000,50`), an integer without a stated unit is read as dollars by one side and cents by
+    /// the other, and an amount without its currency is a number the model will happily put in
+    /// the wrong one.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// output {
+    ///     field "total" "number" required=#true min=0 max=1000000
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// output {
+    ///     field "total_minor" "integer" required=#true min=0 max=100000000 unit="minor"
+    ///     field "currency" "string" required=#true { enum "USD" "EUR" }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "output/money",
+        level: Level::Error,
+        summary: "money is an integer with `unit=\"minor\"` next to a currency field",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 const MONEY: &[&str] = &["amount", "price", "cost", "total", "subtotal", "balance", "fee"];
 

@@ -1,46 +1,47 @@
-//! ## What it does
-//! Checks time and duration fields, at any depth of input and output and in named types
-//! (names compared by words, any case or separator):
-//! - a time field (a name ending in the word `at` or `time`, such as `created_at`,
-//!   `startTime`, or `timestamp`/`…_timestamp`) must be of type `timestamp` (RFC 3339 with an
-//!   offset). Objects, arrays and named types are not checked;
-//! - a numeric duration (a name ending in the word `duration`, `timeout` or `delay`, such as
-//!   `retry_delay`) must state its unit, `unit="ms"` or `unit="s"`. Names that already end in
-//!   a unit (`timeout_ms`, `delay_s`, `timeout_seconds`) do not end in a duration word and
-//!   pass. String durations (ISO 8601 `PT5S`) carry their unit and pass.
-//!
-//! ## Why is this bad?
-//! A time without a zone is read in the server's zone by one side and the user's by the
-//! other: "due at 09:00" moves by hours. A duration without a unit is read as seconds by one
-//! side and milliseconds by the other: a 30 ms timeout, or an 8-hour delay.
-//!
-//! ## Example
-//! ```kdl
-//! field "due_at" "string" max-length=32
-//! field "retry_delay" "integer" min=0 max=60000
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "due_at" "timestamp"
-//! field "retry_delay" "integer" min=0 max=60000 unit="ms"
-//! ```
+//! The `output/time-zone` rule: time fields are `timestamp`; durations state `unit="ms"`/`"s"`;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::site_finding;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::{TyKind, Unit};
 
-/// The `output/time-zone` rule: time fields are `timestamp`; durations state `unit="ms"`/`"s"`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "output/time-zone",
-    level: Level::Error,
-    summary: "time fields are `timestamp`; durations state `unit=\"ms\"`/`\"s\"`",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("time_zone.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks time and duration fields, at any depth of input and output and in named types
+    /// (names compared by words, any case or separator):
+    /// - a time field (a name ending in the word `at` or `time`, such as `created_at`,
+    ///   `startTime`, or `timestamp`/`…_timestamp`) must be of type `timestamp` (RFC 3339 with an
+    ///   offset). Objects, arrays and named types are not checked;
+    /// - a numeric duration (a name ending in the word `duration`, `timeout` or `delay`, such as
+    ///   `retry_delay`) must state its unit, `unit="ms"` or `unit="s"`. Names that already end in
+    ///   a unit (`timeout_ms`, `delay_s`, `timeout_seconds`) do not end in a duration word and
+    ///   pass. String durations (ISO 8601 `PT5S`) carry their unit and pass.
+    ///
+    /// ## Why is this bad?
+    /// A time without a zone is read in the server's zone by one side and the user's by the
+    /// other: "due at 09:00" moves by hours. A duration without a unit is read as seconds by one
+    /// side and milliseconds by the other: a 30 ms timeout, or an 8-hour delay.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "due_at" "string" max-length=32
+    /// field "retry_delay" "integer" min=0 max=60000
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "due_at" "timestamp"
+    /// field "retry_delay" "integer" min=0 max=60000 unit="ms"
+    /// ```
+    pub static RULE = Rule {
+        id: "output/time-zone",
+        level: Level::Error,
+        summary: "time fields are `timestamp`; durations state `unit=\"ms\"`/`\"s\"`",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 #[derive(Debug, PartialEq)]
 enum Problem {

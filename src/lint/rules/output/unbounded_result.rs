@@ -1,32 +1,8 @@
-//! ## What it does
-//! Flags a tool without `limits max-result-bytes=N`, unless its `output` is small and fully
-//! bounded: every string, array and nested object has a bound (`max-length`, an `enum`, a
-//! bounded `format` or an anchored finite `pattern`; `max-items`, or the tool's `limits
-//! max-items` for arrays), and the largest JSON those bounds allow is at most 65536 bytes
-//! (counting 6 bytes per character, the worst case of JSON escaping).
-//!
-//! 65536 is not a percentile of the corpus of public MCP servers (tests/corpus/): the rule
-//! needs `limits`, which a published tool list does not state, so `catalogc lint FILE.json`
-//! skips it. It is the largest `max-result-bytes` the bundled catalogs declare (billing's
-//! `invoice_list`).
-//!
-//! ## Why is this bad?
-//! A result with no size limit can fill the model's context window in one call, push out the
-//! conversation, and cost more than the whole task; the server has no stated point at which
-//! to truncate or paginate.
-//!
-//! ## Example
-//! ```kdl
-//! limits max-items=50 timeout-ms=5000
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! limits max-items=50 max-result-bytes=65536 timeout-ms=5000
-//! ```
+//! The `output/unbounded-result` rule: tools state `limits max-result-bytes`; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::lint::walk::Types;
 use crate::model::{Field, Format, StringTy, Tool, Ty, TyKind};
 use crate::FastMap;
@@ -37,15 +13,40 @@ pub const SMALL_RESULT_BYTES: u64 = 65_536;
 /// Worst-case bytes of one character in JSON (`\u001f`).
 const ESCAPED: u64 = 6;
 
-/// The `output/unbounded-result` rule: tools state `limits max-result-bytes`; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "output/unbounded-result",
-    level: Level::Warn,
-    summary: "tools state `limits max-result-bytes`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("unbounded_result.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags a tool without `limits max-result-bytes=N`, unless its `output` is small and fully
+    /// bounded: every string, array and nested object has a bound (`max-length`, an `enum`, a
+    /// bounded `format` or an anchored finite `pattern`; `max-items`, or the tool's `limits
+    /// max-items` for arrays), and the largest JSON those bounds allow is at most 65536 bytes
+    /// (counting 6 bytes per character, the worst case of JSON escaping).
+    ///
+    /// 65536 is not a percentile of the corpus of public MCP servers (tests/corpus/): the rule
+    /// needs `limits`, which a published tool list does not state, so `catalogc lint FILE.json`
+    /// skips it. It is the largest `max-result-bytes` the bundled catalogs declare (billing's
+    /// `invoice_list`).
+    ///
+    /// ## Why is this bad?
+    /// A result with no size limit can fill the model's context window in one call, push out the
+    /// conversation, and cost more than the whole task; the server has no stated point at which
+    /// to truncate or paginate.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// limits max-items=50 timeout-ms=5000
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// limits max-items=50 max-result-bytes=65536 timeout-ms=5000
+    /// ```
+    pub static RULE = Rule {
+        id: "output/unbounded-result",
+        level: Level::Warn,
+        summary: "tools state `limits max-result-bytes`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
@@ -154,7 +155,7 @@ fn string(s: &StringTy, default_max: Option<u64>) -> Option<u64> {
         f.value.max_len()?
     } else {
         let p = s.pattern.as_ref()?;
-        crate::lint::rules::bounds::string_unbounded::pattern_max_len(&p.value)? as u64
+        crate::lint::shared::pattern_max_len(&p.value)? as u64
     };
     chars.checked_mul(ESCAPED)?.checked_add(2)
 }

@@ -1,100 +1,101 @@
-//! ## What it does
-//! Compares every pair of tools of all the catalogs loaded together by the text the model
-//! chooses with, their `summary` and `when`, and reports tools whose texts are
-//! near-duplicates when neither names the other in its `when-not` or in
-//! `examples { confusable "…" }`. Such pairs join tools into clusters (a reads like b, b like
-//! c: one cluster), and each cluster is reported once, at its second tool's summary, naming
-//! the others (the first five, then how many more).
-//!
-//! The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
-//! (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
-//! "use" removed) and the pairs of consecutive such words. A term's weight is its count in
-//! the text times its inverse document frequency over all the tools loaded together,
-//! `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
-//! "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
-//! much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
-//! proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
-//! `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
-//! of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
-//! servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
-//! `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
-//!
-//! The names decide how similar is too similar. Name words are compared as in the texts (the
-//! name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):
-//!
-//! - **list variants**: two read-class tools whose names both have `list`, `find` or
-//!   `search` and one name's words are a strict subset of the other's (`pods_list` and
-//!   `pods_list_in_namespace`, `find_monitors` and `find_uptime_monitors`). The longer name
-//!   only narrows the shorter, the texts come from one template, and the model cannot tell
-//!   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
-//!   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
-//!   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
-//!   those below name different resources (`list_groups` and `list_group_users`);
-//! - **distinct names**: each name has a word the other lacks, each tool's text says its
-//!   own name's difference, and one of the texts does not also say the other's (`pods_get`
-//!   "Get a pod" and `pods_delete` "Delete a pod",
-//!   `confirm_delete_group` and `confirm_delete_application`): the names and texts already
-//!   tell the tools apart, and the pair is not reported at any similarity;
-//! - any other pair (`invoice_list` and `invoice_search` whose texts never say "search") is
-//!   reported from `confusable-similarity`.
-//!
-//! Terms are indexed once: only tools sharing a term are compared, and tools with the same
-//! text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
-//!
-//! ## Why is this bad?
-//! When two tools describe themselves in the same words, the model cannot tell which one a
-//! request is for and picks either, calling a write where a read was meant or the other way
-//! round. Saying in `when-not` when to use the other tool (or listing it as `confusable`, so
-//! the examples teach the difference) gives the model the distinction it needs.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List the invoices of the authenticated tenant."
-//!     when "Use to find invoices of the tenant."
-//!     when-not "Not for payments."
-//!     // …
-//! }
-//! tool "invoice_search" version="1.0.0" {
-//!     summary "List invoices of the authenticated tenant."
-//!     when "Use to find the invoices of the tenant."
-//!     when-not "Not for payments."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List the invoices of the authenticated tenant."
-//!     when "Use to find invoices of the tenant."
-//!     when-not "Not for full-text search; use invoice_search for that."
-//!     // …
-//! }
-//! tool "invoice_search" version="1.0.0" {
-//!     summary "Search invoices of the authenticated tenant by words in their lines."
-//!     when "Use when the user remembers what was billed but not the invoice."
-//!     when-not "Not for listing by status; use invoice_list."
-//!     // …
-//! }
-//! ```
+//! The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
+//! not name each other; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::rules::selection::{is_stop_word, stem};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::similarity::{Clusters, Index, index, is_stop_word, similar_pairs, stem};
+use crate::lint::{Context, Finding};
 use crate::model::{Catalog, Tool};
 use crate::{FastMap, FastSet};
 
 
-/// The `selection/confusable` rule: no two tools with near-duplicate summary + when texts that do
-/// not name each other; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/confusable",
-    level: Level::Warn,
-    summary: "no two tools with near-duplicate summary + when texts that do not name each other",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("confusable.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Compares every pair of tools of all the catalogs loaded together by the text the model
+    /// chooses with, their `summary` and `when`, and reports tools whose texts are
+    /// near-duplicates when neither names the other in its `when-not` or in
+    /// `examples { confusable "…" }`. Such pairs join tools into clusters (a reads like b, b like
+    /// c: one cluster), and each cluster is reported once, at its second tool's summary, naming
+    /// the others (the first five, then how many more).
+    ///
+    /// The similarity is the cosine between the two texts' TF-IDF vectors. The terms are the words
+    /// (lower-cased, plural and `-s` / `-es` endings stripped, stop words such as "the", "of",
+    /// "use" removed) and the pairs of consecutive such words. A term's weight is its count in
+    /// the text times its inverse document frequency over all the tools loaded together,
+    /// `ln((1 + tools) / (1 + tools using the term)) + 1`: words every tool says ("record",
+    /// "tenant") count for little, the words that tell tools apart ("shipment", "refund") for
+    /// much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
+    /// proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
+    /// `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
+    /// of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
+    /// servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
+    /// `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
+    ///
+    /// The names decide how similar is too similar. Name words are compared as in the texts (the
+    /// name split at `_`, `-` and case changes, stop words dropped, plurals stemmed):
+    ///
+    /// - **list variants**: two read-class tools whose names both have `list`, `find` or
+    ///   `search` and one name's words are a strict subset of the other's (`pods_list` and
+    ///   `pods_list_in_namespace`, `find_monitors` and `find_uptime_monitors`). The longer name
+    ///   only narrows the shorter, the texts come from one template, and the model cannot tell
+    ///   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
+    ///   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
+    ///   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
+    ///   those below name different resources (`list_groups` and `list_group_users`);
+    /// - **distinct names**: each name has a word the other lacks, each tool's text says its
+    ///   own name's difference, and one of the texts does not also say the other's (`pods_get`
+    ///   "Get a pod" and `pods_delete` "Delete a pod",
+    ///   `confirm_delete_group` and `confirm_delete_application`): the names and texts already
+    ///   tell the tools apart, and the pair is not reported at any similarity;
+    /// - any other pair (`invoice_list` and `invoice_search` whose texts never say "search") is
+    ///   reported from `confusable-similarity`.
+    ///
+    /// Terms are indexed once: only tools sharing a term are compared, and tools with the same
+    /// text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
+    ///
+    /// ## Why is this bad?
+    /// When two tools describe themselves in the same words, the model cannot tell which one a
+    /// request is for and picks either, calling a write where a read was meant or the other way
+    /// round. Saying in `when-not` when to use the other tool (or listing it as `confusable`, so
+    /// the examples teach the difference) gives the model the distinction it needs.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List the invoices of the authenticated tenant."
+    ///     when "Use to find invoices of the tenant."
+    ///     when-not "Not for payments."
+    ///     // …
+    /// }
+    /// tool "invoice_search" version="1.0.0" {
+    ///     summary "List invoices of the authenticated tenant."
+    ///     when "Use to find the invoices of the tenant."
+    ///     when-not "Not for payments."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List the invoices of the authenticated tenant."
+    ///     when "Use to find invoices of the tenant."
+    ///     when-not "Not for full-text search; use invoice_search for that."
+    ///     // …
+    /// }
+    /// tool "invoice_search" version="1.0.0" {
+    ///     summary "Search invoices of the authenticated tenant by words in their lines."
+    ///     when "Use when the user remembers what was billed but not the invoice."
+    ///     when-not "Not for listing by status; use invoice_list."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/confusable",
+        level: Level::Warn,
+        summary: "no two tools with near-duplicate summary + when texts that do not name each other",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn tool_text(tool: &Tool) -> String {
     let mut text = String::new();
@@ -104,257 +105,6 @@ fn tool_text(tool: &Tool) -> String {
         text.push_str(" . ");
     }
     text
-}
-
-/// A text as a sparse TF-IDF vector over interned term ids (sorted by id), with its norm.
-struct Vector {
-    weights: Vec<(usize, f64)>,
-    norm: f64,
-}
-
-/// Interned term ids: content words (lower-cased, stemmed, stop words left out) and pairs of
-/// consecutive content words, one id space for both.
-#[derive(Default)]
-struct Terms {
-    words: FastMap<String, usize>,
-    pairs: FastMap<(usize, usize), usize>,
-}
-
-impl Terms {
-    fn len(&self) -> usize {
-        self.words.len() + self.pairs.len()
-    }
-
-    /// The term ids of `text` with their counts, sorted by id. Words are looked up without
-    /// allocating when already known: a large catalog repeats the same few hundred words.
-    fn count(&mut self, text: &str, content: &mut Vec<usize>) -> Vec<(usize, f64)> {
-        content.clear();
-        let mut lower = String::new();
-        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            lower.clear();
-            // As `words` lower-cases (`str::to_lowercase` knows the final sigma).
-            if w.is_ascii() {
-                lower.push_str(w);
-                lower.make_ascii_lowercase();
-            } else {
-                lower.push_str(&w.to_lowercase());
-            }
-            if is_stop_word(&lower) {
-                continue;
-            }
-            let stemmed = stem(&lower);
-            let id = match self.words.get(&stemmed) {
-                Some(&id) => id,
-                None => {
-                    let id = self.len();
-                    self.words.insert(stemmed, id);
-                    id
-                }
-            };
-            content.push(id);
-        }
-        let mut ids = content.clone();
-        for pair in content.windows(2) {
-            let next = self.len();
-            ids.push(*self.pairs.entry((pair[0], pair[1])).or_insert(next));
-        }
-        ids.sort_unstable();
-        let mut counted: Vec<(usize, f64)> = Vec::with_capacity(ids.len());
-        for id in ids {
-            match counted.last_mut() {
-                Some((last, c)) if *last == id => *c += 1.0,
-                _ => counted.push((id, 1.0)),
-            }
-        }
-        counted
-    }
-}
-
-/// The texts of a set of tools as the rule compares them.
-struct Index {
-    /// Each text's TF-IDF vector.
-    vectors: Vec<Vector>,
-    /// The content word ids (stemmed, stop words left out).
-    words: FastMap<String, usize>,
-    /// Each text's content word ids, sorted, each once: what [`Words::relation`] asks
-    /// whether a text says, without splitting the text again.
-    said: Vec<Vec<usize>>,
-}
-
-/// The TF-IDF vectors of a set of texts: terms are interned and counted once.
-#[cfg(test)]
-fn vectors(texts: &[String]) -> Vec<Vector> {
-    index(texts).vectors
-}
-
-/// Interns and counts the terms of `texts` once.
-fn index(texts: &[String]) -> Index {
-    let mut ids = Terms::default();
-    let mut content = Vec::new();
-    let mut said = Vec::with_capacity(texts.len());
-    let counted: Vec<Vec<(usize, f64)>> = texts
-        .iter()
-        .map(|t| {
-            let counted = ids.count(t, &mut content);
-            content.sort_unstable();
-            content.dedup();
-            said.push(content.clone());
-            counted
-        })
-        .collect();
-    let mut df = vec![0usize; ids.len()];
-    for v in &counted {
-        for &(id, _) in v {
-            df[id] += 1;
-        }
-    }
-    let n = texts.len() as f64;
-    let idf: Vec<f64> = df
-        .iter()
-        .map(|&d| ((1.0 + n) / (1.0 + d as f64)).ln() + 1.0)
-        .collect();
-    let vectors = counted
-        .into_iter()
-        .map(|v| {
-            let weights: Vec<(usize, f64)> = v.into_iter().map(|(id, c)| (id, c * idf[id])).collect();
-            let norm = weights.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
-            Vector { weights, norm }
-        })
-        .collect();
-    Index {
-        vectors,
-        words: ids.words,
-        said,
-    }
-}
-
-/// Cosine similarity of two vectors, the straightforward way, to check [`similar_pairs`]
-/// against.
-#[cfg(test)]
-fn cosine(a: &Vector, b: &Vector) -> f64 {
-    if a.norm == 0.0 || b.norm == 0.0 {
-        return 0.0;
-    }
-    let bw: FastMap<usize, f64> = b.weights.iter().copied().collect();
-    let dot: f64 = a
-        .weights
-        .iter()
-        .filter_map(|(t, x)| bw.get(t).map(|y| x * y))
-        .sum();
-    dot / (a.norm * b.norm)
-}
-
-/// Every pair `(i, j, similarity)` with `i < j`, at least one term in common and similarity
-/// ≥ `threshold`, in order.
-///
-/// All-pairs search with prefix filtering (Bayardo, Ma and Srikant, "Scaling up all pairs
-/// similarity search", 2007): each unit vector's terms are ordered from the most to the least
-/// common, and only a suffix of them is indexed, leaving out the longest prefix whose norm is
-/// below the threshold. Two texts with cosine ≥ threshold share a term in each one's indexed
-/// suffix (otherwise Cauchy–Schwarz bounds their dot product by that prefix norm), and their
-/// rarest shared term is in both. So candidates come from the postings of indexed terms only,
-/// where the common words that every tool says rarely go, and each candidate pair is then
-/// scored exactly.
-///
-/// The weights count every text, but the search runs over `groups` (texts that are equal,
-/// each group listed once): the pairs are of group indices.
-fn similar_pairs(all: &[Vector], threshold: f64, groups: &[Vec<usize>]) -> Vec<(usize, usize, f64)> {
-    let docs: Vec<&Vector> = groups.iter().filter_map(|g| g.first().and_then(|&i| all.get(i))).collect();
-    let terms = docs
-        .iter()
-        .flat_map(|d| d.weights.iter().map(|&(id, _)| id + 1))
-        .max()
-        .unwrap_or(0);
-    // Rank 0 is the most common term; ties by id, so the order is total and deterministic.
-    let mut df = vec![0usize; terms];
-    for d in &docs {
-        for &(id, _) in &d.weights {
-            df[id] += 1;
-        }
-    }
-    let mut by_df: Vec<usize> = (0..terms).collect();
-    by_df.sort_unstable_by_key(|&id| (std::cmp::Reverse(df[id]), id));
-    let mut rank = vec![0usize; terms];
-    for (r, &id) in by_df.iter().enumerate() {
-        rank[id] = r;
-    }
-    // Unit vectors over term ranks, most common first.
-    let units: Vec<Vec<(usize, f64)>> = docs
-        .iter()
-        .map(|d| {
-            if d.norm == 0.0 {
-                return Vec::new();
-            }
-            let mut v: Vec<(usize, f64)> =
-                d.weights.iter().map(|&(id, w)| (rank[id], w / d.norm)).collect();
-            v.sort_unstable_by_key(|&(r, _)| r);
-            v
-        })
-        .collect();
-    let mut postings: Vec<Vec<usize>> = vec![Vec::new(); terms];
-    let mut seen = vec![usize::MAX; docs.len()];
-    let mut candidates: Vec<usize> = Vec::new();
-    // Equal texts are similar to each other (cosine 1) when they say anything at all.
-    let mut pairs: Vec<(usize, usize, f64)> = units
-        .iter()
-        .enumerate()
-        .filter(|(g, unit)| groups[*g].len() > 1 && !unit.is_empty() && 1.0 + 1e-9 >= threshold)
-        .map(|(g, _)| (g, g, 1.0))
-        .collect();
-    for (j, unit) in units.iter().enumerate() {
-        // The unindexed prefix: its norm stays below the threshold, with a margin so rounding
-        // never drops a term that is needed.
-        let mut prefix_sq = 0.0;
-        let mut start = 0;
-        for &(_, w) in unit {
-            if (prefix_sq + w * w).sqrt() < threshold - 1e-9 {
-                prefix_sq += w * w;
-                start += 1;
-            } else {
-                break;
-            }
-        }
-        let indexed = &unit[start..];
-        for &(r, _) in indexed {
-            for &i in &postings[r] {
-                if seen[i] != j {
-                    seen[i] = j;
-                    candidates.push(i);
-                }
-            }
-        }
-        candidates.sort_unstable();
-        for &i in &candidates {
-            let sim = dot(&units[i], unit);
-            // Rounding must not hide a pair exactly at the threshold (identical texts give
-            // 0.9999999999999998).
-            if sim + 1e-9 >= threshold {
-                pairs.push((i, j, sim.min(1.0)));
-            }
-        }
-        candidates.clear();
-        for &(r, _) in indexed {
-            postings[r].push(j);
-        }
-    }
-    pairs
-}
-
-/// Dot product of two sparse vectors sorted by term.
-fn dot(a: &[(usize, f64)], b: &[(usize, f64)]) -> f64 {
-    let (mut i, mut j, mut sum) = (0, 0, 0.0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                sum += a[i].1 * b[j].1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    sum
 }
 
 /// The words `tool` names other tools with: its confusable examples and the tokens of its
@@ -448,28 +198,6 @@ impl<'a> Words<'a> {
             }
             (true, true) => Names::Other,
         }
-    }
-}
-
-/// Union-find over tool indices: the clusters of confusable tools.
-struct Clusters {
-    parent: Vec<usize>,
-}
-
-impl Clusters {
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.parent[i] != i {
-            self.parent[i] = self.parent[self.parent[i]];
-            i = self.parent[i];
-        }
-        i
-    }
-
-    /// Joins the clusters of `a` and `b`; the smaller index stays the root, so a cluster's
-    /// root is its first tool.
-    fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        self.parent[a.max(b)] = a.min(b);
     }
 }
 
@@ -706,6 +434,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lint::similarity::{cosine, vectors};
     use crate::lint::testkit::texts::*;
 
     fn singletons(n: usize) -> Vec<Vec<usize>> {

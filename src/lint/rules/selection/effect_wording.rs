@@ -1,49 +1,50 @@
-//! ## What it does
-//! Checks that the first word of a tool's `summary` agrees with its `effect`: a read-class
-//! tool (`read`, `external-read`, `preview`) must not lead with a write verb (create, delete,
-//! update, send, pay, transfer, cancel, remove, submit), and a write-class tool (`append`,
-//! `update`, `destructive`) must not lead with a read verb (get, list, search, show, find).
-//! Verb forms with `-s` / `-es` (`Creates`, `Searches`) count as the verb.
-//!
-//! ## Why is this bad?
-//! The model reads the summary, not the effect class: a read tool summarised as "Send a
-//! reminder" is picked to send reminders (and does nothing), and a write tool summarised as
-//! "Get a new token" is picked for a harmless look-up and changes state. The mismatch also
-//! often means the `effect` itself is wrong, which decides the MCP safety hints clients act
-//! on.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_reminder_preview" version="1.0.0" {
-//!     summary "Send a payment reminder for one overdue invoice."
-//!     effect "preview"
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_reminder_preview" version="1.0.0" {
-//!     summary "Preview the payment reminder one overdue invoice would get, without sending it."
-//!     effect "preview"
-//!     // …
-//! }
-//! ```
+//! The `selection/effect-wording` rule: a summary's leading verb agrees with the effect (no write
+//! verb on a read tool, and back); [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::rules::selection::stem;
 use crate::lint::text::sub_span;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `selection/effect-wording` rule: a summary's leading verb agrees with the effect (no write
-/// verb on a read tool, and back); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/effect-wording",
-    level: Level::Warn,
-    summary: "a summary's leading verb agrees with the effect (no write verb on a read tool, and back)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("effect_wording.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that the first word of a tool's `summary` agrees with its `effect`: a read-class
+    /// tool (`read`, `external-read`, `preview`) must not lead with a write verb (create, delete,
+    /// update, send, pay, transfer, cancel, remove, submit), and a write-class tool (`append`,
+    /// `update`, `destructive`) must not lead with a read verb (get, list, search, show, find).
+    /// Verb forms with `-s` / `-es` (`Creates`, `Searches`) count as the verb.
+    ///
+    /// ## Why is this bad?
+    /// The model reads the summary, not the effect class: a read tool summarised as "Send a
+    /// reminder" is picked to send reminders (and does nothing), and a write tool summarised as
+    /// "Get a new token" is picked for a harmless look-up and changes state. The mismatch also
+    /// often means the `effect` itself is wrong, which decides the MCP safety hints clients act
+    /// on.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_reminder_preview" version="1.0.0" {
+    ///     summary "Send a payment reminder for one overdue invoice."
+    ///     effect "preview"
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_reminder_preview" version="1.0.0" {
+    ///     summary "Preview the payment reminder one overdue invoice would get, without sending it."
+    ///     effect "preview"
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/effect-wording",
+        level: Level::Warn,
+        summary: "a summary's leading verb agrees with the effect (no write verb on a read tool, and back)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 const WRITE_VERBS: &[&str] = &[
     "cancel", "create", "delete", "pay", "remove", "send", "submit", "transfer", "update",

@@ -1,43 +1,44 @@
-//! ## What it does
-//! Reports every field without a (non-blank) `doc`: input and output fields at any depth,
-//! fields of objects inside arrays, and fields of named `type`s (reported once, where the
-//! type is declared, not at every use).
-//!
-//! ## Why is this bad?
-//! A field's doc becomes its JSON Schema `description`, the only thing besides the name the
-//! model reads to fill in the argument. Without it the model guesses what to pass (an ID or
-//! a name? cents or units?) and how to read what comes back.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "status" "string" required=#true { enum "open" "overdue" }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! input {
-//!     field "status" "string" required=#true {
-//!         doc "Invoice status to filter by."
-//!         enum "open" "overdue"
-//!     }
-//! }
-//! ```
+//! The `selection/field-doc` rule: every field (input and output, any depth) has a `doc`; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `selection/field-doc` rule: every field (input and output, any depth) has a `doc`; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/field-doc",
-    level: Level::Warn,
-    summary: "every field (input and output, any depth) has a `doc`",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("field_doc.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports every field without a (non-blank) `doc`: input and output fields at any depth,
+    /// fields of objects inside arrays, and fields of named `type`s (reported once, where the
+    /// type is declared, not at every use).
+    ///
+    /// ## Why is this bad?
+    /// A field's doc becomes its JSON Schema `description`, the only thing besides the name the
+    /// model reads to fill in the argument. Without it the model guesses what to pass (an ID or
+    /// a name? cents or units?) and how to read what comes back.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "status" "string" required=#true { enum "open" "overdue" }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// input {
+    ///     field "status" "string" required=#true {
+    ///         doc "Invoice status to filter by."
+    ///         enum "open" "overdue"
+    ///     }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/field-doc",
+        level: Level::Warn,
+        summary: "every field (input and output, any depth) has a `doc`",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let catalog = site.catalog;

@@ -1,58 +1,59 @@
-//! ## What it does
-//! Checks the length of the texts the model reads, in characters: `summary` at most 560,
-//! `when` and `when-not` at most 300 each, and the tool's model-facing description (as
-//! `templates/description.j2` renders it: title, summary, when, when-not, the effect in words,
-//! limits, timeout and deprecation sentences) at most 1024. The limits are set in `catalogc.kdl`,
-//! `thresholds { summary-max 560; when-max 300; description-max 1024 }`.
-//!
-//! The defaults come from the descriptions of 540 tools of 20 public MCP servers
-//! (tests/corpus/, docs/corpus.md): 560 characters is their 90th percentile, so a summary
-//! longer than 9 in 10 whole published descriptions is reported; 1024 is their 95th
-//! percentile as catalogc renders them (the effect sentence added), and the length some
-//! clients cut at; 300 is above every `when` / `when-not` the corpus states (the 60 that
-//! import split off descriptions saying when to use a tool, the longest 177 characters: the
-//! 100th percentile), since one sentence of guidance has no business being longer.
-//! `tests/corpus.rs` recomputes these percentiles and fails when one moves.
-//!
-//! ## Why is this bad?
-//! Every tool's description is sent to the model on every turn: long texts cost tokens for
-//! every conversation, push other tools out of the model's attention, and some clients cut
-//! descriptions at 1024 characters, losing the end (often the when-not).
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List invoices. This tool lists invoices, which are the documents we send to customers when they owe us money, and it can filter them by status, and it returns them in pages, and each page holds up to fifty invoices, sorted by due date, oldest first."
-//!     when "Use to look up invoices by status."
-//!     when-not "Not for payments; use payment_list."
-//!     effect "read"
-//!     input
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List open or overdue invoices, oldest due date first."
-//!     when "Use to look up invoices by status."
-//!     when-not "Not for payments; use payment_list."
-//!     effect "read"
-//!     input
-//! }
-//! ```
+//! The `selection/length` rule: summary ≤ 560, when / when-not ≤ 300, description ≤ 1024
+//! characters; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `selection/length` rule: summary ≤ 560, when / when-not ≤ 300, description ≤ 1024
-/// characters; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/length",
-    level: Level::Warn,
-    summary: "summary ≤ 560, when / when-not ≤ 300, description ≤ 1024 characters",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("length.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks the length of the texts the model reads, in characters: `summary` at most 560,
+    /// `when` and `when-not` at most 300 each, and the tool's model-facing description (as
+    /// `templates/description.j2` renders it: title, summary, when, when-not, the effect in words,
+    /// limits, timeout and deprecation sentences) at most 1024. The limits are set in `catalogc.kdl`,
+    /// `thresholds { summary-max 560; when-max 300; description-max 1024 }`.
+    ///
+    /// The defaults come from the descriptions of 540 tools of 20 public MCP servers
+    /// (tests/corpus/, docs/corpus.md): 560 characters is their 90th percentile, so a summary
+    /// longer than 9 in 10 whole published descriptions is reported; 1024 is their 95th
+    /// percentile as catalogc renders them (the effect sentence added), and the length some
+    /// clients cut at; 300 is above every `when` / `when-not` the corpus states (the 60 that
+    /// import split off descriptions saying when to use a tool, the longest 177 characters: the
+    /// 100th percentile), since one sentence of guidance has no business being longer.
+    /// `tests/corpus.rs` recomputes these percentiles and fails when one moves.
+    ///
+    /// ## Why is this bad?
+    /// Every tool's description is sent to the model on every turn: long texts cost tokens for
+    /// every conversation, push other tools out of the model's attention, and some clients cut
+    /// descriptions at 1024 characters, losing the end (often the when-not).
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List invoices. This tool lists invoices, which are the documents we send to customers when they owe us money, and it can filter them by status, and it returns them in pages, and each page holds up to fifty invoices, sorted by due date, oldest first."
+    ///     when "Use to look up invoices by status."
+    ///     when-not "Not for payments; use payment_list."
+    ///     effect "read"
+    ///     input
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List open or overdue invoices, oldest due date first."
+    ///     when "Use to look up invoices by status."
+    ///     when-not "Not for payments; use payment_list."
+    ///     effect "read"
+    ///     input
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/length",
+        level: Level::Warn,
+        summary: "summary ≤ 560, when / when-not ≤ 300, description ≤ 1024 characters",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let th = &cx.config.thresholds;

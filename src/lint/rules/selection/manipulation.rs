@@ -1,65 +1,66 @@
-//! ## What it does
-//! Looks for text that works on the model rather than describing the tool, in the texts the
-//! model reads as instructions (the catalog summary, tool titles, summaries, when / when-not,
-//! field and type docs, error messages and next steps):
-//!
-//! - **shouted orders**: `ALWAYS`, `NEVER`, `MANDATORY`, `YOU MUST` (or `You MUST`), `MUST ALWAYS`, `MUST
-//!   ONLY`, `MUST NEVER` written in capitals (lower-case "always" in a sentence is fine);
-//! - **claims about the model's own capabilities or earlier instructions**: "although
-//!   (originally) you did not have …", "you were advised / told / instructed to …", "this tool
-//!   (now) grants you …", "you now have (internet) access";
-//! - **orders for after the call**: "after (every / each) (successful) call (you must / you
-//!   should / …)", "after calling / using this tool, …", "once you have created / called /
-//!   received … you should / must", "you must present / tell / relay / show … to the user".
-//!
-//! Each text is reported once, at its first such phrase, with the number of others. What
-//! `selection/injection-phrase` reports ("always call this tool") is not reported again.
-//! Examples (`call`, `no-call`) are not checked.
-//!
-//! ## Why is this bad?
-//! Tool descriptions are part of every prompt the model sees, next to the user's and the
-//! client's instructions. Capitals and "you must" make a tool's text outrank them; telling
-//! the model that its earlier instructions no longer hold is the pattern of prompt injection;
-//! and a script for what to say after the call takes the conversation away from the user and
-//! the client. A tool says what it does, when to use it and what it returns; whatever must be
-//! enforced (confirmation, a required argument, a fresh read) belongs in the contract —
-//! `confirm`, `required=#true`, an error with a `next-step` — where the server checks it.
-//!
-//! ## Example
-//! ```kdl
-//! tool "policy_replace" version="1.0.0" {
-//!     summary "Replace a policy. ALWAYS show the before/after table to the user after every call."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "policy_replace" version="1.0.0" {
-//!     summary "Replace a policy; returns the settings before and after the change."
-//!     // …
-//! }
-//! ```
+//! The `selection/manipulation` rule: no shouted orders, capability claims or after-call scripts in
+//! tool texts; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::rules::selection::injection_phrase::find_phrases;
 use crate::lint::text::{Text, pattern, sub_span};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-/// The `selection/manipulation` rule: no shouted orders, capability claims or after-call
-/// scripts in tool texts; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/manipulation",
-    level: Level::Warn,
-    summary: "no shouted orders, claims about the model's capabilities or scripts for after the call",
-    hooks: crate::lint::Hooks::text(check).and_prepare(|| {
-        LazyLock::force(&ANY);
-    }),
-    source: include_str!("manipulation.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Looks for text that works on the model rather than describing the tool, in the texts the
+    /// model reads as instructions (the catalog summary, tool titles, summaries, when / when-not,
+    /// field and type docs, error messages and next steps):
+    ///
+    /// - **shouted orders**: `ALWAYS`, `NEVER`, `MANDATORY`, `YOU MUST` (or `You MUST`), `MUST ALWAYS`, `MUST
+    ///   ONLY`, `MUST NEVER` written in capitals (lower-case "always" in a sentence is fine);
+    /// - **claims about the model's own capabilities or earlier instructions**: "although
+    ///   (originally) you did not have …", "you were advised / told / instructed to …", "this tool
+    ///   (now) grants you …", "you now have (internet) access";
+    /// - **orders for after the call**: "after (every / each) (successful) call (you must / you
+    ///   should / …)", "after calling / using this tool, …", "once you have created / called /
+    ///   received … you should / must", "you must present / tell / relay / show … to the user".
+    ///
+    /// Each text is reported once, at its first such phrase, with the number of others. What
+    /// `selection/injection-phrase` reports ("always call this tool") is not reported again.
+    /// Examples (`call`, `no-call`) are not checked.
+    ///
+    /// ## Why is this bad?
+    /// Tool descriptions are part of every prompt the model sees, next to the user's and the
+    /// client's instructions. Capitals and "you must" make a tool's text outrank them; telling
+    /// the model that its earlier instructions no longer hold is the pattern of prompt injection;
+    /// and a script for what to say after the call takes the conversation away from the user and
+    /// the client. A tool says what it does, when to use it and what it returns; whatever must be
+    /// enforced (confirmation, a required argument, a fresh read) belongs in the contract —
+    /// `confirm`, `required=#true`, an error with a `next-step` — where the server checks it.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "policy_replace" version="1.0.0" {
+    ///     summary "Replace a policy. ALWAYS show the before/after table to the user after every call."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "policy_replace" version="1.0.0" {
+    ///     summary "Replace a policy; returns the settings before and after the change."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/manipulation",
+        level: Level::Warn,
+        summary: "no shouted orders, claims about the model's capabilities or scripts for after the call",
+        hooks: crate::lint::Hooks::text(check).and_prepare(|| {
+            LazyLock::force(&ANY);
+        }),
+    };
+}
 
 /// What kind of manipulation a phrase is, for the help.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,44 +1,45 @@
-//! ## What it does
-//! Reports a tool without at least one `call` example (a request the tool is for) and one
-//! `no-call` example (a request it is not for) in its `examples` block.
-//!
-//! ## Why is this bad?
-//! Examples are how the catalog's routing is tested: a `call` example shows what requests
-//! should pick the tool, a `no-call` example what should not. Without both, nobody can check
-//! that the model picks this tool for the right requests, and a change to the texts can break
-//! selection unnoticed.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     // …
-//!     examples { call "Which of our invoices are overdue?" }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     // …
-//!     examples {
-//!         call "Which of our invoices are overdue?"
-//!         no-call "How do refunds work?"
-//!     }
-//! }
-//! ```
+//! The `selection/missing-examples` rule: every tool has a `call` and a `no-call` example; [`RULE`]
+//! documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `selection/missing-examples` rule: every tool has a `call` and a `no-call` example; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/missing-examples",
-    level: Level::Info,
-    summary: "every tool has a `call` and a `no-call` example",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("missing_examples.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports a tool without at least one `call` example (a request the tool is for) and one
+    /// `no-call` example (a request it is not for) in its `examples` block.
+    ///
+    /// ## Why is this bad?
+    /// Examples are how the catalog's routing is tested: a `call` example shows what requests
+    /// should pick the tool, a `no-call` example what should not. Without both, nobody can check
+    /// that the model picks this tool for the right requests, and a change to the texts can break
+    /// selection unnoticed.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     // …
+    ///     examples { call "Which of our invoices are overdue?" }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     // …
+    ///     examples {
+    ///         call "Which of our invoices are overdue?"
+    ///         no-call "How do refunds work?"
+    ///     }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/missing-examples",
+        level: Level::Info,
+        summary: "every tool has a `call` and a `no-call` example",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

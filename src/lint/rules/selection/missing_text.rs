@@ -1,46 +1,47 @@
-//! ## What it does
-//! Checks that every tool has a `summary`, a `when` and a `when-not`, and that none of them is
-//! blank.
-//!
-//! ## Why is this bad?
-//! These three texts are what the model reads to choose a tool. Without a summary it guesses
-//! what the tool does from its name; without `when` it does not know the situations the tool
-//! is for; without `when-not` it cannot tell this tool from its neighbours, and picks the
-//! wrong one.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List open or overdue invoices of the authenticated tenant."
-//!     when "  "
-//!     effect "read"
-//!     input
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List open or overdue invoices of the authenticated tenant."
-//!     when "Use to look up invoices of the current tenant by status."
-//!     when-not "Not for payments; use payment_list for those."
-//!     effect "read"
-//!     input
-//! }
-//! ```
+//! The `selection/missing-text` rule: every tool has a non-blank `summary`, `when` and `when-not`;
+//! [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `selection/missing-text` rule: every tool has a non-blank `summary`, `when` and `when-not`;
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/missing-text",
-    level: Level::Error,
-    summary: "every tool has a non-blank `summary`, `when` and `when-not`",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("missing_text.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every tool has a `summary`, a `when` and a `when-not`, and that none of them is
+    /// blank.
+    ///
+    /// ## Why is this bad?
+    /// These three texts are what the model reads to choose a tool. Without a summary it guesses
+    /// what the tool does from its name; without `when` it does not know the situations the tool
+    /// is for; without `when-not` it cannot tell this tool from its neighbours, and picks the
+    /// wrong one.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List open or overdue invoices of the authenticated tenant."
+    ///     when "  "
+    ///     effect "read"
+    ///     input
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List open or overdue invoices of the authenticated tenant."
+    ///     when "Use to look up invoices of the current tenant by status."
+    ///     when-not "Not for payments; use payment_list for those."
+    ///     effect "read"
+    ///     input
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/missing-text",
+        level: Level::Error,
+        summary: "every tool has a non-blank `summary`, `when` and `when-not`",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,67 +1,68 @@
-//! ## What it does
-//! Looks for credentials in every text of a catalog: the catalog summary, tool titles,
-//! summaries, when / when-not, field and type docs, string defaults and enum values, error
-//! messages and next steps, needs-input docs, `call` / `no-call` examples and deprecation
-//! reasons. A text is reported when it matches one of these patterns:
-//!
-//! | pattern | matches | does not match |
-//! |---|---|---|
-//! | API key `sk-…` | `sk-` (optionally `proj-`, `live-`, `test-`) and 20+ key characters holding a digit | `sk-ills`, `sk-learn` |
-//! | AWS access key ID | `AKIA` or `ASIA` and exactly 16 upper-case letters or digits | `AKIA` alone, `AKIAEXAMPLE` |
-//! | GitHub token | `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36+ letters or digits; `github_pat_` and 22+ | `ghp_short` |
-//! | private key | `-----BEGIN … KEY-----` (RSA, EC, OPENSSH, PGP, encrypted, plain) followed by key material (40+ base64 characters) | `-----BEGIN CERTIFICATE-----`; the header alone, naming the expected file format |
-//! | password assignment | `password`, `passwd`, `pwd`, `secret`, `api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `auth_token` followed by `=` or `:` and a value (not a `<placeholder>`, `{template}`, `$VARIABLE` or `***`) | `the password: ask the user`, `password=<your password>` |
-//! | bearer token | `Bearer` and a 20+ character token holding a letter and a digit | `a Bearer token in the header` |
-//! | JSON Web Token | `eyJ…` three dot-separated base64url parts | `eyJ` alone |
-//! | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number; a run labelled as an identifier in the 40 characters before it (`eventId='…'`, `trace ID e.g. …`, `commit …`) |
-//! | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
-//! | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
-//!
-//! The message names the pattern but never repeats the matched text. A 32-digit hex example
-//! of an event, trace or commit ID is what real servers write to show the format, so a run
-//! labelled as an identifier is not reported; an unlabelled one still is.
-//!
-//! ## Why is this bad?
-//! Catalog texts are sent to every model, client and log that lists the tools, and are
-//! committed to the repository: a credential written there is leaked to all of them. Even an
-//! "example" key teaches the model to pass keys in arguments.
-//!
-//! ## Example
-//! ```kdl
-//! tool "report_fetch" version="1.0.0" {
-//!     summary "Fetch a report from https://svc:hunter2@reports.example.com."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "report_fetch" version="1.0.0" {
-//!     summary "Fetch a monthly sales report of the authenticated tenant."
-//!     // …
-//! }
-//! ```
+//! The `selection/secret-in-text` rule: no credential (API key, token, private key, password, URL
+//! user info) in any text; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::text::{Text, pattern, pattern_set, sub_span};
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::{Catalog, Literal, Sp, Span, Tool};
 use regex::{Regex, RegexSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-/// The `selection/secret-in-text` rule: no credential (API key, token, private key, password, URL
-/// user info) in any text; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/secret-in-text",
-    level: Level::Error,
-    summary: "no credential (API key, token, private key, password, URL user info) in any text",
-    hooks: crate::lint::Hooks::state(|_| Box::<Defaults>::default()).and_prepare(|| {
-        LazyLock::force(&SCREEN);
-    }),
-    source: include_str!("secret_in_text.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Looks for credentials in every text of a catalog: the catalog summary, tool titles,
+    /// summaries, when / when-not, field and type docs, string defaults and enum values, error
+    /// messages and next steps, needs-input docs, `call` / `no-call` examples and deprecation
+    /// reasons. A text is reported when it matches one of these patterns:
+    ///
+    /// | pattern | matches | does not match |
+    /// |---|---|---|
+    /// | API key `sk-…` | `sk-` (optionally `proj-`, `live-`, `test-`) and 20+ key characters holding a digit | `sk-ills`, `sk-learn` |
+    /// | AWS access key ID | `AKIA` or `ASIA` and exactly 16 upper-case letters or digits | `AKIA` alone, `AKIAEXAMPLE` |
+    /// | GitHub token | `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36+ letters or digits; `github_pat_` and 22+ | `ghp_short` |
+    /// | private key | `-----BEGIN … KEY-----` (RSA, EC, OPENSSH, PGP, encrypted, plain) followed by key material (40+ base64 characters) | `-----BEGIN CERTIFICATE-----`; the header alone, naming the expected file format |
+    /// | password assignment | `password`, `passwd`, `pwd`, `secret`, `api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `auth_token` followed by `=` or `:` and a value (not a `<placeholder>`, `{template}`, `$VARIABLE` or `***`) | `the password: ask the user`, `password=<your password>` |
+    /// | bearer token | `Bearer` and a 20+ character token holding a letter and a digit | `a Bearer token in the header` |
+    /// | JSON Web Token | `eyJ…` three dot-separated base64url parts | `eyJ` alone |
+    /// | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number; a run labelled as an identifier in the 40 characters before it (`eventId='…'`, `trace ID e.g. …`, `commit …`) |
+    /// | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
+    /// | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
+    ///
+    /// The message names the pattern but never repeats the matched text. A 32-digit hex example
+    /// of an event, trace or commit ID is what real servers write to show the format, so a run
+    /// labelled as an identifier is not reported; an unlabelled one still is.
+    ///
+    /// ## Why is this bad?
+    /// Catalog texts are sent to every model, client and log that lists the tools, and are
+    /// committed to the repository: a credential written there is leaked to all of them. Even an
+    /// "example" key teaches the model to pass keys in arguments.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "report_fetch" version="1.0.0" {
+    ///     summary "Fetch a report from https://svc:hunter2@reports.example.com."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "report_fetch" version="1.0.0" {
+    ///     summary "Fetch a monthly sales report of the authenticated tenant."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/secret-in-text",
+        level: Level::Error,
+        summary: "no credential (API key, token, private key, password, URL user info) in any text",
+        hooks: crate::lint::Hooks::state(|_| Box::<Defaults>::default()).and_prepare(|| {
+            LazyLock::force(&SCREEN);
+        }),
+    };
+}
 
 struct Pattern {
     /// For messages: "an AWS access key ID".

@@ -1,44 +1,45 @@
-//! ## What it does
-//! Reports a `summary` that only restates the tool's name: every word of it, apart from stop
-//! words ("the", "a", "of", "tool", …), is a word of the name. Words are compared lower-cased
-//! with plural and `-s` / `-es` endings stripped, so "Lists invoices." restates
-//! `invoice_list`.
-//!
-//! ## Why is this bad?
-//! The model already has the name. A summary that repeats it tells the model nothing about
-//! what the tool returns, for whom, or how it differs from its neighbours, and wastes the one
-//! sentence it reads to decide.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List the invoices."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List open or overdue invoices of the authenticated tenant, oldest due first."
-//!     // …
-//! }
-//! ```
+//! The `selection/tautology` rule: a summary says more than the tool name (not only its words and
+//! stop words); [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::rules::selection::{is_stop_word, stem, words};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use std::collections::HashSet;
 
-/// The `selection/tautology` rule: a summary says more than the tool name (not only its words and
-/// stop words); the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/tautology",
-    level: Level::Warn,
-    summary: "a summary says more than the tool name (not only its words and stop words)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("tautology.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Reports a `summary` that only restates the tool's name: every word of it, apart from stop
+    /// words ("the", "a", "of", "tool", …), is a word of the name. Words are compared lower-cased
+    /// with plural and `-s` / `-es` endings stripped, so "Lists invoices." restates
+    /// `invoice_list`.
+    ///
+    /// ## Why is this bad?
+    /// The model already has the name. A summary that repeats it tells the model nothing about
+    /// what the tool returns, for whom, or how it differs from its neighbours, and wastes the one
+    /// sentence it reads to decide.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List the invoices."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List open or overdue invoices of the authenticated tenant, oldest due first."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/tautology",
+        level: Level::Warn,
+        summary: "a summary says more than the tool name (not only its words and stop words)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// Whether the summary's content words are all words of the name.
 fn restates(name: &str, summary: &str) -> bool {

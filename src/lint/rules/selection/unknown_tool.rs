@@ -1,46 +1,47 @@
-//! ## What it does
-//! Checks that every tool a tool refers to exists in one of the catalogs loaded together:
-//! `examples { confusable "TOOL" }`, `on-timeout … tool="TOOL"` and
-//! `deprecated … replacement="TOOL"`. The help suggests the closest existing name.
-//!
-//! ## Why is this bad?
-//! A reference to a tool that does not exist sends the model (or the recovery logic after a
-//! timeout) to nothing: the status check after a timed-out payment cannot run, and a
-//! deprecated tool points its callers at a replacement they cannot call. It is usually a
-//! typo or a tool renamed without updating its references.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     // …
-//!     examples { confusable "invoice_gte" }
-//! }
-//! tool "invoice_get" version="1.0.0" { … }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     // …
-//!     examples { confusable "invoice_get" }
-//! }
-//! tool "invoice_get" version="1.0.0" { … }
-//! ```
+//! The `selection/unknown-tool` rule: a tool named in `confusable`, `on-timeout tool=` or
+//! `replacement=` exists; [`RULE`] documents it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Sp;
 use std::collections::HashSet;
 
-/// The `selection/unknown-tool` rule: a tool named in `confusable`, `on-timeout tool=` or
-/// `replacement=` exists; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/unknown-tool",
-    level: Level::Error,
-    summary: "a tool named in `confusable`, `on-timeout tool=` or `replacement=` exists",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("unknown_tool.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Checks that every tool a tool refers to exists in one of the catalogs loaded together:
+    /// `examples { confusable "TOOL" }`, `on-timeout … tool="TOOL"` and
+    /// `deprecated … replacement="TOOL"`. The help suggests the closest existing name.
+    ///
+    /// ## Why is this bad?
+    /// A reference to a tool that does not exist sends the model (or the recovery logic after a
+    /// timeout) to nothing: the status check after a timed-out payment cannot run, and a
+    /// deprecated tool points its callers at a replacement they cannot call. It is usually a
+    /// typo or a tool renamed without updating its references.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     // …
+    ///     examples { confusable "invoice_gte" }
+    /// }
+    /// tool "invoice_get" version="1.0.0" { … }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     // …
+    ///     examples { confusable "invoice_get" }
+    /// }
+    /// tool "invoice_get" version="1.0.0" { … }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/unknown-tool",
+        level: Level::Error,
+        summary: "a tool named in `confusable`, `on-timeout tool=` or `replacement=` exists",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 /// The closest known name, if it is close enough to be a plausible typo.
 fn did_you_mean<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {

@@ -1,56 +1,57 @@
-//! ## What it does
-//! Looks in a tool's texts (title, summary, when / when-not, field docs, error messages and
-//! next steps) for a name the text calls a tool that no catalog loaded together has: a
-//! name written in the catalog's tool naming convention, with at least two words, one of
-//! which some tool of the catalog also has, and used as a tool — after "use", "call",
-//! "calling", "using", "invoke", "try" or "see" (optionally "the" and a quote), or before
-//! "tool" or `()`. Names of fields of the catalog and values of its enums (a `method`
-//! enum's `update_project_item`) are not tool names. The help suggests the
-//! closest existing tool.
-//!
-//! `selection/unknown-tool` checks the references the format states (`confusable`,
-//! `on-timeout tool=`, `replacement=`); this rule reads the prose.
-//!
-//! ## Why is this bad?
-//! The model follows the text: told to "use the `update_issue` tool" when the server offers
-//! `issue_write`, it calls a tool that does not exist, gets an error, and guesses. Such
-//! references go stale whenever a tool is renamed or merged, and no test notices.
-//!
-//! ## Example
-//! ```kdl
-//! tool "label_write" version="1.0.0" {
-//!     summary "Create or rename a label. To set labels on issues, use the update_issue tool."
-//!     // …
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "label_write" version="1.0.0" {
-//!     summary "Create or rename a label. To set labels on issues, use the issue_write tool."
-//!     // …
-//! }
-//! ```
+//! The `selection/unknown-tool-in-text` rule: texts name only tools that exist; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
 use crate::lint::text::{Text, pattern, sub_span};
 use crate::lint::walk::declarations;
-use crate::lint::{Context, Finding, Rule, RuleState};
+use crate::lint::{Context, Finding, RuleState};
 use crate::model::Catalog;
 use crate::names::{Convention, words};
 use regex::Regex;
 use crate::FastSet;
 use std::sync::LazyLock;
 
-/// The `selection/unknown-tool-in-text` rule: texts name only tools that exist; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "selection/unknown-tool-in-text",
-    level: Level::Warn,
-    summary: "texts that tell the model to use a tool name a tool that exists",
-    hooks: crate::lint::Hooks::state(|cx| Box::new(Names::new(cx))),
-    source: include_str!("unknown_tool_in_text.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Looks in a tool's texts (title, summary, when / when-not, field docs, error messages and
+    /// next steps) for a name the text calls a tool that no catalog loaded together has: a
+    /// name written in the catalog's tool naming convention, with at least two words, one of
+    /// which some tool of the catalog also has, and used as a tool — after "use", "call",
+    /// "calling", "using", "invoke", "try" or "see" (optionally "the" and a quote), or before
+    /// "tool" or `()`. Names of fields of the catalog and values of its enums (a `method`
+    /// enum's `update_project_item`) are not tool names. The help suggests the
+    /// closest existing tool.
+    ///
+    /// `selection/unknown-tool` checks the references the format states (`confusable`,
+    /// `on-timeout tool=`, `replacement=`); this rule reads the prose.
+    ///
+    /// ## Why is this bad?
+    /// The model follows the text: told to "use the `update_issue` tool" when the server offers
+    /// `issue_write`, it calls a tool that does not exist, gets an error, and guesses. Such
+    /// references go stale whenever a tool is renamed or merged, and no test notices.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "label_write" version="1.0.0" {
+    ///     summary "Create or rename a label. To set labels on issues, use the update_issue tool."
+    ///     // …
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "label_write" version="1.0.0" {
+    ///     summary "Create or rename a label. To set labels on issues, use the issue_write tool."
+    ///     // …
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "selection/unknown-tool-in-text",
+        level: Level::Warn,
+        summary: "texts that tell the model to use a tool name a tool that exists",
+        hooks: crate::lint::Hooks::state(|cx| Box::new(Names::new(cx))),
+    };
+}
 
 /// A name-like token (two or more words in any of the conventions) with what is around it.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,40 +1,41 @@
-//! ## What it does
-//! With `catalogc lint --target …`, checks the length of each tool's rendered description
-//! (what `export` sends) against each chosen target's limit: OpenAI takes at most 1024
-//! characters; Anthropic, Gemini and MCP state no limit. Off without `--target`.
-//!
-//! ## Why is this bad?
-//! OpenAI rejects the whole request (`string_above_max_length`) when one tool description is
-//! longer, so every call fails, not just the long tool's; `catalogc export openai` leaves
-//! such a tool out.
-//!
-//! ## Example
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List invoices. (…one thousand more characters of detail…)"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! tool "invoice_list" version="1.0.0" {
-//!     summary "List open or overdue invoices, oldest due date first."
-//! }
-//! ```
+//! The `target/description-length` rule: descriptions within each chosen target's limit; [`RULE`]
+//! documents it.
 
 use crate::contract::targets::{Refusal, refusals};
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `target/description-length` rule: descriptions within each chosen target's limit;
-/// the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "target/description-length",
-    level: Level::Error,
-    summary: "descriptions within the chosen targets' length limits (`--target`)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("description_length.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// With `catalogc lint --target …`, checks the length of each tool's rendered description
+    /// (what `export` sends) against each chosen target's limit: OpenAI takes at most 1024
+    /// characters; Anthropic, Gemini and MCP state no limit. Off without `--target`.
+    ///
+    /// ## Why is this bad?
+    /// OpenAI rejects the whole request (`string_above_max_length`) when one tool description is
+    /// longer, so every call fails, not just the long tool's; `catalogc export openai` leaves
+    /// such a tool out.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List invoices. (…one thousand more characters of detail…)"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// tool "invoice_list" version="1.0.0" {
+    ///     summary "List open or overdue invoices, oldest due date first."
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "target/description-length",
+        level: Level::Error,
+        summary: "descriptions within the chosen targets' length limits (`--target`)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (ci, catalog) in cx.project.catalogs.iter().enumerate() {

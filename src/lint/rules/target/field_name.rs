@@ -1,37 +1,38 @@
-//! ## What it does
-//! With `catalogc lint --target …`, checks the names of each tool's input fields (the
-//! top-level properties of its input schema) against each chosen target's property-name rule:
-//! Anthropic `^[a-zA-Z0-9_.-]{1,64}$`, Gemini `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`; OpenAI and
-//! MCP state none (docs/providers.md cites the sources). Off without `--target`.
-//!
-//! ## Why is this bad?
-//! Anthropic rejects the whole request when one tool's input has a property key outside its
-//! pattern, and Gemini's parameter names must start with a letter or `_`: a field such as
-//! `2fa_code` works through MCP but breaks every call on those providers; `catalogc export`
-//! leaves such a tool out.
-//!
-//! ## Example
-//! ```kdl
-//! field "2fa_code" "string" required=#true max-length=6
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "second_factor_code" "string" required=#true max-length=6
-//! ```
+//! The `target/field-name` rule: input field names each chosen target accepts; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `target/field-name` rule: input field names each chosen target accepts; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "target/field-name",
-    level: Level::Error,
-    summary: "input field names the chosen targets accept (`--target`)",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("field_name.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// With `catalogc lint --target …`, checks the names of each tool's input fields (the
+    /// top-level properties of its input schema) against each chosen target's property-name rule:
+    /// Anthropic `^[a-zA-Z0-9_.-]{1,64}$`, Gemini `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`; OpenAI and
+    /// MCP state none (docs/providers.md cites the sources). Off without `--target`.
+    ///
+    /// ## Why is this bad?
+    /// Anthropic rejects the whole request when one tool's input has a property key outside its
+    /// pattern, and Gemini's parameter names must start with a letter or `_`: a field such as
+    /// `2fa_code` works through MCP but breaks every call on those providers; `catalogc export`
+    /// leaves such a tool out.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "2fa_code" "string" required=#true max-length=6
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "second_factor_code" "string" required=#true max-length=6
+    /// ```
+    pub static RULE = Rule {
+        id: "target/field-name",
+        level: Level::Error,
+        summary: "input field names the chosen targets accept (`--target`)",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {

@@ -1,63 +1,64 @@
-//! ## What it does
-//! Flags input fields, at any depth, through which the model hands the server authority that
-//! `trust/forbidden-field` does not name, because it goes by other names:
-//!
-//! - **session tickets**: a field named `ticket`, `…_ticket`, `session`, `session_id`,
-//!   `session_key`, `cookie` or `cookies` (Alfresco's `ticket` is the logged-in session);
-//! - **safety switches**: a `boolean` whose name holds `dangerous`, `dangerously`, `danger`, `unsafe` or
-//!   `insecure`, or that turns a check off: `skip_…`, `bypass_…`, `disable_…`, `ignore_…`,
-//!   `no_…` followed by `verify`, `verification`, `confirm`, `confirmation`, `check`,
-//!   `checks`, `validation`, `ssl`, `tls`, `safety`, `security`, `sandbox` or `approval`
-//!   (`allowDangerous`, `skip_ssl_verify`);
-//! - **server-side endpoints**: a string named `endpoint`, `host`, `hostname`, or ending in
-//!   `url` / `uri` / `endpoint` / `host` after `base`, `region`, `api`, `server`,
-//!   `instance` or `origin` (`base_url`, `regionUrl`, `api_host`). A `url` the tool is
-//!   about (`fetch url=`) or a link to a resource (`issueUrl`) is not an endpoint;
-//! - **filesystem roots**: a string named `root`, `cwd`, `workdir`, `workspace`, or ending
-//!   in `root`, `root_dir`, `root_path`, `repo_path`, `repository_path`, `working_dir`,
-//!   `working_directory`, `base_dir` or `base_path` (`repo_path`, `project_root`).
-//!
-//! Names are compared by words, ignoring case and separators.
-//!
-//! ## Why is this bad?
-//! Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
-//! A session ticket in the arguments is a credential the model sees, logs and can replay; a
-//! safety switch lets one injected sentence turn the server's protection off; a base or region
-//! URL makes the server send its own credentials to any host the model names (server-side
-//! request forgery); a filesystem root lets the model move the sandbox it is confined to.
-//! Each belongs in the server's configuration or the authenticated session of the call.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "region_url" "string" max-length=200 format="uri"
-//!     field "allow_dangerous" "boolean"
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // the server maps each region to its host and keeps its safety policy in configuration
-//! input {
-//!     field "region" "string" { enum "us" "de" }
-//! }
-//! ```
+//! The `trust/authority-field` rule: no session ticket, safety switch, server endpoint or
+//! filesystem root in the input; [`RULE`] documents it.
 
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site, site_finding};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 use crate::names::word_refs;
 
-/// The `trust/authority-field` rule: no session ticket, safety switch, server endpoint or
-/// filesystem root in the input; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "trust/authority-field",
-    level: Level::Warn,
-    summary: "no session ticket, safety switch, server-side endpoint or filesystem root in the input",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("authority_field.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags input fields, at any depth, through which the model hands the server authority that
+    /// `trust/forbidden-field` does not name, because it goes by other names:
+    ///
+    /// - **session tickets**: a field named `ticket`, `…_ticket`, `session`, `session_id`,
+    ///   `session_key`, `cookie` or `cookies` (Alfresco's `ticket` is the logged-in session);
+    /// - **safety switches**: a `boolean` whose name holds `dangerous`, `dangerously`, `danger`, `unsafe` or
+    ///   `insecure`, or that turns a check off: `skip_…`, `bypass_…`, `disable_…`, `ignore_…`,
+    ///   `no_…` followed by `verify`, `verification`, `confirm`, `confirmation`, `check`,
+    ///   `checks`, `validation`, `ssl`, `tls`, `safety`, `security`, `sandbox` or `approval`
+    ///   (`allowDangerous`, `skip_ssl_verify`);
+    /// - **server-side endpoints**: a string named `endpoint`, `host`, `hostname`, or ending in
+    ///   `url` / `uri` / `endpoint` / `host` after `base`, `region`, `api`, `server`,
+    ///   `instance` or `origin` (`base_url`, `regionUrl`, `api_host`). A `url` the tool is
+    ///   about (`fetch url=`) or a link to a resource (`issueUrl`) is not an endpoint;
+    /// - **filesystem roots**: a string named `root`, `cwd`, `workdir`, `workspace`, or ending
+    ///   in `root`, `root_dir`, `root_path`, `repo_path`, `repository_path`, `working_dir`,
+    ///   `working_directory`, `base_dir` or `base_path` (`repo_path`, `project_root`).
+    ///
+    /// Names are compared by words, ignoring case and separators.
+    ///
+    /// ## Why is this bad?
+    /// Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
+    /// A session ticket in the arguments is a credential the model sees, logs and can replay; a
+    /// safety switch lets one injected sentence turn the server's protection off; a base or region
+    /// URL makes the server send its own credentials to any host the model names (server-side
+    /// request forgery); a filesystem root lets the model move the sandbox it is confined to.
+    /// Each belongs in the server's configuration or the authenticated session of the call.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "region_url" "string" max-length=200 format="uri"
+    ///     field "allow_dangerous" "boolean"
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // the server maps each region to its host and keeps its safety policy in configuration
+    /// input {
+    ///     field "region" "string" { enum "us" "de" }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "trust/authority-field",
+        level: Level::Warn,
+        summary: "no session ticket, safety switch, server-side endpoint or filesystem root in the input",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// What the field hands over.
 #[derive(Debug, Clone, Copy, PartialEq)]

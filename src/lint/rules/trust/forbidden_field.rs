@@ -1,61 +1,62 @@
-//! ## What it does
-//! Rejects input fields, at any depth (inside objects, array items and named types), whose
-//! name carries identity, authorization or policy. Names are compared by words, ignoring
-//! case and separators (`tenantId`, `TENANT-ID` and `tenant_id` are the same name). Forbidden:
-//! - identity: `principal_id`, `tenant_id` (also with a prefix: `caller_tenant_id`);
-//! - authorization: `role`, `roles`, `is_admin` and every `is_…admin…` (`is_super_admin`,
-//!   `isSuperadmin`, `is_administrator`: a later word starting or ending with `admin`, so
-//!   not `is_badminton_player`), `approved`, `is_approved` (not `approved_at`, `approved_by_note`),
-//!   `policy_decision`, `authoritative_price`;
-//! - credentials: `credential`, `credentials` (also `aws_credentials`), `password` anywhere
-//!   in the name (`new_password`, `passwd`), `api_key` anywhere (`x_api_key`, `apikey`),
-//!   a name ending in the word `secret` (`client_secret`, `secret`; not `secret_name`), a
-//!   name ending in the word `token` (`access_token`, `token`). A `…_token` whose previous
-//!   word is `page`, `next`, `continuation`, `pagination`, `sync`, `cursor` or `resume`
-//!   (`page_token`, `nextPageToken`) is a pagination cursor, not a credential, and passes;
-//!   so do `token_count` and `max_tokens`, which do not end in the word `token`;
-//! - a bare `role`/`roles` is flagged even where it filters other users by role (a real
-//!   `list_platform_users role=` does); name such a filter for what it is
-//!   (`member_role_filter`), which passes;
-//! - the project's own names (`forbidden-fields "org_id" ...` in the `lint` block of
-//!   `catalogc.kdl`), matched as whole names by the same word comparison.
-//!
-//! ## Why is this bad?
-//! Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
-//! Who the caller is, what they may do, what was approved and the secrets they hold come from
-//! the authenticated context of the call, never from arguments.
-//!
-//! ## Example
-//! ```kdl
-//! input {
-//!     field "tenant_id" "string" required=#true max-length=64
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // the server takes the tenant from the authenticated session
-//! input {
-//!     field "invoice_reference" "string" required=#true max-length=32
-//! }
-//! ```
+//! The `trust/forbidden-field` rule: input fields never carry identity, authorization, policy or
+//! credentials; [`RULE`] documents it.
 
 use super::is_credential_token;
 use crate::names::{word_refs, words};
 use crate::diag::Level;
 use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 
-/// The `trust/forbidden-field` rule: input fields never carry identity, authorization, policy or
-/// credentials; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "trust/forbidden-field",
-    level: Level::Error,
-    summary: "input fields never carry identity, authorization, policy or credentials",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("forbidden_field.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Rejects input fields, at any depth (inside objects, array items and named types), whose
+    /// name carries identity, authorization or policy. Names are compared by words, ignoring
+    /// case and separators (`tenantId`, `TENANT-ID` and `tenant_id` are the same name). Forbidden:
+    /// - identity: `principal_id`, `tenant_id` (also with a prefix: `caller_tenant_id`);
+    /// - authorization: `role`, `roles`, `is_admin` and every `is_…admin…` (`is_super_admin`,
+    ///   `isSuperadmin`, `is_administrator`: a later word starting or ending with `admin`, so
+    ///   not `is_badminton_player`), `approved`, `is_approved` (not `approved_at`, `approved_by_note`),
+    ///   `policy_decision`, `authoritative_price`;
+    /// - credentials: `credential`, `credentials` (also `aws_credentials`), `password` anywhere
+    ///   in the name (`new_password`, `passwd`), `api_key` anywhere (`x_api_key`, `apikey`),
+    ///   a name ending in the word `secret` (`client_secret`, `secret`; not `secret_name`), a
+    ///   name ending in the word `token` (`access_token`, `token`). A `…_token` whose previous
+    ///   word is `page`, `next`, `continuation`, `pagination`, `sync`, `cursor` or `resume`
+    ///   (`page_token`, `nextPageToken`) is a pagination cursor, not a credential, and passes;
+    ///   so do `token_count` and `max_tokens`, which do not end in the word `token`;
+    /// - a bare `role`/`roles` is flagged even where it filters other users by role (a real
+    ///   `list_platform_users role=` does); name such a filter for what it is
+    ///   (`member_role_filter`), which passes;
+    /// - the project's own names (`forbidden-fields "org_id" ...` in the `lint` block of
+    ///   `catalogc.kdl`), matched as whole names by the same word comparison.
+    ///
+    /// ## Why is this bad?
+    /// Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
+    /// Who the caller is, what they may do, what was approved and the secrets they hold come from
+    /// the authenticated context of the call, never from arguments.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// input {
+    ///     field "tenant_id" "string" required=#true max-length=64
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // the server takes the tenant from the authenticated session
+    /// input {
+    ///     field "invoice_reference" "string" required=#true max-length=32
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "trust/forbidden-field",
+        level: Level::Error,
+        summary: "input fields never carry identity, authorization, policy or credentials",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 /// `admin`, `superadmin`, `sysadmin`, `administrator`; not `badminton`, which a literal
 /// `*admin*` glob would take.

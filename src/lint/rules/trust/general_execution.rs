@@ -1,54 +1,55 @@
-//! ## What it does
-//! Flags general-purpose execution tools: a tool whose name has the word `exec`, `eval` or
-//! `evaluate`, or `execute` / `run` next to `code`, `command`, `commands`, `script`,
-//! `shell`, `javascript`, `js`, `python` or `tool` (`pods_exec`, `puppeteer_evaluate`,
-//! `execute_sentry_tool`); or whose title or summary says it executes or runs arbitrary
-//! code, commands, scripts or JavaScript, or gives shell access. A name that
-//! `naming/vague-name` already reports as infrastructure (`shell_exec`, `run_sql`) is left to
-//! that rule.
-//!
-//! ## Why is this bad?
-//! A tool that runs whatever it is given has no contract: its input schema says "a string",
-//! its effect is whatever the string does, and no bound, permission or review describes what
-//! it is for. A prompt injection anywhere in the conversation (a web page, an issue comment)
-//! needs only one call to run its own code with the server's rights. A dispatcher that calls
-//! any other tool by name does the same to the contracts of those tools.
-//!
-//! ## Example
-//! ```kdl
-//! tool "pod_exec" version="1.0.0" {
-//!     summary "Execute a command in a pod."
-//!     // …
-//!     input { field "command" "string" required=#true max-length=1000 }
-//! }
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! // one tool per operation callers need, each with a bounded input
-//! tool "pod_restart" version="1.0.0" {
-//!     summary "Restart one pod of the current namespace."
-//!     // …
-//!     input { field "pod_name" "string" required=#true max-length=253 }
-//! }
-//! ```
+//! The `trust/general-execution` rule: no tool runs arbitrary code or commands; [`RULE`] documents
+//! it.
 
 use crate::diag::Level;
 use crate::lint::text::pattern;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::Tool;
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// The `trust/general-execution` rule: no tool runs arbitrary code or commands; the module
-/// documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "trust/general-execution",
-    level: Level::Warn,
-    summary: "no tool runs arbitrary code, commands, scripts or other tools",
-    hooks: crate::lint::Hooks::project(check),
-    source: include_str!("general_execution.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags general-purpose execution tools: a tool whose name has the word `exec`, `eval` or
+    /// `evaluate`, or `execute` / `run` next to `code`, `command`, `commands`, `script`,
+    /// `shell`, `javascript`, `js`, `python` or `tool` (`pods_exec`, `puppeteer_evaluate`,
+    /// `execute_sentry_tool`); or whose title or summary says it executes or runs arbitrary
+    /// code, commands, scripts or JavaScript, or gives shell access. A name that
+    /// `naming/vague-name` already reports as infrastructure (`shell_exec`, `run_sql`) is left to
+    /// that rule.
+    ///
+    /// ## Why is this bad?
+    /// A tool that runs whatever it is given has no contract: its input schema says "a string",
+    /// its effect is whatever the string does, and no bound, permission or review describes what
+    /// it is for. A prompt injection anywhere in the conversation (a web page, an issue comment)
+    /// needs only one call to run its own code with the server's rights. A dispatcher that calls
+    /// any other tool by name does the same to the contracts of those tools.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// tool "pod_exec" version="1.0.0" {
+    ///     summary "Execute a command in a pod."
+    ///     // …
+    ///     input { field "command" "string" required=#true max-length=1000 }
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// // one tool per operation callers need, each with a bounded input
+    /// tool "pod_restart" version="1.0.0" {
+    ///     summary "Restart one pod of the current namespace."
+    ///     // …
+    ///     input { field "pod_name" "string" required=#true max-length=253 }
+    /// }
+    /// ```
+    pub static RULE = Rule {
+        id: "trust/general-execution",
+        level: Level::Warn,
+        summary: "no tool runs arbitrary code, commands, scripts or other tools",
+        hooks: crate::lint::Hooks::project(check),
+    };
+}
 
 const RUNS: &[&str] = &["code", "command", "commands", "script", "shell", "javascript", "js", "python", "tool"];
 
@@ -75,7 +76,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in &catalog.tools {
             let name = &tool.name.value;
-            if crate::lint::rules::naming::vague_name::classify(name).is_some() {
+            if crate::lint::shared::vague_name(name).is_some() {
                 continue;
             }
             let Some(why) = executes(tool) else { continue };

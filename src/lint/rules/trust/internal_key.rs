@@ -1,46 +1,47 @@
-//! ## What it does
-//! Flags input fields, at any depth, named `id` or ending in the word `id` (`order_id`,
-//! `orderId`) of type `integer`, and arrays of integers named `ids` or `…_ids`, unless
-//! another read-class tool of the same catalog names the resource the key is for: the word
-//! before `id` (`folder` for `folder_id`; for a bare `id`, the object field it sits in), in
-//! its name, singular or plural (`folder_list`, `get_folders`). Such a tool hands the model
-//! the keys, so it does not have to guess them; a wrapper of an upstream API whose public
-//! identifiers are integers (GitHub comment IDs, a dashboard ID listed by `dashboards_get_all`)
-//! has no other key to offer.
-//!
-//! ## Why is this bad?
-//! An integer database key is something the user never sees and the model cannot know, so it
-//! guesses or enumerates (`order_id=1, 2, 3…`), which also invites insecure direct object
-//! references. Accept a reference the user knows (`order_reference`, an invoice number) or
-//! an opaque string identifier returned by another tool.
-//!
-//! ## Example
-//! ```kdl
-//! field "order_id" "integer" required=#true min=1 max=2147483647
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "order_reference" "string" required=#true max-length=32 pattern="^ORD-[0-9]+$"
-//! ```
+//! The `trust/internal-key` rule: input `id` / `*_id` fields are not integer database keys;
+//! [`RULE`] documents it.
 
 use crate::names::words;
 use crate::diag::Level;
 use crate::model::{Catalog, Tool};
 use crate::lint::walk::site_finding;
 use crate::lint::walk::{Side, Site};
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `trust/internal-key` rule: input `id` / `*_id` fields are not integer database keys; the
-/// module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "trust/internal-key",
-    level: Level::Warn,
-    summary: "input `id` / `*_id` fields are not integer database keys",
-    hooks: crate::lint::Hooks::use_site(check),
-    source: include_str!("internal_key.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags input fields, at any depth, named `id` or ending in the word `id` (`order_id`,
+    /// `orderId`) of type `integer`, and arrays of integers named `ids` or `…_ids`, unless
+    /// another read-class tool of the same catalog names the resource the key is for: the word
+    /// before `id` (`folder` for `folder_id`; for a bare `id`, the object field it sits in), in
+    /// its name, singular or plural (`folder_list`, `get_folders`). Such a tool hands the model
+    /// the keys, so it does not have to guess them; a wrapper of an upstream API whose public
+    /// identifiers are integers (GitHub comment IDs, a dashboard ID listed by `dashboards_get_all`)
+    /// has no other key to offer.
+    ///
+    /// ## Why is this bad?
+    /// An integer database key is something the user never sees and the model cannot know, so it
+    /// guesses or enumerates (`order_id=1, 2, 3…`), which also invites insecure direct object
+    /// references. Accept a reference the user knows (`order_reference`, an invoice number) or
+    /// an opaque string identifier returned by another tool.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "order_id" "integer" required=#true min=1 max=2147483647
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "order_reference" "string" required=#true max-length=32 pattern="^ORD-[0-9]+$"
+    /// ```
+    pub static RULE = Rule {
+        id: "trust/internal-key",
+        level: Level::Warn,
+        summary: "input `id` / `*_id` fields are not integer database keys",
+        hooks: crate::lint::Hooks::use_site(check),
+    };
+}
 
 fn is_integer_key(w: &[String], kind: &TyKind) -> bool {
     match (w.last().map(String::as_str), kind) {

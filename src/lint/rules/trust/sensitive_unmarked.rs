@@ -1,53 +1,54 @@
-//! ## What it does
-//! Flags a string field (or an array of strings), in input or output at any depth, whose name
-//! suggests secret or personal data and which lacks `sensitive=#true`. Names are compared by
-//! words, ignoring case and separators. The list:
-//! - contact: `email`, `emails`, `phone`, `phones`, `address`, `addresses` (also
-//!   `email_address`, `street_address`, `ip_address`), `postal_code`, `postcode`, `zip_code`;
-//! - identity documents and numbers: `ssn`, `social_security…`, `passport…`, `national_id`,
-//!   `tax_id`, `driver_license`/`driving_licence`, `birth_date`, `birthdate`,
-//!   `date_of_birth`, `dob`, `birthday`;
-//! - financial: `card_number`, `cvv`, `cvc`, `iban`, `account_number`, `routing_number`;
-//! - secrets: `password`/`passwd`, `secret` (last word), `api_key`, `private_key`,
-//!   `credential(s)`, a credential `…_token` (not a pagination `page_token`).
-//!
-//! A word of the list must end the name, or be followed only by `number`, `address`,
-//! `line`, `line1`…`line3`, `hash`, `digits`, `last4` (`phone_number`, `address_line1`,
-//! `password_hash`; not `email_subject`). Phrases match anywhere. Booleans, numbers and
-//! timestamps are not checked (`email_verified` is not personal data).
-//!
-//! ## Why is this bad?
-//! `sensitive=#true` is what keeps a value out of logs, traces and debug output. Unmarked
-//! personal data and secrets end up in places with weaker access control and longer
-//! retention than the system they came from.
-//!
-//! ## Example
-//! ```kdl
-//! field "email" "string" max-length=254 format="email"
-//! ```
-//!
-//! ## Use instead
-//! ```kdl
-//! field "email" "string" max-length=254 format="email" sensitive=#true
-//! ```
+//! The `trust/sensitive-unmarked` rule: fields named like personal data or secrets have
+//! `sensitive=#true`; [`RULE`] documents it.
 
 use super::is_credential_token;
 use crate::names::word_refs;
 use crate::diag::Level;
 use crate::lint::walk::site_finding;
 use crate::lint::walk::Site;
-use crate::lint::{Context, Finding, Rule};
+use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
-/// The `trust/sensitive-unmarked` rule: fields named like personal data or secrets have
-/// `sensitive=#true`; the module documentation explains it.
-pub static RULE: Rule = Rule {
-    id: "trust/sensitive-unmarked",
-    level: Level::Warn,
-    summary: "fields named like personal data or secrets have `sensitive=#true`",
-    hooks: crate::lint::Hooks::declaration(check),
-    source: include_str!("sensitive_unmarked.rs"),
-};
+crate::lint::declare_rule! {
+    /// ## What it does
+    /// Flags a string field (or an array of strings), in input or output at any depth, whose name
+    /// suggests secret or personal data and which lacks `sensitive=#true`. Names are compared by
+    /// words, ignoring case and separators. The list:
+    /// - contact: `email`, `emails`, `phone`, `phones`, `address`, `addresses` (also
+    ///   `email_address`, `street_address`, `ip_address`), `postal_code`, `postcode`, `zip_code`;
+    /// - identity documents and numbers: `ssn`, `social_security…`, `passport…`, `national_id`,
+    ///   `tax_id`, `driver_license`/`driving_licence`, `birth_date`, `birthdate`,
+    ///   `date_of_birth`, `dob`, `birthday`;
+    /// - financial: `card_number`, `cvv`, `cvc`, `iban`, `account_number`, `routing_number`;
+    /// - secrets: `password`/`passwd`, `secret` (last word), `api_key`, `private_key`,
+    ///   `credential(s)`, a credential `…_token` (not a pagination `page_token`).
+    ///
+    /// A word of the list must end the name, or be followed only by `number`, `address`,
+    /// `line`, `line1`…`line3`, `hash`, `digits`, `last4` (`phone_number`, `address_line1`,
+    /// `password_hash`; not `email_subject`). Phrases match anywhere. Booleans, numbers and
+    /// timestamps are not checked (`email_verified` is not personal data).
+    ///
+    /// ## Why is this bad?
+    /// `sensitive=#true` is what keeps a value out of logs, traces and debug output. Unmarked
+    /// personal data and secrets end up in places with weaker access control and longer
+    /// retention than the system they came from.
+    ///
+    /// ## Example
+    /// ```kdl
+    /// field "email" "string" max-length=254 format="email"
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```kdl
+    /// field "email" "string" max-length=254 format="email" sensitive=#true
+    /// ```
+    pub static RULE = Rule {
+        id: "trust/sensitive-unmarked",
+        level: Level::Warn,
+        summary: "fields named like personal data or secrets have `sensitive=#true`",
+        hooks: crate::lint::Hooks::declaration(check),
+    };
+}
 
 const WORDS: &[&str] = &[
     "email", "emails", "phone", "phones", "address", "addresses", "postcode", "ssn", "passport",

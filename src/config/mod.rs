@@ -6,14 +6,16 @@
 //! [`ProjectConfig::from_document`]. A section nobody reads is an error with the closest
 //! known name, so a misspelled `lnt { … }` is not silently ignored.
 
+use self::lint::{LintSection, shape, unknown};
+use crate::contract::{TemplateError, Templates};
 use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
-use crate::lint;
-use crate::lint::config::{LintSection, shape, unknown};
 use crate::model::read::Reader;
 use crate::project::{LoadError, LoadOptions, PROJECT_FILE, read_text, syntax_diagnostics};
 use crate::syntax::{self, Document, Node, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+pub mod lint;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
 pub const SECTIONS: &[&str] = &["lint", "templates"];
@@ -24,7 +26,7 @@ pub struct ProjectConfig {
     /// The file read, as named on the command line or found; `None` when there is none.
     pub file: Option<PathBuf>,
     /// The `lint` section: rule levels and thresholds.
-    pub lint: lint::Config,
+    pub lint: crate::lint::Config,
     /// `templates "DIR"`: a folder of templates that override the built-in ones, resolved
     /// against the configuration file's folder.
     pub templates: Option<PathBuf>,
@@ -174,6 +176,41 @@ fn read_templates(r: &mut Reader, node: &Node, dir: &Path) -> Option<PathBuf> {
         return None;
     }
     Some(path)
+}
+
+/// The built-in templates, with every `*.j2` file directly inside `dir` added, replacing the
+/// built-in of the same name. Files are read in name order so errors are reported
+/// deterministically.
+pub fn load_templates(dir: &Path) -> Result<Templates, TemplateError> {
+    let dir_err = |message: String| TemplateError {
+        template: dir.display().to_string(),
+        message,
+    };
+    let mut t = Templates::builtin();
+    let entries = std::fs::read_dir(dir).map_err(|e| dir_err(e.to_string()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| dir_err(e.to_string()))?;
+        let path = entry.path();
+        let is_file = entry.file_type().map(|ft| ft.is_file()).unwrap_or(false);
+        if is_file && path.extension().is_some_and(|e| e == "j2") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let origin = path.display().to_string();
+        let source = read_text(&path, &LoadOptions::default()).map_err(|e| TemplateError {
+            template: origin.clone(),
+            message: e.to_string(),
+        })?;
+        t.add_file(name, origin, source)?;
+    }
+    Ok(t)
 }
 
 #[cfg(test)]
