@@ -10,6 +10,13 @@
 //! started (the input text itself is not counted). `lint` renders its findings as the CLI
 //! does by default (human text, into a byte counter standing for stdout).
 //!
+//! The long-running servers get rows of their own, under the same budgets: a catastrophic
+//! `pattern` checked by the runtime validator against a value of the target size (linear
+//! time) and a lookaround pattern (stopped at its step budget); the language server's
+//! framing reading a header that names 2^64−1 bytes followed by the input, and a stream of
+//! bodies that are not JSON; the diagnostics the language server publishes (as JSON) for the
+//! model-error flood, and the search of `/` for a file opened there.
+//!
 //! `CATALOGC_HOSTILE_BYTES=N` changes the target input size (default 8 MiB);
 //! `CATALOGC_HOSTILE_ONLY=chain,duplicate` runs only the inputs whose names contain one of
 //! the words, and `CATALOGC_HOSTILE_COMMANDS=lint,hash` only those commands (for profiling).
@@ -116,6 +123,15 @@ fn tool(name: &str, summary: &str) -> String {
     )
 }
 
+/// Tools with a bad name, version, effect, field name and type each.
+fn model_error_flood(bytes: usize) -> String {
+    fill(CATALOG, bytes, "", |i| {
+        format!(
+            "tool \"Bad Name {i}\" version=\"x\" {{ effect \"maybe\"; input {{ field \"\" \"nope\" }} }}\n"
+        )
+    })
+}
+
 fn inputs(bytes: usize) -> Vec<Input> {
     // Roughly 2.6 KB a tool.
     let many_tools = catalogc::testing::synthetic_catalog("many", bytes / 2700);
@@ -126,11 +142,7 @@ fn inputs(bytes: usize) -> Vec<Input> {
             "List the overdue ledger entries of one customer account.",
         )
     });
-    let errors = fill(CATALOG, bytes, "", |i| {
-        format!(
-            "tool \"Bad Name {i}\" version=\"x\" {{ effect \"maybe\"; input {{ field \"\" \"nope\" }} }}\n"
-        )
-    });
+    let errors = model_error_flood(bytes);
     let syntax_errors = fill("", bytes, "", |_| "\"\\q\" { ) = #bad \n".to_string());
     let long_line = {
         let words = fill("", bytes - 400, "", |i| format!("word{} ", i % 97));
@@ -328,6 +340,157 @@ fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
+/// Runs `work` once under the budgets (`read`: the bytes it reads), prints and records its
+/// row; whether it kept them.
+fn measure(
+    table: &mut String,
+    name: &str,
+    size: usize,
+    cmd: &str,
+    read: usize,
+    work: impl FnOnce() -> usize,
+) -> bool {
+    let budget = MEMORY_FACTOR * read + MEMORY_FLOOR;
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let start = Instant::now();
+    let out = work();
+    let time = start.elapsed();
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    std::hint::black_box(out);
+    let ok = time <= TIME_BUDGET && peak <= budget;
+    let row = format!(
+        "| {name} | {size} | {cmd} | {:.3} s | {} | {} | {} |",
+        time.as_secs_f64(),
+        mib(peak),
+        mib(budget),
+        if ok { "pass" } else { "FAIL" }
+    );
+    println!("{row}");
+    let _ = writeln!(table, "{row}");
+    ok
+}
+
+/// A server input: its name, its size, the operation and the work.
+type ServerRow = (
+    &'static str,
+    usize,
+    &'static str,
+    Box<dyn FnOnce() -> usize>,
+);
+
+fn server_rows(bytes: usize) -> Vec<ServerRow> {
+    use catalogc::lsp::{analysis, features};
+    use catalogc::runtime::pattern::Undecided;
+    let almost = format!("{}!", "a".repeat(bytes.saturating_sub(1)));
+    let never_arrives = {
+        let mut s = b"Content-Length: 18446744073709551615\r\n\r\n".to_vec();
+        s.resize(bytes, b'x');
+        s
+    };
+    let not_json = {
+        let mut s = Vec::with_capacity(bytes);
+        while s.len() + 40 <= bytes {
+            s.extend_from_slice(b"Content-Length: 16\r\n\r\nthis is not json");
+        }
+        s
+    };
+    // The analysis of an edit is `lint`'s row of the same input; this row is what the
+    // server then publishes for the file.
+    let flood = model_error_flood(bytes);
+    let flood_size = flood.len();
+    let flood_path = std::path::PathBuf::from("/catalogc-hostile/flood.kdl");
+    let overlay = |p: &std::path::Path| (p == flood_path).then(|| flood.clone());
+    let flood_snapshot = analysis::Snapshot::build(
+        std::path::Path::new("/catalogc-hostile-missing-folder"),
+        &flood_path,
+        &overlay,
+    );
+    vec![
+        pattern_row(
+            "catastrophic pattern ^(.*a){20}$",
+            "^(.*a){20}$",
+            &almost,
+            Ok(false),
+        ),
+        pattern_row(
+            "lookaround pattern ^((?=a)a+)+$",
+            "^((?=a)a+)+$",
+            &almost,
+            Err(Undecided),
+        ),
+        (
+            "lsp Content-Length 2^64-1",
+            never_arrives.len(),
+            "framing",
+            Box::new(move || frames(&never_arrives)),
+        ),
+        (
+            "lsp bodies not JSON",
+            not_json.len(),
+            "framing",
+            Box::new(move || frames(&not_json)),
+        ),
+        (
+            "lsp publish of the model error flood",
+            flood_size,
+            "publish",
+            Box::new(move || {
+                let published = features::View::new(&flood_snapshot, &flood_path)
+                    .map(|v| features::diagnostics(&v))
+                    .unwrap_or_default();
+                catalogc::runtime::serde_json::to_vec(&published).map_or(0, |v| v.len())
+            }),
+        ),
+        (
+            "lsp file opened at /",
+            0,
+            "discover",
+            Box::new(|| {
+                catalogc::project::discover_bounded(
+                    std::path::Path::new("/"),
+                    analysis::MAX_FOLDER_ENTRIES,
+                )
+                .len()
+            }),
+        ),
+    ]
+}
+
+/// The runtime validator's check of `value` against `pattern`, which must come out `expect`.
+fn pattern_row(
+    name: &'static str,
+    pattern: &'static str,
+    value: &str,
+    expect: Result<bool, catalogc::runtime::pattern::Undecided>,
+) -> ServerRow {
+    let value = value.to_string();
+    (
+        name,
+        value.len(),
+        "validate",
+        Box::new(move || {
+            let got =
+                catalogc::runtime::pattern::Compiled::new(pattern).map(|re| re.is_match(&value));
+            assert_eq!(got, Ok(expect), "{name}");
+            value.len()
+        }),
+    )
+}
+
+/// Reads every frame of `input`: how many.
+fn frames(input: &[u8]) -> usize {
+    let mut r = std::io::BufReader::new(input);
+    let mut n = 0;
+    while let Ok(f) = catalogc::lsp::framing::read_frame(&mut r) {
+        if matches!(f, catalogc::lsp::framing::Frame::End) {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
 fn main() {
     let bytes = std::env::var("CATALOGC_HOSTILE_BYTES")
         .ok()
@@ -373,28 +536,16 @@ fn main() {
             // `breaking` reads two catalogs, here the input as the old and the new side: its
             // input is both (two models, each sorted for hashing, are its least).
             let read = if cmd == "breaking" { 2 * size } else { size };
-            let budget = MEMORY_FACTOR * read + MEMORY_FLOOR;
-            let base = LIVE.load(Ordering::Relaxed);
-            PEAK.store(base, Ordering::Relaxed);
-            let start = Instant::now();
-            let out = command(cmd, &input.text);
-            let time = start.elapsed();
-            let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-            std::hint::black_box(out);
-            let ok = time <= TIME_BUDGET && peak <= budget;
-            if !ok {
+            if !measure(&mut table, input.name, size, cmd, read, || {
+                command(cmd, &input.text)
+            }) {
                 broken += 1;
             }
-            let row = format!(
-                "| {} | {size} | {cmd} | {:.3} s | {} | {} | {} |",
-                input.name,
-                time.as_secs_f64(),
-                mib(peak),
-                mib(budget),
-                if ok { "pass" } else { "FAIL" }
-            );
-            println!("{row}");
-            let _ = writeln!(table, "{row}");
+        }
+    }
+    for (name, size, cmd, work) in server_rows(bytes) {
+        if picked(&only, name) && !measure(&mut table, name, size, cmd, size, work) {
+            broken += 1;
         }
     }
     println!("\n{table}");

@@ -19,7 +19,7 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     seconds="$1"
     shift
 fi
-all=(pipeline breaking lock config codegen parse differential)
+all=(pipeline breaking lock config codegen parse differential lsp_framing mcp_stdio mcp_http)
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=("${all[@]}")
 root=..
@@ -44,6 +44,9 @@ seed pipeline "$root"/catalogs/*.kdl "$root"/tests/fixtures/lint/*/*/*.kdl \
 seed codegen "$root"/catalogs/*.kdl "$root"/tests/fixtures/lint/*/*/good.kdl "${compat[@]}"
 seed lock "$root"/catalogs/*.lock
 seed config seeds/config/*.kdl
+seed lsp_framing seeds/lsp_framing/*
+seed mcp_stdio seeds/mcp/*
+seed mcp_http seeds/mcp/*
 mkdir -p corpus/breaking
 for dir in "$root"/tests/fixtures/compat/*/; do
     if [ -f "$dir/old.kdl" ] && [ -f "$dir/new.kdl" ]; then

@@ -153,7 +153,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
             let root = std::fs::canonicalize(p).map_err(|e| LoadError::Unreadable(p.clone(), e))?;
             let mut found = Vec::new();
             let mut visited = HashSet::new();
-            walk(p, &root, &mut found, &mut visited)?;
+            let mut unbounded = usize::MAX;
+            walk(p, &root, &mut found, &mut visited, &mut unbounded)?;
             found.sort();
             if found.is_empty() {
                 return Err(LoadError::NoCatalogs(p.clone()));
@@ -173,13 +174,35 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     Ok(out)
 }
 
-/// Collects `(sort key, path as shown, canonical path)` of every `*.kdl` file below `dir`.
-/// Symlinks are followed only when their target stays inside `root`.
+/// The catalog files below folder `dir` as [`discover`] finds them, reading at most
+/// `max_entries` folder entries: the language server's search of the folder of a file it
+/// was handed, which may be `/` (and `/proc` below it). What cannot be read is left out.
+pub fn discover_bounded(dir: &Path, max_entries: usize) -> Vec<PathBuf> {
+    let Ok(root) = std::fs::canonicalize(dir) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut budget = max_entries;
+    // An unreadable entry ends the search; what was found before it is kept.
+    let _ = walk(dir, &root, &mut found, &mut HashSet::new(), &mut budget);
+    found.sort();
+    let mut seen = HashSet::new();
+    found
+        .into_iter()
+        .filter(|(_, _, canon)| seen.insert(canon.clone()))
+        .map(|(_, path, _)| path)
+        .collect()
+}
+
+/// Collects `(sort key, path as shown, canonical path)` of every `*.kdl` file below `dir`,
+/// reading at most `budget` folder entries. Symlinks are followed only when their target
+/// stays inside `root`.
 fn walk(
     dir: &Path,
     root: &Path,
     out: &mut Vec<(String, PathBuf, PathBuf)>,
     visited: &mut HashSet<PathBuf>,
+    budget: &mut usize,
 ) -> Result<(), LoadError> {
     let canon_dir = std::fs::canonicalize(dir).map_err(|e| LoadError::Unreadable(dir.into(), e))?;
     if !visited.insert(canon_dir) {
@@ -187,6 +210,10 @@ fn walk(
     }
     let entries = std::fs::read_dir(dir).map_err(|e| LoadError::Unreadable(dir.into(), e))?;
     for entry in entries {
+        if *budget == 0 {
+            return Ok(());
+        }
+        *budget -= 1;
         let entry = entry.map_err(|e| LoadError::Unreadable(dir.into(), e))?;
         let path = entry.path();
         let ft = entry
@@ -208,7 +235,7 @@ fn walk(
             Err(e) => return Err(LoadError::Unreadable(path.clone(), e)),
         };
         if meta.is_dir() {
-            walk(&path, root, out, visited)?;
+            walk(&path, root, out, visited, budget)?;
         } else if meta.is_file()
             && path.extension().is_some_and(|e| e == "kdl")
             && path.file_name().is_some_and(|n| n != PROJECT_FILE)

@@ -765,3 +765,51 @@ fn exponential_and_deep_schemas_are_refused_quickly() {
         }
     }
 }
+
+/// `catalogc lsp` with `input` on stdin (then closed): its exit status and what it wrote.
+fn lsp(input: &[u8]) -> (Option<i32>, String) {
+    let out = catalogc()
+        .arg("lsp")
+        .write_stdin(input.to_vec())
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn framed(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+#[test]
+fn lsp_survives_huge_content_lengths() {
+    for n in ["4294967296", "9223372036854775807", "18446744073709551615"] {
+        let (code, _) = lsp(format!("Content-Length: {n}\r\n\r\n{{}}").as_bytes());
+        // The body never arrives: the input ends before `initialize`, and so does the
+        // server, with its error status (2), not a panic (101) or an abort (a signal).
+        assert_eq!(code, Some(2), "{n}");
+    }
+}
+
+#[test]
+fn lsp_answers_a_body_that_is_not_json_and_goes_on() {
+    let mut input = framed("this is not json");
+    input.extend(framed(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+    ));
+    input.extend(framed(
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    ));
+    input.extend(framed("[1, 2]"));
+    input.extend(framed(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+    input.extend(framed(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (code, out) = lsp(&input);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(r#""code":-32700"#), "{out}");
+    assert!(out.contains(r#""code":-32600"#), "{out}");
+    assert!(out.contains(r#""hoverProvider":true"#), "{out}");
+    assert!(out.contains(r#""id":2"#), "{out}");
+}

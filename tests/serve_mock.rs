@@ -255,3 +255,299 @@ fn a_failure_the_catalog_does_not_declare_is_refused() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A running `catalogc serve --mock ARGS` over stdio, initialized (2025-11-25).
+struct StdioClient {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<Value>,
+}
+
+impl StdioClient {
+    fn start(args: &[&str]) -> StdioClient {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catalogc"))
+            .args(["serve", "--mock"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("catalogc runs");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let v = serde_json::from_str(&line).unwrap_or(Value::String(line));
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut s = StdioClient {
+            child,
+            stdin,
+            lines,
+        };
+        s.send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"}}})
+            .to_string()
+            .as_bytes(),
+        );
+        s.send(br#"{"jsonrpc": "2.0", "method": "notifications/initialized"}"#);
+        let init = s.next();
+        assert!(init["result"]["serverInfo"].is_object(), "{init}");
+        s
+    }
+
+    fn send(&mut self, line: &[u8]) {
+        self.stdin.write_all(line).expect("write");
+        self.stdin.write_all(b"\n").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next message from the server; a hang guard fails the test after 60 s.
+    fn next(&self) -> Value {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the server answers")
+    }
+}
+
+impl Drop for StdioClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn malformed_input_over_stdio_is_answered_and_the_server_goes_on() {
+    let mut s = StdioClient::start(&["catalogs"]);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"invoice_list","arguments":{{"status":{}"x"{}}}}}}}"#,
+        "[".repeat(125),
+        "]".repeat(125)
+    );
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"ping","x":"{}"}}"#,
+        "a".repeat(17 << 20)
+    );
+    let cases: [(&[u8], i64); 7] = [
+        (b"{not json", -32700),
+        (b"\xff\xfe\xfd", -32700),
+        (deep.as_bytes(), -32700),
+        (
+            br#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"n":1e400}}"#,
+            -32700,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"s":"\ud800"}}"#,
+            -32700,
+        ),
+        (huge.as_bytes(), -32700),
+        (
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{}}}"#,
+            -32602,
+        ),
+    ];
+    for (line, code) in cases {
+        s.send(line);
+        let reply = s.next();
+        assert_eq!(reply["error"]["code"], json!(code), "{reply}");
+        // The server still serves.
+        s.send(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+        assert_eq!(s.next()["id"], json!(1));
+    }
+}
+
+/// The lint fixture with one catastrophic pattern, in a temporary folder.
+fn redos_catalog() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string("tests/fixtures/lint/bounds/pattern-backtracking/bad.kdl")
+        .expect("fixture")
+        .replace(
+            "^NOTE-([0-9]+)+$\" {\n            doc \"Identifies",
+            "^(.*a){20}$\" {\n            doc \"Identifies",
+        );
+    assert!(text.contains("^(.*a){20}$"));
+    std::fs::write(dir.path().join("redos.kdl"), text).expect("write");
+    dir
+}
+
+#[test]
+fn a_catastrophic_pattern_does_not_hang_the_mock() {
+    let dir = redos_catalog();
+    let path = dir.path().to_string_lossy().to_string();
+    let mut s = StdioClient::start(&[&path]);
+    for (i, n) in [31, 42, 4096].into_iter().enumerate() {
+        let arg = format!("{}!", "a".repeat(n));
+        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
+            "params": {"name": "note_search", "arguments": {"note_reference": arg}}});
+        s.send(call.to_string().as_bytes());
+        let reply = s.next();
+        let error = tool_error(&reply);
+        assert_eq!(error["code"], json!("INVALID_ARGUMENTS"), "{reply}");
+        let reasons = error["violations"].to_string();
+        assert!(reasons.contains("does not match the pattern"), "{reasons}");
+    }
+}
+
+/// A `catalogc serve --mock catalogs --http 127.0.0.1:0 ARGS` and its address.
+struct Http {
+    child: std::process::Child,
+    addr: std::net::SocketAddr,
+}
+
+impl Http {
+    fn start(args: &[&str]) -> Http {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catalogc"))
+            .args(["serve", "--mock", "catalogs", "--http", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("catalogc runs");
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("the listening line");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|a| a.strip_suffix("/mcp"))
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        Http { child, addr }
+    }
+
+    /// One HTTP/1.1 request; the status and the body.
+    fn request(&self, head: &str, body: &[u8]) -> (u16, String, String) {
+        use std::io::Read;
+        let mut stream = std::net::TcpStream::connect(self.addr).expect("connect");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .expect("timeout");
+        let head = head.replace("{addr}", &self.addr.to_string());
+        write!(
+            stream,
+            "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .expect("write");
+        stream.write_all(body).expect("write");
+        let mut out = Vec::new();
+        let _ = stream.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).to_string();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (status, head.to_string(), body.to_string())
+    }
+
+    fn post(&self, extra: &str, body: &str) -> (u16, String, String) {
+        self.request(
+            &format!(
+                "POST /mcp HTTP/1.1\r\nHost: {{addr}}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream{extra}"
+            ),
+            body.as_bytes(),
+        )
+    }
+
+    /// A new session's id.
+    fn initialize(&self) -> String {
+        let (status, head, body) = self.post(
+            "",
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+        );
+        assert_eq!(status, 200, "{head}\n{body}");
+        head.lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| v.trim().to_string())
+            })
+            .unwrap_or_else(|| panic!("{head}"))
+    }
+
+    fn list(&self, session: &str) -> u16 {
+        let extra = format!("\r\nMcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-11-25");
+        self.post(&extra, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+            .0
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_foreign_origin_or_host_port_is_refused_over_http() {
+    let h = Http::start(&[]);
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    assert_eq!(h.post("\r\nOrigin: http://evil.example.com", init).0, 403);
+    assert_eq!(h.post("\r\nOrigin: null", init).0, 403);
+    let rebound = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:evil.com\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream";
+    assert_eq!(h.request(rebound, init.as_bytes()).0, 403);
+    assert_eq!(h.post("\r\nOrigin: http://localhost:6274", init).0, 200);
+}
+
+#[test]
+fn malformed_bodies_over_http_are_400_with_the_json_rpc_error() {
+    let h = Http::start(&[]);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{{"a":{}1{}}}}}"#,
+        "[".repeat(130),
+        "]".repeat(130)
+    );
+    for (body, code) in [
+        ("{not json", -32700),
+        (deep.as_str(), -32700),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"n":1e400}}"#,
+            -32700,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"s":"\ud800"}}"#,
+            -32700,
+        ),
+        (r#"[{"jsonrpc":"2.0","id":9,"method":"ping"}]"#, -32600),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{}}}"#,
+            -32602,
+        ),
+    ] {
+        let (status, head, reply) = h.post("", body);
+        assert_eq!(status, 400, "{body}: {head}");
+        let reply: Value = serde_json::from_str(&reply).unwrap_or_default();
+        assert_eq!(reply["error"]["code"], json!(code), "{body}: {reply}");
+    }
+    let (status, _, _) = h.request(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream",
+        b"\xff\xfe",
+    );
+    assert_eq!(status, 400);
+}
+
+#[test]
+fn http_sessions_are_capped_and_expire_when_idle() {
+    let h = Http::start(&["--max-sessions", "2", "--session-idle", "1"]);
+    let first = h.initialize();
+    let second = h.initialize();
+    let third = h.initialize();
+    // The third closed the session idle the longest.
+    assert_eq!(h.list(&first), 404);
+    assert_eq!(h.list(&third), 200);
+    // Idle past a second, the others expire (a hang guard's margin, not a measurement).
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(h.list(&second), 404);
+    assert_eq!(h.list(&third), 404);
+}

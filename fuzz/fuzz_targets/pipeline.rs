@@ -36,7 +36,8 @@ fuzz_target!(|data: &[u8]| {
     let records = emit::records(&diags, &loaded.sources);
     let _ = emit::json::to_json(&records, &summary);
     let _ = emit::github::render(&records, true);
-    let rules = sarif::used_rules(&records, &[&LintRules, &CoreRules]);
+    let ids = records.iter().map(|r| r.rule.as_str());
+    let rules = sarif::used_rules(ids, &[&LintRules, &CoreRules]);
     let _ = sarif::to_sarif(&records, &rules, sarif::Shape::DIAGNOSTICS);
 
     // `export tools-json` prints the view without building a tree: it must print what

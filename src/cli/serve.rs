@@ -4,9 +4,10 @@
 
 use super::{CliError, Global, Status};
 use crate::mock::Mock;
-use crate::rmcp::{CacheScope, Server, Transport};
+use crate::rmcp::{CacheScope, HttpConfig, Server};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 /// Arguments of `catalogc serve`.
@@ -30,6 +31,13 @@ pub struct ServeArgs {
     /// Mark `tools/list` cacheable by the requesting user only (`cacheScope: private`).
     #[arg(long)]
     pub private_cache: bool,
+    /// Over HTTP: how many sessions may be open at once (a new one past it closes the one
+    /// idle the longest).
+    #[arg(long, value_name = "N", default_value_t = HttpConfig::default().max_sessions)]
+    pub max_sessions: usize,
+    /// Over HTTP: close a session after this many seconds without a message.
+    #[arg(long, value_name = "SECONDS", default_value_t = HttpConfig::default().session_idle.as_secs())]
+    pub session_idle: u64,
 }
 
 fn tool_code(s: &str) -> Result<(String, String), String> {
@@ -61,7 +69,17 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
     let server = Server::new(mock, |r| Ok(r.answers.clone()))?
         .with_ttl_ms(args.ttl_ms)
         .with_cache_scope(scope);
-    let transport = args.http.map_or(Transport::Stdio, Transport::Http);
-    server.run(transport)?;
+    let Some(addr) = args.http else {
+        server.run(crate::rmcp::Transport::Stdio)?;
+        return Ok(Status::Ok);
+    };
+    let config = HttpConfig {
+        max_sessions: args.max_sessions,
+        session_idle: Duration::from_secs(args.session_idle),
+    };
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(crate::rmcp::listen(server, addr, config))?;
     Ok(Status::Ok)
 }

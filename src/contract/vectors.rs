@@ -526,7 +526,7 @@ pub fn pattern_example(pattern: &str) -> Option<String> {
     let mut out = String::new();
     build(&hir, &mut out, 0)?;
     let re = compile_pattern(pattern).ok()?;
-    re.find(&out).is_some().then_some(out)
+    (re.is_match(&out) == Ok(true)).then_some(out)
 }
 
 /// Values of `schema` at and around every bound, each enum value and a wrong one, values of

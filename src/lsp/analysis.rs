@@ -67,7 +67,7 @@ impl Snapshot {
         cache: &mut Cache,
     ) -> Snapshot {
         let opts = LoadOptions::default();
-        let mut paths = project::discover(&[dir.to_path_buf()]).unwrap_or_default();
+        let mut paths = cache.discover(dir);
         if !paths.iter().any(|p| p == focus) && focus.file_name().is_some_and(|n| n != PROJECT_FILE)
         {
             paths.push(focus.to_path_buf());
@@ -216,11 +216,19 @@ impl Snapshot {
 pub struct Cache {
     disk: HashMap<PathBuf, OnDisk>,
     lowered: HashMap<PathBuf, Lowered>,
+    /// The catalog files of each folder analysed.
+    found: HashMap<PathBuf, Vec<PathBuf>>,
     /// Files parsed and lowered so far: what tests check reuse with.
     pub lowerings: usize,
     /// Files read from disk so far.
     pub reads: usize,
+    /// Folders searched for catalog files so far.
+    pub walks: usize,
 }
+
+/// The most folder entries one search of a folder reads (a file opened at `/` is analysed
+/// with the catalogs found within them).
+pub const MAX_FOLDER_ENTRIES: usize = 10_000;
 
 #[derive(Debug)]
 struct OnDisk {
@@ -298,12 +306,27 @@ impl Cache {
     }
 
     /// Forgets the disk text of `paths` (`None`: of every file), after the editor said they
-    /// were saved or changed on disk; their models stay, keyed by their text.
+    /// were saved or changed on disk; their models stay, keyed by their text. The folders'
+    /// file lists are searched again (a file may have been created or deleted).
     pub fn forget_disk(&mut self, paths: Option<&[PathBuf]>) {
         match paths {
             Some(paths) => self.disk.retain(|p, _| !paths.contains(p)),
             None => self.disk.clear(),
         }
+        self.found.clear();
+    }
+
+    /// The catalog files of `dir`: searched once (at most [`MAX_FOLDER_ENTRIES`] entries),
+    /// then kept until the editor reports a change on disk. An edit in a buffer changes no
+    /// file list.
+    fn discover(&mut self, dir: &Path) -> Vec<PathBuf> {
+        if let Some(found) = self.found.get(dir) {
+            return found.clone();
+        }
+        self.walks += 1;
+        let found = project::discover_bounded(dir, MAX_FOLDER_ENTRIES);
+        self.found.insert(dir.to_path_buf(), found.clone());
+        found
     }
 }
 

@@ -74,8 +74,35 @@ fn range_in(index: &Utf16Index, text: &str, span: Span) -> lsp::Range {
 
 /// Every diagnostic of the file, for `textDocument/publishDiagnostics`.
 pub fn diagnostics(view: &View) -> Vec<lsp::Diagnostic> {
-    view.diagnostics().map(|d| to_lsp(view, d)).collect()
+    let mut all: Vec<&Diagnostic> = view.diagnostics().collect();
+    if all.len() <= MAX_DIAGNOSTICS {
+        return all.into_iter().map(|d| to_lsp(view, d)).collect();
+    }
+    // Errors before warnings before information; in file order within each.
+    all.sort_by_key(|d| match d.level {
+        Level::Error => 0,
+        Level::Warn => 1,
+        Level::Info => 2,
+    });
+    let more = all.len() - MAX_DIAGNOSTICS;
+    let mut out: Vec<lsp::Diagnostic> = all[..MAX_DIAGNOSTICS]
+        .iter()
+        .map(|d| to_lsp(view, d))
+        .collect();
+    out.push(lsp::Diagnostic {
+        range: lsp::Range::default(),
+        severity: Some(lsp::DiagnosticSeverity::INFORMATION),
+        source: Some("catalogc".to_string()),
+        message: format!(
+            "{more} more findings in this file are not shown; `catalogc lint` lists them all"
+        ),
+        ..lsp::Diagnostic::default()
+    });
+    out
 }
+
+/// The most findings published for one file; the rest are counted in one last diagnostic.
+pub const MAX_DIAGNOSTICS: usize = 1_000;
 
 fn to_lsp(view: &View, d: &Diagnostic) -> lsp::Diagnostic {
     let severity = match d.level {

@@ -1,7 +1,7 @@
 //! `catalogc lsp`: a language server over stdio.
 //!
 //! Built on rust-analyzer's `lsp-server` (a synchronous JSON-RPC transport over crossbeam
-//! channels) and `lsp-types`: the server is one thread reading one message at a time, so
+//! channels, fed by this module's own bounded framing reader, [`framing`]) and `lsp-types`: the server is one thread reading one message at a time, so
 //! there is no async runtime and no locking, and every answer comes from the same
 //! [`analysis::Snapshot`] the diagnostics came from.
 //!
@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod features;
+pub mod framing;
 
 use analysis::Snapshot;
 use features::View;
@@ -30,10 +31,10 @@ use std::rc::Rc;
 
 /// Serves the protocol on stdin/stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, threads) = framing::stdio();
     serve(&connection)?;
     drop(connection);
-    io_threads.join().map_err(|e| e.to_string())
+    threads.join()
 }
 
 /// What the server announces in its `initialize` answer.

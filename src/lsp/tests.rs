@@ -490,3 +490,109 @@ fn a_burst_of_changes_ends_with_the_diagnostics_of_its_last_text() {
         d["code"] == "model/unknown-keyword" && d["message"].to_string().contains("eerread")
     }) {}
 }
+
+#[test]
+fn published_diagnostics_are_capped_with_a_count_of_the_rest() {
+    let c = Client::start();
+    let fields: String = (0..1_100)
+        .map(|i| format!("        field \"f{i}\" \"string\"\n"))
+        .collect();
+    let text = catalog("big", "order_get", None).replacen(
+        "    examples {",
+        &format!("    input {{\n{fields}    }}\n    examples {{"),
+        1,
+    );
+    let uri = c.open("big.kdl", &text);
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), features::MAX_DIAGNOSTICS + 1);
+    let last = &diags[features::MAX_DIAGNOSTICS];
+    assert!(
+        last["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("more findings")),
+        "{last}"
+    );
+}
+
+fn did_open(uri: &str, text: &str) -> Notification {
+    Notification::new(
+        "textDocument/didOpen".into(),
+        json!({"textDocument": {"uri": uri, "languageId": "kdl", "version": 1, "text": text}}),
+    )
+}
+
+#[test]
+fn edits_do_not_search_the_folder_again() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let text = catalog("a", "order_get", None);
+    std::fs::write(dir.path().join("b.kdl"), catalog("b", "order_list", None))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let uri = path_to_uri(&dir.path().join("a.kdl"))
+        .map(|u| u.as_str().to_string())
+        .unwrap_or_default();
+    let mut server = Server::default();
+    server.notification(did_open(&uri, &text));
+    assert_eq!(server.publish_pending().len(), 1);
+    for version in 2..7 {
+        server.notification(Notification::new(
+            "textDocument/didChange".into(),
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"text": format!("{text}// {version}\n")}]}),
+        ));
+        assert_eq!(server.publish_pending().len(), 1);
+    }
+    assert_eq!(server.cache.walks, 1);
+    // A change on disk may add or remove a file: the folder is searched again.
+    server.notification(Notification::new(
+        "textDocument/didSave".into(),
+        json!({"textDocument": {"uri": uri}}),
+    ));
+    server.publish_pending();
+    assert_eq!(server.cache.walks, 2);
+}
+
+#[test]
+fn a_file_at_the_root_searches_a_bounded_number_of_entries() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..30 {
+        let sub = dir.path().join(format!("d{i:02}"));
+        std::fs::create_dir(&sub).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(sub.join("c.kdl"), "catalog \"c\"\n").unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(
+        crate::project::discover_bounded(dir.path(), usize::MAX).len(),
+        30
+    );
+    assert!(crate::project::discover_bounded(dir.path(), 20).len() <= 10);
+    // A buffer at `/` is analysed with what the bounded search of `/` finds.
+    let mut server = Server::default();
+    server.notification(did_open(
+        "file:///catalogc-lsp-test-at-the-root.kdl",
+        &catalog("root", "order_get", None),
+    ));
+    assert_eq!(server.publish_pending().len(), 1);
+    assert_eq!(server.cache.walks, 1);
+}
+
+#[test]
+fn a_hover_behind_a_hundred_edits_is_answered() {
+    let mut c = Client::start();
+    let text = catalog("a", "order_get", None);
+    let a = c.open("a.kdl", &text);
+    c.diagnostics(&a);
+    for version in 2..102 {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": a, "version": version},
+                   "contentChanges": [{"text": format!("{text}// {version}\n")}]}),
+        );
+    }
+    // Queued behind the edits, the hover is answered from the last text (`request` gives
+    // up after 20 s).
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": a}, "position": pos(&text, "\"order_get\"", 2)}),
+    );
+    let md = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("order_get"), "{md}");
+}

@@ -30,8 +30,11 @@
 //!   and the answers to input requests. Returning an error refuses the call.
 
 mod http;
+mod message;
+mod stdio;
 
-pub use self::http::serve_http;
+pub use self::http::{HttpConfig, MAX_BODY, listen, serve_http, serve_http_with};
+pub use self::stdio::{LineTransport, MAX_LINE};
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 
@@ -304,7 +307,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let running = ServiceExt::serve(self, (read, write))
+        let running = ServiceExt::serve(self, LineTransport::new(read, write))
             .await
             .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
@@ -319,13 +322,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         runtime.block_on(async move {
             match transport {
                 Transport::Stdio => self.serve_stdio().await,
-                Transport::Http(addr) => {
-                    let listener = tokio::net::TcpListener::bind(addr).await?;
-                    let local = listener.local_addr()?;
-                    // The one line a script waits for (a port 0 request learns its port).
-                    eprintln!("listening on http://{local}/mcp");
-                    serve_http(self, listener).await
-                }
+                Transport::Http(addr) => listen(self, addr, HttpConfig::default()).await,
             }
         })
     }

@@ -1,14 +1,16 @@
 //! The small module generated code links against: contract checks, tool-error encoding,
 //! call results, the [`Catalog`] trait and the canonical-JSON digests.
 //!
-//! It depends only on `serde`, `serde_json`, `sha2` and `regress` (and `schemars` with the
-//! `schemars` feature), and re-exports them:
+//! It depends only on `serde`, `serde_json`, `sha2`, `regress`, `regex` and `fancy-regex`
+//! (and `schemars` with the `schemars` feature), and re-exports `serde`, `serde_json`,
+//! `sha2` and `regress`:
 //! generated code names only `::catalogc`, so a crate that serves generated catalogs adds
 //! one dependency and does not compile the compiler.
 
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod pattern;
 pub mod serial;
 pub mod validate;
 

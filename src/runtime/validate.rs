@@ -7,8 +7,10 @@
 //! [`Validate::validate`] checks a typed value (an output before it is sent) through its
 //! JSON form, which is what the client will read. The semantics are JSON Schema 2020-12's:
 //! lengths in Unicode scalar values, `integer` as any number with no fraction, numbers
-//! compared by value, `pattern` as an unanchored ECMA-262 search (`regress`, `u` flag).
+//! compared by value, `pattern` as an unanchored ECMA-262 search (`u` flag) in bounded time
+//! ([`crate::runtime::pattern`]).
 
+use crate::runtime::pattern::{Compiled, Undecided};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -464,10 +466,11 @@ impl Format {
     }
 }
 
-/// An ECMA-262 pattern, compiled on first use and then shared.
+/// An ECMA-262 pattern, compiled on first use and then shared; checked in bounded time
+/// ([`crate::runtime::pattern`]).
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Result<regress::Regex, String>>,
+    compiled: OnceLock<Result<Compiled, String>>,
 }
 
 impl fmt::Debug for Pattern {
@@ -491,25 +494,31 @@ impl Pattern {
         self.source
     }
 
-    /// The compiled expression, or why it does not compile (the linter rejects such
-    /// catalogs, so generated code only meets this through a hand-built model).
-    pub fn regex(&self) -> Result<&regress::Regex, &str> {
+    /// The compiled pattern, or why it does not compile (the linter rejects such catalogs,
+    /// so generated code only meets this through a hand-built model).
+    pub fn compiled(&self) -> Result<&Compiled, &str> {
         self.compiled
             .get_or_init(|| compile_pattern(self.source))
             .as_ref()
             .map_err(String::as_str)
     }
 
-    /// Whether the pattern matches somewhere in `s`. A pattern that does not compile
-    /// matches nothing: fail closed.
+    /// Whether the pattern matches somewhere in `s`; [`Undecided`] when it could not be
+    /// told within the pattern's budget. A pattern that does not compile matches nothing:
+    /// fail closed.
+    pub fn matches(&self, s: &str) -> Result<bool, Undecided> {
+        self.compiled().map_or(Ok(false), |c| c.is_match(s))
+    }
+
+    /// Whether the pattern is known to match somewhere in `s` (undecided is no match).
     pub fn is_match(&self, s: &str) -> bool {
-        self.regex().is_ok_and(|r| r.find(s).is_some())
+        self.matches(s) == Ok(true)
     }
 }
 
 /// Compiles a JSON Schema `pattern` as ECMA-262 with the `u` flag (what 2020-12 asks for).
-pub fn compile_pattern(source: &str) -> Result<regress::Regex, String> {
-    regress::Regex::with_flags(source, "u").map_err(|e| e.to_string())
+pub fn compile_pattern(source: &str) -> Result<Compiled, String> {
+    Compiled::new(source)
 }
 
 /// A generated type that knows its contract.
@@ -634,14 +643,16 @@ fn string(rule: &StrRule, s: &str, path: &str, out: &mut Vec<Violation>) {
     {
         push(out, path, format!("longer than {max} characters"));
     }
-    if let Some(p) = rule.pattern
-        && !p.is_match(s)
-    {
-        push(
-            out,
-            path,
-            format!("does not match the pattern {:?}", p.source()),
-        );
+    if let Some(p) = rule.pattern {
+        match p.matches(s) {
+            Ok(true) => {}
+            Ok(false) => push(
+                out,
+                path,
+                format!("does not match the pattern {:?}", p.source()),
+            ),
+            Err(undecided) => push(out, path, format!("{undecided} {:?}", p.source())),
+        }
     }
     if let Some(f) = rule.format
         && !f.matches(s)

@@ -155,7 +155,7 @@ fn string_default_violation(v: &str, s: &StringTy) -> Option<String> {
     }
     if let Some(p) = &s.pattern
         && let Ok(re) = crate::runtime::validate::compile_pattern(&p.value)
-        && re.find(v).is_none()
+        && re.is_match(v) == Ok(false)
     {
         return Some(format!("not matched by its `pattern` `{}`", p.value));
     }

@@ -6,6 +6,7 @@ use crate::diag::Level;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding, RuleState};
 use crate::model::TyKind;
+use crate::runtime::pattern::{Compiled, Engine, STEP_BUDGET};
 use regex_syntax::ast::{self, Ast, RepetitionKind, RepetitionRange};
 use regex_syntax::hir::{Class, Hir, HirKind};
 use std::collections::HashMap;
@@ -15,7 +16,8 @@ crate::lint::declare_rule! {
     /// Reports a string `pattern` that backtracks catastrophically in ECMA-262 engines (the
     /// backtracking regex engines of JavaScript validators, and most others): time exponential in
     /// the length of a value that almost matches. Two shapes are detected, both under an
-    /// unbounded quantifier (`*`, `+`, `{n,}`):
+    /// unbounded quantifier (`*`, `+`, `{n,}`) or a count of three or more (`{3}`, `{1,30}`:
+    /// time grows as the length to the power of the count, `^(.*a){20}$` never ends):
     /// - a nested unbounded quantifier whose body the outer repetition cannot tell apart from the
     ///   rest of its iteration: `^(a+)+$`, `^(a*)*$`, `^(\w+\s?)*$`, `^(x|a+)*$`. An iteration
     ///   that also requires something the inner quantifier cannot match, `^[a-z]+(-[a-z]+)*$`
@@ -25,9 +27,14 @@ crate::lint::declare_rule! {
     /// Sets of characters are compared exactly (classes, `\d`, `\w`, `.`; `\w` and `\s` read as
     /// Unicode, a superset of ECMA-262's). What it cannot see: backtracking that needs a whole
     /// string, not one character, to be ambiguous (`^(ab|a)(b|bc)*…$` style), polynomial blow-ups
-    /// of adjacent quantifiers (`^a*a*a*$`), and bounded repetitions (`(a+){1,30}`), which are
-    /// polynomial. It may report an alternation whose branches share a first character but
-    /// never the same string (`^(ab|ac)*$`): rewrite it as `^(a[bc])*$`.
+    /// of adjacent quantifiers (`^a*a*a*$`), and counts of one or two (`(a+){1,2}`). It may
+    /// report an alternation whose branches share a first character but never the same string
+    /// (`^(ab|ac)*$`): rewrite it as `^(a[bc])*$`.
+    ///
+    /// It also reports every pattern catalogc's own validator (generated code, `serve --mock`)
+    /// cannot check in linear time: lookaround runs on a backtracking engine that refuses a
+    /// value after a million steps, and a pattern no bounded engine reads the same way
+    /// (backreferences, `\p{…}` inside a class) refuses every value.
     ///
     /// ## Why is this bad?
     /// The server (or the client) validates every value the model sends against the pattern. A
@@ -126,7 +133,7 @@ impl Scan<'_> {
     fn find(&self, a: &Ast) -> Option<String> {
         match a {
             Ast::Repetition(r) => {
-                if unbounded(r)
+                if (unbounded(r) || many(r))
                     && let Some(why) = self.dangerous_body(a, &r.ast)
                 {
                     return Some(why);
@@ -208,6 +215,14 @@ fn unbounded(r: &ast::Repetition) -> bool {
     )
 }
 
+/// A count of three or more iterations: `{3}`, `{1,30}`.
+fn many(r: &ast::Repetition) -> bool {
+    match r.op.kind {
+        RepetitionKind::Range(RepetitionRange::Exactly(n) | RepetitionRange::Bounded(_, n)) => n >= 3,
+        _ => false,
+    }
+}
+
 fn unbounded_inside<'a>(a: &'a Ast, out: &mut Vec<&'a ast::Repetition>) {
     match a {
         Ast::Repetition(r) => {
@@ -226,8 +241,22 @@ fn unbounded_inside<'a>(a: &'a Ast, out: &mut Vec<&'a ast::Repetition>) {
 /// Why `pattern` backtracks catastrophically, or `None`. A pattern the parser rejects is
 /// `bounds/pattern`'s to report.
 fn backtracks(pattern: &str) -> Option<String> {
-    let ast = ast::parse::Parser::new().parse(pattern).ok()?;
-    Scan { pattern }.find(&ast)
+    if let Some(ast) = ast::parse::Parser::new().parse(pattern).ok()
+        && let Some(why) = (Scan { pattern }).find(&ast)
+    {
+        return Some(why);
+    }
+    let compiled = Compiled::new(pattern).ok()?;
+    match compiled.engine() {
+        Engine::Linear => None,
+        Engine::Budgeted => Some(format!(
+            "its lookaround needs a backtracking engine, and catalogc's validator refuses a value it cannot decide within {STEP_BUDGET} steps"
+        )),
+        Engine::Refused => Some(format!(
+            "no engine checks it in bounded time ({}), so catalogc's validator refuses every value",
+            compiled.refused().unwrap_or("")
+        )),
+    }
 }
 
 /// Why each pattern seen in the run backtracks, or `None`: each is analysed once.
@@ -274,6 +303,11 @@ mod tests {
             "^((a+)b?)+$",
             "^(.*,)*x$",
             "^(a+){2,}$",
+            "^(.*a){20}$",
+            "^(.*?,){11}P$",
+            "^(a+){1,30}$",
+            "^(?!.*--)[a-z-]+$",
+            r"^(a)\1$",
         ] {
             assert!(backtracks(p).is_some(), "{p}");
         }
@@ -287,7 +321,8 @@ mod tests {
             "^(a+b)+$",
             "^INV-[0-9]+$",
             "^(?:ab|cd)*$",
-            "^(a+){1,30}$",
+            "^(a+){1,2}$",
+            r"^(\d+\.){3}\d+$",
             "^[a-z]{2,8}$",
             "^([A-Z][a-z]+ ?)+$",
             "^(a|b)*c$",
