@@ -2,10 +2,13 @@
 
 use ::catalogc::runtime::support as __rt;
 /// The catalog name.
+#[allow(dead_code)]
 pub const NAME: &str = "billing";
 /// The catalog version.
+#[allow(dead_code)]
 pub const VERSION: &str = "2.0.0";
 /// An invoice summary as the tenant's customers see it.
+#[allow(dead_code)]
 #[derive(__rt::Clone, __rt::PartialEq)]
 pub struct Invoice {
     /// The invoice number printed on the invoice, e.g. INV-1042.
@@ -64,6 +67,7 @@ impl __rt::Debug for Invoice {
     }
 }
 impl __rt::Validate for Invoice {
+    #[allow(clippy::too_many_lines)]
     fn shape() -> &'static __rt::Shape {
         static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
         static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -100,8 +104,8 @@ impl __rt::Validate for Invoice {
                     true,
                     __rt::Shape::Integer(
                         &__rt::NumRule::ANY
-                            .min(__rt::Bound::Int(0i64))
-                            .max(__rt::Bound::Int(100000000000i64)),
+                            .min(__rt::Bound::Int(0))
+                            .max(__rt::Bound::Int(100_000_000_000)),
                     ),
                 ),
                 __rt::FieldRule::new(
@@ -122,6 +126,7 @@ impl __rt::Validate for Invoice {
     }
 }
 /// Where the invoice stands; more states may be added later.
+#[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceStatus {
     Draft,
@@ -130,8 +135,10 @@ pub enum InvoiceStatus {
     Paid,
     Void,
 }
+#[allow(dead_code)]
 impl InvoiceStatus {
     /// The value as it appears in JSON.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         <Self as __rt::StrEnum>::VALUES[self as usize]
     }
@@ -163,14 +170,17 @@ impl<'de> __rt::Deserialize<'de> for InvoiceStatus {
     }
 }
 /// ISO 4217 currency of every amount of this invoice.
+#[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceCurrency {
     Usd,
     Eur,
     Cny,
 }
+#[allow(dead_code)]
 impl InvoiceCurrency {
     /// The value as it appears in JSON.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         <Self as __rt::StrEnum>::VALUES[self as usize]
     }
@@ -190,6 +200,7 @@ impl<'de> __rt::Deserialize<'de> for InvoiceCurrency {
     }
 }
 /// List open or overdue invoices visible to the authenticated tenant.
+#[allow(dead_code)]
 pub mod invoice_list {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -246,11 +257,13 @@ pub mod invoice_list {
         }
     }
     impl Input {
+        /// The value of `page_size` when it is absent.
         fn default_page_size() -> i64 {
-            20i64
+            20
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
@@ -266,8 +279,8 @@ pub mod invoice_list {
                         false,
                         __rt::Shape::Integer(
                             &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(1i64))
-                                .max(__rt::Bound::Int(50i64)),
+                                .min(__rt::Bound::Int(1))
+                                .max(__rt::Bound::Int(50)),
                         ),
                     ),
                     __rt::FieldRule::new(
@@ -295,6 +308,7 @@ pub mod invoice_list {
     }
     impl Status {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -342,6 +356,7 @@ pub mod invoice_list {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
@@ -424,6 +439,7 @@ pub mod invoice_list {
     impl __rt::StdError for Error {}
 }
 /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
+#[allow(dead_code)]
 pub mod invoice_get {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -472,6 +488,7 @@ pub mod invoice_get {
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -519,6 +536,7 @@ pub mod invoice_get {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
@@ -532,8 +550,8 @@ pub mod invoice_get {
                         true,
                         __rt::Shape::Integer(
                             &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(0i64))
-                                .max(__rt::Bound::Int(100i64)),
+                                .min(__rt::Bound::Int(0))
+                                .max(__rt::Bound::Int(100)),
                         ),
                     ),
                     __rt::FieldRule::new(
@@ -594,6 +612,7 @@ pub mod invoice_get {
     impl __rt::StdError for Error {}
 }
 /// Send the customer of one overdue invoice a payment reminder email.
+#[allow(dead_code)]
 pub mod invoice_send_reminder {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -650,6 +669,7 @@ pub mod invoice_send_reminder {
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^INV-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -705,6 +725,7 @@ pub mod invoice_send_reminder {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^REM-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -732,13 +753,15 @@ pub mod invoice_send_reminder {
         /// What an idempotency key is unique within (`idempotency scope=…`).
         pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &["tenant", "operation"];
         /// How long a key is remembered, in seconds.
-        pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400u64);
+        pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400);
         /// The idempotency key: a retry with the same key must not repeat the effect.
+        #[must_use]
         pub fn idempotency_key(&self) -> &str {
             &self.idempotency_key
         }
         /// The approval digest: `sha256:` over the RFC 8785 canonical arguments. The
         /// user approves this digest; the call proceeds only when it matches.
+        #[must_use]
         pub fn approval_digest(&self) -> __rt::String {
             __rt::approval_digest(self, __rt::None)
         }
@@ -841,6 +864,7 @@ pub mod invoice_send_reminder {
 ///
 /// One method per tool. The context carries what the server trusts about the request
 /// (identity, tenant, policy); it never comes from tool arguments.
+#[allow(dead_code)]
 pub trait Billing: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
     type Context: __rt::Send + __rt::Sync;
@@ -871,6 +895,7 @@ pub trait Billing: __rt::Send + __rt::Sync {
 }
 /// The catalog as served: tool definitions in declaration order and `call`.
 #[derive(Debug, Clone, Copy, Default)]
+#[allow(dead_code)]
 pub struct Catalog;
 impl<H: Billing> __rt::Catalog<H> for Catalog {
     type Context = H::Context;
@@ -881,6 +906,7 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
         invoice_get::INFO,
         invoice_send_reminder::INFO,
     ];
+    #[allow(clippy::too_many_lines)]
     async fn call(
         handler: &H,
         ctx: &H::Context,

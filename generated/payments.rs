@@ -2,10 +2,13 @@
 
 use ::catalogc::runtime::support as __rt;
 /// The catalog name.
+#[allow(dead_code)]
 pub const NAME: &str = "payments";
 /// The catalog version.
+#[allow(dead_code)]
 pub const VERSION: &str = "2.0.0";
 /// An amount of money with its currency.
+#[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
 pub struct TransferAmount {
     /// The amount in minor units of the currency (cents for USD).
@@ -31,6 +34,7 @@ impl<'de> __rt::Deserialize<'de> for TransferAmount {
     }
 }
 impl __rt::Validate for TransferAmount {
+    #[allow(clippy::too_many_lines)]
     fn shape() -> &'static __rt::Shape {
         static SHAPE: __rt::Shape = __rt::Shape::Object(
             &[
@@ -39,8 +43,8 @@ impl __rt::Validate for TransferAmount {
                     true,
                     __rt::Shape::Integer(
                         &__rt::NumRule::ANY
-                            .min(__rt::Bound::Int(0i64))
-                            .max(__rt::Bound::Int(1000000i64)),
+                            .min(__rt::Bound::Int(0))
+                            .max(__rt::Bound::Int(1_000_000)),
                     ),
                 ),
                 __rt::FieldRule::new(
@@ -54,13 +58,16 @@ impl __rt::Validate for TransferAmount {
     }
 }
 /// ISO 4217 currency of the amount.
+#[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum TransferAmountCurrency {
     Usd,
     Eur,
 }
+#[allow(dead_code)]
 impl TransferAmountCurrency {
     /// The value as it appears in JSON.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         <Self as __rt::StrEnum>::VALUES[self as usize]
     }
@@ -80,6 +87,7 @@ impl<'de> __rt::Deserialize<'de> for TransferAmountCurrency {
     }
 }
 /// Compute the fee, exchange and arrival date of a transfer without moving any money.
+#[allow(dead_code)]
 pub mod payment_transfer_preview {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -140,6 +148,7 @@ pub mod payment_transfer_preview {
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
@@ -164,8 +173,8 @@ pub mod payment_transfer_preview {
                         true,
                         __rt::Shape::Integer(
                             &__rt::NumRule::ANY
-                                .max(__rt::Bound::Int(1000000i64))
-                                .exclusive_min(__rt::Bound::Int(0i64)),
+                                .max(__rt::Bound::Int(1_000_000))
+                                .exclusive_min(__rt::Bound::Int(0)),
                         ),
                     ),
                     __rt::FieldRule::new(
@@ -193,6 +202,7 @@ pub mod payment_transfer_preview {
     }
     impl Currency {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -256,6 +266,7 @@ pub mod payment_transfer_preview {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static SHAPE: __rt::Shape = __rt::Shape::Object(
                 &[
@@ -278,8 +289,8 @@ pub mod payment_transfer_preview {
                         true,
                         __rt::Shape::Integer(
                             &__rt::NumRule::ANY
-                                .min(__rt::Bound::Int(0i64))
-                                .max(__rt::Bound::Int(100000i64)),
+                                .min(__rt::Bound::Int(0))
+                                .max(__rt::Bound::Int(100_000)),
                         ),
                     ),
                     __rt::FieldRule::new(
@@ -319,6 +330,7 @@ pub mod payment_transfer_preview {
     }
     impl OutputCurrency {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -394,6 +406,7 @@ pub mod payment_transfer_preview {
     impl __rt::StdError for Error {}
 }
 /// Transfer money between two accounts of the authenticated tenant.
+#[allow(dead_code)]
 pub mod payment_transfer_submit {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -462,6 +475,7 @@ pub mod payment_transfer_submit {
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
             static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^[A-Z0-9-]{4,34}$");
@@ -486,8 +500,8 @@ pub mod payment_transfer_submit {
                         true,
                         __rt::Shape::Integer(
                             &__rt::NumRule::ANY
-                                .max(__rt::Bound::Int(1000000i64))
-                                .exclusive_min(__rt::Bound::Int(0i64)),
+                                .max(__rt::Bound::Int(1_000_000))
+                                .exclusive_min(__rt::Bound::Int(0)),
                         ),
                     ),
                     __rt::FieldRule::new(
@@ -527,6 +541,7 @@ pub mod payment_transfer_submit {
     }
     impl Currency {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -574,6 +589,7 @@ pub mod payment_transfer_submit {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -612,6 +628,7 @@ pub mod payment_transfer_submit {
     }
     impl Status {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -636,13 +653,15 @@ pub mod payment_transfer_submit {
         /// What an idempotency key is unique within (`idempotency scope=…`).
         pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &["tenant", "operation"];
         /// How long a key is remembered, in seconds.
-        pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400u64);
+        pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400);
         /// The idempotency key: a retry with the same key must not repeat the effect.
+        #[must_use]
         pub fn idempotency_key(&self) -> &str {
             &self.idempotency_key
         }
         /// The approval digest: `sha256:` over the RFC 8785 canonical arguments and
         /// the current `resource_version` of what the call changes.
+        #[must_use]
         pub fn approval_digest(&self, resource_version: &str) -> __rt::String {
             __rt::approval_digest(self, __rt::Some(resource_version))
         }
@@ -742,6 +761,7 @@ pub mod payment_transfer_submit {
     pub type Reply = __rt::Reply<Output, NeedsInput>;
 }
 /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
+#[allow(dead_code)]
 pub mod payment_transfer_status {
     use ::catalogc::runtime::support as __rt;
     /// The tool name.
@@ -794,6 +814,7 @@ pub mod payment_transfer_status {
         }
     }
     impl __rt::Validate for Input {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -852,6 +873,7 @@ pub mod payment_transfer_status {
         }
     }
     impl __rt::Validate for Output {
+        #[allow(clippy::too_many_lines)]
         fn shape() -> &'static __rt::Shape {
             static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^TRF-[0-9]+$");
             static SHAPE: __rt::Shape = __rt::Shape::Object(
@@ -906,6 +928,7 @@ pub mod payment_transfer_status {
     }
     impl Status {
         /// The value as it appears in JSON.
+        #[must_use]
         pub fn as_str(self) -> &'static str {
             <Self as __rt::StrEnum>::VALUES[self as usize]
         }
@@ -977,6 +1000,7 @@ pub mod payment_transfer_status {
 ///
 /// One method per tool. The context carries what the server trusts about the request
 /// (identity, tenant, policy); it never comes from tool arguments.
+#[allow(dead_code)]
 pub trait Payments: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
     type Context: __rt::Send + __rt::Sync;
@@ -1016,6 +1040,7 @@ pub trait Payments: __rt::Send + __rt::Sync {
 }
 /// The catalog as served: tool definitions in declaration order and `call`.
 #[derive(Debug, Clone, Copy, Default)]
+#[allow(dead_code)]
 pub struct Catalog;
 impl<H: Payments> __rt::Catalog<H> for Catalog {
     type Context = H::Context;
@@ -1026,6 +1051,7 @@ impl<H: Payments> __rt::Catalog<H> for Catalog {
         payment_transfer_submit::INFO,
         payment_transfer_status::INFO,
     ];
+    #[allow(clippy::too_many_lines)]
     async fn call(
         handler: &H,
         ctx: &H::Context,

@@ -1,12 +1,13 @@
 //! A string `enum`: a fieldless Rust enum whose variants stand for the catalog's values.
 
-use super::{Options, doc, ident, schemars_parts};
+use super::{At, Options, doc, ident, may_be_unused, schemars_parts};
 use crate::codegen::plan::EnumPlan;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The enum, its `as_str`, `StrEnum` table and serde impls.
-pub(super) fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
+pub(super) fn enumeration(e: &EnumPlan<'_>, at: At, opts: &Options) -> TokenStream {
+    let unused = may_be_unused(at);
     let (schemars_derive, schemars_attr) = schemars_parts(opts, TokenStream::new());
     let id = ident(&e.ident);
     let d = doc(e.doc);
@@ -26,14 +27,17 @@ pub(super) fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
     // Variants are declared in the order of `VALUES`, so the discriminant indexes it.
     quote! {
         #d
+        #unused
         #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash
             #schemars_derive)]
         #schemars_attr
         pub enum #id {
             #(#variants)*
         }
+        #unused
         impl #id {
             /// The value as it appears in JSON.
+            #[must_use]
             pub fn as_str(self) -> &'static str {
                 <Self as __rt::StrEnum>::VALUES[self as usize]
             }
@@ -73,7 +77,7 @@ tool "t" version="1.0.0" {
             let Item::Enum(e) = planned(&plan.tools[0].items, "Status") else {
                 panic!("Status is not an enum")
             };
-            printed(enumeration(e, opts))
+            printed(enumeration(e, At::Tool, opts))
         })
     }
 

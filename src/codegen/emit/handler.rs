@@ -63,6 +63,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
         ///
         /// One method per tool. The context carries what the server trusts about the request
         /// (identity, tenant, policy); it never comes from tool arguments.
+        #[allow(dead_code)]
         pub trait #trait_ident: __rt::Send + __rt::Sync {
             /// Identity, tenant and policy from the authenticated request — never from arguments.
             type Context: __rt::Send + __rt::Sync;
@@ -71,6 +72,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
 
         /// The catalog as served: tool definitions in declaration order and `call`.
         #[derive(Debug, Clone, Copy, Default)]
+        #[allow(dead_code)]
         pub struct Catalog;
 
         impl<H: #trait_ident> __rt::Catalog<H> for Catalog {
@@ -79,6 +81,8 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
             const VERSION: &'static str = VERSION;
             const TOOLS: &'static [__rt::ToolInfo] = &[#(#infos),*];
 
+            // One arm per tool: a large catalog's dispatcher is long by nature.
+            #[allow(clippy::too_many_lines)]
             async fn call(
                 handler: &H,
                 ctx: &H::Context,

@@ -82,6 +82,16 @@ fn rust_type(ty: &RTy, at: At) -> TokenStream {
     }
 }
 
+/// `#[allow(dead_code)]` on an item of the catalog's root, where an item or method a crate
+/// does not use would warn in a private module of a binary; a tool's module carries it once
+/// for everything in it. Unused generated code is not a defect of the crate that includes it.
+fn may_be_unused(at: At) -> TokenStream {
+    match at {
+        At::Root => quote!(#[allow(dead_code)]),
+        At::Tool => TokenStream::new(),
+    }
+}
+
 /// The top of a catalog's file: the runtime import, the catalog's name and version, and its
 /// named types.
 pub(super) fn prelude(plan: &CatalogPlan<'_>, opts: &Options) -> TokenStream {
@@ -92,8 +102,10 @@ pub(super) fn prelude(plan: &CatalogPlan<'_>, opts: &Options) -> TokenStream {
     quote! {
         use ::catalogc::runtime::support as __rt;
         /// The catalog name.
+        #[allow(dead_code)]
         pub const NAME: &str = #name;
         /// The catalog version.
+        #[allow(dead_code)]
         pub const VERSION: &str = #version;
 
         #(#types)*
@@ -125,8 +137,8 @@ pub(super) fn raw_str(text: &str) -> proc_macro2::Literal {
 fn item(i: &Item<'_>, at: At, opts: &Options) -> TokenStream {
     match i {
         Item::Struct(s) => structure::structure(s, at, opts),
-        Item::Enum(e) => enumeration::enumeration(e, opts),
-        Item::Union(u) => union::union(u, opts),
+        Item::Enum(e) => enumeration::enumeration(e, at, opts),
+        Item::Union(u) => union::union(u, at, opts),
     }
 }
 
@@ -147,10 +159,53 @@ fn schemars_parts(opts: &Options, serde: TokenStream) -> (TokenStream, TokenStre
     }
 }
 
+/// An integer literal without a suffix (its type comes from where it stands), its digits in
+/// groups of three from six digits on, as clippy's `unreadable_literal` asks.
+fn int(v: impl Into<i128>) -> TokenStream {
+    int_literal(v.into(), "")
+}
+
+/// The integer `v` as a literal followed by `suffix` (`i64`, or none), its digits in groups
+/// of three from six digits on.
+pub(super) fn int_literal(v: i128, suffix: &str) -> TokenStream {
+    let digits = v.unsigned_abs();
+    let plain = digits.to_string();
+    let mut grouped = String::with_capacity(plain.len() * 4 / 3 + suffix.len());
+    for (i, d) in plain.chars().enumerate() {
+        if plain.len() > 5 && i > 0 && (plain.len() - i).is_multiple_of(3) {
+            grouped.push('_');
+        }
+        grouped.push(d);
+    }
+    grouped.push_str(suffix);
+    let lit = grouped
+        .parse()
+        .unwrap_or_else(|_| proc_macro2::Literal::u128_unsuffixed(digits));
+    if v < 0 { quote!(-#lit) } else { quote!(#lit) }
+}
+
 /// An optional count as `Some(n)` or `None`.
 fn opt_u64(v: Option<u64>) -> TokenStream {
     match v {
-        Some(v) => quote!(__rt::Some(#v)),
+        Some(v) => {
+            let v = int(v);
+            quote!(__rt::Some(#v))
+        }
         None => quote!(__rt::None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_integer_literals_have_digit_separators() {
+        let lit = |v: i128, suffix| int_literal(v, suffix).to_string();
+        assert_eq!(lit(20, ""), "20");
+        assert_eq!(lit(99_999, ""), "99999");
+        assert_eq!(lit(100_000, ""), "100_000");
+        assert_eq!(lit(-1_000_000, "i64"), "- 1_000_000i64");
+        assert_eq!(lit(i128::from(i64::MIN), ""), "- 9_223_372_036_854_775_808");
     }
 }

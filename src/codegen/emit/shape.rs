@@ -2,7 +2,7 @@
 //! `runtime::Shape` built through the runtime's `const fn` rule builders, each `pattern`
 //! compiled on first use.
 
-use super::{At, ident, rust_type};
+use super::{At, ident, int, rust_type};
 use crate::codegen::plan::{RTy, StructPlan};
 use crate::model::{CURSOR_DEFAULT_MAX_LENGTH, Literal, Num, NumTy, StringTy, Ty, TyKind};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -60,6 +60,8 @@ pub(super) fn validate_impl(s: &StructPlan<'_>, at: At) -> TokenStream {
     };
     quote! {
         impl __rt::Validate for #id {
+            // One rule per field: a large struct's shape is long by nature.
+            #[allow(clippy::too_many_lines)]
             fn shape() -> &'static __rt::Shape {
                 #(#patterns)*
                 static SHAPE: __rt::Shape = #object_shape;
@@ -98,20 +100,17 @@ fn with_bounds(base: TokenStream, bounds: Vec<(&str, Option<TokenStream>)>) -> T
 
 fn bound(n: &Option<crate::model::Sp<Num>>) -> Option<TokenStream> {
     n.as_ref().map(|n| match n.value {
-        Num::Int(i) => quote!(__rt::Bound::Int(#i)),
+        Num::Int(i) => {
+            let i = int(i);
+            quote!(__rt::Bound::Int(#i))
+        }
         Num::Float(f) => quote!(__rt::Bound::Float(#f)),
     })
 }
 
 /// A count bound (`max-items`, `max-entries`) as a literal, when set.
 fn count(v: &Option<crate::model::Sp<u64>>) -> Option<TokenStream> {
-    v.as_ref().map(|v| unsuffixed(v.value))
-}
-
-/// A count or length as a literal without a suffix (its type comes from the builder).
-fn unsuffixed(v: u64) -> TokenStream {
-    let v = proc_macro2::Literal::u64_unsuffixed(v);
-    quote!(#v)
+    v.as_ref().map(|v| int(v.value))
 }
 
 fn shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream {
@@ -180,7 +179,7 @@ fn element_shape(ty: &Ty, rty: &RTy, at: At, counter: &mut usize) -> TokenStream
 }
 
 fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> TokenStream {
-    let len = |v: Option<u64>| v.map(unsuffixed);
+    let len = |v: Option<u64>| v.map(int);
     let pattern = s.pattern.as_ref().map(|_| {
         let pid = pattern_ident(*counter);
         *counter += 1;
@@ -225,7 +224,10 @@ fn string_rule(s: &StringTy, default_max: Option<u64>, counter: &mut usize) -> T
 fn scalar(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(__rt::Scalar::Str(#s)),
-        Literal::Int(i) => quote!(__rt::Scalar::Int(#i)),
+        Literal::Int(i) => {
+            let i = int(*i);
+            quote!(__rt::Scalar::Int(#i))
+        }
         Literal::Float(f) => quote!(__rt::Scalar::Float(#f)),
         Literal::Bool(b) => quote!(__rt::Scalar::Bool(#b)),
         Literal::Null => quote!(::core::compile_error!(
@@ -285,7 +287,7 @@ tool "t" version="1.0.0" {
             r#"static PATTERN_0: __rt::Pattern = __rt::Pattern::new("^[a-z]+$");"#,
             r#"static PATTERN_1: __rt::Pattern = __rt::Pattern::new("^t");"#,
             r#"__rt::FieldRule::new("name", true, __rt::Shape::String(&__rt::StrRule::ANY.max_length(8).pattern(&PATTERN_0)))"#,
-            "__rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(1i64)).max(__rt::Bound::Int(50i64)))",
+            "__rt::Shape::Integer(&__rt::NumRule::ANY.min(__rt::Bound::Int(1)).max(__rt::Bound::Int(50)))",
             "__rt::StrRule::ANY.format(__rt::Format::DateTime)",
             "__rt::ArrayRule::of(__rt::Shape::String(&__rt::StrRule::ANY.max_length(8).pattern(&PATTERN_1))).max_items(4).unique()",
             "__rt::Shape::Named(<super::Place as __rt::Validate>::shape)",

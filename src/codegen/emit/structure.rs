@@ -2,7 +2,7 @@
 //! redacting `Debug` when a field is `sensitive`, its fields' default functions, and its
 //! contract check ([`super::shape`]).
 
-use super::{At, Options, doc, ident, rust_type, schemars_parts};
+use super::{At, Options, doc, ident, int, may_be_unused, rust_type, schemars_parts};
 use crate::codegen::plan::{FieldPlan, RTy, StructPlan};
 use crate::model::Literal;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -101,8 +101,10 @@ pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStre
         TokenStream::new()
     };
     let validate = super::shape::validate_impl(s, at);
+    let unused = may_be_unused(at);
     quote! {
         #d
+        #unused
         #[derive(#debug __rt::Clone, __rt::PartialEq #schemars_derive)]
         #schemars_attr
         pub struct #id {
@@ -125,7 +127,7 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
         (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
-        (RTy::I64, Literal::Int(i)) => Some(quote!(#i)),
+        (RTy::I64, Literal::Int(i)) => Some(int(*i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {
             let x = *i as f64;
@@ -148,12 +150,17 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
     let value = default_value(f)?;
     let fname = default_fn_ident(f);
     let ty = rust_type(&f.ty, at);
+    let d = format!(" The value of `{}` when it is absent.", f.field.name.value);
+    // A nullable field's default is `Some`: the field's type is an `Option` (`null`).
     if f.field.nullable {
         return Some(quote! {
+            #[doc = #d]
+            #[allow(clippy::unnecessary_wraps)]
             fn #fname() -> __rt::Option<#ty> { __rt::Some(#value) }
         });
     }
     Some(quote! {
+        #[doc = #d]
         fn #fname() -> #ty { #value }
     })
 }
@@ -347,7 +354,7 @@ tool "t" version="1.0.0" {
             r#"__rt::StructOut::new(s, "Input", <Self as __rt::Validate>::shape())?"#,
             ".field(&self.name)?.field(&self.size)?.opt(&self.note)?.opt(&self.tag)?.end()",
             "name: f.req()?, size: f.or(Self::default_size)?, note: f.opt_null()?, tag: f.opt()?,",
-            "fn default_size() -> i64 { 20i64 }",
+            "fn default_size() -> i64 { 20 }",
             "impl __rt::Validate for Input",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");

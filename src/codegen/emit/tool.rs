@@ -45,6 +45,7 @@ pub(in crate::codegen) fn module(
     });
     quote! {
         #mdoc
+        #[allow(dead_code)]
         pub mod #m {
             use ::catalogc::runtime::support as __rt;
             /// The tool name.
@@ -102,6 +103,7 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
                 /// How long a key is remembered, in seconds.
                 pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
                 /// The idempotency key: a retry with the same key must not repeat the effect.
+                #[must_use]
                 pub fn idempotency_key(&self) -> &str {
                     &self.#fid
                 }
@@ -113,6 +115,7 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
             ConfirmDigest::Arguments => quote! {
                 /// The approval digest: `sha256:` over the RFC 8785 canonical arguments. The
                 /// user approves this digest; the call proceeds only when it matches.
+                #[must_use]
                 pub fn approval_digest(&self) -> __rt::String {
                     __rt::approval_digest(self, __rt::None)
                 }
@@ -120,6 +123,7 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
             ConfirmDigest::ArgumentsResourceVersion => quote! {
                 /// The approval digest: `sha256:` over the RFC 8785 canonical arguments and
                 /// the current `resource_version` of what the call changes.
+                #[must_use]
                 pub fn approval_digest(&self, resource_version: &str) -> __rt::String {
                     __rt::approval_digest(
                         self,
@@ -195,7 +199,7 @@ mod tests {
             "pub const DEFINITION: &str = r#\"{",
             "pub const INFO: __rt::ToolInfo = __rt::ToolInfo {",
             r#"pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &["tenant", "operation"];"#,
-            "pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400u64);",
+            "pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = __rt::Some(86400);",
             "pub fn idempotency_key(&self) -> &str { &self.idempotency_key }",
             "pub fn approval_digest(&self) -> __rt::String { __rt::approval_digest(self, __rt::None) }",
             "pub enum NeedsInput {",

@@ -1,13 +1,14 @@
 //! A `union`: a serde internally tagged enum with one newtype variant per catalog variant.
 
-use super::{Options, doc, ident, schemars_parts};
+use super::{At, Options, doc, ident, may_be_unused, schemars_parts};
 use crate::codegen::plan::UnionPlan;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// A serde internally tagged enum: the discriminator is the tag, each variant's struct holds
 /// the other fields; `validate()` picks the variant's rules by the tag.
-pub(super) fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
+pub(super) fn union(u: &UnionPlan<'_>, at: At, opts: &Options) -> TokenStream {
+    let unused = may_be_unused(at);
     let (schemars_derive, schemars_attr) = schemars_parts(opts, TokenStream::new());
     let id = ident(&u.ident);
     let d = doc(u.doc);
@@ -23,6 +24,7 @@ pub(super) fn union(u: &UnionPlan<'_>, opts: &Options) -> TokenStream {
     });
     quote! {
         #d
+        #unused
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq,
             ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize
             #schemars_derive)]
@@ -67,7 +69,7 @@ tool "t" version="1.0.0" {
             let Item::Union(u) = planned(&plan.tools[0].items, "Question") else {
                 panic!("Question is not a union")
             };
-            printed(union(u, &Options::default()))
+            printed(union(u, At::Tool, &Options::default()))
         });
         for part in [
             r#"#[serde(crate = "::catalogc::runtime::serde", tag = "type")]"#,
