@@ -1,8 +1,6 @@
 //! `cargo +nightly fuzz run codegen`: code generation for any catalog that loads without
 //! errors, with and without schemars derives. Never a panic or hang; every generated Rust
-//! file parses with `syn` as a file of items, reads back as exactly the tokens the generator
-//! built (`codegen::check_printed`: the printer changed no token), and every generated JSON
-//! file is JSON.
+//! file parses with `syn` as a file of items, and every generated JSON file is JSON.
 #![no_main]
 
 use catalogc::codegen::{self, Options};
@@ -27,9 +25,6 @@ fuzz_target!(|data: &[u8]| {
             json_schema_derive,
             ..Options::default()
         };
-        if let Err(e) = codegen::check_printed(&loaded.project, &artifacts, &opts) {
-            panic!("printing changed the tokens: {e}");
-        }
         for file in codegen::generate(&loaded.project, &artifacts, &opts) {
             if codegen::is_rust(&file) {
                 if let Err(e) = syn::parse_file(&file.contents) {

@@ -4,15 +4,12 @@
 //! serves it) and `NAME.tools.json`, the MCP `tools/list` payload.
 //!
 //! Pure: no IO. `plan` resolves every Rust name first, `emit` builds tokens with
-//! `quote!`, `print` lays them out as source (without parsing them back), and the
-//! `@generated` header goes on top. Hashes,
-//! descriptions and tool definitions come from [`Artifacts`], never recomputed here.
+//! `quote!`, `syn` parses them into a syntax tree, `prettyplease` lays it out, and the
+//! `@generated` header goes on top. Hashes, descriptions and tool definitions come from
+//! [`Artifacts`], never recomputed here.
 
 mod emit;
 mod plan;
-mod print;
-#[cfg(any(test, feature = "test-support"))]
-mod retoken;
 mod schemars;
 
 use crate::contract::Artifacts;
@@ -56,10 +53,13 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
     let mut out = Vec::with_capacity(project.catalogs.len() * 2);
     for (i, cat) in project.catalogs.iter().enumerate() {
         let stem = file_stem(&mut stems, &cat.name.value);
-        let tokens = catalog_tokens(i, cat, artifacts, opts);
         out.push(File {
             name: format!("{stem}.rs"),
-            contents: rust_file(&source_name(i, cat, opts), tokens),
+            contents: format!(
+                "{}{}",
+                header(&source_name(i, cat, opts)),
+                catalog_source(i, cat, artifacts, opts)
+            ),
         });
         let mut json = artifacts.catalog_tools_list(i).to_pretty_string();
         json.push('\n');
@@ -71,34 +71,40 @@ pub fn generate(project: &Project, artifacts: &Artifacts, opts: &Options) -> Vec
     out
 }
 
-/// Checks, for every catalog, that the Rust file [`generate`] writes reads back as exactly
-/// the tokens built for it (whitespace and the spelling of doc comments and string literals
-/// aside), so printing cannot change what the code means. Tests and the codegen fuzz target
-/// run it.
-#[cfg(any(test, feature = "test-support"))]
-#[doc(hidden)]
-pub fn check_printed(
-    project: &Project,
-    artifacts: &Artifacts,
-    opts: &Options,
-) -> Result<(), String> {
-    for (i, cat) in project.catalogs.iter().enumerate() {
-        let tokens = catalog_tokens(i, cat, artifacts, opts);
-        let text = rust_file(&source_name(i, cat, opts), tokens.clone());
-        retoken::same_tokens(tokens, &text)
-            .map_err(|e| format!("catalog {:?}: {e}", cat.name.value))?;
-    }
-    Ok(())
-}
-
-/// The tokens of catalog `i`'s Rust file.
-fn catalog_tokens(i: usize, cat: &Catalog, artifacts: &Artifacts, opts: &Options) -> TokenStream {
+/// The Rust source of catalog `i`: the prelude and named types, each tool's module, then
+/// the handler trait and `Catalog`. Each part is parsed and printed on its own, a large
+/// catalog's tool modules on every core (the tokens are built on the thread that prints
+/// them); printing a file's items one by one lays them out as printing the whole file does.
+fn catalog_source(i: usize, cat: &Catalog, artifacts: &Artifacts, opts: &Options) -> String {
     let contracts = artifacts
         .catalogs
         .get(i)
         .map(|c| c.tools.as_slice())
         .unwrap_or_default();
-    emit::catalog(&plan::plan(cat), contracts, opts)
+    let plan = plan::plan(cat);
+    let tools: Vec<_> = plan.tools.iter().zip(contracts).collect();
+    let mut out = print(emit::prelude(&plan, opts));
+    let modules = crate::par::map_parts(&tools, tools.len(), |part| {
+        part.iter()
+            .map(|(t, c)| print(emit::tool(t, c, opts)))
+            .collect::<String>()
+    });
+    out.extend(modules);
+    out.push_str(&print(emit::handler(&plan)));
+    out
+}
+
+/// `tokens`, a sequence of items, as prettyplease lays them out. `emit` builds only items
+/// that parse; should one not, the file holds a `compile_error!` saying why, so the build
+/// that includes it stops there.
+fn print(tokens: TokenStream) -> String {
+    match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => {
+            let why = format!("catalogc generated code that does not parse: {e}");
+            format!("::core::compile_error!({why:?});\n")
+        }
+    }
 }
 
 /// The source file name the header names.
@@ -107,11 +113,6 @@ fn source_name(i: usize, cat: &Catalog, opts: &Options) -> String {
         .get(i)
         .cloned()
         .unwrap_or_else(|| format!("{}.kdl", cat.name.value))
-}
-
-/// The header, then the printed tokens.
-fn rust_file(source: &str, tokens: TokenStream) -> String {
-    format!("{}{}", header(source), print::print(tokens))
 }
 
 /// The catalog's file stem: its name as a module name, without `r#`.

@@ -62,10 +62,7 @@ pub fn field_attrs(f: &FieldPlan<'_>, with: Option<&TokenStream>) -> TokenStream
 
 fn num(n: Num) -> TokenStream {
     match n {
-        Num::Int(i) => {
-            let i = proc_macro2::Literal::i64_suffixed(i);
-            quote!(#i)
-        }
+        Num::Int(i) => super::emit::int_literal(i.into(), "i64"),
         Num::Float(f) => {
             let f = proc_macro2::Literal::f64_suffixed(f);
             quote!(#f)

@@ -1,0 +1,132 @@
+//! The handler trait (one method per tool) and `Catalog`, the `runtime::Catalog`
+//! implementation that checks a call's arguments, runs the handler's method and encodes its
+//! outcome.
+
+use super::{doc, ident};
+use crate::codegen::plan::CatalogPlan;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The handler trait and `Catalog`, the bottom of a catalog's file.
+pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
+    let cat_doc = doc(plan.cat.summary.as_ref().map(|s| s.value.as_str()));
+    let trait_ident = ident(&plan.trait_ident);
+    let methods = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        let d = doc(t.tool.summary.as_ref().map(|s| s.value.as_str()));
+        let ok = if t.needs.is_empty() {
+            quote!(#m::Output)
+        } else {
+            quote!(#m::Reply)
+        };
+        quote! {
+            #d
+            fn #m(&self, ctx: &Self::Context, input: #m::Input)
+                -> impl __rt::Future<Output = __rt::Result<#ok, #m::Error>>
+                + __rt::Send;
+        }
+    });
+    let infos = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        quote!(#m::INFO)
+    });
+    let arms = plan.tools.iter().map(|t| {
+        let m = ident(&t.module);
+        let run = if t.needs.is_empty() {
+            quote!(run)
+        } else {
+            quote!(run_reply)
+        };
+        quote! {
+            #m::NAME => __rt::call::boxed(__rt::call::#run(arguments, |input| handler.#m(ctx, input))),
+        }
+    });
+    let dispatch = if plan.tools.is_empty() {
+        quote! {
+            let _ = (handler, ctx, arguments);
+            __rt::Err(__rt::CallError::UnknownTool(name.into()))
+        }
+    } else {
+        // One boxed future per arm and a single await: the `call` future holds one pointer
+        // rather than a state per tool, which keeps checking a large catalog's dispatcher
+        // linear and its future small.
+        quote! {
+            let call: __rt::call::BoxCall<'_> = match name {
+                #(#arms)*
+                _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
+            };
+            __rt::Ok(call.await)
+        }
+    };
+    quote! {
+        #cat_doc
+        ///
+        /// One method per tool. The context carries what the server trusts about the request
+        /// (identity, tenant, policy); it never comes from tool arguments.
+        #[allow(dead_code)]
+        pub trait #trait_ident: __rt::Send + __rt::Sync {
+            /// Identity, tenant and policy from the authenticated request — never from arguments.
+            type Context: __rt::Send + __rt::Sync;
+            #(#methods)*
+        }
+
+        /// The catalog as served: tool definitions in declaration order and `call`.
+        #[derive(Debug, Clone, Copy, Default)]
+        #[allow(dead_code)]
+        pub struct Catalog;
+
+        impl<H: #trait_ident> __rt::Catalog<H> for Catalog {
+            type Context = H::Context;
+            const NAME: &'static str = NAME;
+            const VERSION: &'static str = VERSION;
+            const TOOLS: &'static [__rt::ToolInfo] = &[#(#infos),*];
+
+            // One arm per tool: a large catalog's dispatcher is long by nature.
+            #[allow(clippy::too_many_lines)]
+            async fn call(
+                handler: &H,
+                ctx: &H::Context,
+                name: &str,
+                arguments: __rt::serde_json::Value,
+            ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
+                #dispatch
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::tests::{has, printed, with_plan};
+
+    #[test]
+    fn one_method_and_one_dispatch_arm_per_tool() {
+        let text = include_str!("../../../catalogs/billing.kdl");
+        let rs = with_plan(text, |plan, _| printed(handler(plan)));
+        for part in [
+            "pub trait Billing: __rt::Send + __rt::Sync {",
+            "type Context: __rt::Send + __rt::Sync;",
+            "fn invoice_list(&self, ctx: &Self::Context, input: invoice_list::Input) -> impl __rt::Future<Output = __rt::Result<invoice_list::Output, invoice_list::Error>> + __rt::Send;",
+            "-> impl __rt::Future<Output = __rt::Result<invoice_send_reminder::Reply, invoice_send_reminder::Error>>",
+            "const TOOLS: &'static [__rt::ToolInfo] = &[invoice_list::INFO, invoice_get::INFO, invoice_send_reminder::INFO];",
+            "__rt::call::boxed(__rt::call::run(arguments, |input| handler.invoice_list(ctx, input)))",
+            "__rt::call::run_reply(arguments",
+            "_ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),",
+        ] {
+            assert!(has(&rs, part), "no `{part}` in\n{rs}");
+        }
+    }
+
+    #[test]
+    fn a_catalog_without_tools_knows_no_tool() {
+        let rs = with_plan("catalog \"c\" version=\"1.0.0\"\n", |plan, _| {
+            printed(handler(plan))
+        });
+        assert!(has(&rs, "let _ = (handler, ctx, arguments);"), "{rs}");
+        assert!(
+            has(&rs, "const TOOLS: &'static [__rt::ToolInfo] = &[];"),
+            "{rs}"
+        );
+    }
+}
