@@ -16,6 +16,7 @@ use crate::contract::Artifacts;
 use crate::model::{Catalog, Project};
 use crate::names::{Case, Unique, rust_ident};
 use proc_macro2::TokenStream;
+use rayon::prelude::*;
 
 /// What to generate.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,11 +85,10 @@ fn catalog_source(i: usize, cat: &Catalog, artifacts: &Artifacts, opts: &Options
     let plan = plan::plan(cat);
     let tools: Vec<_> = plan.tools.iter().zip(contracts).collect();
     let mut out = print(emit::prelude(&plan, opts));
-    let modules = crate::par::map_parts(&tools, tools.len(), |part| {
-        part.iter()
-            .map(|(t, c)| print(emit::tool(t, c, opts)))
-            .collect::<String>()
-    });
+    let modules: Vec<String> = tools
+        .par_iter()
+        .map(|(t, c)| print(emit::tool(t, c, opts)))
+        .collect();
     out.extend(modules);
     out.push_str(&print(emit::handler(&plan)));
     out
