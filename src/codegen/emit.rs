@@ -9,6 +9,7 @@ use crate::model::{
     CURSOR_DEFAULT_MAX_LENGTH, ConfirmDigest, ContentKind, Literal, Num, NumTy, StringTy, Ty,
     TyKind,
 };
+use crate::runtime::Policy;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -216,6 +217,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let input_impl = input_methods(t);
     let error = error_enum(t);
     let needs = needs_input(t);
+    let policy = policy(tool);
     let content = tool.content.as_ref().map(|k| {
         let (ty, what) = match k.value {
             ContentKind::Text => (quote!(Text), "plain text"),
@@ -258,6 +260,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
                 input_hash: INPUT_HASH,
                 output_hash: OUTPUT_HASH,
                 contract_hash: CONTRACT_HASH,
+                policy: #policy,
             };
 
             #(#items)*
@@ -265,6 +268,36 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
             #input_impl
             #error
             #needs
+        }
+    }
+}
+
+/// The tool's run-time policy as a `Policy` literal (`catalogc::runtime::policy`).
+fn policy(tool: &crate::model::Tool) -> TokenStream {
+    let sensitive = Policy::sensitive_inputs(tool);
+    let p = Policy::of(tool, &sensitive);
+    let opt_str = |v: Option<&str>| match v {
+        Some(s) => quote!(__rt::Some(#s)),
+        None => quote!(__rt::None),
+    };
+    let effect = p.effect;
+    let timeout = opt_u64(p.timeout_ms);
+    let max_bytes = opt_u64(p.max_result_bytes);
+    let on_timeout = opt_str(p.on_timeout);
+    let status = opt_str(p.status_tool);
+    let confirm = opt_str(p.confirm);
+    let key = opt_str(p.idempotency_key);
+    let fields = p.sensitive;
+    quote! {
+        __rt::Policy {
+            effect: #effect,
+            timeout_ms: #timeout,
+            max_result_bytes: #max_bytes,
+            on_timeout: #on_timeout,
+            status_tool: #status,
+            confirm: #confirm,
+            idempotency_key: #key,
+            sensitive: &[#(#fields),*],
         }
     }
 }
