@@ -6,7 +6,7 @@ memory is sampled after every 1,000 calls and must stay flat (the last sample wi
 4 MiB of the first, after a warm-up of 1,000 calls).
 
 Usage: python benches/runtime_load.py target/debug/examples/billing_server [CALLS] [CONCURRENCY]
-(the Python of .ci/venv: it needs httpx, which the `mcp` SDK brings). Stateless 2026-07-28
+(the Python of .ci/venv: it needs httpx2, which the `mcp` SDK brings). Stateless 2026-07-28
 requests, each on its own; prints the figures, exits 1 when a request went unanswered or
 got the wrong result, or when memory grew.
 """
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 MODERN = "2026-07-28"
 

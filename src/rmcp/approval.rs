@@ -203,3 +203,191 @@ impl Approvals {
         Ok(Verdict::Accepted(answers))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::Policy;
+    use serde_json::json;
+
+    fn tool(contract_hash: &'static str, confirm: Option<&'static str>) -> ToolInfo {
+        ToolInfo {
+            name: "payment_transfer_submit",
+            version: "2.0.0",
+            definition: "{}",
+            input_hash: "sha256:i",
+            output_hash: "sha256:o",
+            contract_hash,
+            policy: Policy {
+                effect: "destructive",
+                confirm,
+                ..Policy::NONE
+            },
+        }
+    }
+
+    fn approvals(ttl: Duration) -> Approvals {
+        Approvals::new(vec![1; 32], ttl).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn accepted() -> BTreeMap<String, Value> {
+        BTreeMap::from([(
+            "approval".to_string(),
+            json!({"action": "accept", "content": {}}),
+        )])
+    }
+
+    fn args() -> Value {
+        json!({"amount_minor": 100, "idempotency_key": "k-0123456789abcdef"})
+    }
+
+    /// The verdict on `state` for a call with `arguments` by `principal` answering
+    /// `responses`.
+    fn verdict(
+        a: &Approvals,
+        info: &ToolInfo,
+        arguments: &Value,
+        principal: &str,
+        state: &str,
+        responses: &BTreeMap<String, Value>,
+    ) -> Result<Verdict, Refusal> {
+        a.verify(info, arguments, principal, Some(state), Some(responses))
+    }
+
+    /// A state for a call with `args()` by `alice`, asking for `approval`.
+    fn issue(a: &Approvals, info: &ToolInfo, rv: Option<&str>) -> String {
+        a.issue(info, &args(), rv, "alice", "approval", &BTreeMap::new())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn only_the_exact_call_by_the_same_principal_is_accepted() {
+        let a = approvals(DEFAULT_APPROVAL_TTL);
+        let info = tool("sha256:c1", Some("arguments"));
+        let state = issue(&a, &info, None);
+        let ok = verdict(&a, &info, &args(), "alice", &state, &accepted());
+        let Ok(Verdict::Accepted(answers)) = ok else {
+            panic!("{ok:?}")
+        };
+        assert!(answers["approval"].accepted);
+
+        let other = json!({"amount_minor": 101, "idempotency_key": "k-0123456789abcdef"});
+        let cases = [
+            (
+                verdict(&a, &info, &other, "alice", &state, &accepted()),
+                Refusal::OtherArguments,
+            ),
+            (
+                verdict(&a, &info, &args(), "bob", &state, &accepted()),
+                Refusal::Invalid,
+            ),
+            (
+                verdict(
+                    &a,
+                    &tool("sha256:c2", Some("arguments")),
+                    &args(),
+                    "alice",
+                    &state,
+                    &accepted(),
+                ),
+                Refusal::OtherTool,
+            ),
+            (
+                verdict(&a, &info, &args(), "alice", &state, &BTreeMap::new()),
+                Refusal::Unanswered,
+            ),
+            (
+                a.verify(&info, &args(), "alice", None, Some(&accepted())),
+                Refusal::Missing,
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got.err(), Some(want));
+        }
+        // Another server's secret, and every single changed character, break it.
+        let elsewhere =
+            Approvals::new(vec![2; 32], DEFAULT_APPROVAL_TTL).unwrap_or_else(|e| panic!("{e}"));
+        let got = verdict(&elsewhere, &info, &args(), "alice", &state, &accepted());
+        assert_eq!(got.err(), Some(Refusal::Invalid));
+        for at in 0..state.len() {
+            let mut bytes = state.clone().into_bytes();
+            bytes[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
+            let tampered = String::from_utf8_lossy(&bytes).into_owned();
+            let got = verdict(&a, &info, &args(), "alice", &tampered, &accepted());
+            assert!(got.is_err(), "byte {at}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_decline_is_a_verdict_and_an_expired_state_is_refused() {
+        let a = approvals(DEFAULT_APPROVAL_TTL);
+        let info = tool("sha256:c1", None);
+        let state = issue(&a, &info, None);
+        let declined = BTreeMap::from([("approval".to_string(), json!({"action": "decline"}))]);
+        let got = verdict(&a, &info, &args(), "alice", &state, &declined);
+        assert!(matches!(got, Ok(Verdict::Declined)), "{got:?}");
+        let garbage = BTreeMap::from([("approval".to_string(), json!("yes"))]);
+        let got = verdict(&a, &info, &args(), "alice", &state, &garbage);
+        assert!(matches!(got, Ok(Verdict::Declined)), "{got:?}");
+
+        let short = approvals(Duration::from_millis(1));
+        let state = issue(&short, &info, None);
+        std::thread::sleep(Duration::from_millis(20));
+        let got = verdict(&short, &info, &args(), "alice", &state, &accepted());
+        assert_eq!(got.err(), Some(Refusal::Expired));
+    }
+
+    #[test]
+    fn the_resource_version_is_bound_when_the_tool_confirms_it() {
+        let a = approvals(DEFAULT_APPROVAL_TTL);
+        let info = tool("sha256:c1", Some("arguments+resource-version"));
+        let state = issue(&a, &info, Some("v42"));
+        let got = verdict(&a, &info, &args(), "alice", &state, &accepted());
+        let Ok(Verdict::Accepted(answers)) = got else {
+            panic!("{got:?}")
+        };
+        assert_eq!(answers["approval"].resource_version.as_deref(), Some("v42"));
+        // The digest in the state covers the version: it is the generated one for v42.
+        let digest = approval_digest(&args(), Some("v42"));
+        assert_ne!(digest, approval_digest(&args(), Some("v43")));
+        assert_eq!(digest, super::digest(&info, &args(), Some("v42")));
+    }
+
+    #[test]
+    fn answers_of_earlier_rounds_travel_with_the_state() {
+        let a = approvals(DEFAULT_APPROVAL_TTL);
+        let info = tool("sha256:c1", None);
+        let earlier = BTreeMap::from([(
+            "approval".to_string(),
+            Answer {
+                accepted: true,
+                content: None,
+                resource_version: None,
+            },
+        )]);
+        let state = a
+            .issue(&info, &args(), None, "alice", "reason", &earlier)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let responses = BTreeMap::from([(
+            "reason".to_string(),
+            json!({"action": "accept", "content": {"value": "overdue"}}),
+        )]);
+        let got = verdict(&a, &info, &args(), "alice", &state, &responses);
+        let Ok(Verdict::Accepted(answers)) = got else {
+            panic!("{got:?}")
+        };
+        assert!(answers["approval"].accepted);
+        assert_eq!(answers["reason"].content, Some(json!({"value": "overdue"})));
+        // An answer to a need the state did not ask for is not taken.
+        let smuggled = BTreeMap::from([
+            ("approval".to_string(), json!({"action": "accept"})),
+            ("other".to_string(), json!({"action": "accept"})),
+        ]);
+        let state = issue(&a, &info, None);
+        let got = verdict(&a, &info, &args(), "alice", &state, &smuggled);
+        let Ok(Verdict::Accepted(answers)) = got else {
+            panic!("{got:?}")
+        };
+        assert_eq!(answers.keys().collect::<Vec<_>>(), ["approval"]);
+    }
+}

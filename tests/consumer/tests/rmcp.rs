@@ -356,14 +356,26 @@ async fn a_handler_is_cancelled_at_its_deadline() {
 
 /// One 2026-07-28 `tools/call` over Streamable HTTP, with `headers`; the JSON-RPC response.
 async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-    "name": tool, "arguments": args,
-    "_meta": {
+    let params = json!({"name": tool, "arguments": args});
+    http_rpc(addr, headers, params, json!({})).await
+}
+
+/// One 2026-07-28 `tools/call` over Streamable HTTP with `params`, from a client that
+/// declares `capabilities`; the JSON-RPC response.
+async fn http_rpc(
+    addr: std::net::SocketAddr,
+    headers: &str,
+    mut params: Value,
+    capabilities: Value,
+) -> Value {
+    let tool = params["name"].as_str().unwrap_or_default().to_string();
+    params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": MODERN,
         "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }}})
-    .to_string();
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).to_string();
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
@@ -429,5 +441,47 @@ async fn over_http_the_tenant_comes_from_the_authorization_header() {
         refused["error"]["message"],
         json!("unknown bearer token"),
         "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn over_http_an_approval_is_bound_to_the_tenant() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(catalogc::rmcp::serve_http(acme(), listener));
+    let caps = json!({"elicitation": {"form": {}}});
+    let call = json!({"name": "invoice_send_reminder", "arguments": reminder()});
+    let asked = http_rpc(
+        addr,
+        "Authorization: Bearer acme\r\n",
+        call.clone(),
+        caps.clone(),
+    )
+    .await;
+    let state = asked["result"]["requestState"].clone();
+    assert!(state.is_string(), "{asked}");
+    let mut retry = call;
+    retry["inputResponses"] = accept();
+    retry["requestState"] = state;
+    // Each request stands alone (no session): the tenant is the principal.
+    let other = http_rpc(
+        addr,
+        "Authorization: Bearer other\r\n",
+        retry.clone(),
+        caps.clone(),
+    )
+    .await;
+    assert_eq!(
+        tool_error(&other)["code"],
+        json!("APPROVAL_INVALID"),
+        "{other}"
+    );
+    let acme = http_rpc(addr, "Authorization: Bearer acme\r\n", retry, caps).await;
+    assert_eq!(acme["result"]["isError"], json!(false), "{acme}");
+    assert_eq!(
+        acme["result"]["structuredContent"]["reminder_reference"],
+        json!("REM-1")
     );
 }
