@@ -354,6 +354,16 @@ async fn a_handler_is_cancelled_at_its_deadline() {
     assert_eq!(next["result"]["isError"], json!(false), "{next}");
 }
 
+/// `server` over Streamable HTTP on a free loopback port; its address.
+async fn serve_http(server: Server<Session>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(catalogc::rmcp::serve_http(server, listener));
+    addr
+}
+
 /// One 2026-07-28 `tools/call` over Streamable HTTP, with `headers`; the JSON-RPC response.
 async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: Value) -> Value {
     let params = json!({"name": tool, "arguments": args});
@@ -405,12 +415,7 @@ async fn http_rpc(
 
 #[tokio::test]
 async fn over_http_the_tenant_comes_from_the_authorization_header() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
-    let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
-    tokio::spawn(catalogc::rmcp::serve_http(s, listener));
+    let addr = serve_http(acme()).await;
     let overdue = json!({"status": "overdue"});
     let refs = |r: &Value| -> Vec<String> {
         r["result"]["structuredContent"]["items"]
@@ -446,42 +451,28 @@ async fn over_http_the_tenant_comes_from_the_authorization_header() {
 
 #[tokio::test]
 async fn over_http_an_approval_is_bound_to_the_tenant() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
-    tokio::spawn(catalogc::rmcp::serve_http(acme(), listener));
+    let addr = serve_http(acme()).await;
     let caps = json!({"elicitation": {"form": {}}});
     let call = json!({"name": "invoice_send_reminder", "arguments": reminder()});
-    let asked = http_rpc(
-        addr,
-        "Authorization: Bearer acme\r\n",
-        call.clone(),
-        caps.clone(),
-    )
-    .await;
+    let acme = "Authorization: Bearer acme\r\n";
+    let asked = http_rpc(addr, acme, call.clone(), caps.clone()).await;
     let state = asked["result"]["requestState"].clone();
     assert!(state.is_string(), "{asked}");
     let mut retry = call;
     retry["inputResponses"] = accept();
     retry["requestState"] = state;
     // Each request stands alone (no session): the tenant is the principal.
-    let other = http_rpc(
-        addr,
-        "Authorization: Bearer other\r\n",
-        retry.clone(),
-        caps.clone(),
-    )
-    .await;
+    let other = "Authorization: Bearer other\r\n";
+    let other = http_rpc(addr, other, retry.clone(), caps.clone()).await;
     assert_eq!(
         tool_error(&other)["code"],
         json!("APPROVAL_INVALID"),
         "{other}"
     );
-    let acme = http_rpc(addr, "Authorization: Bearer acme\r\n", retry, caps).await;
-    assert_eq!(acme["result"]["isError"], json!(false), "{acme}");
+    let done = http_rpc(addr, acme, retry, caps).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
     assert_eq!(
-        acme["result"]["structuredContent"]["reminder_reference"],
+        done["result"]["structuredContent"]["reminder_reference"],
         json!("REM-1")
     );
 }
