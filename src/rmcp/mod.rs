@@ -660,10 +660,17 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
             asked += 1;
-            let reply =
-                rc.peer.create_elicitation(params).await.map_err(|e| {
-                    ErrorData::internal_error(format!("elicitation failed: {e}"), None)
-                })?;
+            // A user who does not answer within the approval TTL has declined.
+            let ttl = self.approvals.ttl();
+            let Ok(reply) = tokio::time::timeout(ttl, rc.peer.create_elicitation(params)).await
+            else {
+                log_refusal(info.name, Refusal::Expired);
+                return Ok(CallToolResponse::Complete(to_sdk(approval_refused(
+                    Refusal::Expired,
+                ))));
+            };
+            let reply = reply
+                .map_err(|e| ErrorData::internal_error(format!("elicitation failed: {e}"), None))?;
             let answer = Answer {
                 resource_version: need.resource_version.clone(),
                 ..Answer::from_elicit(&reply)

@@ -9,6 +9,7 @@ use catalogc::testing::tool_error;
 use catalogc_consumer::billing;
 use catalogc_consumer::mcp::{server, server_over};
 use catalogc_consumer::memory::{HANG_INVOICE, Memory, PANIC_INVOICE, Session};
+use std::sync::{Arc, Mutex};
 use support::client::{Client, LEGACY, MODERN};
 use tokio::io::AsyncWriteExt;
 
@@ -294,6 +295,17 @@ async fn needs_input_is_elicited_within_the_call_on_2025() {
 }
 
 #[tokio::test]
+async fn an_elicitation_left_unanswered_is_a_denial_on_2025() {
+    let s = acme().with_approval_ttl(std::time::Duration::from_millis(100));
+    let mut c = Client::start(s, LEGACY, json!({"elicitation": {}})).await;
+    c.elicit = Some(Value::Null);
+    let r = c.call("invoice_send_reminder", reminder()).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_EXPIRED"), "{r}");
+    assert_eq!(c.asked.len(), 1);
+    assert_eq!(reminders_sent(&mut c).await, json!(0));
+}
+
+#[tokio::test]
 async fn input_responses_of_a_2025_client_are_ignored() {
     // Only the answer to the server's own elicitation counts: the forged answer is
     // ignored, the user is asked, and their decline stands.
@@ -475,4 +487,82 @@ async fn over_http_an_approval_is_bound_to_the_tenant() {
         done["result"]["structuredContent"]["reminder_reference"],
         json!("REM-1")
     );
+}
+
+/// The operator log, captured.
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut log) = self.0.lock() {
+            log.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Logs {
+    fn text(&self) -> String {
+        self.0
+            .lock()
+            .map(|log| String::from_utf8_lossy(&log).into_owned())
+            .unwrap_or_default()
+    }
+}
+
+#[tokio::test]
+async fn the_operator_sees_what_the_model_does_not() {
+    // The test's runtime runs the served tasks on this thread, where the log is captured.
+    let logs = Logs::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let lying = Memory {
+        lie: true,
+        faults: true,
+        ..Memory::sample()
+    };
+    let s = server_over(lying, "acme").unwrap_or_else(|e| panic!("{e}"));
+    let mut c = Client::start(s, MODERN, json!({"elicitation": {"form": {}}})).await;
+
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": "INV-1"}))
+        .await;
+    assert_eq!(tool_error(&r)["code"], json!("INVALID_TOOL_OUTPUT"), "{r}");
+    assert!(!r.to_string().contains("invoice_reference"), "{r}");
+    let forged = retry(&mut c, reminder(), accept(), None).await;
+    assert_eq!(tool_error(&forged)["code"], json!("APPROVAL_INVALID"));
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": PANIC_INVOICE}))
+        .await;
+    assert_eq!(tool_error(&r)["code"], json!("INTERNAL_ERROR"), "{r}");
+
+    let log = logs.text();
+    let line = |event: &str| -> &str {
+        log.lines()
+            .find(|l| l.contains(event))
+            .unwrap_or_else(|| panic!("no {event:?} in {log}"))
+    };
+    let withheld = line("output breaks its contract; withheld");
+    for part in [
+        "WARN",
+        "tool=\"invoice_get\"",
+        "pointer=/invoice/invoice_reference",
+        "reason=",
+    ] {
+        assert!(withheld.contains(part), "{part}: {withheld}");
+    }
+    // A violation names the rule, never the value.
+    assert!(!log.contains("not an invoice number"), "{log}");
+    let refused = line("approval refused; the tool did not run");
+    assert!(refused.contains("input responses without a request state"));
+    let panicked = line("tool failed");
+    assert!(panicked.contains("ERROR") && panicked.contains("injected fault"));
 }

@@ -16,7 +16,8 @@ pub struct Client {
     next_id: u64,
     /// Per-request `_meta` of the 2026-07-28 era; `None` after a 2025 `initialize`.
     meta: Option<Value>,
-    /// How a 2025 client answers `elicitation/create`; `None`: it never is asked.
+    /// How a 2025 client answers `elicitation/create`; `None`: it never is asked;
+    /// `Some(Null)`: it never answers.
     pub elicit: Option<Value>,
     /// The `elicitation/create` requests the server sent.
     pub asked: Vec<Value>,
@@ -99,8 +100,10 @@ impl Client {
                     .elicit
                     .clone()
                     .unwrap_or_else(|| panic!("asked: {msg}"));
-                let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer});
-                self.send(reply).await;
+                if !answer.is_null() {
+                    let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer});
+                    self.send(reply).await;
+                }
             } else if msg["id"] == json!(id) {
                 return msg;
             }
