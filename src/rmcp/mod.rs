@@ -369,7 +369,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     /// `None`, and the default, is the session: the `Mcp-Session-Id` of a Streamable HTTP
     /// session, else the connection the server serves (over stdio, this process, whose
     /// secret no other server holds). A stateless 2026-07-28 HTTP request has no session:
-    /// name the principal there.
+    /// name the principal there. To check a retry's answers before the handler sees them,
+    /// the server builds one context without answers and reads its principal.
     pub fn with_principal<P>(mut self, principal: P) -> Server<Ctx>
     where
         P: Fn(&Ctx) -> Option<String> + Send + Sync + 'static,
