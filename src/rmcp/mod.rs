@@ -509,7 +509,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         };
         let result = match joined {
             Err(_) => {
-                tracing::warn!(tool = info.name, timeout_ms = ?policy.timeout_ms, "tool timed out; cancelled");
+                let ms = policy.timeout_ms.unwrap_or_default();
+                tracing::warn!(
+                    tool = info.name,
+                    timeout_ms = ms,
+                    "tool timed out; cancelled"
+                );
                 timed_out(policy)
             }
             Ok(Err(e)) => {
