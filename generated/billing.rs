@@ -225,6 +225,16 @@ pub mod invoice_list {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "read",
+            timeout_ms: __rt::Some(5000),
+            max_result_bytes: __rt::Some(65536),
+            on_timeout: __rt::None,
+            status_tool: __rt::None,
+            confirm: __rt::None,
+            idempotency_key: __rt::None,
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -464,6 +474,16 @@ pub mod invoice_get {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "read",
+            timeout_ms: __rt::Some(3000),
+            max_result_bytes: __rt::Some(16384),
+            on_timeout: __rt::None,
+            status_tool: __rt::None,
+            confirm: __rt::None,
+            idempotency_key: __rt::None,
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -637,6 +657,16 @@ pub mod invoice_send_reminder {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "destructive",
+            timeout_ms: __rt::Some(10000),
+            max_result_bytes: __rt::Some(4096),
+            on_timeout: __rt::Some("query-status"),
+            status_tool: __rt::Some("invoice_get"),
+            confirm: __rt::Some("arguments"),
+            idempotency_key: __rt::Some("idempotency_key"),
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {

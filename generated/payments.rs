@@ -112,6 +112,16 @@ pub mod payment_transfer_preview {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "preview",
+            timeout_ms: __rt::Some(5000),
+            max_result_bytes: __rt::Some(8192),
+            on_timeout: __rt::None,
+            status_tool: __rt::None,
+            confirm: __rt::None,
+            idempotency_key: __rt::None,
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -431,6 +441,16 @@ pub mod payment_transfer_submit {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "destructive",
+            timeout_ms: __rt::Some(15000),
+            max_result_bytes: __rt::Some(4096),
+            on_timeout: __rt::Some("query-status"),
+            status_tool: __rt::Some("payment_transfer_status"),
+            confirm: __rt::Some("arguments+resource-version"),
+            idempotency_key: __rt::Some("idempotency_key"),
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -786,6 +806,16 @@ pub mod payment_transfer_status {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        policy: __rt::Policy {
+            effect: "read",
+            timeout_ms: __rt::Some(3000),
+            max_result_bytes: __rt::Some(4096),
+            on_timeout: __rt::None,
+            status_tool: __rt::None,
+            confirm: __rt::None,
+            idempotency_key: __rt::None,
+            sensitive: &[],
+        },
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {

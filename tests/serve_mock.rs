@@ -254,6 +254,43 @@ fn a_failure_the_catalog_does_not_declare_is_refused() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
+    // A delay for a tool the catalogs do not declare, or without a number, stops it too.
+    for delay in ["invoice_delete=100", "invoice_get=soon", "invoice_get"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_catalogc"))
+            .args(["serve", "--mock", "catalogs", "--delay", delay])
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{delay}");
+    }
+}
+
+#[test]
+fn a_delayed_tool_answers_late_or_times_out() {
+    // invoice_list: `timeout-ms=5000`, delayed 300 ms, answers; invoice_get:
+    // `timeout-ms=3000`, delayed 8000 ms, is cancelled at 3000 ms.
+    let started = std::time::Instant::now();
+    let r = serve(
+        &[
+            "catalogs",
+            "--delay",
+            "invoice_list=300",
+            "--delay",
+            "invoice_get=8000",
+        ],
+        &[
+            json!({"method": "tools/call", "params": {"name": "invoice_list", "arguments": {"status": "open"}}}),
+            json!({"method": "tools/call", "params": {"name": "invoice_get", "arguments": {"invoice_reference": "INV-1"}}}),
+        ],
+    );
+    assert_eq!(r[1]["result"]["isError"], json!(false), "{}", r[1]);
+    let timed_out = tool_error(&r[2]);
+    assert_eq!(timed_out["code"], json!("TOOL_TIMEOUT"), "{}", r[2]);
+    assert_eq!(timed_out["retry"], json!("backoff"));
+    // Cancelled at the deadline, long before the delay would have ended.
+    let took = started.elapsed();
+    assert!(took >= std::time::Duration::from_millis(3000), "{took:?}");
+    assert!(took < std::time::Duration::from_millis(6000), "{took:?}");
 }
 
 /// A running `catalogc serve --mock ARGS` over stdio, initialized (2025-11-25).

@@ -1,6 +1,7 @@
-//! `catalogc serve --mock [PATH…] [--http ADDR] [--fail TOOL=CODE]…`: the catalogs as a mock
-//! MCP server (docs/cli.md), for client developers and tool-choice evaluations before the
-//! server exists.
+//! `catalogc serve --mock [PATH…] [--http ADDR] [--fail TOOL=CODE]… [--delay TOOL=MS]…`: the
+//! catalogs as a mock MCP server (docs/cli.md), for client developers and tool-choice
+//! evaluations before the server exists. Operator logs (refused approvals, withheld
+//! outputs, timeouts) go to stderr.
 
 use super::{CliError, Global, Status};
 use crate::mock::Mock;
@@ -25,6 +26,13 @@ pub struct ServeArgs {
     /// Repeatable, one per tool.
     #[arg(long, value_name = "TOOL=CODE", value_parser = tool_code)]
     pub fail: Vec<(String, String)>,
+    /// Make every call of TOOL take MS milliseconds (before its answer), so a client can
+    /// meet the tool's `timeout-ms`. Repeatable, one per tool.
+    #[arg(long, value_name = "TOOL=MS", value_parser = tool_ms)]
+    pub delay: Vec<(String, u64)>,
+    /// How long a user has to answer an input request (approval), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 300_000)]
+    pub approval_ttl_ms: u64,
     /// How long clients may cache `tools/list`, in milliseconds (`ttlMs`).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub ttl_ms: u64,
@@ -49,6 +57,14 @@ fn tool_code(s: &str) -> Result<(String, String), String> {
     }
 }
 
+fn tool_ms(s: &str) -> Result<(String, u64), String> {
+    let (tool, ms) = tool_code(s).map_err(|_| format!("expected TOOL=MS, found {s:?}"))?;
+    let ms = ms
+        .parse()
+        .map_err(|_| format!("expected TOOL=MS with MS a whole number, found {s:?}"))?;
+    Ok((tool, ms))
+}
+
 /// Runs `catalogc serve`: until stdin closes (stdio) or the process is stopped (HTTP).
 pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
     if !args.mock {
@@ -60,7 +76,7 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
     let mut loaded = super::load_valid(&args.paths, global)?;
     let templates = super::project_templates(&mut loaded.sources, global)?;
     let artifacts = super::artifacts(&loaded.project, &templates)?;
-    let mock = Mock::new(&loaded.project, &artifacts, &args.fail)?;
+    let mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
     let scope = if args.private_cache {
         CacheScope::Private
     } else {
@@ -68,7 +84,13 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
     };
     let server = Server::new(mock, |r| Ok(r.answers.clone()))?
         .with_ttl_ms(args.ttl_ms)
-        .with_cache_scope(scope);
+        .with_cache_scope(scope)
+        .with_approval_ttl(Duration::from_millis(args.approval_ttl_ms));
+    // The operator's log: stderr, never stdout (the stdio transport).
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
     let Some(addr) = args.http else {
         server.run(crate::rmcp::Transport::Stdio)?;
         return Ok(Status::Ok);

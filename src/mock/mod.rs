@@ -4,8 +4,9 @@
 //! as a generated server does. Per call, in the order generated code takes:
 //! 1. the arguments are checked by the runtime's checker against the tool's published input
 //!    schema ([`shape_of_text`]), with the runtime's `INVALID_ARGUMENTS` encoding;
-//! 2. a tool named by `--fail TOOL=CODE` answers with that declared error, encoded by the
-//!    runtime as a handler's error would be;
+//! 2. a tool named by `--delay TOOL=MS` waits that long first (as the handler would, so the
+//!    tool's `timeout-ms` cancels it); a tool named by `--fail TOOL=CODE` answers with that
+//!    declared error, encoded by the runtime as a handler's error would be;
 //! 3. a tool with `needs-input` asks for each need the request has not had accepted
 //!    (prompt: the need's `doc`), through the runtime's input-required encoding;
 //! 4. otherwise it answers with its output: the result of the tool's `example-call` whose
@@ -14,6 +15,9 @@
 //!    against its schema by the runtime before it is sent. A tool with an unstructured result
 //!    (`output kind=…`) and no example answers with a fixed placeholder of its kind
 //!    ([`placeholder`]).
+//!
+//! Each tool's [`ToolInfo`] carries its catalog's policy ([`Policy::of`]), so the server
+//! holds the mock to the same approvals and limits as generated code.
 
 pub mod sample;
 
@@ -23,11 +27,12 @@ use crate::model::{ContentKind, ExampleResult, Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
 use crate::runtime::{
-    CallError, CallResult, ErrorInfo, Image, InputRequest, Markdown, Shape, Text, ToolError,
-    ToolOutput,
+    CallError, CallResult, ErrorInfo, Image, InputRequest, Markdown, Policy, Shape, Text,
+    ToolError, ToolInfo, ToolOutput,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
 
 /// The mock's context per call: the answers to its input requests, by need name.
 pub type Answers = BTreeMap<String, Answer>;
@@ -71,6 +76,10 @@ struct MockTool {
     needs: Vec<Need>,
     /// The declared error `--fail` asked for.
     fail: Option<Declared>,
+    /// How long `--delay` makes the tool take.
+    delay: Option<Duration>,
+    /// The contract hashes and policy, as generated code states them.
+    info: ToolInfo,
 }
 
 /// The catalogs of a project as one MCP service.
@@ -98,14 +107,43 @@ fn leak_str(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 
+/// `tool`'s contract and policy with the lifetime of the process, as generated code has
+/// them.
+fn info(tool: &Tool, contract: &crate::contract::ToolContract) -> ToolInfo {
+    let sensitive = Policy::sensitive_inputs(tool);
+    let p = Policy::of(tool, &sensitive);
+    let leak_opt = |v: Option<&str>| v.map(leak_str);
+    let hashes = contract.hashes();
+    ToolInfo {
+        name: leak_str(&tool.name.value),
+        version: leak_str(&tool.version.value),
+        definition: leak_str(contract.definition()),
+        input_hash: leak_str(&hashes.input),
+        output_hash: leak_str(&hashes.output),
+        contract_hash: leak_str(&hashes.contract),
+        policy: Policy {
+            effect: leak_str(p.effect),
+            timeout_ms: p.timeout_ms,
+            max_result_bytes: p.max_result_bytes,
+            on_timeout: leak_opt(p.on_timeout),
+            status_tool: leak_opt(p.status_tool),
+            confirm: leak_opt(p.confirm),
+            idempotency_key: leak_opt(p.idempotency_key),
+            sensitive: Box::leak(sensitive.iter().map(|s| leak_str(s)).collect()),
+        },
+    }
+}
+
 impl Mock {
-    /// The mock of `project`'s catalogs, with `fail`: (tool, error code) pairs. Tools are
-    /// listed as `catalogc export tools-json` lists them. One catalog names the server;
-    /// several are `catalogc-mock` at catalogc's version.
+    /// The mock of `project`'s catalogs, with `fail`: (tool, error code) pairs, and `delay`:
+    /// (tool, milliseconds) pairs. Tools are listed as `catalogc export tools-json` lists
+    /// them. One catalog names the server; several are `catalogc-mock` at catalogc's
+    /// version.
     pub fn new(
         project: &Project,
         artifacts: &Artifacts,
         fail: &[(String, String)],
+        delay: &[(String, u64)],
     ) -> Result<Mock, MockError> {
         let mut tools = HashMap::new();
         let mut order = Vec::new();
@@ -127,6 +165,11 @@ impl Mock {
                     .find(|(t, _)| *t == name)
                     .map(|(_, code)| declared(tool, code))
                     .transpose()?;
+                let delay = delay
+                    .iter()
+                    .find(|(t, _)| *t == name)
+                    .map(|(_, ms)| Duration::from_millis(*ms));
+                let info = info(tool, contract);
                 tools.insert(
                     name,
                     MockTool {
@@ -145,6 +188,8 @@ impl Mock {
                             .collect(),
                         needs: needs(tool),
                         fail,
+                        delay,
+                        info,
                     },
                 );
             }
@@ -152,6 +197,11 @@ impl Mock {
         for (tool, _) in fail {
             if !tools.contains_key(tool) {
                 return Err(MockError(format!("--fail {tool}: no such tool")));
+            }
+        }
+        for (tool, _) in delay {
+            if !tools.contains_key(tool) {
+                return Err(MockError(format!("--delay {tool}: no such tool")));
             }
         }
         let list = artifacts.tools_list(project);
@@ -296,16 +346,26 @@ impl Service<Answers> for Mock {
             .collect()
     }
 
+    fn info(&self, name: &str) -> Option<ToolInfo> {
+        self.tools.get(name).map(|t| t.info)
+    }
+
     fn call<'a>(
         &'a self,
         ctx: &'a Answers,
         name: &'a str,
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>> {
-        let result = match self.tools.get(name) {
-            Some(tool) => Ok(self.answer(tool, ctx, &arguments)),
-            None => Err(CallError::UnknownTool(name.to_string())),
+        let Some(tool) = self.tools.get(name) else {
+            return Box::pin(std::future::ready(Err(CallError::UnknownTool(
+                name.to_string(),
+            ))));
         };
-        Box::pin(std::future::ready(result))
+        Box::pin(async move {
+            if let Some(delay) = tool.delay {
+                tokio::time::sleep(delay).await;
+            }
+            Ok(self.answer(tool, ctx, &arguments))
+        })
     }
 }

@@ -26,19 +26,44 @@
 //! - The server never logs to the client (`notifications/message`): it declares no
 //!   `logging` capability, so no request can ask for a log level.
 //! - The handler's context is built per call by a function the server author supplies,
-//!   from the [`Request`]: its HTTP request head (e.g. an authorization header → tenant)
-//!   and the answers to input requests. Returning an error refuses the call.
+//!   from the [`Request`]: its HTTP request head (e.g. an authorization header → tenant),
+//!   the answers to input requests, the call's deadline and cancellation token. Returning
+//!   an error refuses the call.
+//!
+//! What every call is held to (docs/runtime.md):
+//! - An answer to an input request counts only when it is bound to this exact call. On
+//!   2026-07-28 the `InputRequiredResult` carries a signed, expiring `requestState`
+//!   binding the tool, its contract, the arguments' approval digest and the
+//!   principal ([`Server::with_principal`]); a retry whose state is missing, forged,
+//!   tampered with, expired or issued for other arguments or another principal is refused
+//!   with a tool error and the handler never runs. On earlier versions only the answer to
+//!   the server's own `elicitation/create` counts; `inputResponses` are ignored. A declined
+//!   or cancelled request is the final `APPROVAL_DECLINED` result.
+//! - `timeout-ms`: the handler is cancelled at its deadline (`TOOL_TIMEOUT`, which tells a
+//!   write's caller to query the status tool rather than retry).
+//! - A handler that panics yields `INTERNAL_ERROR`; the server keeps serving.
+//! - `max-result-bytes`: a larger encoded result is withheld (`RESULT_TOO_LARGE`).
+//! - Refused approvals, withheld outputs (each violation), panics and timeouts are logged
+//!   for the operator through `tracing`; the model sees only the error code.
 
+mod approval;
 mod http;
 mod message;
 mod stdio;
 
+pub use self::approval::DEFAULT_APPROVAL_TTL;
 pub use self::http::{HttpConfig, MAX_BODY, listen, serve_http, serve_http_with};
 pub use self::stdio::{LineTransport, MAX_LINE};
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
+/// The token a handler watches to stop work at its deadline ([`Request::cancel`]).
+pub use tokio_util::sync::CancellationToken;
 
-use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded};
+use self::approval::{Approvals, Verdict};
+use crate::runtime::call::{
+    approval_declined, approval_refused, internal_failure, result_too_large, timed_out,
+};
+use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded, Refusal, ToolInfo};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
@@ -48,13 +73,14 @@ use ::rmcp::model::{
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A boxed future, as [`Service::call`] returns it (the trait stays object safe).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -67,6 +93,8 @@ pub trait Service<Ctx>: Send + Sync + 'static {
     fn version(&self) -> &str;
     /// Every tool definition (an entry of `tools/list`), in the order to list them.
     fn definitions(&self) -> Vec<Value>;
+    /// The published contract and run-time policy of tool `name`.
+    fn info(&self, name: &str) -> Option<ToolInfo>;
     /// Calls tool `name`: checks the arguments, runs the tool, encodes the outcome.
     fn call<'a>(
         &'a self,
@@ -113,6 +141,10 @@ where
             .collect()
     }
 
+    fn info(&self, name: &str) -> Option<ToolInfo> {
+        C::TOOLS.iter().find(|t| t.name == name).copied()
+    }
+
     fn call<'a>(
         &'a self,
         ctx: &'a C::Context,
@@ -131,6 +163,9 @@ pub struct Answer {
     /// What the user entered (`{"value": …}` for `text`, `choice` and `credential`),
     /// when accepted.
     pub content: Option<Value>,
+    /// The resource version the user approved, when the handler asked with
+    /// `Reply::InputRequiredAt`: compare it with the current version before acting.
+    pub resource_version: Option<String>,
 }
 
 impl Answer {
@@ -143,6 +178,7 @@ impl Answer {
             } else {
                 None
             },
+            resource_version: None,
         }
     }
 
@@ -154,6 +190,7 @@ impl Answer {
             .unwrap_or(Answer {
                 accepted: false,
                 content: None,
+                resource_version: None,
             })
     }
 }
@@ -169,6 +206,12 @@ pub struct Request<'a> {
     pub answers: &'a BTreeMap<String, Answer>,
     /// The HTTP request head, over Streamable HTTP; `None` over stdio.
     pub http: Option<&'a ::http::request::Parts>,
+    /// When the handler is cancelled (`limits timeout-ms=`); `None` without a limit.
+    pub deadline: Option<Instant>,
+    /// Cancelled when the call ends before the handler does (its deadline passed, or the
+    /// client went away): work the handler started elsewhere should stop then. The
+    /// handler's own future is dropped at that point.
+    pub cancel: &'a CancellationToken,
 }
 
 impl Request<'_> {
@@ -184,6 +227,7 @@ impl Request<'_> {
 }
 
 type ContextFn<Ctx> = dyn Fn(&Request<'_>) -> Result<Ctx, ErrorData> + Send + Sync;
+type PrincipalFn<Ctx> = dyn Fn(&Ctx) -> Option<String> + Send + Sync;
 
 /// How many times one `tools/call` may ask a 2025-era client for input within the call.
 const MAX_ELICITATIONS: usize = 8;
@@ -193,7 +237,10 @@ const MAX_ELICITATIONS: usize = 8;
 pub struct Server<Ctx> {
     service: Arc<dyn Service<Ctx>>,
     context: Arc<ContextFn<Ctx>>,
+    principal: Arc<PrincipalFn<Ctx>>,
     tools: Arc<Vec<Tool>>,
+    infos: Arc<HashMap<String, ToolInfo>>,
+    approvals: Arc<Approvals>,
     ttl_ms: u64,
     cache_scope: CacheScope,
 }
@@ -203,7 +250,10 @@ impl<Ctx> Clone for Server<Ctx> {
         Server {
             service: Arc::clone(&self.service),
             context: Arc::clone(&self.context),
+            principal: Arc::clone(&self.principal),
             tools: Arc::clone(&self.tools),
+            infos: Arc::clone(&self.infos),
+            approvals: Arc::clone(&self.approvals),
             ttl_ms: self.ttl_ms,
             cache_scope: self.cache_scope,
         }
@@ -218,20 +268,36 @@ impl<Ctx: 'static> fmt::Debug for Server<Ctx> {
             .field("tools", &self.tools.len())
             .field("ttl_ms", &self.ttl_ms)
             .field("cache_scope", &self.cache_scope)
+            .field("approval_ttl", &self.approvals.ttl())
             .finish()
     }
 }
 
-/// A tool definition the SDK cannot represent (only a corrupt definition is).
+/// Why a server cannot be built: a tool definition the SDK cannot represent (only a
+/// corrupt definition is), or no secret to sign approvals with (no system randomness, or a
+/// configured secret shorter than 32 bytes).
 #[derive(Debug)]
 pub struct DefinitionError {
     tool: String,
-    source: serde_json::Error,
+    source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 impl fmt::Display for DefinitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tool definition {:?}: {}", self.tool, self.source)
+        if self.tool.is_empty() {
+            write!(f, "approval secret: {}", self.source)
+        } else {
+            write!(f, "tool definition {:?}: {}", self.tool, self.source)
+        }
+    }
+}
+
+impl DefinitionError {
+    fn secret(source: impl std::error::Error + Send + Sync + 'static) -> DefinitionError {
+        DefinitionError {
+            tool: String::new(),
+            source: Box::new(source),
+        }
     }
 }
 
@@ -239,7 +305,9 @@ impl std::error::Error for DefinitionError {}
 
 impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     /// Serves `service`; `context` builds each call's handler context from its request.
-    /// `tools/list` results say `ttlMs` 0 and `cacheScope` public until configured.
+    /// `tools/list` results say `ttlMs` 0 and `cacheScope` public until configured;
+    /// approvals are signed with a random per-server secret and expire after
+    /// [`DEFAULT_APPROVAL_TTL`]; the principal is the session.
     pub fn new<S, F>(service: S, context: F) -> Result<Server<Ctx>, DefinitionError>
     where
         S: Service<Ctx>,
@@ -253,14 +321,24 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 // rebuilding it field by field) keeps `tools/list` byte-identical to it.
                 serde_json::from_value::<Tool>(def.clone()).map_err(|source| DefinitionError {
                     tool: def["name"].as_str().unwrap_or_default().to_string(),
-                    source,
+                    source: Box::new(source),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let infos = tools
+            .iter()
+            .filter_map(|t| Some((t.name.to_string(), service.info(&t.name)?)))
+            .collect();
+        let secret = approval::random_secret().map_err(DefinitionError::secret)?;
+        let approvals =
+            Approvals::new(secret, DEFAULT_APPROVAL_TTL).map_err(DefinitionError::secret)?;
         Ok(Server {
             service: Arc::new(service),
             context: Arc::new(context),
+            principal: Arc::new(|_: &Ctx| None),
             tools: Arc::new(tools),
+            infos: Arc::new(infos),
+            approvals: Arc::new(approvals),
             ttl_ms: 0,
             cache_scope: CacheScope::Public,
         })
@@ -287,6 +365,41 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     pub fn with_cache_scope(mut self, scope: CacheScope) -> Server<Ctx> {
         self.cache_scope = scope;
         self
+    }
+
+    /// Names who an approval is issued to: `principal` reads it from the handler context
+    /// (a user, or a tenant), and an approval one principal gave is refused for any other.
+    /// `None`, and the default, is the session: the `Mcp-Session-Id` of a Streamable HTTP
+    /// session, else the connection the server serves (over stdio, this process, whose
+    /// secret no other server holds). A stateless 2026-07-28 HTTP request has no session:
+    /// name the principal there. To check a retry's answers before the handler sees them,
+    /// the server builds one context without answers and reads its principal.
+    pub fn with_principal<P>(mut self, principal: P) -> Server<Ctx>
+    where
+        P: Fn(&Ctx) -> Option<String> + Send + Sync + 'static,
+    {
+        self.principal = Arc::new(principal);
+        self
+    }
+
+    /// How long a user has to answer an input request before the answer is refused
+    /// (`APPROVAL_EXPIRED`; a timeout is a denial). Default [`DEFAULT_APPROVAL_TTL`].
+    pub fn with_approval_ttl(self, ttl: Duration) -> Server<Ctx> {
+        Server {
+            approvals: Arc::new(self.approvals.with_ttl(ttl)),
+            ..self
+        }
+    }
+
+    /// Signs approvals with `secret` (at least 32 random bytes) instead of a random
+    /// per-server one: replicas that share it accept each other's approvals.
+    pub fn with_approval_secret(self, secret: &[u8]) -> Result<Server<Ctx>, DefinitionError> {
+        let approvals = Approvals::new(secret.to_vec(), self.approvals.ttl())
+            .map_err(DefinitionError::secret)?;
+        Ok(Server {
+            approvals: Arc::new(approvals),
+            ..self
+        })
     }
 
     /// The tool definitions as served, in order.
@@ -336,16 +449,138 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     /// The handler context for one round of a call.
     fn context_for(
         &self,
-        tool: &str,
-        arguments: &Value,
+        round: &Round<'_>,
         answers: &BTreeMap<String, Answer>,
-        http: Option<&::http::request::Parts>,
+        deadline: Option<Instant>,
+        cancel: &CancellationToken,
     ) -> Result<Ctx, ErrorData> {
         (self.context)(&Request {
-            tool,
-            arguments,
+            tool: round.tool,
+            arguments: round.arguments,
             answers,
-            http,
+            http: round.http,
+            deadline,
+            cancel,
+        })
+    }
+
+    /// Who an approval in `ctx` is bound to: the configured principal, else the session.
+    fn principal_of(&self, ctx: &Ctx, http: Option<&::http::request::Parts>) -> String {
+        (self.principal)(ctx)
+            .map(|p| format!("principal:{p}"))
+            .or_else(|| {
+                let session = http?.headers.get("mcp-session-id")?.to_str().ok()?;
+                Some(format!("session:{session}"))
+            })
+            .unwrap_or_default()
+    }
+
+    /// Runs one round of tool `info` with `answers`: builds the context, runs the handler
+    /// on its own task under the tool's deadline, and reduces a panic, a timeout or an
+    /// oversized result to its tool error. Returns the result and the round's principal.
+    async fn run_round(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+        answers: &BTreeMap<String, Answer>,
+    ) -> Result<(CallResult, String), ErrorData> {
+        let policy = &info.policy;
+        let limit = policy.timeout_ms.map(Duration::from_millis);
+        let deadline = limit.map(|l| Instant::now() + l);
+        let cancel = CancellationToken::new();
+        let ctx = self.context_for(round, answers, deadline, &cancel)?;
+        let principal = self.principal_of(&ctx, round.http);
+        let service = Arc::clone(&self.service);
+        let (tool, arguments) = (round.tool.to_string(), round.arguments.clone());
+        let task = tokio::spawn(async move { service.call(&ctx, &tool, arguments).await });
+        // Dropped with this future (the client went away), at the deadline or after a
+        // panic: the handler stops and its token says so.
+        let mut stop = Stop {
+            task: task.abort_handle(),
+            cancel: cancel.clone(),
+            armed: true,
+        };
+        let joined = match deadline {
+            Some(at) => tokio::time::timeout_at(at.into(), task).await,
+            None => Ok(task.await),
+        };
+        let result = match joined {
+            Err(_) => {
+                let ms = policy.timeout_ms.unwrap_or_default();
+                tracing::warn!(
+                    tool = info.name,
+                    timeout_ms = ms,
+                    "tool timed out; cancelled"
+                );
+                timed_out(policy)
+            }
+            Ok(Err(e)) => {
+                let what = if e.is_panic() {
+                    panic_message(e.into_panic())
+                } else {
+                    "the handler's task was cancelled".to_string()
+                };
+                tracing::error!(tool = info.name, panic = %what, "tool failed");
+                internal_failure(policy)
+            }
+            Ok(Ok(Err(e))) => return Err(ErrorData::invalid_params(e.to_string(), None)),
+            Ok(Ok(Ok(result))) => {
+                stop.armed = false;
+                result
+            }
+        };
+        for v in result.withheld.iter().flat_map(|w| &w.0) {
+            tracing::warn!(tool = info.name, pointer = %v.path, reason = %v.reason, "output breaks its contract; withheld");
+        }
+        let result = match policy.max_result_bytes {
+            Some(max) if result.input_required.is_none() => {
+                let size = encoded_len(&result);
+                if size > max {
+                    tracing::warn!(
+                        tool = info.name,
+                        size,
+                        max_result_bytes = max,
+                        "result too large; withheld"
+                    );
+                    result_too_large(policy)
+                } else {
+                    result
+                }
+            }
+            _ => result,
+        };
+        Ok((result, principal))
+    }
+
+    /// The verified answers of a 2026-07-28 retry that carries `inputResponses` or a
+    /// `requestState`; `Err` is the final result refusing it.
+    fn verified_answers(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+        params: &CallToolRequestParams,
+    ) -> Result<Result<BTreeMap<String, Answer>, CallResult>, ErrorData> {
+        // The principal comes from a context built without any answer.
+        let cancel = CancellationToken::new();
+        let probe = self.context_for(round, &BTreeMap::new(), None, &cancel)?;
+        let principal = self.principal_of(&probe, round.http);
+        let verdict = self.approvals.verify(
+            info,
+            round.arguments,
+            &principal,
+            params.request_state.as_deref(),
+            params.input_responses.as_ref(),
+        );
+        Ok(match verdict {
+            Ok(Verdict::Accepted(answers)) => Ok(answers),
+            Ok(Verdict::Declined) => {
+                tracing::info!(tool = info.name, "input request declined by the user");
+                Err(approval_declined())
+            }
+            Err(refusal) => {
+                log_refusal(info.name, refusal);
+                Err(approval_refused(refusal))
+            }
         })
     }
 
@@ -355,25 +590,33 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         rc: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = params.name.to_string();
-        let arguments = Value::Object(params.arguments.unwrap_or_default());
-        let mut answers: BTreeMap<String, Answer> = params
-            .input_responses
-            .iter()
-            .flatten()
-            .map(|(k, v)| (k.clone(), Answer::from_response(v)))
-            .collect();
-        let http = rc.extensions.get::<::http::request::Parts>();
+        let Some(info) = self.infos.get(&name).copied() else {
+            return Err(ErrorData::invalid_params(
+                CallError::UnknownTool(name).to_string(),
+                None,
+            ));
+        };
+        let arguments = Value::Object(params.arguments.clone().unwrap_or_default());
+        let round = Round {
+            tool: &name,
+            arguments: &arguments,
+            http: rc.extensions.get::<::http::request::Parts>(),
+        };
         let current = rc
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        // Only a 2026-07-28 retry answers with `inputResponses`; an earlier client's are
+        // ignored: there only the answer to the server's own elicitation counts.
+        let mut answers = BTreeMap::new();
+        if current && (params.input_responses.is_some() || params.request_state.is_some()) {
+            match self.verified_answers(&info, &round, &params)? {
+                Ok(verified) => answers = verified,
+                Err(refused) => return Ok(CallToolResponse::Complete(to_sdk(refused))),
+            }
+        }
         let mut asked = 0;
         loop {
-            let ctx = self.context_for(&name, &arguments, &answers, http)?;
-            let result = self
-                .service
-                .call(&ctx, &name, arguments.clone())
-                .await
-                .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+            let (result, principal) = self.run_round(&info, &round, &answers).await?;
             let Some(need) = result.input_required.as_deref().cloned() else {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             };
@@ -385,7 +628,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 .client_capabilities()
                 .and_then(|c| c.elicitation)
                 .is_some_and(|e| e.form.is_some() || e.url.is_none());
-            let params = elicitation(&need);
+            let tool = self.tools.iter().find(|t| t.name == name);
+            let params = elicitation(&need, &prompt(tool, &info, &need, &arguments));
             if current {
                 // 2026-07-28 forbids an input request the client did not declare, and
                 // requires −32021 when a request cannot proceed without it (HTTP 400).
@@ -394,26 +638,157 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                         form_elicitation(),
                     ));
                 }
+                let state = self
+                    .approvals
+                    .issue(
+                        &info,
+                        &arguments,
+                        need.resource_version.as_deref(),
+                        &principal,
+                        &need.name,
+                        &answers,
+                    )
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
                 let mut requests = InputRequests::new();
                 requests.insert(
                     need.name.clone(),
                     InputRequest::Elicitation(ElicitRequest::new(params)),
                 );
-                return Ok(CallToolResponse::InputRequired(
-                    InputRequiredResult::from_input_requests(requests),
-                ));
+                return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
+                    Some(requests),
+                    Some(state),
+                )));
             }
             if !can_ask || asked >= MAX_ELICITATIONS {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
             asked += 1;
-            let reply =
-                rc.peer.create_elicitation(params).await.map_err(|e| {
-                    ErrorData::internal_error(format!("elicitation failed: {e}"), None)
-                })?;
-            answers.insert(need.name, Answer::from_elicit(&reply));
+            // A user who does not answer within the approval TTL has declined.
+            let ttl = self.approvals.ttl();
+            let Ok(reply) = tokio::time::timeout(ttl, rc.peer.create_elicitation(params)).await
+            else {
+                log_refusal(info.name, Refusal::Expired);
+                return Ok(CallToolResponse::Complete(to_sdk(approval_refused(
+                    Refusal::Expired,
+                ))));
+            };
+            let reply = reply
+                .map_err(|e| ErrorData::internal_error(format!("elicitation failed: {e}"), None))?;
+            let answer = Answer {
+                resource_version: need.resource_version.clone(),
+                ..Answer::from_elicit(&reply)
+            };
+            if !answer.accepted {
+                tracing::info!(tool = info.name, "input request declined by the user");
+                return Ok(CallToolResponse::Complete(to_sdk(approval_declined())));
+            }
+            answers.insert(need.name, answer);
         }
     }
+}
+
+/// What every round of one call shares.
+struct Round<'a> {
+    tool: &'a str,
+    arguments: &'a Value,
+    http: Option<&'a ::http::request::Parts>,
+}
+
+/// Stops a handler's task and cancels its token when dropped while armed: the call ended
+/// before the handler finished.
+struct Stop {
+    task: tokio::task::AbortHandle,
+    cancel: CancellationToken,
+    armed: bool,
+}
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        if self.armed {
+            self.cancel.cancel();
+            self.task.abort();
+        }
+    }
+}
+
+/// A panic's message, for the operator's log only.
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
+fn log_refusal(tool: &str, refusal: Refusal) {
+    tracing::warn!(
+        tool,
+        reason = refusal.reason(),
+        "approval refused; the tool did not run"
+    );
+}
+
+/// The size of `result` as sent: its `CallToolResult` JSON, in bytes.
+fn encoded_len(result: &CallResult) -> u64 {
+    let sent = to_sdk(result.clone());
+    serde_json::to_vec(&sent).map_or(u64::MAX, |bytes| bytes.len() as u64)
+}
+
+/// How much of one argument's value a prompt shows.
+const PROMPT_VALUE_CHARS: usize = 200;
+
+/// What the user is asked: the handler's prompt, then the tool, its expected side effect,
+/// the target (the first required argument), the other arguments and the idempotency key.
+/// A sensitive argument's value is never shown.
+fn prompt(tool: Option<&Tool>, info: &ToolInfo, need: &InputNeeded, arguments: &Value) -> String {
+    let policy = &info.policy;
+    let mut lines = vec![need.prompt.clone(), String::new()];
+    lines.push(match tool.and_then(|t| t.title.as_deref()) {
+        Some(title) => format!("Tool: {} ({title})", info.name),
+        None => format!("Tool: {}", info.name),
+    });
+    let summary = tool
+        .and_then(|t| t.description.as_deref())
+        .and_then(|d| d.lines().next())
+        .unwrap_or_default();
+    lines.push(format!("Effect: {}. {summary}", policy.effect));
+    let show = |field: &str, value: &Value| {
+        if policy.is_sensitive(field) {
+            format!("{field} = (sensitive, not shown)")
+        } else {
+            let text = value.to_string();
+            match text.char_indices().nth(PROMPT_VALUE_CHARS) {
+                Some((cut, _)) => format!("{field} = {}…", &text[..cut]),
+                None => format!("{field} = {text}"),
+            }
+        }
+    };
+    let empty = serde_json::Map::new();
+    let args = arguments.as_object().unwrap_or(&empty);
+    let key = policy.idempotency_key;
+    let target = tool
+        .and_then(|t| t.input_schema.get("required")?.as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str().map(str::to_string))
+        .find(|r| Some(r.as_str()) != key && args.contains_key(r));
+    if let Some((field, value)) = target.as_deref().and_then(|t| args.get_key_value(t)) {
+        lines.push(format!("Target: {}", show(field, value)));
+    }
+    let others: Vec<String> = args
+        .iter()
+        .filter(|(f, _)| Some(f.as_str()) != key && Some(f.as_str()) != target.as_deref())
+        .map(|(f, v)| show(f, v))
+        .collect();
+    if !others.is_empty() {
+        lines.push(format!("Arguments: {}", others.join(", ")));
+    }
+    if let Some((field, value)) = key.and_then(|k| args.get_key_value(k)) {
+        lines.push(format!("Idempotency key: {}", show(field, value)));
+    }
+    lines.join("\n")
 }
 
 /// Where [`Server::run`] serves.
@@ -433,7 +808,7 @@ fn form_elicitation() -> ClientCapabilities {
 
 /// The form a client shows for one `needs-input`: a confirmation is the accept/decline
 /// choice itself; the other kinds ask for one string, `value`.
-fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
+fn elicitation(need: &InputNeeded, message: &str) -> ElicitRequestParams {
     let schema = if need.kind == "confirmation" {
         ElicitationSchema::new(BTreeMap::new())
     } else {
@@ -445,7 +820,7 @@ fn elicitation(need: &InputNeeded) -> ElicitRequestParams {
     };
     ElicitRequestParams::FormElicitationParams {
         meta: None,
-        message: need.prompt.clone(),
+        message: message.to_string(),
         requested_schema: schema,
     }
 }

@@ -7,7 +7,8 @@
 //! internals; an output that breaks its own schema is withheld.
 
 use super::content::{Content, ToolOutput};
-use super::validate::{Shape, Validate, Violation, check};
+use super::policy::Policy;
+use super::validate::{Shape, Validate, Violation, Violations, check};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -99,6 +100,17 @@ pub enum Reply<O, N> {
         /// user as written, so say what the answer changes, not internals.
         prompt: String,
     },
+    /// As `InputRequired`, for a tool whose approval also binds the version of what it
+    /// changes (`confirm digest="arguments+resource-version"`): the approval is bound to
+    /// `resource_version` too, and the handler learns the approved version from the answer.
+    InputRequiredAt {
+        /// Which `needs-input` request this is.
+        needs: N,
+        /// Shown to the user, as for `InputRequired`.
+        prompt: String,
+        /// The current version of the resource the call changes.
+        resource_version: String,
+    },
     /// The tool finished; the output is checked against its schema before it is sent.
     Complete(O),
 }
@@ -117,6 +129,10 @@ pub struct CallResult {
     /// also the `INPUT_REQUIRED` tool error, for a transport that has no better way to say
     /// it; an MCP adapter answers with an input request instead (`catalogc::rmcp`).
     pub input_required: Option<Box<InputNeeded>>,
+    /// Why an output was withheld as `INVALID_TOOL_OUTPUT`: each violation of the output
+    /// contract (JSON Pointer and rule). Never sent; for the operator's log
+    /// (`catalogc::rmcp` logs them).
+    pub withheld: Option<Box<Violations>>,
 }
 
 /// What a tool that answered `needs-input` asks the user for.
@@ -128,6 +144,8 @@ pub struct InputNeeded {
     pub kind: String,
     /// What exactly the user is asked, as the handler phrased it.
     pub prompt: String,
+    /// The resource version the approval binds (`Reply::InputRequiredAt`).
+    pub resource_version: Option<String>,
 }
 
 impl CallResult {
@@ -178,6 +196,7 @@ impl CallResult {
             content: Content::Text(text),
             is_error,
             input_required: None,
+            withheld: None,
         }
     }
 
@@ -188,6 +207,7 @@ impl CallResult {
             content,
             is_error: false,
             input_required: None,
+            withheld: None,
         }
     }
 
@@ -245,6 +265,9 @@ pub struct ToolInfo {
     /// `sha256:` of the whole contract, as `catalogc hash` prints it and the lock file
     /// records it: compare it with a client's pinned hash to detect drift.
     pub contract_hash: &'static str,
+    /// What a server enforces for the tool at run time: limits, timeout recovery,
+    /// approval binding.
+    pub policy: Policy<'static>,
 }
 
 impl ToolInfo {
@@ -322,6 +345,17 @@ where
         Ok(input) => match handler(input).await {
             Ok(Reply::Complete(output)) => output.into_result(),
             Ok(Reply::InputRequired { needs, prompt }) => input_required(&needs, &prompt),
+            Ok(Reply::InputRequiredAt {
+                needs,
+                prompt,
+                resource_version,
+            }) => {
+                let mut result = input_required(&needs, &prompt);
+                if let Some(need) = result.input_required.as_mut() {
+                    need.resource_version = Some(resource_version);
+                }
+                result
+            }
             Err(e) => tool_error(&e),
         },
         Err(result) => result,
@@ -372,28 +406,195 @@ pub fn invalid_arguments(violations: Vec<Violation>) -> CallResult {
 pub fn complete<O: Validate>(output: &O) -> CallResult {
     match serde_json::to_value(output) {
         Ok(v) => complete_json(O::shape(), v),
-        Err(_) => invalid_output(),
+        Err(e) => invalid_output(vec![Violation {
+            path: String::new(),
+            reason: format!("the output does not serialize: {e}"),
+        }]),
     }
 }
 
 /// [`complete`] for an output already in its JSON form, checked against `shape` (what the
 /// client will read).
 pub fn complete_json(shape: &Shape, output: Value) -> CallResult {
-    if check(shape, &output).is_empty() {
+    let violations = check(shape, &output);
+    if violations.is_empty() {
         CallResult::structured(output, false)
     } else {
-        invalid_output()
+        invalid_output(violations)
     }
 }
 
-fn invalid_output() -> CallResult {
-    CallResult::error(json!({
+/// `INVALID_TOOL_OUTPUT`: the model learns only the code; the violations stay in
+/// [`CallResult::withheld`] for the operator.
+fn invalid_output(violations: Vec<Violation>) -> CallResult {
+    let mut result = CallResult::error(json!({
         "code": "INVALID_TOOL_OUTPUT",
         "class": "internal",
         "retryable": false,
         "retry": "never",
         "message": "the tool produced an output that breaks its contract; it was withheld",
+    }));
+    result.withheld = Some(Box::new(Violations(violations)));
+    result
+}
+
+/// Why an approval (the answer to a `needs-input` request) was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Answers arrived without a `requestState` the server issued: a forged first call.
+    Missing,
+    /// The state does not verify: forged, tampered with, or issued to another principal,
+    /// session or tenant.
+    Invalid,
+    /// The state was issued for another tool or another contract of it.
+    OtherTool,
+    /// The state was issued for other arguments (or another resource version).
+    OtherArguments,
+    /// The approval timed out: the state's expiry has passed.
+    Expired,
+    /// The answers do not answer what the server asked.
+    Unanswered,
+}
+
+impl Refusal {
+    /// A short phrase for the operator's log.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::Missing => "input responses without a request state",
+            Refusal::Invalid => {
+                "request state forged, tampered with or issued to another principal"
+            }
+            Refusal::OtherTool => "request state issued for another tool or contract",
+            Refusal::OtherArguments => "request state issued for other arguments",
+            Refusal::Expired => "request state expired",
+            Refusal::Unanswered => "input responses do not answer the request",
+        }
+    }
+}
+
+/// The tool error for answers the server cannot trust: the handler did not run. An expired
+/// approval is `APPROVAL_EXPIRED`; every other refusal is `APPROVAL_INVALID` (the model
+/// cannot tell a forged state from a tampered one, and need not).
+pub fn approval_refused(refusal: Refusal) -> CallResult {
+    if refusal == Refusal::Expired {
+        return CallResult::error(json!({
+            "code": "APPROVAL_EXPIRED",
+            "class": "precondition-failed",
+            "retryable": false,
+            "retry": "after-user-action",
+            "next_step": "The user's approval timed out and nothing was done. Call the tool again without inputResponses so the user is asked again.",
+            "message": "the approval expired before the call; the tool did not run",
+        }));
+    }
+    CallResult::error(json!({
+        "code": "APPROVAL_INVALID",
+        "class": "permission-denied",
+        "retryable": false,
+        "retry": "never",
+        "next_step": "Nothing was done. Call the tool with exactly the arguments the user should approve and without inputResponses; the server asks the user itself.",
+        "message": "the answers are not bound to an approval this server issued for this call; the tool did not run",
     }))
+}
+
+/// The final result when the user declines or cancels an input request: the tool did not
+/// run, and no other tool should do the same thing behind the user's back.
+pub fn approval_declined() -> CallResult {
+    CallResult::error(json!({
+        "code": "APPROVAL_DECLINED",
+        "class": "precondition-failed",
+        "retryable": false,
+        "retry": "never",
+        "next_step": "Tell the user the action was not done because they declined; do not try another tool for the same action.",
+        "message": "the user declined; the tool did not run",
+    }))
+}
+
+/// What is safe after a write that may have acted: ask the status tool, retry with the
+/// same key, or check with the user.
+fn after_write(policy: &Policy<'_>) -> String {
+    match (policy.status_tool, policy.on_timeout) {
+        (Some(status), _) => format!(
+            "The operation may or may not have taken effect. Call {status} to learn its outcome before anything else; do not call this tool again blindly."
+        ),
+        (None, Some("retry-with-key")) => "The operation may or may not have taken effect. Call this tool again with the same arguments and the same idempotency key; never with a new key.".to_string(),
+        _ => "The operation may or may not have taken effect. Tell the user and check its outcome before calling this tool again.".to_string(),
+    }
+}
+
+/// The tool error for a handler cancelled at its `timeout-ms` deadline. A read may be
+/// retried later; a write may have acted, so the next step names the status tool (or the
+/// retry with the same key) and the retry policy is never a blind retry.
+pub fn timed_out(policy: &Policy<'_>) -> CallResult {
+    let ms = policy.timeout_ms.unwrap_or(0);
+    let mut m = Map::new();
+    m.insert("code".into(), json!("TOOL_TIMEOUT"));
+    m.insert("class".into(), json!("unavailable"));
+    if policy.writes() {
+        m.insert("retryable".into(), json!(false));
+        m.insert("retry".into(), json!("never"));
+        m.insert("next_step".into(), json!(after_write(policy)));
+        if let Some(status) = policy.status_tool {
+            m.insert("status_tool".into(), json!(status));
+        }
+    } else {
+        m.insert("retryable".into(), json!(true));
+        m.insert("retry".into(), json!("backoff"));
+        m.insert(
+            "next_step".into(),
+            json!("Nothing was changed. Try again later, or ask for less."),
+        );
+    }
+    m.insert(
+        "message".into(),
+        json!(format!(
+            "the tool did not finish within {ms} ms and was cancelled"
+        )),
+    );
+    CallResult::error(Value::Object(m))
+}
+
+/// The tool error for a handler that failed unexpectedly (a panic): nothing of the failure
+/// reaches the model.
+pub fn internal_failure(policy: &Policy<'_>) -> CallResult {
+    let mut m = Map::new();
+    m.insert("code".into(), json!("INTERNAL_ERROR"));
+    m.insert("class".into(), json!("internal"));
+    m.insert("retryable".into(), json!(false));
+    m.insert("retry".into(), json!("never"));
+    let next = if policy.writes() {
+        after_write(policy)
+    } else {
+        "Tell the user the tool failed; do not retry it automatically.".to_string()
+    };
+    m.insert("next_step".into(), json!(next));
+    m.insert("message".into(), json!("the tool failed unexpectedly"));
+    CallResult::error(Value::Object(m))
+}
+
+/// The tool error for a result larger than `max-result-bytes`: the result was not sent.
+pub fn result_too_large(policy: &Policy<'_>) -> CallResult {
+    let max = policy.max_result_bytes.unwrap_or(0);
+    let mut m = Map::new();
+    m.insert("code".into(), json!("RESULT_TOO_LARGE"));
+    m.insert("class".into(), json!("internal"));
+    m.insert("retryable".into(), json!(false));
+    if policy.writes() {
+        m.insert("retry".into(), json!("never"));
+        m.insert("next_step".into(), json!(after_write(policy)));
+    } else {
+        m.insert("retry".into(), json!("fix-arguments"));
+        m.insert(
+            "next_step".into(),
+            json!("Ask for less (a smaller page or a narrower filter) and call again."),
+        );
+    }
+    m.insert(
+        "message".into(),
+        json!(format!(
+            "the result is larger than {max} bytes; it was withheld"
+        )),
+    );
+    CallResult::error(Value::Object(m))
 }
 
 /// The tool error for a declared error returned by the handler.
@@ -427,6 +628,7 @@ pub fn input_required<N: InputRequest + ?Sized>(needs: &N, prompt: &str) -> Call
         name: needs.name().into(),
         kind: needs.kind().into(),
         prompt: prompt.into(),
+        resource_version: None,
     }));
     result
 }

@@ -11,14 +11,16 @@ pub mod call;
 pub mod canonical;
 pub mod content;
 pub mod pattern;
+pub mod policy;
 pub mod serial;
 pub mod validate;
 
 pub use call::{
-    CallError, CallResult, Catalog, ErrorInfo, InputNeeded, InputRequest, Reply, ToolError,
-    ToolInfo, approval_digest,
+    CallError, CallResult, Catalog, ErrorInfo, InputNeeded, InputRequest, Refusal, Reply,
+    ToolError, ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use policy::Policy;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,

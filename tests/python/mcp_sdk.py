@@ -13,6 +13,15 @@ JSON text block, no structuredContent); an unknown tool raises MCPError
 -32602; the needs-input tool asks for input (2026: an InputRequiredResult; 2025: an
 elicitation within the call) and completes once answered; a client that declared no
 elicitation gets MCPError -32021 (2026) or the INPUT_REQUIRED tool error (2025).
+
+What the runtime enforces (docs/runtime.md), per target and era: a declined approval is the
+final APPROVAL_DECLINED; a forged first call (answers without a state) is refused on 2026 and
+its answers are ignored on 2025; a replay of the state with changed arguments, a tampered
+state and (on a second server whose approvals expire after 200 ms) an expired one are
+refused, and the handler never runs. Faults (both eras): a panicking handler (the example
+with BILLING_SERVER_FAULTS=1) is an INTERNAL_ERROR result and the next call succeeds; a slow
+tool (the example's hanging invoice, and the mock's `--delay`) is a TOOL_TIMEOUT within
+timeout-ms + 100 ms; an oversized result (the mock of tests/python/limits.kdl) is refused.
 """
 
 from __future__ import annotations
@@ -24,6 +33,9 @@ import sys
 import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import os
+import time
 
 import anyio
 import mcp.types as types
@@ -65,6 +77,25 @@ class Asked:
     async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         self.messages.append(params.message)
         return types.ElicitResult(action="accept", content={})
+
+
+class Declines:
+    """An elicitation callback that declines and counts how often it was asked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.asked += 1
+        return types.ElicitResult(action="decline")
+
+
+ACCEPT = {"approval": {"action": "accept", "content": {}}}
+OTHER_KEY = {**REMINDER, "idempotency_key": "k-fedcba9876543210"}
+
+
+def code(r: Any) -> Any:
+    return tool_error(r).get("code") if isinstance(r, types.CallToolResult) else r
 
 
 async def common(label: str, list_tools: Callable[[], Awaitable[Any]],
@@ -113,7 +144,8 @@ def completed(r: Any) -> bool:
             and re.fullmatch(r"REM-[0-9]+", sc.get("reminder_reference", "")) is not None)
 
 
-async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]]) -> None:
+async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]],
+                 expiring: StdioServerParameters) -> None:
     asked = Asked()
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write, elicitation_callback=asked) as session:
@@ -124,6 +156,24 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
             done = await session.call_tool("invoice_send_reminder", REMINDER)
             check(f"{label}: needs-input is elicited within the call, then completes",
                   completed(done) and len(asked.messages) == 1, (asked.messages, done))
+            check(f"{label}: the prompt names tool, target and idempotency key",
+                  all(part in asked.messages[0] for part in
+                      ("Tool: invoice_send_reminder", 'Target: invoice_reference = "INV-1"',
+                       'Idempotency key: idempotency_key = "k-0123456789abcdef"')),
+                  asked.messages)
+    declines = Declines()
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, elicitation_callback=declines) as session:
+            await session.initialize()
+            r = await session.call_tool("invoice_send_reminder", REMINDER)
+            sc = tool_error(r)
+            check(f"{label}: a declined elicitation is the final APPROVAL_DECLINED",
+                  sc.get("code") == "APPROVAL_DECLINED" and sc.get("retry") == "never"
+                  and "do not try another tool" in sc.get("next_step", ""), r)
+            # A 2025 client's own answers are ignored: the server asks, the user declines.
+            r = await session.call_tool("invoice_send_reminder", REMINDER, input_responses=ACCEPT)
+            check(f"{label}: inputResponses of a 2025 client are ignored",
+                  code(r) == "APPROVAL_DECLINED" and declines.asked == 2, (declines.asked, r))
     # A client that cannot be asked gets the tool's INPUT_REQUIRED result.
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -136,7 +186,8 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
                   and sc.get("input_required", {}).get("name") == "approval", sc)
 
 
-async def modern(label: str, params: StdioServerParameters, expected: list[dict[str, Any]]) -> None:
+async def modern(label: str, params: StdioServerParameters, expected: list[dict[str, Any]],
+                 expiring: StdioServerParameters) -> None:
     asked = Asked()
     async with Client(params, elicitation_callback=asked) as client:
         check(f"{label}: auto mode negotiates 2026-07-28", client.protocol_version == "2026-07-28",
@@ -149,6 +200,43 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
         done = await client.call_tool("invoice_send_reminder", REMINDER)
         check(f"{label}: answered, the call completes",
               completed(done) and len(asked.messages) == 1, (asked.messages, done))
+
+        session = client.session
+        forged = await session.call_tool("invoice_send_reminder", OTHER_KEY, input_responses=ACCEPT)
+        check(f"{label}: a forged first call (answers, no state) is refused",
+              code(forged) == "APPROVAL_INVALID", forged)
+        first = await session.call_tool("invoice_send_reminder", OTHER_KEY, allow_input_required=True)
+        state = getattr(first, "request_state", None) or ""
+        check(f"{label}: the input request carries a requestState", len(state) > 32, first)
+        changed = await session.call_tool("invoice_send_reminder", {**OTHER_KEY, "note": "now"},
+                                          input_responses=ACCEPT, request_state=state)
+        check(f"{label}: a replay with changed arguments is refused",
+              code(changed) == "APPROVAL_INVALID", changed)
+        middle = len(state) // 2
+        tampered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1:]
+        r = await session.call_tool("invoice_send_reminder", OTHER_KEY, input_responses=ACCEPT,
+                                    request_state=tampered)
+        check(f"{label}: a tampered state is refused", code(r) == "APPROVAL_INVALID", r)
+        # None of the refused calls ran: the untouched state still completes, once.
+        r = await session.call_tool("invoice_send_reminder", OTHER_KEY, input_responses=ACCEPT,
+                                    request_state=state)
+        check(f"{label}: the untouched state completes its own call", completed(r), r)
+    declines = Declines()
+    async with Client(params, elicitation_callback=declines) as client:
+        r = await client.call_tool("invoice_send_reminder", REMINDER)
+        sc = tool_error(r)
+        check(f"{label}: a declined input request is the final APPROVAL_DECLINED",
+              sc.get("code") == "APPROVAL_DECLINED" and sc.get("retry") == "never"
+              and "do not try another tool" in sc.get("next_step", "") and declines.asked == 1, r)
+    async with Client(expiring, elicitation_callback=Asked()) as client:
+        first = await client.session.call_tool("invoice_send_reminder", REMINDER,
+                                               allow_input_required=True)
+        await anyio.sleep(0.5)
+        r = await client.session.call_tool("invoice_send_reminder", REMINDER, input_responses=ACCEPT,
+                                           request_state=getattr(first, "request_state", None))
+        sc = tool_error(r)
+        check(f"{label}: an expired approval is refused",
+              sc.get("code") == "APPROVAL_EXPIRED" and sc.get("retry") == "after-user-action", r)
     # A client that declared no elicitation cannot be asked: MissingRequiredClientCapability.
     async with Client(params) as client:
         try:
@@ -158,21 +246,86 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
             check(f"{label}: without elicitation, needs-input is MCPError -32021", e.code == -32021, e)
 
 
+async def timed(call: Callable[[], Awaitable[Any]]) -> tuple[Any, float]:
+    started = time.monotonic()
+    r = await call()
+    return r, (time.monotonic() - started) * 1000
+
+
+async def faults(label: str, era: str, example: StdioServerParameters, slow_mock: StdioServerParameters,
+                 limits_mock: StdioServerParameters) -> None:
+    """A panic, a timeout and an oversized result, each followed by a call that succeeds."""
+
+    async def each(params: StdioServerParameters, body: Callable[[Any], Awaitable[None]]) -> None:
+        if era == "2025-11-25":
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await body(session.call_tool)
+        else:
+            async with Client(params) as client:
+                await body(client.call_tool)
+
+    async def example_faults(call: Any) -> None:
+        r = await call("invoice_get", {"invoice_reference": "INV-500"})
+        sc = tool_error(r)
+        check(f"{label}: a panicking handler is an INTERNAL_ERROR result",
+              sc.get("code") == "INTERNAL_ERROR" and "injected" not in str(r), r)
+        r = await call("invoice_list", {"status": "overdue"})
+        check(f"{label}: after a panic the next call succeeds", not r.is_error, r)
+        r, ms = await timed(lambda: call("invoice_get", {"invoice_reference": "INV-504"}))
+        check(f"{label}: a hanging handler is TOOL_TIMEOUT within timeout-ms + 100 ms",
+              code(r) == "TOOL_TIMEOUT" and 3000 <= ms < 3100, (ms, r))
+        r = await call("invoice_list", {"status": "overdue"})
+        check(f"{label}: after a timeout the next call succeeds", not r.is_error, r)
+
+    async def slow(call: Any) -> None:
+        r, ms = await timed(lambda: call("invoice_get", {"invoice_reference": "INV-1"}))
+        sc = tool_error(r)
+        check(f"{label}: mock --delay past timeout-ms is TOOL_TIMEOUT within timeout-ms + 100 ms",
+              sc.get("code") == "TOOL_TIMEOUT" and sc.get("retry") == "backoff" and 3000 <= ms < 3100,
+              (ms, r))
+
+    async def oversized(call: Any) -> None:
+        r = await call("digest_page", {})
+        check(f"{label}: a result over max-result-bytes is refused",
+              code(r) == "RESULT_TOO_LARGE" and "lorem" not in str(r), r)
+        r = await call("digest_line", {})
+        check(f"{label}: a result within max-result-bytes is sent", not r.is_error, r)
+
+    await each(example, example_faults)
+    await each(slow_mock, slow)
+    await each(limits_mock, oversized)
+
+
 async def main(catalogc: str, example: str) -> None:
+    env = dict(os.environ)
+    mock = ["serve", "--mock", "catalogs/", "--fail", "invoice_get=INVOICE_NOT_FOUND"]
     targets = [
-        ("example", StdioServerParameters(command=example), exported(catalogc, "catalogs/billing.kdl")),
-        ("mock", StdioServerParameters(command=catalogc, args=["serve", "--mock", "catalogs/", "--fail",
-                                                                "invoice_get=INVOICE_NOT_FOUND"]),
-         exported(catalogc, "catalogs/")),
+        ("example", StdioServerParameters(command=example), exported(catalogc, "catalogs/billing.kdl"),
+         StdioServerParameters(command=example, env={**env, "BILLING_SERVER_APPROVAL_TTL_MS": "200"})),
+        ("mock", StdioServerParameters(command=catalogc, args=mock), exported(catalogc, "catalogs/"),
+         StdioServerParameters(command=catalogc, args=[*mock, "--approval-ttl-ms", "200"])),
     ]
-    for name, params, expected in targets:
+    for name, params, expected, expiring in targets:
         for era, run in (("2025-11-25", legacy), ("2026-07-28", modern)):
             label = f"{name} {era}"
             try:
                 with anyio.fail_after(60):
-                    await run(label, params, expected)
+                    await run(label, params, expected, expiring)
             except Exception:  # one broken target must not hide the others' results
                 check(f"{label}: ran to the end", False, traceback.format_exc())
+    faulty = StdioServerParameters(command=example, env={**env, "BILLING_SERVER_FAULTS": "1"})
+    slow_mock = StdioServerParameters(command=catalogc, args=["serve", "--mock", "catalogs/",
+                                                              "--delay", "invoice_get=10000"])
+    limits_mock = StdioServerParameters(command=catalogc, args=["serve", "--mock", "tests/python/limits.kdl"])
+    for era in ("2025-11-25", "2026-07-28"):
+        label = f"faults {era}"
+        try:
+            with anyio.fail_after(60):
+                await faults(label, era, faulty, slow_mock, limits_mock)
+        except Exception:
+            check(f"{label}: ran to the end", False, traceback.format_exc())
 
 
 if __name__ == "__main__":

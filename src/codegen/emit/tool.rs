@@ -6,6 +6,7 @@ use super::{At, Options, doc, ident, item, opt_u64};
 use crate::codegen::plan::{Item, RTy, ToolPlan};
 use crate::contract::ToolContract;
 use crate::model::{ConfirmDigest, ContentKind};
+use crate::runtime::Policy;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -28,6 +29,7 @@ pub(in crate::codegen) fn module(
     let input_impl = input_methods(t);
     let error = super::error::error_enum(t);
     let needs = needs_input(t);
+    let policy = policy(tool);
     let content = tool.content.as_ref().map(|k| {
         let (ty, what) = match k.value {
             ContentKind::Text => (quote!(Text), "plain text"),
@@ -70,6 +72,7 @@ pub(in crate::codegen) fn module(
                 input_hash: INPUT_HASH,
                 output_hash: OUTPUT_HASH,
                 contract_hash: CONTRACT_HASH,
+                policy: #policy,
             };
 
             #(#items)*
@@ -77,6 +80,36 @@ pub(in crate::codegen) fn module(
             #input_impl
             #error
             #needs
+        }
+    }
+}
+
+/// The tool's run-time policy as a `Policy` literal (`catalogc::runtime::policy`).
+fn policy(tool: &crate::model::Tool) -> TokenStream {
+    let sensitive = Policy::sensitive_inputs(tool);
+    let p = Policy::of(tool, &sensitive);
+    let opt_str = |v: Option<&str>| match v {
+        Some(s) => quote!(__rt::Some(#s)),
+        None => quote!(__rt::None),
+    };
+    let effect = p.effect;
+    let timeout = opt_u64(p.timeout_ms);
+    let max_bytes = opt_u64(p.max_result_bytes);
+    let on_timeout = opt_str(p.on_timeout);
+    let status = opt_str(p.status_tool);
+    let confirm = opt_str(p.confirm);
+    let key = opt_str(p.idempotency_key);
+    let fields = p.sensitive;
+    quote! {
+        __rt::Policy {
+            effect: #effect,
+            timeout_ms: #timeout,
+            max_result_bytes: #max_bytes,
+            on_timeout: #on_timeout,
+            status_tool: #status,
+            confirm: #confirm,
+            idempotency_key: #key,
+            sensitive: &[#(#fields),*],
         }
     }
 }

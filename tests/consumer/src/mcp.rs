@@ -12,13 +12,24 @@ pub const TENANTS: [&str; 2] = ["acme", "other"];
 /// The billing server over [`Memory::sample`]; calls without credentials act for
 /// `default_tenant`.
 pub fn server(default_tenant: &str) -> Result<Server<Session>, DefinitionError> {
+    server_over(Memory::sample(), default_tenant)
+}
+
+/// The billing server over `memory`. An approval is bound to the tenant: one tenant's
+/// approval is refused for any other.
+pub fn server_over(
+    memory: Memory,
+    default_tenant: &str,
+) -> Result<Server<Session>, DefinitionError> {
     let tenant = default_tenant.to_string();
-    Server::catalog::<billing::Catalog, _, _>(Memory::sample(), move |r| session(r, &tenant))
+    let server = Server::catalog::<billing::Catalog, _, _>(memory, move |r| session(r, &tenant))?;
+    Ok(server.with_principal(|s: &Session| Some(s.tenant.clone())))
 }
 
 /// The trusted context of one call: the tenant from the request's `Authorization: Bearer
-/// TENANT` header (over HTTP), else `default_tenant`; and the approval of exactly these
-/// arguments when the user confirmed them.
+/// TENANT` header (over HTTP), else `default_tenant`; the approval of exactly these
+/// arguments when the user confirmed them (the server has checked that the answer is bound
+/// to this call); and the call's cancellation token.
 pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorData> {
     let tenant = match r.header("authorization") {
         None => default_tenant.to_string(),
@@ -37,5 +48,9 @@ pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorDa
             approved.push(input.approval_digest());
         }
     }
-    Ok(Session { tenant, approved })
+    Ok(Session {
+        tenant,
+        approved,
+        cancel: r.cancel.clone(),
+    })
 }

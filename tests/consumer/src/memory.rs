@@ -4,6 +4,7 @@
 
 use crate::billing::{self, Invoice, InvoiceCurrency, InvoiceStatus};
 use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
+use catalogc::rmcp::CancellationToken;
 use std::sync::Mutex;
 
 /// What the server trusts about a request: from the authenticated session, never from
@@ -13,6 +14,8 @@ pub struct Session {
     pub tenant: String,
     /// Approval digests the user confirmed in the host's approval dialog.
     pub approved: Vec<String>,
+    /// Cancelled when the call's deadline passes or its client goes away.
+    pub cancel: CancellationToken,
 }
 
 /// Invoices per tenant; `lie` makes `invoice_get` return an invoice that breaks the
@@ -22,7 +25,15 @@ pub struct Memory {
     pub invoices: Vec<(String, Invoice)>,
     pub reminders: Mutex<Vec<String>>,
     pub lie: bool,
+    /// Test-only faults, to prove the server survives them: `invoice_get` of
+    /// [`PANIC_INVOICE`] panics, of [`HANG_INVOICE`] waits until the call is cancelled.
+    pub faults: bool,
 }
+
+/// With [`Memory::faults`], `invoice_get` of this invoice panics.
+pub const PANIC_INVOICE: &str = "INV-500";
+/// With [`Memory::faults`], `invoice_get` of this invoice never finishes by itself.
+pub const HANG_INVOICE: &str = "INV-504";
 
 impl Memory {
     /// Two invoices of tenant `acme`, one of tenant `other`.
@@ -88,6 +99,14 @@ impl billing::Billing for Memory {
         ctx: &Session,
         input: invoice_get::Input,
     ) -> Result<invoice_get::Output, invoice_get::Error> {
+        if self.faults && input.invoice_reference == PANIC_INVOICE {
+            panic!("injected fault: invoice_get of {PANIC_INVOICE}");
+        }
+        if self.faults && input.invoice_reference == HANG_INVOICE {
+            // Stops only when the server cancels the call at its deadline.
+            ctx.cancel.cancelled().await;
+            return Err(invoice_get::Error::BillingUnavailable);
+        }
         let mut invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
             .cloned()

@@ -13,7 +13,7 @@ type Billing = billing::Catalog;
 fn acme() -> Session {
     Session {
         tenant: "acme".into(),
-        approved: Vec::new(),
+        ..Session::default()
     }
 }
 

@@ -2,115 +2,21 @@
 //! in-memory pipe: what reaches the wire for each kind of outcome, in both protocol eras.
 //! (`.ci/mcp-python` proves the same with the official Python SDK.)
 
+use catalogc::rmcp::Server;
 use catalogc::runtime::Catalog;
 use catalogc::runtime::serde_json::{self, Value, json};
 use catalogc::testing::tool_error;
 use catalogc_consumer::billing;
-use catalogc_consumer::mcp::server;
-use catalogc_consumer::memory::Memory;
-use tokio::io::{
-    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
-};
+use catalogc_consumer::mcp::{server, server_over};
+use catalogc_consumer::memory::{HANG_INVOICE, Memory, PANIC_INVOICE, Session};
+use std::sync::{Arc, Mutex};
+use support::client::{Client, LEGACY, MODERN};
+use tokio::io::AsyncWriteExt;
 
-const MODERN: &str = "2026-07-28";
-const LEGACY: &str = "2025-11-25";
+mod support;
 
-struct Client {
-    write: WriteHalf<DuplexStream>,
-    lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
-    next_id: u64,
-    /// Per-request `_meta` of the 2026-07-28 era; `None` after a 2025 `initialize`.
-    meta: Option<Value>,
-    /// How a 2025 client answers `elicitation/create`; `None`: it never is asked.
-    elicit: Option<Value>,
-    /// The `elicitation/create` requests the server sent.
-    asked: Vec<Value>,
-}
-
-impl Client {
-    /// A served billing server and a client that said `initialize` (2025) with
-    /// `capabilities`, or that sends 2026-07-28 `_meta` with every request.
-    async fn start(version: &str, capabilities: Value) -> Client {
-        let (ours, theirs) = tokio::io::duplex(1 << 20);
-        let (r, w) = tokio::io::split(theirs);
-        let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
-        tokio::spawn(s.serve_io(r, w));
-        let (read, write) = tokio::io::split(ours);
-        let mut c = Client {
-            write,
-            lines: BufReader::new(read).lines(),
-            next_id: 0,
-            meta: None,
-            elicit: None,
-            asked: Vec::new(),
-        };
-        if version == MODERN {
-            c.meta = Some(json!({
-                "io.modelcontextprotocol/protocolVersion": MODERN,
-                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-                "io.modelcontextprotocol/clientCapabilities": capabilities,
-            }));
-        } else {
-            let init = c
-                .rpc(
-                    "initialize",
-                    json!({"protocolVersion": version, "capabilities": capabilities,
-                       "clientInfo": {"name": "test", "version": "0"}}),
-                )
-                .await;
-            assert_eq!(init["result"]["protocolVersion"], json!(version), "{init}");
-            assert_eq!(init["result"]["serverInfo"]["name"], json!("billing"));
-            assert_eq!(init["result"]["serverInfo"]["version"], json!("2.0.0"));
-            c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-                .await;
-        }
-        c
-    }
-
-    async fn send(&mut self, msg: Value) {
-        let mut line = msg.to_string();
-        line.push('\n');
-        self.write
-            .write_all(line.as_bytes())
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-
-    /// Sends one request and returns its response, answering server requests meanwhile.
-    async fn rpc(&mut self, method: &str, mut params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        if let (Some(meta), Some(p)) = (&self.meta, params.as_object_mut()) {
-            p.insert("_meta".into(), meta.clone());
-        }
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        loop {
-            let line =
-                tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
-                    .await
-                    .unwrap_or_else(|_| panic!("no response to {method}"))
-                    .unwrap_or_else(|e| panic!("{e}"))
-                    .unwrap_or_else(|| panic!("server closed"));
-            let msg: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-            if msg["method"] == json!("elicitation/create") {
-                self.asked.push(msg["params"].clone());
-                let answer = self
-                    .elicit
-                    .clone()
-                    .unwrap_or_else(|| panic!("asked: {msg}"));
-                let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer});
-                self.send(reply).await;
-            } else if msg["id"] == json!(id) {
-                return msg;
-            }
-        }
-    }
-
-    async fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.rpc("tools/call", json!({"name": tool, "arguments": arguments}))
-            .await
-    }
+fn acme() -> Server<Session> {
+    server("acme").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn reminder() -> Value {
@@ -118,7 +24,11 @@ fn reminder() -> Value {
 }
 
 async fn lists_the_catalog_in_order(version: &str) {
-    let mut c = Client::start(version, json!({})).await;
+    let mut c = Client::start(acme(), version, json!({})).await;
+    if version == LEGACY {
+        assert_eq!(c.init["result"]["serverInfo"]["name"], json!("billing"));
+        assert_eq!(c.init["result"]["serverInfo"]["version"], json!("2.0.0"));
+    }
     let r = c.rpc("tools/list", json!({})).await;
     let expected = <billing::Catalog as Catalog<Memory>>::tools_list();
     assert_eq!(r["result"]["tools"], expected["tools"], "{r}");
@@ -135,7 +45,7 @@ async fn tools_list_is_the_catalog_byte_for_byte() {
 #[tokio::test]
 async fn outcomes_reach_the_wire_as_the_runtime_encodes_them() {
     for version in [LEGACY, MODERN] {
-        let mut c = Client::start(version, json!({})).await;
+        let mut c = Client::start(acme(), version, json!({})).await;
         let ok = c.call("invoice_list", json!({"status": "overdue"})).await;
         assert_eq!(ok["result"]["isError"], json!(false), "{ok}");
         let items = &ok["result"]["structuredContent"]["items"];
@@ -168,41 +78,173 @@ async fn outcomes_reach_the_wire_as_the_runtime_encodes_them() {
     }
 }
 
+/// The prompt the user sees for `reminder()`: the handler's question, then what the
+/// runtime adds (tool, effect, target, idempotency key).
+const REMINDER_PROMPT: &str = "Send a payment reminder for INV-1 to the customer?\n\n\
+    Tool: invoice_send_reminder (Send a payment reminder)\n\
+    Effect: destructive. Send the customer of one overdue invoice a payment reminder email.\n\
+    Target: invoice_reference = \"INV-1\"\n\
+    Idempotency key: idempotency_key = \"k-0123456789abcdef\"";
+
+/// A call of `invoice_send_reminder` with `arguments` that answers with `responses` and
+/// echoes `state` (the 2026-07-28 retry; a 2025 client ignores `state`).
+async fn retry(c: &mut Client, arguments: Value, responses: Value, state: Option<&Value>) -> Value {
+    let mut params = json!({"name": "invoice_send_reminder", "arguments": arguments,
+                            "inputResponses": responses});
+    if let Some(state) = state {
+        params["requestState"] = state.clone();
+    }
+    c.rpc("tools/call", params).await
+}
+
+fn accept() -> Value {
+    json!({"approval": {"action": "accept", "content": {}}})
+}
+
+/// How many reminders were sent for tenant acme (each run of the handler that sent one).
+async fn reminders_sent(c: &mut Client) -> Value {
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": "INV-1"}))
+        .await;
+    r["result"]["structuredContent"]["reminder_count"].clone()
+}
+
 #[tokio::test]
 async fn needs_input_is_an_input_request_answered_by_a_retry_on_2026() {
-    let mut c = Client::start(MODERN, json!({"elicitation": {"form": {}}})).await;
+    let mut c = Client::start(acme(), MODERN, json!({"elicitation": {"form": {}}})).await;
     let asked = c.call("invoice_send_reminder", reminder()).await;
     let result = &asked["result"];
     assert_eq!(result["resultType"], json!("input_required"), "{asked}");
     let request = &result["inputRequests"]["approval"];
     assert_eq!(request["method"], json!("elicitation/create"));
-    assert_eq!(
-        request["params"]["message"],
-        json!("Send a payment reminder for INV-1 to the customer?")
-    );
+    assert_eq!(request["params"]["message"], json!(REMINDER_PROMPT));
+    let state = &result["requestState"];
+    assert!(state.is_string(), "{asked}");
 
-    let answered = c
-        .rpc(
-            "tools/call",
-            json!({"name": "invoice_send_reminder", "arguments": reminder(),
-                   "inputResponses": {"approval": {"action": "accept", "content": {}}}}),
-        )
-        .await;
+    let answered = retry(&mut c, reminder(), accept(), Some(state)).await;
     assert_eq!(answered["result"]["isError"], json!(false), "{answered}");
     assert_eq!(
         answered["result"]["structuredContent"]["reminder_reference"],
         json!("REM-1")
     );
+    assert_eq!(reminders_sent(&mut c).await, json!(1));
 
-    // A declined approval is not asked again: the model reads the tool's INPUT_REQUIRED.
-    let declined = c
+    // Declined or cancelled: a final result, and the handler does not run.
+    for action in ["decline", "cancel"] {
+        let asked = c.call("invoice_send_reminder", reminder()).await;
+        let state = &asked["result"]["requestState"];
+        let responses = json!({"approval": {"action": action}});
+        let declined = retry(&mut c, reminder(), responses, Some(state)).await;
+        let sc = tool_error(&declined);
+        assert_eq!(sc["code"], json!("APPROVAL_DECLINED"), "{declined}");
+        assert_eq!(sc["retry"], json!("never"));
+        assert_eq!(
+            sc["next_step"],
+            json!(
+                "Tell the user the action was not done because they declined; do not try another tool for the same action."
+            )
+        );
+    }
+    assert_eq!(reminders_sent(&mut c).await, json!(1));
+}
+
+#[tokio::test]
+async fn a_forged_first_call_is_refused_and_never_runs() {
+    let mut c = Client::start(acme(), MODERN, json!({"elicitation": {"form": {}}})).await;
+    // Answers the server never asked for, with no state or with a made-up one.
+    for state in [None, Some(json!("rs1.forged.state"))] {
+        let r = retry(&mut c, reminder(), accept(), state.as_ref()).await;
+        let sc = tool_error(&r);
+        assert_eq!(sc["code"], json!("APPROVAL_INVALID"), "{r}");
+        assert_eq!(sc["retry"], json!("never"));
+    }
+    // A state alone, without the answer it asks for.
+    let asked = c.call("invoice_send_reminder", reminder()).await;
+    let state = asked["result"]["requestState"].clone();
+    let r = retry(&mut c, reminder(), json!({}), Some(&state)).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    assert_eq!(reminders_sent(&mut c).await, json!(0));
+}
+
+#[tokio::test]
+async fn a_state_is_bound_to_its_arguments_its_tool_and_its_integrity() {
+    let mut c = Client::start(acme(), MODERN, json!({"elicitation": {"form": {}}})).await;
+    let asked = c.call("invoice_send_reminder", reminder()).await;
+    let state = asked["result"]["requestState"].clone();
+    let text = state.as_str().unwrap_or_default().to_string();
+
+    // The approval of INV-1 does not approve another note, key or invoice.
+    for changed in [
+        json!({"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef", "note": "pay now"}),
+        json!({"invoice_reference": "INV-1", "idempotency_key": "k-fedcba9876543210"}),
+        json!({"invoice_reference": "INV-2", "idempotency_key": "k-0123456789abcdef"}),
+    ] {
+        let r = retry(&mut c, changed, accept(), Some(&state)).await;
+        assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    }
+    // Any changed character of the state breaks its signature.
+    let mid = text.len() / 2;
+    for at in [5, mid, text.len() - 2] {
+        let mut tampered = text.clone().into_bytes();
+        tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
+        let tampered = json!(String::from_utf8_lossy(&tampered));
+        let r = retry(&mut c, reminder(), accept(), Some(&tampered)).await;
+        assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    }
+    // Another tool cannot borrow it.
+    let r = c
         .rpc(
             "tools/call",
-            json!({"name": "invoice_send_reminder", "arguments": reminder(),
-                   "inputResponses": {"approval": {"action": "decline"}}}),
+            json!({"name": "invoice_get", "arguments": {"invoice_reference": "INV-1"},
+                   "inputResponses": accept(), "requestState": state}),
         )
         .await;
-    assert_eq!(tool_error(&declined)["code"], json!("INPUT_REQUIRED"));
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    assert_eq!(reminders_sent(&mut c).await, json!(0));
+    // The untouched state still approves exactly its call.
+    let r = retry(&mut c, reminder(), accept(), Some(&state)).await;
+    assert_eq!(r["result"]["isError"], json!(false), "{r}");
+}
+
+#[tokio::test]
+async fn a_state_is_refused_by_another_tenant_and_another_server() {
+    let secret = [7u8; 32];
+    let shared = |tenant: &str| {
+        server(tenant)
+            .and_then(|s| s.with_approval_secret(&secret))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let caps = json!({"elicitation": {"form": {}}});
+    let mut acme_client = Client::start(shared("acme"), MODERN, caps.clone()).await;
+    let asked = acme_client.call("invoice_send_reminder", reminder()).await;
+    let state = asked["result"]["requestState"].clone();
+
+    // Same secret, other tenant: the principal is part of the signature.
+    let mut other = Client::start(shared("other"), MODERN, caps.clone()).await;
+    let r = retry(&mut other, reminder(), accept(), Some(&state)).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    // Another server (another session, its own random secret), same tenant.
+    let mut elsewhere = Client::start(acme(), MODERN, caps.clone()).await;
+    let r = retry(&mut elsewhere, reminder(), accept(), Some(&state)).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_INVALID"), "{r}");
+    assert_eq!(reminders_sent(&mut elsewhere).await, json!(0));
+    // The server that issued it, for the tenant it issued it to, accepts it.
+    let r = retry(&mut acme_client, reminder(), accept(), Some(&state)).await;
+    assert_eq!(r["result"]["isError"], json!(false), "{r}");
+}
+
+#[tokio::test]
+async fn an_approval_that_timed_out_is_refused() {
+    let s = acme().with_approval_ttl(std::time::Duration::from_millis(50));
+    let mut c = Client::start(s, MODERN, json!({"elicitation": {"form": {}}})).await;
+    let asked = c.call("invoice_send_reminder", reminder()).await;
+    let state = asked["result"]["requestState"].clone();
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    let r = retry(&mut c, reminder(), accept(), Some(&state)).await;
+    let sc = tool_error(&r);
+    assert_eq!(sc["code"], json!("APPROVAL_EXPIRED"), "{r}");
+    assert_eq!(sc["retry"], json!("after-user-action"));
+    assert_eq!(reminders_sent(&mut c).await, json!(0));
 }
 
 #[tokio::test]
@@ -210,7 +252,7 @@ async fn needs_input_without_declared_elicitation_is_a_missing_capability_on_202
     // Asking through an undeclared capability is forbidden; the call cannot proceed
     // without it: −32021 naming the capability, not a result.
     for capabilities in [json!({}), json!({"elicitation": {"url": {}}})] {
-        let mut c = Client::start(MODERN, capabilities).await;
+        let mut c = Client::start(acme(), MODERN, capabilities).await;
         let r = c.call("invoice_send_reminder", reminder()).await;
         assert_eq!(r["error"]["code"], json!(-32021), "{r}");
         assert_eq!(
@@ -226,34 +268,136 @@ async fn needs_input_without_declared_elicitation_is_a_missing_capability_on_202
 
 #[tokio::test]
 async fn needs_input_is_elicited_within_the_call_on_2025() {
-    let mut c = Client::start(LEGACY, json!({"elicitation": {}})).await;
+    let mut c = Client::start(acme(), LEGACY, json!({"elicitation": {}})).await;
     c.elicit = Some(json!({"action": "accept", "content": {}}));
     let done = c.call("invoice_send_reminder", reminder()).await;
     assert_eq!(done["result"]["isError"], json!(false), "{done}");
     assert_eq!(c.asked.len(), 1);
+    assert_eq!(c.asked[0]["message"], json!(REMINDER_PROMPT));
+
+    // Declined: the final result, the handler does not run.
+    c.elicit = Some(json!({"action": "decline"}));
+    let declined = c.call("invoice_send_reminder", reminder()).await;
     assert_eq!(
-        c.asked[0]["message"],
-        json!("Send a payment reminder for INV-1 to the customer?")
+        tool_error(&declined)["code"],
+        json!("APPROVAL_DECLINED"),
+        "{declined}"
     );
+    assert_eq!(c.asked.len(), 2);
+    assert_eq!(reminders_sent(&mut c).await, json!(1));
 
     // A client without elicitation gets the tool's INPUT_REQUIRED result.
-    let mut plain = Client::start(LEGACY, json!({})).await;
+    let mut plain = Client::start(acme(), LEGACY, json!({})).await;
     let r = plain.call("invoice_send_reminder", reminder()).await;
     let sc = tool_error(&r);
     assert_eq!(sc["code"], json!("INPUT_REQUIRED"), "{r}");
     assert_eq!(sc["input_required"]["name"], json!("approval"));
 }
 
+#[tokio::test]
+async fn an_elicitation_left_unanswered_is_a_denial_on_2025() {
+    let s = acme().with_approval_ttl(std::time::Duration::from_millis(100));
+    let mut c = Client::start(s, LEGACY, json!({"elicitation": {}})).await;
+    c.elicit = Some(Value::Null);
+    let r = c.call("invoice_send_reminder", reminder()).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_EXPIRED"), "{r}");
+    assert_eq!(c.asked.len(), 1);
+    assert_eq!(reminders_sent(&mut c).await, json!(0));
+}
+
+#[tokio::test]
+async fn input_responses_of_a_2025_client_are_ignored() {
+    // Only the answer to the server's own elicitation counts: the forged answer is
+    // ignored, the user is asked, and their decline stands.
+    let mut c = Client::start(acme(), LEGACY, json!({"elicitation": {}})).await;
+    c.elicit = Some(json!({"action": "decline"}));
+    let r = retry(&mut c, reminder(), accept(), None).await;
+    assert_eq!(tool_error(&r)["code"], json!("APPROVAL_DECLINED"), "{r}");
+    assert_eq!(c.asked.len(), 1);
+    // A client that cannot be asked is not let through by its own answer either.
+    let mut plain = Client::start(acme(), LEGACY, json!({})).await;
+    let r = retry(&mut plain, reminder(), accept(), None).await;
+    assert_eq!(tool_error(&r)["code"], json!("INPUT_REQUIRED"), "{r}");
+    assert_eq!(reminders_sent(&mut plain).await, json!(0));
+}
+
+fn faulty() -> Server<Session> {
+    let memory = Memory {
+        faults: true,
+        ..Memory::sample()
+    };
+    server_over(memory, "acme").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_an_internal_error_and_the_server_keeps_serving() {
+    for version in [LEGACY, MODERN] {
+        let mut c = Client::start(faulty(), version, json!({})).await;
+        let r = c
+            .call("invoice_get", json!({"invoice_reference": PANIC_INVOICE}))
+            .await;
+        let sc = tool_error(&r);
+        assert_eq!(sc["code"], json!("INTERNAL_ERROR"), "{r}");
+        assert_eq!(sc["message"], json!("the tool failed unexpectedly"));
+        assert!(!r.to_string().contains("injected"), "{r}");
+        let next = c.call("invoice_list", json!({"status": "overdue"})).await;
+        assert_eq!(next["result"]["isError"], json!(false), "{next}");
+    }
+}
+
+#[tokio::test]
+async fn a_handler_is_cancelled_at_its_deadline() {
+    let mut c = Client::start(faulty(), MODERN, json!({})).await;
+    let started = std::time::Instant::now();
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": HANG_INVOICE}))
+        .await;
+    let took = started.elapsed();
+    let sc = tool_error(&r);
+    assert_eq!(sc["code"], json!("TOOL_TIMEOUT"), "{r}");
+    // invoice_get: `timeout-ms=3000`; a read, so a later retry is safe.
+    assert_eq!(sc["retry"], json!("backoff"));
+    assert!(
+        took >= std::time::Duration::from_millis(3000)
+            && took < std::time::Duration::from_millis(3100),
+        "{took:?}"
+    );
+    let next = c.call("invoice_list", json!({"status": "overdue"})).await;
+    assert_eq!(next["result"]["isError"], json!(false), "{next}");
+}
+
+/// `server` over Streamable HTTP on a free loopback port; its address.
+async fn serve_http(server: Server<Session>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(catalogc::rmcp::serve_http(server, listener));
+    addr
+}
+
 /// One 2026-07-28 `tools/call` over Streamable HTTP, with `headers`; the JSON-RPC response.
 async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-    "name": tool, "arguments": args,
-    "_meta": {
+    let params = json!({"name": tool, "arguments": args});
+    http_rpc(addr, headers, params, json!({})).await
+}
+
+/// One 2026-07-28 `tools/call` over Streamable HTTP with `params`, from a client that
+/// declares `capabilities`; the JSON-RPC response.
+async fn http_rpc(
+    addr: std::net::SocketAddr,
+    headers: &str,
+    mut params: Value,
+    capabilities: Value,
+) -> Value {
+    let tool = params["name"].as_str().unwrap_or_default().to_string();
+    params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": MODERN,
         "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }}})
-    .to_string();
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).to_string();
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
@@ -283,12 +427,7 @@ async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: 
 
 #[tokio::test]
 async fn over_http_the_tenant_comes_from_the_authorization_header() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
-    let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
-    tokio::spawn(catalogc::rmcp::serve_http(s, listener));
+    let addr = serve_http(acme()).await;
     let overdue = json!({"status": "overdue"});
     let refs = |r: &Value| -> Vec<String> {
         r["result"]["structuredContent"]["items"]
@@ -320,4 +459,110 @@ async fn over_http_the_tenant_comes_from_the_authorization_header() {
         json!("unknown bearer token"),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn over_http_an_approval_is_bound_to_the_tenant() {
+    let addr = serve_http(acme()).await;
+    let caps = json!({"elicitation": {"form": {}}});
+    let call = json!({"name": "invoice_send_reminder", "arguments": reminder()});
+    let acme = "Authorization: Bearer acme\r\n";
+    let asked = http_rpc(addr, acme, call.clone(), caps.clone()).await;
+    let state = asked["result"]["requestState"].clone();
+    assert!(state.is_string(), "{asked}");
+    let mut retry = call;
+    retry["inputResponses"] = accept();
+    retry["requestState"] = state;
+    // Each request stands alone (no session): the tenant is the principal.
+    let other = "Authorization: Bearer other\r\n";
+    let other = http_rpc(addr, other, retry.clone(), caps.clone()).await;
+    assert_eq!(
+        tool_error(&other)["code"],
+        json!("APPROVAL_INVALID"),
+        "{other}"
+    );
+    let done = http_rpc(addr, acme, retry, caps).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"]["reminder_reference"],
+        json!("REM-1")
+    );
+}
+
+/// The operator log, captured.
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut log) = self.0.lock() {
+            log.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Logs {
+    fn text(&self) -> String {
+        self.0
+            .lock()
+            .map(|log| String::from_utf8_lossy(&log).into_owned())
+            .unwrap_or_default()
+    }
+}
+
+#[tokio::test]
+async fn the_operator_sees_what_the_model_does_not() {
+    // The test's runtime runs the served tasks on this thread, where the log is captured.
+    let logs = Logs::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let lying = Memory {
+        lie: true,
+        faults: true,
+        ..Memory::sample()
+    };
+    let s = server_over(lying, "acme").unwrap_or_else(|e| panic!("{e}"));
+    let mut c = Client::start(s, MODERN, json!({"elicitation": {"form": {}}})).await;
+
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": "INV-1"}))
+        .await;
+    assert_eq!(tool_error(&r)["code"], json!("INVALID_TOOL_OUTPUT"), "{r}");
+    assert!(!r.to_string().contains("invoice_reference"), "{r}");
+    let forged = retry(&mut c, reminder(), accept(), None).await;
+    assert_eq!(tool_error(&forged)["code"], json!("APPROVAL_INVALID"));
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": PANIC_INVOICE}))
+        .await;
+    assert_eq!(tool_error(&r)["code"], json!("INTERNAL_ERROR"), "{r}");
+
+    let log = logs.text();
+    let line = |event: &str| -> &str {
+        log.lines()
+            .find(|l| l.contains(event))
+            .unwrap_or_else(|| panic!("no {event:?} in {log}"))
+    };
+    let withheld = line("output breaks its contract; withheld");
+    for part in [
+        "WARN",
+        "tool=\"invoice_get\"",
+        "pointer=/invoice/invoice_reference",
+        "reason=",
+    ] {
+        assert!(withheld.contains(part), "{part}: {withheld}");
+    }
+    // A violation names the rule, never the value.
+    assert!(!log.contains("not an invoice number"), "{log}");
+    let refused = line("approval refused; the tool did not run");
+    assert!(refused.contains("input responses without a request state"));
+    let panicked = line("tool failed");
+    assert!(panicked.contains("ERROR") && panicked.contains("injected fault"));
 }

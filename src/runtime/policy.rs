@@ -1,0 +1,98 @@
+//! What a server enforces for one tool at run time, as its catalog declares it: the limits
+//! (`timeout-ms`, `max-result-bytes`), the recovery after a timeout (`on-timeout`), what an
+//! approval binds (`confirm digest=`) and what the user is shown when asked (the effect, the
+//! idempotency key, the arguments that are never shown).
+//!
+//! Generated code states each tool's policy in its [`ToolInfo`](super::ToolInfo); `catalogc
+//! serve --mock` builds the same value from the loaded catalog ([`Policy::of`]), so both are
+//! held to one set of rules by `catalogc::rmcp`.
+
+/// One tool's run-time policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy<'a> {
+    /// The effect class (`read`, `external-read`, `preview`, `update`, `append`,
+    /// `destructive`).
+    pub effect: &'a str,
+    /// `limits timeout-ms=`: the handler is cancelled at this deadline.
+    pub timeout_ms: Option<u64>,
+    /// `limits max-result-bytes=`: a larger encoded result is never sent.
+    pub max_result_bytes: Option<u64>,
+    /// `on-timeout`: `query-status` or `retry-with-key`.
+    pub on_timeout: Option<&'a str>,
+    /// `on-timeout "query-status" tool=`: the tool that tells a timed-out call's outcome.
+    pub status_tool: Option<&'a str>,
+    /// `confirm digest=`: `arguments` or `arguments+resource-version`.
+    pub confirm: Option<&'a str>,
+    /// `idempotency key=`: the argument holding the idempotency key.
+    pub idempotency_key: Option<&'a str>,
+    /// The input fields marked `sensitive=#true`: their values are never shown to the user
+    /// in an approval prompt, nor logged.
+    pub sensitive: &'a [&'a str],
+}
+
+impl Policy<'static> {
+    /// No limits, no recovery, nothing to confirm: a read with no declared policy.
+    pub const NONE: Policy<'static> = Policy {
+        effect: "read",
+        timeout_ms: None,
+        max_result_bytes: None,
+        on_timeout: None,
+        status_tool: None,
+        confirm: None,
+        idempotency_key: None,
+        sensitive: &[],
+    };
+}
+
+impl<'a> Policy<'a> {
+    /// Whether the tool changes something (every effect but `read`, `external-read` and
+    /// `preview`): after a timeout it may have acted, so calling it again blindly is unsafe.
+    pub fn writes(&self) -> bool {
+        !matches!(self.effect, "read" | "external-read" | "preview")
+    }
+
+    /// Whether an approval also binds the resource version
+    /// (`confirm digest="arguments+resource-version"`).
+    pub fn binds_resource_version(&self) -> bool {
+        self.confirm == Some("arguments+resource-version")
+    }
+
+    /// Whether `field` is a sensitive input field.
+    pub fn is_sensitive(&self, field: &str) -> bool {
+        self.sensitive.contains(&field)
+    }
+
+    /// The policy `tool` declares; `sensitive` holds the names of its sensitive input fields
+    /// ([`Policy::sensitive_inputs`]).
+    #[cfg(feature = "compiler")]
+    pub fn of(tool: &'a crate::model::Tool, sensitive: &'a [&'a str]) -> Policy<'a> {
+        let limits = tool.limits.as_deref();
+        Policy {
+            effect: tool.effect.value.as_str(),
+            timeout_ms: limits.and_then(|l| l.timeout_ms.as_ref()).map(|v| v.value),
+            max_result_bytes: limits
+                .and_then(|l| l.max_result_bytes.as_ref())
+                .map(|v| v.value),
+            on_timeout: tool.on_timeout.as_ref().map(|t| t.strategy.value.as_str()),
+            status_tool: tool
+                .on_timeout
+                .as_ref()
+                .and_then(|t| t.tool.as_ref())
+                .map(|t| t.value.as_str()),
+            confirm: tool.confirm.as_ref().map(|c| c.digest.value.as_str()),
+            idempotency_key: tool.idempotency.as_ref().map(|i| i.key.value.as_str()),
+            sensitive,
+        }
+    }
+
+    /// The names of `tool`'s input fields marked `sensitive=#true`, in declaration order.
+    #[cfg(feature = "compiler")]
+    pub fn sensitive_inputs(tool: &crate::model::Tool) -> Vec<&str> {
+        tool.input
+            .fields
+            .iter()
+            .filter(|f| f.sensitive)
+            .map(|f| f.name.value.as_str())
+            .collect()
+    }
+}

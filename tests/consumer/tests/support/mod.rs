@@ -1,0 +1,3 @@
+//! What the MCP tests share.
+
+pub mod client;
