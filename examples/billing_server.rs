@@ -11,26 +11,45 @@
 //! TENANT` (`acme` or `other`), else from `--tenant` (default `acme`). `invoice_get` with an
 //! unknown number fails with the declared `INVOICE_NOT_FOUND`; `invoice_send_reminder` asks
 //! the user to approve the exact call (`needs-input "approval"`) before it sends.
+//!
+//! `invoice_send_reminder` runs once per idempotency key: a repeated call returns the first
+//! call's result. The keys are kept in `--store`: `sqlite:PATH` (the default, a file in the
+//! temporary directory, kept across restarts), `postgres:CONFIG` (shared by several server
+//! processes, e.g. `postgres:postgres://user@127.0.0.1:5432/db`) or `memory`. How many
+//! reminders were really sent is `reminder_count` of `invoice_get`.
 
 use catalogc::rmcp::Transport;
+use catalogc::rmcp::idempotency::{MemoryStore, PostgresStore, SqliteStore};
 use catalogc_consumer::mcp::{TENANTS, server};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: billing_server [--http 127.0.0.1:PORT] [--tenant acme|other]";
+const USAGE: &str = "usage: billing_server [--http 127.0.0.1:PORT] [--tenant acme|other] \
+                     [--store sqlite:PATH|postgres:CONFIG|memory]";
+
+/// Where the idempotency keys are kept.
+enum Store {
+    Memory,
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+struct Args {
+    transport: Transport,
+    tenant: String,
+    store: Store,
+}
 
 fn main() -> ExitCode {
-    let (transport, tenant) = match parse(std::env::args().skip(1)) {
+    let args = match parse(std::env::args().skip(1)) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("billing_server: {message}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    let served = server(&tenant)
-        .map_err(|e| e.to_string())
-        .and_then(|s| s.run(transport).map_err(|e| e.to_string()));
-    match served {
+    match serve(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("billing_server: {e}");
@@ -39,20 +58,52 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<(Transport, String), String> {
-    let mut transport = Transport::Stdio;
-    let mut tenant = TENANTS[0].to_string();
+fn serve(args: Args) -> Result<(), String> {
+    let server = server(&args.tenant).map_err(|e| e.to_string())?;
+    let server = match args.store {
+        Store::Memory => server.with_idempotency_store(MemoryStore::new()),
+        Store::Sqlite(path) => {
+            server.with_idempotency_store(SqliteStore::open(&path).map_err(|e| e.to_string())?)
+        }
+        Store::Postgres(config) => {
+            server.with_idempotency_store(PostgresStore::new(&config).map_err(|e| e.to_string())?)
+        }
+    };
+    server.run(args.transport).map_err(|e| e.to_string())
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        transport: Transport::Stdio,
+        tenant: TENANTS[0].to_string(),
+        store: Store::Sqlite(std::env::temp_dir().join("catalogc-billing-idempotency.sqlite3")),
+    };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--http" => {
                 let addr: SocketAddr = value.parse().map_err(|e| format!("--http {value}: {e}"))?;
-                transport = Transport::Http(addr);
+                parsed.transport = Transport::Http(addr);
             }
-            "--tenant" if TENANTS.contains(&value.as_str()) => tenant = value,
+            "--tenant" if TENANTS.contains(&value.as_str()) => parsed.tenant = value,
             "--tenant" => return Err(format!("unknown tenant {value:?}")),
+            "--store" => parsed.store = store(&value)?,
             _ => return Err(format!("unknown argument {arg:?}")),
         }
     }
-    Ok((transport, tenant))
+    Ok(parsed)
+}
+
+fn store(value: &str) -> Result<Store, String> {
+    if value == "memory" {
+        Ok(Store::Memory)
+    } else if let Some(path) = value.strip_prefix("sqlite:") {
+        Ok(Store::Sqlite(PathBuf::from(path)))
+    } else if let Some(config) = value.strip_prefix("postgres:") {
+        Ok(Store::Postgres(config.to_string()))
+    } else {
+        Err(format!(
+            "--store {value:?}: expected sqlite:PATH, postgres:CONFIG or memory"
+        ))
+    }
 }

@@ -194,6 +194,7 @@ pub mod invoice_list {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::None,
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -388,6 +389,7 @@ pub mod invoice_get {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::None,
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -531,6 +533,12 @@ pub mod invoice_send_reminder {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::Some(__rt::Idempotency::new(
+            "idempotency_key",
+            &["tenant", "operation"],
+            __rt::Some(86400u64),
+            __rt::Some(10000u64)
+        )),
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {

@@ -100,6 +100,7 @@ pub mod payment_transfer_preview {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::None,
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -362,6 +363,12 @@ pub mod payment_transfer_submit {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::Some(__rt::Idempotency::new(
+            "idempotency_key",
+            &["tenant", "operation"],
+            __rt::Some(86400u64),
+            __rt::Some(15000u64)
+        )),
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
@@ -650,6 +657,7 @@ pub mod payment_transfer_status {
         input_hash: INPUT_HASH,
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
+        idempotency: __rt::None,
     };
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {

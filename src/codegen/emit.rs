@@ -214,6 +214,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
     let mdoc = doc(tool.summary.as_ref().map(|s| s.value.as_str()));
     let items = t.items.iter().map(|i| item(i, At::Tool, opts));
     let input_impl = input_methods(t);
+    let idempotency = idempotency_info(t);
     let error = error_enum(t);
     let needs = needs_input(t);
     let content = tool.content.as_ref().map(|k| {
@@ -258,6 +259,7 @@ fn tool_module(t: &ToolPlan<'_>, c: &ToolContract, opts: &Options) -> TokenStrea
                 input_hash: INPUT_HASH,
                 output_hash: OUTPUT_HASH,
                 contract_hash: CONTRACT_HASH,
+                idempotency: #idempotency,
             };
 
             #(#items)*
@@ -922,33 +924,60 @@ fn enumeration(e: &EnumPlan<'_>, opts: &Options) -> TokenStream {
     }
 }
 
+/// The `Input` field carrying the tool's idempotency key, when the key names a required
+/// string field (lint reports any other key; the runtime then enforces nothing).
+fn key_field<'p>(t: &'p ToolPlan<'_>) -> Option<&'p FieldPlan<'p>> {
+    let idem = t.tool.idempotency.as_ref()?;
+    let input = t.items.iter().find_map(|i| match i {
+        Item::Struct(s) if s.ident == "Input" => Some(s),
+        _ => None,
+    })?;
+    input
+        .fields
+        .iter()
+        .find(|f| f.field.name.value == idem.key.value && f.field.required && f.ty == RTy::String)
+}
+
+/// The tool's `ToolInfo::idempotency`: `Some` exactly when `Input::idempotency_key()` exists.
+fn idempotency_info(t: &ToolPlan<'_>) -> TokenStream {
+    match (&t.tool.idempotency, key_field(t)) {
+        (Some(idem), Some(_)) => {
+            let key = &idem.key.value;
+            let scope = idem.scope.iter().map(|s| s.value.as_str());
+            let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
+            let timeout = opt_u64(
+                t.tool
+                    .limits
+                    .as_ref()
+                    .and_then(|l| l.timeout_ms.as_ref())
+                    .map(|v| v.value),
+            );
+            quote!(__rt::Some(__rt::Idempotency::new(#key, &[#(#scope),*], #ttl, #timeout)))
+        }
+        _ => quote!(__rt::None),
+    }
+}
+
 /// `idempotency_key()` and `approval_digest()` on `Input`, when the tool declares them.
 fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
     let tool = t.tool;
     let mut methods = Vec::new();
-    let input = t.items.iter().find_map(|i| match i {
-        Item::Struct(s) if s.ident == "Input" => Some(s),
-        _ => None,
-    });
-    if let (Some(idem), Some(input)) = (&tool.idempotency, input) {
-        let key = input.fields.iter().find(|f| {
-            f.field.name.value == idem.key.value && f.field.required && f.ty == RTy::String
+    if let Some(idem) = &tool.idempotency
+        && let Some(key) = key_field(t)
+    {
+        let fid = ident(&key.ident);
+        let scope = idem.scope.iter().map(|s| s.value.as_str());
+        let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
+        methods.push(quote! {
+            /// What an idempotency key is unique within (`idempotency scope=…`).
+            pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
+            /// How long a key is remembered, in seconds.
+            pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
+            /// The idempotency key: a retry with the same key must not repeat the effect.
+            pub fn idempotency_key(&self) -> &str {
+                &self.#fid
+            }
         });
-        if let Some(key) = key {
-            let fid = ident(&key.ident);
-            let scope = idem.scope.iter().map(|s| s.value.as_str());
-            let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
-            methods.push(quote! {
-                /// What an idempotency key is unique within (`idempotency scope=…`).
-                pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
-                /// How long a key is remembered, in seconds.
-                pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
-                /// The idempotency key: a retry with the same key must not repeat the effect.
-                pub fn idempotency_key(&self) -> &str {
-                    &self.#fid
-                }
-            });
-        }
     }
     if let Some(confirm) = &tool.confirm {
         methods.push(match confirm.digest.value {

@@ -23,8 +23,8 @@ use crate::model::{ContentKind, ExampleResult, Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
 use crate::runtime::{
-    CallError, CallResult, ErrorInfo, Image, InputRequest, Markdown, Shape, Text, ToolError,
-    ToolOutput,
+    CallError, CallResult, ErrorInfo, Idempotency, Image, InputRequest, Markdown, Shape, Text,
+    ToolError, ToolOutput,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -71,6 +71,8 @@ struct MockTool {
     needs: Vec<Need>,
     /// The declared error `--fail` asked for.
     fail: Option<Declared>,
+    /// The tool's `idempotency`, enforced by the server as for a generated catalog.
+    idempotency: Option<Idempotency>,
 }
 
 /// The catalogs of a project as one MCP service.
@@ -145,6 +147,7 @@ impl Mock {
                             .collect(),
                         needs: needs(tool),
                         fail,
+                        idempotency: idempotency(tool),
                     },
                 );
             }
@@ -260,6 +263,22 @@ fn declared(tool: &Tool, code: &str) -> Result<Declared, MockError> {
     )))))
 }
 
+/// The tool's `idempotency` as generated code states it (kept for the process, like the
+/// shapes).
+fn idempotency(tool: &Tool) -> Option<Idempotency> {
+    let idem = tool.idempotency.as_ref()?;
+    let scope: Vec<&'static str> = idem.scope.iter().map(|s| leak_str(&s.value)).collect();
+    Some(Idempotency::new(
+        leak_str(&idem.key.value),
+        Box::leak(scope.into_boxed_slice()),
+        idem.ttl_s.as_ref().map(|v| v.value),
+        tool.limits
+            .as_ref()
+            .and_then(|l| l.timeout_ms.as_ref())
+            .map(|v| v.value),
+    ))
+}
+
 fn needs(tool: &Tool) -> Vec<Need> {
     tool.needs_input
         .iter()
@@ -307,5 +326,9 @@ impl Service<Answers> for Mock {
             None => Err(CallError::UnknownTool(name.to_string())),
         };
         Box::pin(std::future::ready(result))
+    }
+
+    fn idempotency(&self, name: &str) -> Option<Idempotency> {
+        self.tools.get(name)?.idempotency
     }
 }

@@ -30,12 +30,14 @@
 //!   and the answers to input requests. Returning an error refuses the call.
 
 mod http;
+pub mod idempotency;
 
 pub use self::http::serve_http;
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 
-use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded};
+use self::idempotency::{IdempotencyStore, MemoryStore};
+use crate::runtime::{CallError, CallResult, Catalog, Content, Idempotency, InputNeeded};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
@@ -71,6 +73,12 @@ pub trait Service<Ctx>: Send + Sync + 'static {
         name: &'a str,
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>>;
+    /// Tool `name`'s `idempotency`, which the server enforces around `call`
+    /// ([`idempotency`]); `None` for a tool without one.
+    fn idempotency(&self, name: &str) -> Option<Idempotency> {
+        let _ = name;
+        None
+    }
 }
 
 /// A generated catalog `C` served by handler `H`, as a [`Service`].
@@ -117,6 +125,10 @@ where
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>> {
         Box::pin(C::call(&self.handler, ctx, name, arguments))
+    }
+
+    fn idempotency(&self, name: &str) -> Option<Idempotency> {
+        C::TOOLS.iter().find(|t| t.name == name)?.idempotency
     }
 }
 
@@ -193,6 +205,10 @@ pub struct Server<Ctx> {
     tools: Arc<Vec<Tool>>,
     ttl_ms: u64,
     cache_scope: CacheScope,
+    idempotency: Arc<dyn IdempotencyStore>,
+    /// Scopes the idempotency keys of a caller that has no other scope
+    /// ([`idempotency::default_scope`]): one per stdio connection.
+    connection: Arc<str>,
 }
 
 impl<Ctx> Clone for Server<Ctx> {
@@ -203,6 +219,8 @@ impl<Ctx> Clone for Server<Ctx> {
             tools: Arc::clone(&self.tools),
             ttl_ms: self.ttl_ms,
             cache_scope: self.cache_scope,
+            idempotency: Arc::clone(&self.idempotency),
+            connection: Arc::clone(&self.connection),
         }
     }
 }
@@ -260,6 +278,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             tools: Arc::new(tools),
             ttl_ms: 0,
             cache_scope: CacheScope::Public,
+            idempotency: Arc::new(MemoryStore::new()),
+            connection: idempotency::unique_id().into(),
         })
     }
 
@@ -286,6 +306,13 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         self
     }
 
+    /// Where the records of idempotency keys live (an in-memory [`MemoryStore`] until set):
+    /// a server keeps them in a `SqliteStore`, replicas share a `PostgresStore`.
+    pub fn with_idempotency_store(mut self, store: impl IdempotencyStore) -> Server<Ctx> {
+        self.idempotency = Arc::new(store);
+        self
+    }
+
     /// The tool definitions as served, in order.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -299,11 +326,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// Serves one client over a byte stream (newline-delimited JSON-RPC, as on stdio) until
     /// it closes: a pipe, a socket, or an in-memory duplex in tests.
-    pub async fn serve_io<R, W>(self, read: R, write: W) -> std::io::Result<()>
+    pub async fn serve_io<R, W>(mut self, read: R, write: W) -> std::io::Result<()>
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
+        self.connection = idempotency::unique_id().into();
         let running = ServiceExt::serve(self, (read, write))
             .await
             .map_err(std::io::Error::other)?;
@@ -370,13 +398,19 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let mut asked = 0;
+        let scope = idempotency::default_scope(http, &self.connection);
         loop {
             let ctx = self.context_for(&name, &arguments, &answers, http)?;
-            let result = self
-                .service
-                .call(&ctx, &name, arguments.clone())
-                .await
-                .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+            let result = idempotency::enforce(
+                &self.idempotency,
+                self.service.idempotency(&name),
+                &scope,
+                &name,
+                &arguments,
+                || self.service.call(&ctx, &name, arguments.clone()),
+            )
+            .await
+            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
             let Some(need) = result.input_required.as_deref().cloned() else {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             };

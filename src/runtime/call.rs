@@ -7,6 +7,7 @@
 //! internals; an output that breaks its own schema is withheld.
 
 use super::content::{Content, ToolOutput};
+use super::idempotency::Idempotency;
 use super::validate::{Shape, Validate, Violation, check};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -191,7 +192,7 @@ impl CallResult {
         }
     }
 
-    fn error(fields: Value) -> CallResult {
+    pub(crate) fn error(fields: Value) -> CallResult {
         CallResult::structured(fields, true)
     }
 }
@@ -245,6 +246,9 @@ pub struct ToolInfo {
     /// `sha256:` of the whole contract, as `catalogc hash` prints it and the lock file
     /// records it: compare it with a client's pinned hash to detect drift.
     pub contract_hash: &'static str,
+    /// The tool's `idempotency`, when it declares one: the server then runs the tool once
+    /// per key (`catalogc::rmcp::idempotency`).
+    pub idempotency: Option<Idempotency>,
 }
 
 impl ToolInfo {

@@ -9,6 +9,7 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod idempotency;
 pub mod serial;
 pub mod validate;
 
@@ -17,6 +18,7 @@ pub use call::{
     ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use idempotency::Idempotency;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,

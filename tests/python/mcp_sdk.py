@@ -12,13 +12,17 @@ a failing handler returns its declared error (isError results carry the error ob
 JSON text block, no structuredContent); an unknown tool raises MCPError
 -32602; the needs-input tool asks for input (2026: an InputRequiredResult; 2025: an
 elicitation within the call) and completes once answered; a client that declared no
-elicitation gets MCPError -32021 (2026) or the INPUT_REQUIRED tool error (2025).
+elicitation gets MCPError -32021 (2026) or the INPUT_REQUIRED tool error (2025). The tool with an
+idempotency key runs once per key: a repeated call returns the first result (on the example
+server, invoice_get's reminder_count shows the handler ran once), and the key sent with other
+arguments is the IDEMPOTENCY_KEY_REUSED tool error, retry never, the handler not run.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import secrets
 import subprocess
 import sys
 import traceback
@@ -113,6 +117,36 @@ def completed(r: Any) -> bool:
             and re.fullmatch(r"REM-[0-9]+", sc.get("reminder_reference", "")) is not None)
 
 
+async def idempotent(label: str, call: Callable[[str, dict[str, Any]], Awaitable[Any]],
+                     counted: bool) -> None:
+    """A fresh key sent twice with the same arguments, then with other arguments. `counted`:
+    the target's invoice_get reports how many reminders its handler really sent."""
+    async def sent() -> int | None:
+        if not counted:
+            return None
+        r = await call("invoice_get", {"invoice_reference": "INV-1"})
+        return (r.structured_content or {}).get("reminder_count")
+
+    args = {"invoice_reference": "INV-1", "idempotency_key": f"k-{secrets.token_hex(12)}"}
+    before = await sent()
+    first = await call("invoice_send_reminder", args)
+    again = await call("invoice_send_reminder", args)
+    after = await sent()
+    check(f"{label}: the same key and arguments return the first result",
+          completed(first) and isinstance(again, types.CallToolResult)
+          and again.structured_content == first.structured_content
+          and again.content == first.content, (first, again))
+    if counted:
+        check(f"{label}: the handler ran once for the key",
+              before is not None and after == before + 1, (before, after))
+    reused = await call("invoice_send_reminder", {**args, "note": "A second, different reminder."})
+    sc = tool_error(reused)
+    check(f"{label}: the key with other arguments is IDEMPOTENCY_KEY_REUSED, retry never",
+          sc.get("code") == "IDEMPOTENCY_KEY_REUSED" and sc.get("retry") == "never", reused)
+    if counted:
+        check(f"{label}: a reused key does not run the handler", await sent() == after, after)
+
+
 async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]]) -> None:
     asked = Asked()
     async with stdio_client(params) as (read, write):
@@ -124,6 +158,7 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
             done = await session.call_tool("invoice_send_reminder", REMINDER)
             check(f"{label}: needs-input is elicited within the call, then completes",
                   completed(done) and len(asked.messages) == 1, (asked.messages, done))
+            await idempotent(label, session.call_tool, label.startswith("example"))
     # A client that cannot be asked gets the tool's INPUT_REQUIRED result.
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -149,6 +184,7 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
         done = await client.call_tool("invoice_send_reminder", REMINDER)
         check(f"{label}: answered, the call completes",
               completed(done) and len(asked.messages) == 1, (asked.messages, done))
+        await idempotent(label, client.call_tool, label.startswith("example"))
     # A client that declared no elicitation cannot be asked: MissingRequiredClientCapability.
     async with Client(params) as client:
         try:

@@ -195,10 +195,11 @@ async fn needs_input_is_an_input_request_answered_by_a_retry_on_2026() {
     );
 
     // A declined approval is not asked again: the model reads the tool's INPUT_REQUIRED.
+    let fresh = json!({"invoice_reference": "INV-1", "idempotency_key": "k-declined-0123456789"});
     let declined = c
         .rpc(
             "tools/call",
-            json!({"name": "invoice_send_reminder", "arguments": reminder(),
+            json!({"name": "invoice_send_reminder", "arguments": fresh,
                    "inputResponses": {"approval": {"action": "decline"}}}),
         )
         .await;
@@ -246,14 +247,19 @@ async fn needs_input_is_elicited_within_the_call_on_2025() {
 
 /// One 2026-07-28 `tools/call` over Streamable HTTP, with `headers`; the JSON-RPC response.
 async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-    "name": tool, "arguments": args,
-    "_meta": {
+    http_rpc(addr, headers, json!({"name": tool, "arguments": args})).await
+}
+
+/// One 2026-07-28 `tools/call` over Streamable HTTP with `params` (and this era's `_meta`).
+async fn http_rpc(addr: std::net::SocketAddr, headers: &str, mut params: Value) -> Value {
+    let tool = params["name"].as_str().unwrap_or_default().to_string();
+    params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": MODERN,
         "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }}})
-    .to_string();
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    });
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).to_string();
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
@@ -281,14 +287,20 @@ async fn http_call(addr: std::net::SocketAddr, headers: &str, tool: &str, args: 
         .unwrap_or_else(|| panic!("no JSON-RPC response in {response}"))
 }
 
-#[tokio::test]
-async fn over_http_the_tenant_comes_from_the_authorization_header() {
+/// The billing server over Streamable HTTP on a free loopback port.
+async fn http_server() -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
     let s = server("acme").unwrap_or_else(|e| panic!("{e}"));
     tokio::spawn(catalogc::rmcp::serve_http(s, listener));
+    addr
+}
+
+#[tokio::test]
+async fn over_http_the_tenant_comes_from_the_authorization_header() {
+    let addr = http_server().await;
     let overdue = json!({"status": "overdue"});
     let refs = |r: &Value| -> Vec<String> {
         r["result"]["structuredContent"]["items"]
@@ -319,5 +331,62 @@ async fn over_http_the_tenant_comes_from_the_authorization_header() {
         refused["error"]["message"],
         json!("unknown bearer token"),
         "{refused}"
+    );
+}
+
+/// Sent reminders as `invoice_get` counts them: how often the reminder handler really ran.
+async fn reminders_sent(c: &mut Client) -> Value {
+    let got = c
+        .call("invoice_get", json!({"invoice_reference": "INV-1"}))
+        .await;
+    got["result"]["structuredContent"]["reminder_count"].clone()
+}
+
+#[tokio::test]
+async fn a_key_runs_the_tool_once_and_refuses_other_arguments() {
+    let mut c = Client::start(MODERN, json!({"elicitation": {"form": {}}})).await;
+    let approved = |args: Value| {
+        json!({"name": "invoice_send_reminder", "arguments": args,
+               "inputResponses": {"approval": {"action": "accept", "content": {}}}})
+    };
+    let first = c.rpc("tools/call", approved(reminder())).await;
+    assert_eq!(first["result"]["isError"], json!(false), "{first}");
+    // The repeat needs no approval: it is the call already approved and made.
+    let replay = c.call("invoice_send_reminder", reminder()).await;
+    assert_eq!(replay["result"], first["result"]);
+    let mut other = reminder();
+    other["note"] = json!("Please pay this week.");
+    let reused = c.rpc("tools/call", approved(other)).await;
+    let error = tool_error(&reused);
+    assert_eq!(error["code"], json!("IDEMPOTENCY_KEY_REUSED"), "{reused}");
+    assert_eq!(error["retry"], json!("never"));
+    assert_eq!(reminders_sent(&mut c).await, json!(1));
+}
+
+#[tokio::test]
+async fn a_key_of_one_tenant_is_not_another_tenants() {
+    let addr = http_server().await;
+    let send = |invoice: &str| {
+        json!({"name": "invoice_send_reminder",
+               "arguments": {"invoice_reference": invoice, "idempotency_key": "k-shared-0123456789"},
+               "inputResponses": {"approval": {"action": "accept", "content": {}}}})
+    };
+    let acme = "Authorization: Bearer acme\r\n";
+    let other = "Authorization: Bearer other\r\n";
+    let first = http_rpc(addr, acme, send("INV-1")).await;
+    let reference = |r: &Value| r["result"]["structuredContent"]["reminder_reference"].clone();
+    assert_eq!(reference(&first), json!("REM-1"), "{first}");
+    // The same key from another tenant: that tenant's own reminder, never acme's result.
+    let theirs = http_rpc(addr, other, send("INV-3")).await;
+    assert_eq!(reference(&theirs), json!("REM-2"), "{theirs}");
+    let again = http_rpc(addr, acme, send("INV-1")).await;
+    assert_eq!(again["result"], first["result"]);
+    // Acme's exact call sent by the other tenant meets that tenant's own record of the key
+    // (a conflict with its INV-3 call), never acme's result.
+    let probe = http_rpc(addr, other, send("INV-1")).await;
+    assert_eq!(
+        tool_error(&probe)["code"],
+        json!("IDEMPOTENCY_KEY_REUSED"),
+        "{probe}"
     );
 }
