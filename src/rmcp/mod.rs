@@ -23,6 +23,9 @@
 //!   not declare form elicitation gets the JSON-RPC error −32021 (missing required client
 //!   capability, HTTP 400) naming it; an earlier client that cannot be asked, or one whose
 //!   answer did not satisfy the tool, gets the runtime's `INPUT_REQUIRED` tool error.
+//! - A tool with an `idempotency` key runs once per key within the caller's scope: a repeat
+//!   receives the first result, the key with other arguments a conflict error
+//!   ([`idempotency`], records in the store [`Server::with_idempotency_store`] sets).
 //! - The server never logs to the client (`notifications/message`): it declares no
 //!   `logging` capability, so no request can ask for a log level.
 //! - The handler's context is built per call by a function the server author supplies,

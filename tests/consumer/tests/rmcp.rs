@@ -60,7 +60,7 @@ impl Client {
                 .await;
             assert_eq!(init["result"]["protocolVersion"], json!(version), "{init}");
             assert_eq!(init["result"]["serverInfo"]["name"], json!("billing"));
-            assert_eq!(init["result"]["serverInfo"]["version"], json!("2.0.0"));
+            assert_eq!(init["result"]["serverInfo"]["version"], json!("2.1.0"));
             c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
                 .await;
         }
@@ -361,6 +361,13 @@ async fn a_key_runs_the_tool_once_and_refuses_other_arguments() {
     assert_eq!(error["code"], json!("IDEMPOTENCY_KEY_REUSED"), "{reused}");
     assert_eq!(error["retry"], json!("never"));
     assert_eq!(reminders_sent(&mut c).await, json!(1));
+    // The status tool finds the operation by its key, as `on-timeout` recovery needs.
+    let status = |key: &str| json!({"invoice_reference": "INV-1", "idempotency_key": key});
+    for (key, count) in [("k-0123456789abcdef", 1), ("k-never-sent-0123456", 0)] {
+        let got = c.call("invoice_get", status(key)).await;
+        let found = &got["result"]["structuredContent"]["reminder_count"];
+        assert_eq!(found, &json!(count), "{got}");
+    }
 }
 
 #[tokio::test]
