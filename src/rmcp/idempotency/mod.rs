@@ -24,6 +24,8 @@
 //! `SqliteStore` (feature `sqlite`: one server, kept across restarts) or `PostgresStore`
 //! (feature `postgres`: several replicas sharing one database).
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod db;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -137,47 +139,6 @@ pub fn unique_id() -> String {
         .unwrap_or_default()
         .to_string()
 }
-
-/// Milliseconds since the Unix epoch, as the durable stores record expiry.
-pub(crate) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// `ttl` in milliseconds, as the durable stores add it to [`now_ms`].
-pub(crate) fn ttl_ms(ttl: Duration) -> i64 {
-    i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX)
-}
-
-/// What a live record with `digest` and the kept `result` text (none while its call runs)
-/// means for a call claiming `slot`, as the database stores decide it. A result that does
-/// not parse is reported as `Done(null)`, which [`enforce`] refuses as unreadable.
-pub(crate) fn held_by(slot: &Slot, digest: &str, result: Option<&str>) -> Claim {
-    if digest != slot.digest {
-        return Claim::Conflict;
-    }
-    match result {
-        None => Claim::Running,
-        Some(text) => Claim::Done(serde_json::from_str(text).unwrap_or(Value::Null)),
-    }
-}
-
-/// The records' table, as the database stores create it (SQLite reads `BIGINT` as its
-/// `INTEGER`).
-pub(crate) const TABLE: &str = "CREATE TABLE IF NOT EXISTS catalogc_idempotency (
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    owner TEXT NOT NULL,
-    result TEXT,
-    expires_at BIGINT NOT NULL,
-    PRIMARY KEY (scope, key)
-)";
-
-/// The index expired records are found by.
-pub(crate) const EXPIRY_INDEX: &str = "CREATE INDEX IF NOT EXISTS catalogc_idempotency_expiry
-    ON catalogc_idempotency (expires_at)";
 
 /// The first pause between two looks at a running call's record, and the longest.
 const POLL_FIRST: Duration = Duration::from_millis(5);

@@ -1,8 +1,7 @@
 //! [`PostgresStore`]: records in a PostgreSQL table shared by a server's replicas.
 
-use super::{
-    Claim, EXPIRY_INDEX, IdempotencyStore, Slot, StoreError, TABLE, held_by, now_ms, ttl_ms,
-};
+use super::db::{EXPIRY_INDEX, TABLE, held_by, now_ms, ttl_ms};
+use super::{Claim, IdempotencyStore, Slot, StoreError};
 use crate::rmcp::BoxFuture;
 use serde_json::Value;
 use std::sync::Arc;

@@ -1,8 +1,7 @@
 //! [`SqliteStore`]: records in an embedded SQLite database file.
 
-use super::{
-    Claim, EXPIRY_INDEX, IdempotencyStore, Slot, StoreError, TABLE, held_by, now_ms, ttl_ms,
-};
+use super::db::{EXPIRY_INDEX, TABLE, held_by, now_ms, ttl_ms};
+use super::{Claim, IdempotencyStore, Slot, StoreError};
 use crate::rmcp::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
