@@ -187,7 +187,7 @@ where
             }
         };
         match claim {
-            Claim::Claimed => return Ok(run(store, slot, call).await),
+            Claim::Claimed => return run(store, slot, call).await,
             Claim::Conflict => return Ok(key_reused(idem.key)),
             Claim::Done(stored) => {
                 return Ok(from_stored(&stored).unwrap_or_else(|| {
@@ -208,7 +208,11 @@ where
 }
 
 /// Runs the call that holds `slot`, then keeps its result or releases the key.
-async fn run<F, Fut>(store: &Arc<dyn IdempotencyStore>, slot: Slot, call: F) -> CallResult
+async fn run<F, Fut>(
+    store: &Arc<dyn IdempotencyStore>,
+    slot: Slot,
+    call: F,
+) -> Result<CallResult, CallError>
 where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<CallResult, CallError>>,
@@ -218,25 +222,28 @@ where
         slot: slot.clone(),
         armed: true,
     };
-    let outcome = call().await;
-    held.armed = false;
-    let result = match outcome {
+    let result = match call().await {
         Ok(result) => result,
-        // Only an unknown tool is a protocol error, and a tool with a key is known.
-        Err(_) => {
+        // Only an unknown tool is a protocol error, and such a call ran nothing.
+        Err(e) => {
+            held.armed = false;
             let _ = store.release(&slot).await;
-            return store_unavailable();
+            return Err(e);
         }
     };
     let kept = if keeps(&result) {
-        store.finish(&slot, &to_stored(&result)).await
+        // Still armed: dropped before the result is kept, the call counts as interrupted.
+        let kept = store.finish(&slot, &to_stored(&result)).await;
+        held.armed = false;
+        kept
     } else {
+        held.armed = false;
         store.release(&slot).await
     };
     if let Err(e) = kept {
-        eprintln!("catalogc: {e}; the call's result was sent but not kept");
+        eprintln!("catalogc: {e}; the call's result is returned but was not kept");
     }
-    result
+    Ok(result)
 }
 
 /// A claim whose call may be dropped before it finishes (the client cancelled, the

@@ -20,6 +20,7 @@ pub struct Session {
 #[derive(Debug, Default)]
 pub struct Memory {
     pub invoices: Vec<(String, Invoice)>,
+    /// The idempotency key of each reminder sent, in order: how often the handler sent one.
     pub reminders: Mutex<Vec<String>>,
     pub lie: bool,
 }
