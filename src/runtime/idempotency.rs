@@ -22,8 +22,8 @@ pub const DEFAULT_WAIT_MS: u64 = 30_000;
 pub struct Idempotency {
     /// The input field carrying the key (a required string).
     pub key: &'static str,
-    /// What a key is unique within (`scope="tenant" "operation"`). The caller's principal
-    /// always scopes a key; `operation` adds the tool, so one key may be used once per tool.
+    /// What a key is unique within (`scope="tenant" "operation"`). The caller always scopes
+    /// a key; `operation` adds the tool, so one key may be used once per tool.
     pub scope: &'static [&'static str],
     /// `ttl-s`: how long a key is remembered, in seconds.
     pub ttl_s: Option<u64>,

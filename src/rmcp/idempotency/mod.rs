@@ -15,10 +15,10 @@
 //!   same key);
 //! - records expire `ttl-s` after the call that claimed them.
 //!
-//! A key is unique within a scope: the caller's principal (a plain string the server names,
-//! [`default_scope`] otherwise), followed by the tool when the catalog's scope names
-//! `operation`. The same key from another principal is another record: it never returns
-//! that principal's result, nor conflicts with it.
+//! A key is unique within a scope: the caller, as a plain string ([`default_scope`] derives
+//! it from the request), followed by the tool when the catalog's scope names `operation`.
+//! The same key from another caller is another record: it never returns that caller's
+//! result, nor conflicts with it.
 //!
 //! Records live in an [`IdempotencyStore`]: [`MemoryStore`] (tests, `serve --mock`),
 //! `SqliteStore` (feature `sqlite`: one server, kept across restarts) or `PostgresStore`
@@ -56,7 +56,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 /// One key of one scope, as a call claims it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slot {
-    /// What the key is unique within (principal, and the tool for `operation` scopes).
+    /// What the key is unique within (the caller, and the tool for `operation` scopes).
     pub scope: String,
     /// The idempotency key as the client sent it.
     pub key: String,
@@ -109,10 +109,10 @@ pub trait IdempotencyStore: Send + Sync + 'static {
     fn release<'a>(&'a self, slot: &'a Slot) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
-/// The scope of a caller the server names no principal for: the `Authorization` header's
-/// digest when the request has one (the same credential is the same caller across sessions
-/// and replicas, and another credential never shares its keys), else the MCP session, else
-/// `connection` (one per stdio connection).
+/// The scope of a request's caller: the `Authorization` header's digest when the request
+/// has one (the same credential is the same caller across sessions and replicas, and
+/// another credential never shares its keys), else the MCP session, else `connection` (one
+/// per stdio connection).
 pub fn default_scope(http: Option<&::http::request::Parts>, connection: &str) -> String {
     let header = |name: &str| http.and_then(|p| p.headers.get(name));
     if let Some(auth) = header("authorization") {
