@@ -17,17 +17,40 @@
 //! For tests only, `BILLING_SERVER_FAULTS=1` injects faults the runtime must contain:
 //! `invoice_get` of `INV-500` panics, and of `INV-504` never finishes by itself (the tool's
 //! `timeout-ms` of 3000 cancels it). Operator logs go to stderr.
+//!
+//! `invoice_send_reminder` runs once per idempotency key: a repeated call returns the first
+//! call's result. The keys are kept in `--store`: `sqlite:PATH` (the default, a file in the
+//! temporary directory, kept across restarts), `postgres:CONFIG` (shared by several server
+//! processes, e.g. `postgres:postgres://user@127.0.0.1:5432/db`) or `memory`. How many
+//! reminders were really sent is `reminder_count` of `invoice_get`.
 
 use catalogc::rmcp::Transport;
+use catalogc::rmcp::idempotency::{MemoryStore, PostgresStore, SqliteStore};
 use catalogc_consumer::mcp::{TENANTS, server_over};
 use catalogc_consumer::memory::Memory;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-const USAGE: &str = "usage: billing_server [--http 127.0.0.1:PORT] [--tenant acme|other]";
+const USAGE: &str = "usage: billing_server [--http 127.0.0.1:PORT] [--tenant acme|other] \
+                     [--store sqlite:PATH|postgres:CONFIG|memory]";
+
+/// Where the idempotency keys are kept.
+enum Store {
+    Memory,
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+struct Args {
+    transport: Transport,
+    tenant: String,
+    store: Store,
+}
 
 fn main() -> ExitCode {
-    let (transport, tenant) = match parse(std::env::args().skip(1)) {
+    let args = match parse(std::env::args().skip(1)) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("billing_server: {message}\n{USAGE}");
@@ -45,21 +68,14 @@ fn main() -> ExitCode {
     let ttl = match std::env::var("BILLING_SERVER_APPROVAL_TTL_MS") {
         Err(_) => None,
         Ok(ms) => match ms.parse::<u64>() {
-            Ok(ms) => Some(std::time::Duration::from_millis(ms)),
+            Ok(ms) => Some(Duration::from_millis(ms)),
             Err(_) => {
                 eprintln!("billing_server: BILLING_SERVER_APPROVAL_TTL_MS={ms:?} is not a number");
                 return ExitCode::from(2);
             }
         },
     };
-    let served = server_over(memory, &tenant)
-        .map(|s| match ttl {
-            Some(ttl) => s.with_approval_ttl(ttl),
-            None => s,
-        })
-        .map_err(|e| e.to_string())
-        .and_then(|s| s.run(transport).map_err(|e| e.to_string()));
-    match served {
+    match serve(args, memory, ttl) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("billing_server: {e}");
@@ -68,20 +84,56 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<(Transport, String), String> {
-    let mut transport = Transport::Stdio;
-    let mut tenant = TENANTS[0].to_string();
+fn serve(args: Args, memory: Memory, ttl: Option<Duration>) -> Result<(), String> {
+    let server = server_over(memory, &args.tenant).map_err(|e| e.to_string())?;
+    let server = match ttl {
+        Some(ttl) => server.with_approval_ttl(ttl),
+        None => server,
+    };
+    let server = match args.store {
+        Store::Memory => server.with_idempotency_store(MemoryStore::new()),
+        Store::Sqlite(path) => {
+            server.with_idempotency_store(SqliteStore::open(&path).map_err(|e| e.to_string())?)
+        }
+        Store::Postgres(config) => {
+            server.with_idempotency_store(PostgresStore::new(&config).map_err(|e| e.to_string())?)
+        }
+    };
+    server.run(args.transport).map_err(|e| e.to_string())
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        transport: Transport::Stdio,
+        tenant: TENANTS[0].to_string(),
+        store: Store::Sqlite(std::env::temp_dir().join("catalogc-billing-idempotency.sqlite3")),
+    };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--http" => {
                 let addr: SocketAddr = value.parse().map_err(|e| format!("--http {value}: {e}"))?;
-                transport = Transport::Http(addr);
+                parsed.transport = Transport::Http(addr);
             }
-            "--tenant" if TENANTS.contains(&value.as_str()) => tenant = value,
+            "--tenant" if TENANTS.contains(&value.as_str()) => parsed.tenant = value,
             "--tenant" => return Err(format!("unknown tenant {value:?}")),
+            "--store" => parsed.store = store(&value)?,
             _ => return Err(format!("unknown argument {arg:?}")),
         }
     }
-    Ok((transport, tenant))
+    Ok(parsed)
+}
+
+fn store(value: &str) -> Result<Store, String> {
+    if value == "memory" {
+        Ok(Store::Memory)
+    } else if let Some(path) = value.strip_prefix("sqlite:") {
+        Ok(Store::Sqlite(PathBuf::from(path)))
+    } else if let Some(config) = value.strip_prefix("postgres:") {
+        Ok(Store::Postgres(config.to_string()))
+    } else {
+        Err(format!(
+            "--store {value:?}: expected sqlite:PATH, postgres:CONFIG or memory"
+        ))
+    }
 }

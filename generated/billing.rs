@@ -6,7 +6,7 @@ use ::catalogc::runtime::support as __rt;
 pub const NAME: &str = "billing";
 /// The catalog version.
 #[allow(dead_code)]
-pub const VERSION: &str = "2.0.0";
+pub const VERSION: &str = "2.1.0";
 /// An invoice summary as the tenant's customers see it.
 #[allow(dead_code)]
 #[derive(__rt::Clone, __rt::PartialEq)]
@@ -232,7 +232,7 @@ pub mod invoice_list {
             on_timeout: __rt::None,
             status_tool: __rt::None,
             confirm: __rt::None,
-            idempotency_key: __rt::None,
+            idempotency: __rt::None,
             sensitive: &[],
         },
     };
@@ -455,17 +455,17 @@ pub mod invoice_get {
     /// The tool name.
     pub const NAME: &str = "invoice_get";
     /// The tool version.
-    pub const VERSION: &str = "2.0.0";
+    pub const VERSION: &str = "2.1.0";
     /// The model-facing description (the MCP `description`).
     pub const DESCRIPTION: &str = "Return one invoice of the authenticated tenant by its invoice number, with reminder history.\nUse when the user names a specific invoice number such as INV-1042.\nNot for browsing invoices by status; use invoice_list for that.\n\nEffect: read — reads only; changes nothing.\nLimits: results up to 16384 bytes; times out after 3000 ms.";
     /// `sha256:` of the canonical input schema.
-    pub const INPUT_HASH: &str = "sha256:cd30c2d3fb427e8a0880ea02f1a63e66654f210dd91cc330125664b93db3ce77";
+    pub const INPUT_HASH: &str = "sha256:ca2be2dc09a3078ca081a7c5c33b9b7dbe5bddeb7392b3fecedd8de56dbcec18";
     /// `sha256:` of the canonical output schema.
     pub const OUTPUT_HASH: &str = "sha256:cc4906fa0752bb8284b75b9aad4e0d7558537783ef0812e625750d937d7b7d56";
     /// `sha256:` of the tool's contract (as `catalogc hash` and the lock file).
-    pub const CONTRACT_HASH: &str = "sha256:61eb4440e060df7720920adb34da1bdea8e03ea71d83af084acc0ff02344e740";
+    pub const CONTRACT_HASH: &str = "sha256:0690b243f44930aa737a529631a49270b9aad8f36164f0cdb6e2676593849d93";
     /// The MCP tool definition (an entry of `tools/list`), as JSON.
-    pub const DEFINITION: &str = r#"{"name":"invoice_get","title":"Read one invoice","description":"Return one invoice of the authenticated tenant by its invoice number, with reminder history.\nUse when the user names a specific invoice number such as INV-1042.\nNot for browsing invoices by status; use invoice_list for that.\n\nEffect: read — reads only; changes nothing.\nLimits: results up to 16384 bytes; times out after 3000 ms.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice_reference":{"type":"string","description":"The invoice number, e.g. INV-1042.","maxLength":32,"pattern":"^INV-[0-9]+$","x-mcp-header":"Invoice-Reference"}},"required":["invoice_reference"],"additionalProperties":false},"outputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice":{"type":"object","description":"The invoice.","properties":{"invoice_reference":{"type":"string","description":"The invoice number printed on the invoice, e.g. INV-1042.","maxLength":32,"pattern":"^INV-[0-9]+$"},"customer_display_name":{"type":"string","description":"The customer's name as printed on the invoice.","maxLength":120},"status":{"type":"string","description":"Where the invoice stands; more states may be added later.","enum":["draft","open","overdue","paid","void"]},"currency":{"type":"string","description":"ISO 4217 currency of every amount of this invoice.","enum":["USD","EUR","CNY"]},"amount_due_minor":{"type":"integer","description":"What is still to pay, in minor units of the currency (cents for USD).","minimum":0,"maximum":100000000000,"x-unit":"minor"},"due_date":{"type":"string","description":"The day payment is due, in the tenant's calendar.","format":"date"},"issued_at":{"type":"string","description":"When the invoice was issued.","format":"date-time"}},"required":["invoice_reference","customer_display_name","status","currency","amount_due_minor","due_date","issued_at"],"additionalProperties":false},"reminder_count":{"type":"integer","description":"How many payment reminders were sent for this invoice.","minimum":0,"maximum":100,"x-unit":"count"},"last_reminder_at":{"type":"string","description":"When the last reminder was sent; absent when none was sent.","format":"date-time"}},"required":["invoice","reminder_count"],"additionalProperties":false},"annotations":{"title":"Read one invoice","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
+    pub const DEFINITION: &str = r#"{"name":"invoice_get","title":"Read one invoice","description":"Return one invoice of the authenticated tenant by its invoice number, with reminder history.\nUse when the user names a specific invoice number such as INV-1042.\nNot for browsing invoices by status; use invoice_list for that.\n\nEffect: read — reads only; changes nothing.\nLimits: results up to 16384 bytes; times out after 3000 ms.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice_reference":{"type":"string","description":"The invoice number, e.g. INV-1042.","maxLength":32,"pattern":"^INV-[0-9]+$","x-mcp-header":"Invoice-Reference"},"idempotency_key":{"type":"string","description":"The key of a reminder call that timed out: reminder_count then counts only the reminder sent with this key (1 if it went out, 0 if not).","minLength":16,"maxLength":128}},"required":["invoice_reference"],"additionalProperties":false},"outputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice":{"type":"object","description":"The invoice.","properties":{"invoice_reference":{"type":"string","description":"The invoice number printed on the invoice, e.g. INV-1042.","maxLength":32,"pattern":"^INV-[0-9]+$"},"customer_display_name":{"type":"string","description":"The customer's name as printed on the invoice.","maxLength":120},"status":{"type":"string","description":"Where the invoice stands; more states may be added later.","enum":["draft","open","overdue","paid","void"]},"currency":{"type":"string","description":"ISO 4217 currency of every amount of this invoice.","enum":["USD","EUR","CNY"]},"amount_due_minor":{"type":"integer","description":"What is still to pay, in minor units of the currency (cents for USD).","minimum":0,"maximum":100000000000,"x-unit":"minor"},"due_date":{"type":"string","description":"The day payment is due, in the tenant's calendar.","format":"date"},"issued_at":{"type":"string","description":"When the invoice was issued.","format":"date-time"}},"required":["invoice_reference","customer_display_name","status","currency","amount_due_minor","due_date","issued_at"],"additionalProperties":false},"reminder_count":{"type":"integer","description":"How many payment reminders were sent for this invoice.","minimum":0,"maximum":100,"x-unit":"count"},"last_reminder_at":{"type":"string","description":"When the last reminder was sent; absent when none was sent.","format":"date-time"}},"required":["invoice","reminder_count"],"additionalProperties":false},"annotations":{"title":"Read one invoice","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
     /// Everything above, for the catalog's tool list.
     pub const INFO: __rt::ToolInfo = __rt::ToolInfo {
         name: NAME,
@@ -481,7 +481,7 @@ pub mod invoice_get {
             on_timeout: __rt::None,
             status_tool: __rt::None,
             confirm: __rt::None,
-            idempotency_key: __rt::None,
+            idempotency: __rt::None,
             sensitive: &[],
         },
     };
@@ -489,11 +489,14 @@ pub mod invoice_get {
     pub struct Input {
         /// The invoice number, e.g. INV-1042.
         pub invoice_reference: __rt::String,
+        /// The key of a reminder call that timed out: reminder_count then counts only the reminder sent with this key (1 if it went out, 0 if not).
+        pub idempotency_key: __rt::Option<__rt::String>,
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
             __rt::StructOut::new(s, "Input", <Self as __rt::Validate>::shape())?
                 .field(&self.invoice_reference)?
+                .opt(&self.idempotency_key)?
                 .end()
         }
     }
@@ -504,6 +507,7 @@ pub mod invoice_get {
             let mut f = __rt::Fields::new(d, <Self as __rt::Validate>::shape())?;
             __rt::Ok(Self {
                 invoice_reference: f.req()?,
+                idempotency_key: f.opt()?,
             })
         }
     }
@@ -518,6 +522,13 @@ pub mod invoice_get {
                         true,
                         __rt::Shape::String(
                             &__rt::StrRule::ANY.max_length(32).pattern(&PATTERN_0),
+                        ),
+                    ),
+                    __rt::FieldRule::new(
+                        "idempotency_key",
+                        false,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.min_length(16).max_length(128),
                         ),
                     ),
                 ],
@@ -664,7 +675,13 @@ pub mod invoice_send_reminder {
             on_timeout: __rt::Some("query-status"),
             status_tool: __rt::Some("invoice_get"),
             confirm: __rt::Some("arguments"),
-            idempotency_key: __rt::Some("idempotency_key"),
+            idempotency: __rt::Some(
+                __rt::Idempotency::new(
+                    "idempotency_key",
+                    &["tenant", "operation"],
+                    __rt::Some(86400),
+                ),
+            ),
             sensitive: &[],
         },
     };

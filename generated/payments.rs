@@ -119,7 +119,7 @@ pub mod payment_transfer_preview {
             on_timeout: __rt::None,
             status_tool: __rt::None,
             confirm: __rt::None,
-            idempotency_key: __rt::None,
+            idempotency: __rt::None,
             sensitive: &[],
         },
     };
@@ -448,7 +448,13 @@ pub mod payment_transfer_submit {
             on_timeout: __rt::Some("query-status"),
             status_tool: __rt::Some("payment_transfer_status"),
             confirm: __rt::Some("arguments+resource-version"),
-            idempotency_key: __rt::Some("idempotency_key"),
+            idempotency: __rt::Some(
+                __rt::Idempotency::new(
+                    "idempotency_key",
+                    &["tenant", "operation"],
+                    __rt::Some(86400),
+                ),
+            ),
             sensitive: &[],
         },
     };
@@ -813,7 +819,7 @@ pub mod payment_transfer_status {
             on_timeout: __rt::None,
             status_tool: __rt::None,
             confirm: __rt::None,
-            idempotency_key: __rt::None,
+            idempotency: __rt::None,
             sensitive: &[],
         },
     };

@@ -300,8 +300,8 @@ fn a_lint_failure_fails_with_annotations_and_sarif() {
     let pr = PullRequest::new(|repo| {
         edit_catalog(repo, |t| {
             t.replacen(
-                "tool \"invoice_get\" version=\"2.0.0\" {\n",
-                "tool \"invoice_get\" version=\"2.0.0\" {\n    allow \"errors/undeclared\"\n",
+                "tool \"invoice_get\" version=\"2.1.0\" {\n",
+                "tool \"invoice_get\" version=\"2.1.0\" {\n    allow \"errors/undeclared\"\n",
                 1,
             )
         })
@@ -357,7 +357,7 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
     let pr = PullRequest::new(|repo| {
         edit_catalog(repo, |t| {
             without_reminder_tool(t).replacen(
-                "catalog \"billing\" version=\"2.0.0\"",
+                "catalog \"billing\" version=\"2.1.0\"",
                 "catalog \"billing\" version=\"3.0.0\"",
                 1,
             )

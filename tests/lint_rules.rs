@@ -225,6 +225,8 @@ fn defect_catalog_produces_exactly_the_expected_findings() {
         ("effect/idempotency-key", "contract_add"),
         ("effect/pointless", "playlist_get"),
         ("effect/timeout-recovery", "vehicle_record"),
+        ("effect/status-by-key", "contract_add"),
+        ("effect/status-by-key", "recipe_delete"),
         ("effect/write-idempotency", "device_register"),
         ("effect/write-idempotency", "voucher_redeem"),
         ("errors/existence-leak", "meeting_get"),

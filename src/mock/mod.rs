@@ -27,8 +27,8 @@ use crate::model::{ContentKind, ExampleResult, Project, Tool};
 use crate::rmcp::{Answer, BoxFuture, Service};
 use crate::runtime::call::{check_arguments, complete_json, input_required, tool_error};
 use crate::runtime::{
-    CallError, CallResult, ErrorInfo, Image, InputRequest, Markdown, Policy, Shape, Text,
-    ToolError, ToolInfo, ToolOutput,
+    CallError, CallResult, ErrorInfo, Idempotency, Image, InputRequest, Markdown, Policy, Shape,
+    Text, ToolError, ToolInfo, ToolOutput,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -111,7 +111,8 @@ fn leak_str(s: &str) -> &'static str {
 /// them.
 fn info(tool: &Tool, contract: &crate::contract::ToolContract) -> ToolInfo {
     let sensitive = Policy::sensitive_inputs(tool);
-    let p = Policy::of(tool, &sensitive);
+    let scope = Policy::idempotency_scope(tool);
+    let p = Policy::of(tool, &sensitive, &scope);
     let leak_opt = |v: Option<&str>| v.map(leak_str);
     let hashes = contract.hashes();
     ToolInfo {
@@ -128,7 +129,13 @@ fn info(tool: &Tool, contract: &crate::contract::ToolContract) -> ToolInfo {
             on_timeout: leak_opt(p.on_timeout),
             status_tool: leak_opt(p.status_tool),
             confirm: leak_opt(p.confirm),
-            idempotency_key: leak_opt(p.idempotency_key),
+            idempotency: p.idempotency.map(|i| {
+                Idempotency::new(
+                    leak_str(i.key),
+                    Box::leak(i.scope.iter().map(|s| leak_str(s)).collect()),
+                    i.ttl_s,
+                )
+            }),
             sensitive: Box::leak(sensitive.iter().map(|s| leak_str(s)).collect()),
         },
     }

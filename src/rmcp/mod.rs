@@ -23,6 +23,9 @@
 //!   not declare form elicitation gets the JSON-RPC error −32021 (missing required client
 //!   capability, HTTP 400) naming it; an earlier client that cannot be asked, or one whose
 //!   answer did not satisfy the tool, gets the runtime's `INPUT_REQUIRED` tool error.
+//! - A tool with an `idempotency` key runs once per key within the caller's scope: a repeat
+//!   receives the first result, the key with other arguments a conflict error
+//!   ([`idempotency`], records in the store [`Server::with_idempotency_store`] sets).
 //! - The server never logs to the client (`notifications/message`): it declares no
 //!   `logging` capability, so no request can ask for a log level.
 //! - The handler's context is built per call by a function the server author supplies,
@@ -48,6 +51,7 @@
 
 mod approval;
 mod http;
+pub mod idempotency;
 mod message;
 mod stdio;
 
@@ -60,6 +64,7 @@ pub use ::rmcp::{ErrorData, model::CacheScope};
 pub use tokio_util::sync::CancellationToken;
 
 use self::approval::{Approvals, Verdict};
+use self::idempotency::{IdempotencyStore, MemoryStore};
 use crate::runtime::call::{
     approval_declined, approval_refused, internal_failure, result_too_large, timed_out,
 };
@@ -243,6 +248,10 @@ pub struct Server<Ctx> {
     approvals: Arc<Approvals>,
     ttl_ms: u64,
     cache_scope: CacheScope,
+    idempotency: Arc<dyn IdempotencyStore>,
+    /// Scopes the idempotency keys of a caller that has no other scope
+    /// ([`idempotency::default_scope`]): one per stdio connection.
+    connection: Arc<str>,
 }
 
 impl<Ctx> Clone for Server<Ctx> {
@@ -256,6 +265,8 @@ impl<Ctx> Clone for Server<Ctx> {
             approvals: Arc::clone(&self.approvals),
             ttl_ms: self.ttl_ms,
             cache_scope: self.cache_scope,
+            idempotency: Arc::clone(&self.idempotency),
+            connection: Arc::clone(&self.connection),
         }
     }
 }
@@ -341,6 +352,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             approvals: Arc::new(approvals),
             ttl_ms: 0,
             cache_scope: CacheScope::Public,
+            idempotency: Arc::new(MemoryStore::new()),
+            connection: idempotency::unique_id().into(),
         })
     }
 
@@ -367,13 +380,15 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         self
     }
 
-    /// Names who an approval is issued to: `principal` reads it from the handler context
-    /// (a user, or a tenant), and an approval one principal gave is refused for any other.
-    /// `None`, and the default, is the session: the `Mcp-Session-Id` of a Streamable HTTP
-    /// session, else the connection the server serves (over stdio, this process, whose
-    /// secret no other server holds). A stateless 2026-07-28 HTTP request has no session:
-    /// name the principal there. To check a retry's answers before the handler sees them,
-    /// the server builds one context without answers and reads its principal.
+    /// Names the caller: `principal` reads it from the handler context (a user, or a
+    /// tenant). The principal is who an approval is issued to (an approval one principal
+    /// gave is refused for any other) and the scope of the caller's idempotency keys (the
+    /// same key from another principal is another record). `None`, and the default, is
+    /// [`idempotency::default_scope`]: the SHA-256 of the request's `Authorization` header,
+    /// else the `Mcp-Session-Id` of a Streamable HTTP session, else the connection the
+    /// server serves (one per stdio connection). To check a retry's answers before the
+    /// handler sees them, the server builds one context without answers and reads its
+    /// principal.
     pub fn with_principal<P>(mut self, principal: P) -> Server<Ctx>
     where
         P: Fn(&Ctx) -> Option<String> + Send + Sync + 'static,
@@ -402,6 +417,13 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         })
     }
 
+    /// Where the records of idempotency keys live (an in-memory [`MemoryStore`] until set):
+    /// a server keeps them in a `SqliteStore`, replicas share a `PostgresStore`.
+    pub fn with_idempotency_store(mut self, store: impl IdempotencyStore) -> Server<Ctx> {
+        self.idempotency = Arc::new(store);
+        self
+    }
+
     /// The tool definitions as served, in order.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -415,11 +437,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// Serves one client over a byte stream (newline-delimited JSON-RPC, as on stdio) until
     /// it closes: a pipe, a socket, or an in-memory duplex in tests.
-    pub async fn serve_io<R, W>(self, read: R, write: W) -> std::io::Result<()>
+    pub async fn serve_io<R, W>(mut self, read: R, write: W) -> std::io::Result<()>
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
+        self.connection = idempotency::unique_id().into();
         let running = ServiceExt::serve(self, LineTransport::new(read, write))
             .await
             .map_err(std::io::Error::other)?;
@@ -464,20 +487,21 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         })
     }
 
-    /// Who an approval in `ctx` is bound to: the configured principal, else the session.
+    /// Who the caller in `ctx` is: the configured principal, else the request's default
+    /// scope ([`idempotency::default_scope`]). An approval is bound to it, and it scopes the
+    /// caller's idempotency keys.
     fn principal_of(&self, ctx: &Ctx, http: Option<&::http::request::Parts>) -> String {
         (self.principal)(ctx)
             .map(|p| format!("principal:{p}"))
-            .or_else(|| {
-                let session = http?.headers.get("mcp-session-id")?.to_str().ok()?;
-                Some(format!("session:{session}"))
-            })
-            .unwrap_or_default()
+            .unwrap_or_else(|| idempotency::default_scope(http, &self.connection))
     }
 
-    /// Runs one round of tool `info` with `answers`: builds the context, runs the handler
-    /// on its own task under the tool's deadline, and reduces a panic, a timeout or an
-    /// oversized result to its tool error. Returns the result and the round's principal.
+    /// Runs one round of tool `info` with `answers`. In order: builds the context and reads
+    /// the principal; then, under the tool's idempotency key ([`idempotency::enforce`]: a
+    /// replay returns the kept result and the handler does not run), runs the handler on
+    /// its own task under the tool's deadline, reduces a panic, a timeout or an oversized
+    /// result to its tool error, and keeps the final result for the key. Returns the result
+    /// and the round's principal.
     async fn run_round(
         &self,
         info: &ToolInfo,
@@ -486,10 +510,36 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     ) -> Result<(CallResult, String), ErrorData> {
         let policy = &info.policy;
         let limit = policy.timeout_ms.map(Duration::from_millis);
-        let deadline = limit.map(|l| Instant::now() + l);
         let cancel = CancellationToken::new();
+        // The deadline is set before the idempotency wait, so a call waiting for an
+        // earlier one with its key is held to the same limit as its own handler.
+        let deadline = limit.map(|l| Instant::now() + l);
         let ctx = self.context_for(round, answers, deadline, &cancel)?;
         let principal = self.principal_of(&ctx, round.http);
+        let result = idempotency::enforce(
+            &self.idempotency,
+            policy,
+            &principal,
+            round.tool,
+            round.arguments,
+            || self.run_handler(info, ctx, round, deadline, cancel),
+        )
+        .await
+        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        Ok((result, principal))
+    }
+
+    /// Runs the handler of tool `info` with `ctx` on its own task until `deadline`, and
+    /// reduces a panic, a timeout or an oversized result to its tool error.
+    async fn run_handler(
+        &self,
+        info: &ToolInfo,
+        ctx: Ctx,
+        round: &Round<'_>,
+        deadline: Option<Instant>,
+        cancel: CancellationToken,
+    ) -> Result<CallResult, CallError> {
+        let policy = &info.policy;
         let service = Arc::clone(&self.service);
         let (tool, arguments) = (round.tool.to_string(), round.arguments.clone());
         let task = tokio::spawn(async move { service.call(&ctx, &tool, arguments).await });
@@ -497,7 +547,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         // panic: the handler stops and its token says so.
         let mut stop = Stop {
             task: task.abort_handle(),
-            cancel: cancel.clone(),
+            cancel,
             armed: true,
         };
         let joined = match deadline {
@@ -523,7 +573,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 tracing::error!(tool = info.name, panic = %what, "tool failed");
                 internal_failure(policy)
             }
-            Ok(Ok(Err(e))) => return Err(ErrorData::invalid_params(e.to_string(), None)),
+            Ok(Ok(Err(e))) => return Err(e),
             Ok(Ok(Ok(result))) => {
                 stop.armed = false;
                 result
@@ -532,7 +582,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         for v in result.withheld.iter().flat_map(|w| &w.0) {
             tracing::warn!(tool = info.name, pointer = %v.path, reason = %v.reason, "output breaks its contract; withheld");
         }
-        let result = match policy.max_result_bytes {
+        Ok(match policy.max_result_bytes {
             Some(max) if result.input_required.is_none() => {
                 let size = encoded_len(&result);
                 if size > max {
@@ -548,8 +598,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 }
             }
             _ => result,
-        };
-        Ok((result, principal))
+        })
     }
 
     /// The verified answers of a 2026-07-28 retry that carries `inputResponses` or a
@@ -767,7 +816,7 @@ fn prompt(tool: Option<&Tool>, info: &ToolInfo, need: &InputNeeded, arguments: &
     };
     let empty = serde_json::Map::new();
     let args = arguments.as_object().unwrap_or(&empty);
-    let key = policy.idempotency_key;
+    let key = policy.idempotency.map(|i| i.key);
     let target = tool
         .and_then(|t| t.input_schema.get("required")?.as_array().cloned())
         .into_iter()

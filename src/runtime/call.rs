@@ -211,7 +211,7 @@ impl CallResult {
         }
     }
 
-    fn error(fields: Value) -> CallResult {
+    pub(crate) fn error(fields: Value) -> CallResult {
         CallResult::structured(fields, true)
     }
 }
@@ -510,9 +510,12 @@ pub fn approval_declined() -> CallResult {
 }
 
 /// What is safe after a write that may have acted: ask the status tool, retry with the
-/// same key, or check with the user.
+/// same key, or check with the user. A retry with the key is no way out when the server
+/// enforces the key itself: the key then keeps the unknown outcome
+/// (`IDEMPOTENCY_OUTCOME_UNKNOWN`), so the advice is to check with the user.
 fn after_write(policy: &Policy<'_>) -> String {
-    match (policy.status_tool, policy.on_timeout) {
+    let on_timeout = policy.on_timeout.filter(|_| policy.idempotency.is_none());
+    match (policy.status_tool, on_timeout) {
         (Some(status), _) => format!(
             "The operation may or may not have taken effect. Call {status} to learn its outcome before anything else; do not call this tool again blindly."
         ),

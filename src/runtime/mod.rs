@@ -10,6 +10,7 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod idempotency;
 pub mod pattern;
 pub mod policy;
 pub mod serial;
@@ -20,6 +21,7 @@ pub use call::{
     ToolError, ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use idempotency::Idempotency;
 pub use policy::Policy;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{

@@ -7,6 +7,8 @@
 //! serve --mock` builds the same value from the loaded catalog ([`Policy::of`]), so both are
 //! held to one set of rules by `catalogc::rmcp`.
 
+use super::idempotency::{DEFAULT_WAIT_MS, Idempotency};
+
 /// One tool's run-time policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy<'a> {
@@ -23,8 +25,10 @@ pub struct Policy<'a> {
     pub status_tool: Option<&'a str>,
     /// `confirm digest=`: `arguments` or `arguments+resource-version`.
     pub confirm: Option<&'a str>,
-    /// `idempotency key=`: the argument holding the idempotency key.
-    pub idempotency_key: Option<&'a str>,
+    /// `idempotency key= scope= ttl-s=`: the server runs the tool at most once per key
+    /// (`catalogc::rmcp::idempotency`); a repeated call waits for the first at most
+    /// `timeout_ms` ([`Policy::idempotency_wait_ms`]).
+    pub idempotency: Option<Idempotency<'a>>,
     /// The input fields marked `sensitive=#true`: their values are never shown to the user
     /// in an approval prompt, nor logged.
     pub sensitive: &'a [&'a str],
@@ -39,7 +43,7 @@ impl Policy<'static> {
         on_timeout: None,
         status_tool: None,
         confirm: None,
-        idempotency_key: None,
+        idempotency: None,
         sensitive: &[],
     };
 }
@@ -57,15 +61,26 @@ impl<'a> Policy<'a> {
         self.confirm == Some("arguments+resource-version")
     }
 
+    /// How long a call waits for a running call with its idempotency key, in milliseconds:
+    /// the tool's `timeout-ms`, else [`DEFAULT_WAIT_MS`].
+    pub fn idempotency_wait_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DEFAULT_WAIT_MS)
+    }
+
     /// Whether `field` is a sensitive input field.
     pub fn is_sensitive(&self, field: &str) -> bool {
         self.sensitive.contains(&field)
     }
 
     /// The policy `tool` declares; `sensitive` holds the names of its sensitive input fields
-    /// ([`Policy::sensitive_inputs`]).
+    /// ([`Policy::sensitive_inputs`]), `scope` its idempotency scope
+    /// ([`Policy::idempotency_scope`]).
     #[cfg(feature = "compiler")]
-    pub fn of(tool: &'a crate::model::Tool, sensitive: &'a [&'a str]) -> Policy<'a> {
+    pub fn of(
+        tool: &'a crate::model::Tool,
+        sensitive: &'a [&'a str],
+        scope: &'a [&'a str],
+    ) -> Policy<'a> {
         let limits = tool.limits.as_deref();
         Policy {
             effect: tool.effect.value.as_str(),
@@ -80,9 +95,23 @@ impl<'a> Policy<'a> {
                 .and_then(|t| t.tool.as_ref())
                 .map(|t| t.value.as_str()),
             confirm: tool.confirm.as_ref().map(|c| c.digest.value.as_str()),
-            idempotency_key: tool.idempotency.as_ref().map(|i| i.key.value.as_str()),
+            idempotency: tool.idempotency.as_ref().map(|i| Idempotency {
+                key: i.key.value.as_str(),
+                scope,
+                ttl_s: i.ttl_s.as_ref().map(|v| v.value),
+            }),
             sensitive,
         }
+    }
+
+    /// The names in `tool`'s `idempotency scope=`, in declaration order.
+    #[cfg(feature = "compiler")]
+    pub fn idempotency_scope(tool: &crate::model::Tool) -> Vec<&str> {
+        tool.idempotency
+            .iter()
+            .flat_map(|i| &i.scope)
+            .map(|s| s.value.as_str())
+            .collect()
     }
 
     /// The names of `tool`'s input fields marked `sensitive=#true`, in declaration order.

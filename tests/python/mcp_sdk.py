@@ -22,12 +22,17 @@ refused, and the handler never runs. Faults (both eras): a panicking handler (th
 with BILLING_SERVER_FAULTS=1) is an INTERNAL_ERROR result and the next call succeeds; a slow
 tool (the example's hanging invoice, and the mock's `--delay`) is a TOOL_TIMEOUT within
 timeout-ms + 100 ms; an oversized result (the mock of tests/python/limits.kdl) is refused.
+The tool with an idempotency key runs once per key: a repeated call returns the first result (on
+the example server, invoice_get's reminder_count shows the handler ran once), and the key sent
+with other arguments is the IDEMPOTENCY_KEY_REUSED tool error, retry never, the handler not run.
+The example keeps its keys in memory here (`--store memory`): each server process starts afresh.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import secrets
 import subprocess
 import sys
 import traceback
@@ -144,6 +149,36 @@ def completed(r: Any) -> bool:
             and re.fullmatch(r"REM-[0-9]+", sc.get("reminder_reference", "")) is not None)
 
 
+async def idempotent(label: str, call: Callable[[str, dict[str, Any]], Awaitable[Any]],
+                     counted: bool) -> None:
+    """A fresh key sent twice with the same arguments, then with other arguments. `counted`:
+    the target's invoice_get reports how many reminders its handler really sent."""
+    async def sent() -> int | None:
+        if not counted:
+            return None
+        r = await call("invoice_get", {"invoice_reference": "INV-1"})
+        return (r.structured_content or {}).get("reminder_count")
+
+    args = {"invoice_reference": "INV-1", "idempotency_key": f"k-{secrets.token_hex(12)}"}
+    before = await sent()
+    first = await call("invoice_send_reminder", args)
+    again = await call("invoice_send_reminder", args)
+    after = await sent()
+    check(f"{label}: the same key and arguments return the first result",
+          completed(first) and isinstance(again, types.CallToolResult)
+          and again.structured_content == first.structured_content
+          and again.content == first.content, (first, again))
+    if counted:
+        check(f"{label}: the handler ran once for the key",
+              before is not None and after == before + 1, (before, after))
+    reused = await call("invoice_send_reminder", {**args, "note": "A second, different reminder."})
+    sc = tool_error(reused)
+    check(f"{label}: the key with other arguments is IDEMPOTENCY_KEY_REUSED, retry never",
+          sc.get("code") == "IDEMPOTENCY_KEY_REUSED" and sc.get("retry") == "never", reused)
+    if counted:
+        check(f"{label}: a reused key does not run the handler", await sent() == after, after)
+
+
 async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]],
                  expiring: StdioServerParameters) -> None:
     asked = Asked()
@@ -161,6 +196,7 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
                       ("Tool: invoice_send_reminder", 'Target: invoice_reference = "INV-1"',
                        'Idempotency key: idempotency_key = "k-0123456789abcdef"')),
                   asked.messages)
+            await idempotent(label, session.call_tool, label.startswith("example"))
     declines = Declines()
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write, elicitation_callback=declines) as session:
@@ -200,6 +236,7 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
         done = await client.call_tool("invoice_send_reminder", REMINDER)
         check(f"{label}: answered, the call completes",
               completed(done) and len(asked.messages) == 1, (asked.messages, done))
+        await idempotent(label, client.call_tool, label.startswith("example"))
 
         session = client.session
         forged = await session.call_tool("invoice_send_reminder", OTHER_KEY, input_responses=ACCEPT)
@@ -302,8 +339,8 @@ async def main(catalogc: str, example: str) -> None:
     env = dict(os.environ)
     mock = ["serve", "--mock", "catalogs/", "--fail", "invoice_get=INVOICE_NOT_FOUND"]
     targets = [
-        ("example", StdioServerParameters(command=example), exported(catalogc, "catalogs/billing.kdl"),
-         StdioServerParameters(command=example, env={**env, "BILLING_SERVER_APPROVAL_TTL_MS": "200"})),
+        ("example", StdioServerParameters(command=example, args=["--store", "memory"]), exported(catalogc, "catalogs/billing.kdl"),
+         StdioServerParameters(command=example, args=["--store", "memory"], env={**env, "BILLING_SERVER_APPROVAL_TTL_MS": "200"})),
         ("mock", StdioServerParameters(command=catalogc, args=mock), exported(catalogc, "catalogs/"),
          StdioServerParameters(command=catalogc, args=[*mock, "--approval-ttl-ms", "200"])),
     ]
@@ -315,7 +352,7 @@ async def main(catalogc: str, example: str) -> None:
                     await run(label, params, expected, expiring)
             except Exception:  # one broken target must not hide the others' results
                 check(f"{label}: ran to the end", False, traceback.format_exc())
-    faulty = StdioServerParameters(command=example, env={**env, "BILLING_SERVER_FAULTS": "1"})
+    faulty = StdioServerParameters(command=example, args=["--store", "memory"], env={**env, "BILLING_SERVER_FAULTS": "1"})
     slow_mock = StdioServerParameters(command=catalogc, args=["serve", "--mock", "catalogs/",
                                                               "--delay", "invoice_get=10000"])
     limits_mock = StdioServerParameters(command=catalogc, args=["serve", "--mock", "tests/python/limits.kdl"])

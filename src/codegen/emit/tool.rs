@@ -3,7 +3,7 @@
 //! approval methods, its `Error` and its `NeedsInput`.
 
 use super::{At, Options, doc, ident, item, opt_u64};
-use crate::codegen::plan::{Item, RTy, ToolPlan};
+use crate::codegen::plan::{FieldPlan, Item, RTy, ToolPlan};
 use crate::contract::ToolContract;
 use crate::model::{ConfirmDigest, ContentKind};
 use crate::runtime::Policy;
@@ -29,7 +29,7 @@ pub(in crate::codegen) fn module(
     let input_impl = input_methods(t);
     let error = super::error::error_enum(t);
     let needs = needs_input(t);
-    let policy = policy(tool);
+    let policy = policy(t);
     let content = tool.content.as_ref().map(|k| {
         let (ty, what) = match k.value {
             ContentKind::Text => (quote!(Text), "plain text"),
@@ -84,10 +84,13 @@ pub(in crate::codegen) fn module(
     }
 }
 
-/// The tool's run-time policy as a `Policy` literal (`catalogc::runtime::policy`).
-fn policy(tool: &crate::model::Tool) -> TokenStream {
+/// The tool's run-time policy as a `Policy` literal (`catalogc::runtime::policy`). Its
+/// `idempotency` is `Some` exactly when `Input::idempotency_key()` exists ([`key_field`]).
+fn policy(t: &ToolPlan<'_>) -> TokenStream {
+    let tool = t.tool;
     let sensitive = Policy::sensitive_inputs(tool);
-    let p = Policy::of(tool, &sensitive);
+    let scope = Policy::idempotency_scope(tool);
+    let p = Policy::of(tool, &sensitive, &scope);
     let opt_str = |v: Option<&str>| match v {
         Some(s) => quote!(__rt::Some(#s)),
         None => quote!(__rt::None),
@@ -98,7 +101,15 @@ fn policy(tool: &crate::model::Tool) -> TokenStream {
     let on_timeout = opt_str(p.on_timeout);
     let status = opt_str(p.status_tool);
     let confirm = opt_str(p.confirm);
-    let key = opt_str(p.idempotency_key);
+    let idempotency = match (p.idempotency, key_field(t)) {
+        (Some(idem), Some(_)) => {
+            let key = idem.key;
+            let scope = idem.scope;
+            let ttl = opt_u64(idem.ttl_s);
+            quote!(__rt::Some(__rt::Idempotency::new(#key, &[#(#scope),*], #ttl)))
+        }
+        _ => quote!(__rt::None),
+    };
     let fields = p.sensitive;
     quote! {
         __rt::Policy {
@@ -108,40 +119,47 @@ fn policy(tool: &crate::model::Tool) -> TokenStream {
             on_timeout: #on_timeout,
             status_tool: #status,
             confirm: #confirm,
-            idempotency_key: #key,
+            idempotency: #idempotency,
             sensitive: &[#(#fields),*],
         }
     }
+}
+
+/// The `Input` field carrying the tool's idempotency key, when the key names a required
+/// string field (lint reports any other key; the runtime then enforces nothing).
+fn key_field<'p>(t: &'p ToolPlan<'_>) -> Option<&'p FieldPlan<'p>> {
+    let idem = t.tool.idempotency.as_ref()?;
+    let input = t.items.iter().find_map(|i| match i {
+        Item::Struct(s) if s.ident == "Input" => Some(s),
+        _ => None,
+    })?;
+    input
+        .fields
+        .iter()
+        .find(|f| f.field.name.value == idem.key.value && f.field.required && f.ty == RTy::String)
 }
 
 /// `idempotency_key()` and `approval_digest()` on `Input`, when the tool declares them.
 fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
     let tool = t.tool;
     let mut methods = Vec::new();
-    let input = t.items.iter().find_map(|i| match i {
-        Item::Struct(s) if s.ident == "Input" => Some(s),
-        _ => None,
-    });
-    if let (Some(idem), Some(input)) = (&tool.idempotency, input) {
-        let key = input.fields.iter().find(|f| {
-            f.field.name.value == idem.key.value && f.field.required && f.ty == RTy::String
+    if let Some(idem) = &tool.idempotency
+        && let Some(key) = key_field(t)
+    {
+        let fid = ident(&key.ident);
+        let scope = idem.scope.iter().map(|s| s.value.as_str());
+        let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
+        methods.push(quote! {
+            /// What an idempotency key is unique within (`idempotency scope=…`).
+            pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
+            /// How long a key is remembered, in seconds.
+            pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
+            /// The idempotency key: a retry with the same key must not repeat the effect.
+            #[must_use]
+            pub fn idempotency_key(&self) -> &str {
+                &self.#fid
+            }
         });
-        if let Some(key) = key {
-            let fid = ident(&key.ident);
-            let scope = idem.scope.iter().map(|s| s.value.as_str());
-            let ttl = opt_u64(idem.ttl_s.as_ref().map(|v| v.value));
-            methods.push(quote! {
-                /// What an idempotency key is unique within (`idempotency scope=…`).
-                pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &[#(#scope),*];
-                /// How long a key is remembered, in seconds.
-                pub const IDEMPOTENCY_TTL_S: __rt::Option<u64> = #ttl;
-                /// The idempotency key: a retry with the same key must not repeat the effect.
-                #[must_use]
-                pub fn idempotency_key(&self) -> &str {
-                    &self.#fid
-                }
-            });
-        }
     }
     if let Some(confirm) = &tool.confirm {
         methods.push(match confirm.digest.value {

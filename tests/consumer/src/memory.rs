@@ -23,6 +23,7 @@ pub struct Session {
 #[derive(Debug, Default)]
 pub struct Memory {
     pub invoices: Vec<(String, Invoice)>,
+    /// The idempotency key of each reminder sent, in order: how often the handler sent one.
     pub reminders: Mutex<Vec<String>>,
     pub lie: bool,
     /// Test-only faults, to prove the server survives them: `invoice_get` of
@@ -114,7 +115,15 @@ impl billing::Billing for Memory {
         if self.lie {
             invoice.invoice_reference = "not an invoice number".into();
         }
-        let reminders = self.reminders.lock().map(|r| r.len()).unwrap_or(0);
+        // With a key: only the reminder sent with it (whether a timed-out call went out).
+        let reminders = self
+            .reminders
+            .lock()
+            .map(|sent| match &input.idempotency_key {
+                Some(key) => sent.iter().filter(|k| *k == key).count(),
+                None => sent.len(),
+            })
+            .unwrap_or(0);
         Ok(invoice_get::Output {
             invoice,
             reminder_count: i64::try_from(reminders).unwrap_or(i64::MAX),

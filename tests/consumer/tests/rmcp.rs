@@ -27,7 +27,7 @@ async fn lists_the_catalog_in_order(version: &str) {
     let mut c = Client::start(acme(), version, json!({})).await;
     if version == LEGACY {
         assert_eq!(c.init["result"]["serverInfo"]["name"], json!("billing"));
-        assert_eq!(c.init["result"]["serverInfo"]["version"], json!("2.0.0"));
+        assert_eq!(c.init["result"]["serverInfo"]["version"], json!("2.1.0"));
     }
     let r = c.rpc("tools/list", json!({})).await;
     let expected = <billing::Catalog as Catalog<Memory>>::tools_list();
@@ -129,12 +129,14 @@ async fn needs_input_is_an_input_request_answered_by_a_retry_on_2026() {
     );
     assert_eq!(reminders_sent(&mut c).await, json!(1));
 
-    // Declined or cancelled: a final result, and the handler does not run.
+    // Declined or cancelled: a final result, and the handler does not run. (A fresh key:
+    // the first one now returns its kept result without asking.)
+    let fresh = json!({"invoice_reference": "INV-1", "idempotency_key": "k-declined-0123456789"});
     for action in ["decline", "cancel"] {
-        let asked = c.call("invoice_send_reminder", reminder()).await;
+        let asked = c.call("invoice_send_reminder", fresh.clone()).await;
         let state = &asked["result"]["requestState"];
         let responses = json!({"approval": {"action": action}});
-        let declined = retry(&mut c, reminder(), responses, Some(state)).await;
+        let declined = retry(&mut c, fresh.clone(), responses, Some(state)).await;
         let sc = tool_error(&declined);
         assert_eq!(sc["code"], json!("APPROVAL_DECLINED"), "{declined}");
         assert_eq!(sc["retry"], json!("never"));
@@ -275,9 +277,11 @@ async fn needs_input_is_elicited_within_the_call_on_2025() {
     assert_eq!(c.asked.len(), 1);
     assert_eq!(c.asked[0]["message"], json!(REMINDER_PROMPT));
 
-    // Declined: the final result, the handler does not run.
+    // Declined: the final result, the handler does not run. (A fresh key: the first one now
+    // returns its kept result without asking.)
     c.elicit = Some(json!({"action": "decline"}));
-    let declined = c.call("invoice_send_reminder", reminder()).await;
+    let fresh = json!({"invoice_reference": "INV-1", "idempotency_key": "k-declined-0123456789"});
+    let declined = c.call("invoice_send_reminder", fresh).await;
     assert_eq!(
         tool_error(&declined)["code"],
         json!("APPROVAL_DECLINED"),
@@ -565,4 +569,77 @@ async fn the_operator_sees_what_the_model_does_not() {
     assert!(refused.contains("input responses without a request state"));
     let panicked = line("tool failed");
     assert!(panicked.contains("ERROR") && panicked.contains("injected fault"));
+}
+
+/// Approves and sends `arguments` to `invoice_send_reminder` on a 2026-07-28 client: the
+/// call is asked for approval, then retried with the answer and its state.
+async fn approved(c: &mut Client, arguments: Value) -> Value {
+    let asked = c.call("invoice_send_reminder", arguments.clone()).await;
+    let state = asked["result"]["requestState"].clone();
+    assert!(state.is_string(), "{asked}");
+    retry(c, arguments, accept(), Some(&state)).await
+}
+
+#[tokio::test]
+async fn a_key_runs_the_tool_once_and_refuses_other_arguments() {
+    let mut c = Client::start(acme(), MODERN, json!({"elicitation": {"form": {}}})).await;
+    let first = approved(&mut c, reminder()).await;
+    assert_eq!(first["result"]["isError"], json!(false), "{first}");
+    // The repeat needs no approval: it is the call already approved and made.
+    let replay = c.call("invoice_send_reminder", reminder()).await;
+    assert_eq!(replay["result"], first["result"]);
+    let mut other = reminder();
+    other["note"] = json!("Please pay this week.");
+    // Another request under the key is refused before the handler could ask for approval.
+    let reused = c.call("invoice_send_reminder", other).await;
+    let error = tool_error(&reused);
+    assert_eq!(error["code"], json!("IDEMPOTENCY_KEY_REUSED"), "{reused}");
+    assert_eq!(error["retry"], json!("never"));
+    assert_eq!(reminders_sent(&mut c).await, json!(1));
+    // The status tool finds the operation by its key, as `on-timeout` recovery needs.
+    let status = |key: &str| json!({"invoice_reference": "INV-1", "idempotency_key": key});
+    for (key, count) in [("k-0123456789abcdef", 1), ("k-never-sent-0123456", 0)] {
+        let got = c.call("invoice_get", status(key)).await;
+        let found = &got["result"]["structuredContent"]["reminder_count"];
+        assert_eq!(found, &json!(count), "{got}");
+    }
+}
+
+/// Sends `invoice` under one shared key as the tenant of `auth`, approving it over HTTP.
+async fn http_send(addr: std::net::SocketAddr, auth: &str, invoice: &str) -> Value {
+    let caps = json!({"elicitation": {"form": {}}});
+    let call = json!({"name": "invoice_send_reminder",
+        "arguments": {"invoice_reference": invoice, "idempotency_key": "k-shared-0123456789"}});
+    let asked = http_rpc(addr, auth, call.clone(), caps.clone()).await;
+    let Some(state) = asked["result"].get("requestState").cloned() else {
+        // A replay or a refused key: the final result, with no approval asked.
+        return asked;
+    };
+    let mut retry = call;
+    retry["inputResponses"] = accept();
+    retry["requestState"] = state;
+    http_rpc(addr, auth, retry, caps).await
+}
+
+#[tokio::test]
+async fn a_key_of_one_tenant_is_not_another_tenants() {
+    let addr = serve_http(acme()).await;
+    let acme = "Authorization: Bearer acme\r\n";
+    let other = "Authorization: Bearer other\r\n";
+    let first = http_send(addr, acme, "INV-1").await;
+    let reference = |r: &Value| r["result"]["structuredContent"]["reminder_reference"].clone();
+    assert_eq!(reference(&first), json!("REM-1"), "{first}");
+    // The same key from another tenant: that tenant's own reminder, never acme's result.
+    let theirs = http_send(addr, other, "INV-3").await;
+    assert_eq!(reference(&theirs), json!("REM-2"), "{theirs}");
+    let again = http_send(addr, acme, "INV-1").await;
+    assert_eq!(again["result"], first["result"]);
+    // Acme's exact call sent by the other tenant meets that tenant's own record of the key
+    // (a conflict with its INV-3 call), never acme's result.
+    let probe = http_send(addr, other, "INV-1").await;
+    assert_eq!(
+        tool_error(&probe)["code"],
+        json!("IDEMPOTENCY_KEY_REUSED"),
+        "{probe}"
+    );
 }

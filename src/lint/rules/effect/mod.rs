@@ -5,6 +5,7 @@ crate::lint::declare_rules! {
     idempotency_key,
     destructive_confirm,
     timeout_recovery,
+    status_by_key,
     pointless,
     write_without_input,
 }
