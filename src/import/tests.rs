@@ -490,3 +490,19 @@ fn all_of_intersects_its_parts_and_says_how() {
     has("`enum` of 3 and 3 values intersected to 2");
     has("a second `pattern` \"b$\" is dropped");
 }
+
+/// A list whose catalog outgrows the file cap is refused before it is laid out and loaded
+/// (a 50,000-tool list wrote 21 MB that no command could read).
+#[test]
+fn a_catalog_over_the_cap_is_refused_before_it_is_laid_out() {
+    let tools: Vec<String> = (0..50)
+        .map(|i| format!(r#"{{"name":"get_{i}","description":"Get item {i}."}}"#))
+        .collect();
+    let json = format!("[{}]", tools.join(","));
+    let whole = imported(&json).text.len() as u64;
+    assert!(import_within(&json, "t", whole).is_ok());
+    match import_within(&json, "t", whole / 2) {
+        Err(ImportError::TooLarge { cap, .. }) => assert_eq!(cap, whole / 2),
+        other => panic!("{other:?}"),
+    }
+}
