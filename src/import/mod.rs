@@ -74,6 +74,13 @@ pub enum ImportError {
     /// The catalog name asked for is not one a catalog may have
     /// ([`crate::names::is_catalog_name`]).
     Name(String),
+    /// The catalog would be larger than the file size cap, so no command could read it.
+    TooLarge {
+        /// Its size in bytes (as far as it was written before the cap stopped it).
+        bytes: usize,
+        /// The cap.
+        cap: u64,
+    },
     /// The generated catalog does not load cleanly: a bug of the importer.
     Internal(String),
 }
@@ -88,6 +95,10 @@ impl fmt::Display for ImportError {
                 "catalog name {name:?} is not a plain name: use ASCII letters, digits, `-` and `_`, starting with a letter or digit, at most {} characters",
                 crate::names::MAX_CATALOG_NAME
             ),
+            ImportError::TooLarge { bytes, cap } => write!(
+                f,
+                "the imported catalog is {bytes} bytes, over the {cap}-byte limit for one catalog file, so no command could read it; split the tools list, or raise --max-file-bytes for this and every later command"
+            ),
             ImportError::Internal(e) => write!(
                 f,
                 "the imported catalog does not load ({e}); this is a catalogc bug"
@@ -101,6 +112,13 @@ impl std::error::Error for ImportError {}
 /// Imports the tools/list JSON `json` (a leading byte order mark is skipped) as a catalog
 /// named `catalog`.
 pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
+    import_within(json, catalog, u64::MAX)
+}
+
+/// [`import`], refusing ([`ImportError::TooLarge`]) a catalog over `max_bytes`, the file size
+/// cap of the commands that will read it: checked on the text as first written, before it
+/// is laid out and loaded (the costly part for a list of 50,000 tools), and again after.
+pub fn import_within(json: &str, catalog: &str, max_bytes: u64) -> Result<Imported, ImportError> {
     // Editors on Windows save JSON with a byte order mark, which JSON (RFC 8259) tells
     // parsers they may ignore and serde_json rejects.
     let json = json.strip_prefix('\u{FEFF}').unwrap_or(json);
@@ -122,12 +140,21 @@ pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
             ));
         }
     };
-    import_tools(tools, catalog)
+    import_tools_within(tools, catalog, max_bytes)
 }
 
 /// Imports the Tool objects `tools` (a tools/list's `tools` array) as a catalog named
 /// `catalog`.
 pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportError> {
+    import_tools_within(tools, catalog, u64::MAX)
+}
+
+/// [`import_tools`] with the size cap of [`import_within`].
+pub fn import_tools_within(
+    tools: &[Value],
+    catalog: &str,
+    max_bytes: u64,
+) -> Result<Imported, ImportError> {
     if !crate::names::is_catalog_name(catalog) {
         return Err(ImportError::Name(catalog.to_string()));
     }
@@ -159,7 +186,17 @@ pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportEr
         items.push(Item::Node(tool_node(name, obj, &mut notes)));
     }
     let raw = kdl::render(&items);
+    let too_large = |bytes: usize| ImportError::TooLarge {
+        bytes,
+        cap: max_bytes,
+    };
+    if raw.len() as u64 > max_bytes {
+        return Err(too_large(raw.len()));
+    }
     let text = crate::fmt::format(&raw).map_err(|e| ImportError::Internal(format!("{e:?}")))?;
+    if text.len() as u64 > max_bytes {
+        return Err(too_large(text.len()));
+    }
     check_loads(&text)?;
     Ok(Imported {
         text,
