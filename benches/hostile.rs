@@ -212,7 +212,7 @@ fn inputs(bytes: usize) -> Vec<Input> {
     );
     // A list with one enum as long as the input allows, for `import` and `drift`.
     let enum_list = fill(
-        r#"{"tools":[{"name":"pick","description":"Pick one.","inputSchema":{"type":"object","properties":{"v":{"type":"string","enum":["v""#,
+        r#"{"tools":[{"name":"pick","description":"Pick one.","inputSchema":{"type":"object","properties":{"v":{"type":"string","enum":["v"#,
         bytes,
         r#""]}}}}]}"#,
         |i| format!(r#"","v{i}"#),

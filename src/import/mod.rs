@@ -116,8 +116,9 @@ pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
 }
 
 /// [`import`], refusing ([`ImportError::TooLarge`]) a catalog over `max_bytes`, the file size
-/// cap of the commands that will read it: checked on the text as first written, before it
-/// is laid out and loaded (the costly part for a list of 50,000 tools), and again after.
+/// cap of the commands that will read it: checked tool by tool while the text is first
+/// written, so a list of 50,000 tools stops at the tool that crosses the cap, before
+/// anything is laid out or loaded; and again on the laid-out text.
 pub fn import_within(json: &str, catalog: &str, max_bytes: u64) -> Result<Imported, ImportError> {
     // Editors on Windows save JSON with a byte order mark, which JSON (RFC 8259) tells
     // parsers they may ignore and serde_json rejects.
@@ -159,12 +160,18 @@ pub fn import_tools_within(
         return Err(ImportError::Name(catalog.to_string()));
     }
     let mut notes = Vec::new();
-    let mut items = vec![
+    let too_large = |bytes: usize| ImportError::TooLarge {
+        bytes,
+        cap: max_bytes,
+    };
+    // Written item by item (as `kdl::render` writes a list), so a list whose catalog
+    // outgrows the cap stops at the tool that crosses it.
+    let mut raw = kdl::render(&[
         Item::Comment(format!(
             "{COMMENT_PREFIX} generated from an MCP tools/list; versions ({VERSION}) are assumed"
         )),
         Item::Node(Node::new("catalog").arg(catalog).prop("version", VERSION)),
-    ];
+    ]);
     let mut seen = std::collections::HashSet::new();
     for (i, tool) in tools.iter().enumerate() {
         let Some(obj) = tool.as_object() else {
@@ -183,15 +190,12 @@ pub fn import_tools_within(
             )));
             continue;
         }
-        items.push(Item::Node(tool_node(name, obj, &mut notes)));
-    }
-    let raw = kdl::render(&items);
-    let too_large = |bytes: usize| ImportError::TooLarge {
-        bytes,
-        cap: max_bytes,
-    };
-    if raw.len() as u64 > max_bytes {
-        return Err(too_large(raw.len()));
+        raw.push_str(&kdl::render(&[Item::Node(tool_node(
+            name, obj, &mut notes,
+        ))]));
+        if raw.len() as u64 > max_bytes {
+            return Err(too_large(raw.len()));
+        }
     }
     let text = crate::fmt::format(&raw).map_err(|e| ImportError::Internal(format!("{e:?}")))?;
     if text.len() as u64 > max_bytes {
