@@ -20,7 +20,7 @@ pub struct Invoice {
     /// ISO 4217 currency of every amount of this invoice.
     pub currency: InvoiceCurrency,
     /// What is still to pay, in minor units of the currency (cents for USD).
-    pub amount_due_minor: i64,
+    pub amount_due_minor: u64,
     /// The day payment is due, in the tenant's calendar.
     pub due_date: __rt::String,
     /// When the invoice was issued.
@@ -231,7 +231,7 @@ pub mod invoice_list {
         /// Invoice status to filter by.
         pub status: Status,
         /// How many invoices to return at most.
-        pub page_size: i64,
+        pub page_size: u8,
         /// Opaque cursor from a previous next_cursor; leave it out for the first page.
         pub cursor: __rt::Option<__rt::String>,
     }
@@ -258,7 +258,7 @@ pub mod invoice_list {
     }
     impl Input {
         /// The value of `page_size` when it is absent.
-        fn default_page_size() -> i64 {
+        fn default_page_size() -> u8 {
             20
         }
     }
@@ -510,7 +510,7 @@ pub mod invoice_get {
         /// The invoice.
         pub invoice: super::Invoice,
         /// How many payment reminders were sent for this invoice.
-        pub reminder_count: i64,
+        pub reminder_count: u8,
         /// When the last reminder was sent; absent when none was sent.
         pub last_reminder_at: __rt::Option<__rt::String>,
     }

@@ -12,7 +12,7 @@ pub const VERSION: &str = "2.0.0";
 #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
 pub struct TransferAmount {
     /// The amount in minor units of the currency (cents for USD).
-    pub amount_minor: i64,
+    pub amount_minor: u32,
     /// ISO 4217 currency of the amount.
     pub currency: TransferAmountCurrency,
 }
@@ -120,7 +120,7 @@ pub mod payment_transfer_preview {
         /// The account the money arrives in, as the user knows it.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency (cents for USD).
-        pub amount_minor: i64,
+        pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: Currency,
     }
@@ -230,7 +230,7 @@ pub mod payment_transfer_preview {
         /// What arrives in the destination account.
         pub credit: super::TransferAmount,
         /// The fee charged, in minor units of the debit currency.
-        pub fee_minor: i64,
+        pub fee_minor: u32,
         /// ISO 4217 currency of fee_minor (the debit currency).
         pub currency: OutputCurrency,
         /// The day the money is expected to arrive.
@@ -439,7 +439,7 @@ pub mod payment_transfer_submit {
         /// The account the money arrives in, as in the preview.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency, as in the preview.
-        pub amount_minor: i64,
+        pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: Currency,
         /// The resource_version the preview returned.

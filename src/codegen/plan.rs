@@ -14,7 +14,7 @@
 //!   its type; keywords become raw (`r#type`) or take a `_` suffix (`self_`), a leading digit
 //!   a prefix (`_2fa`, `V2fa`).
 
-use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Tool, Ty, TyKind};
+use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Num, NumTy, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
 use std::collections::HashMap;
 
@@ -22,7 +22,8 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, PartialEq)]
 pub enum RTy {
     String,
-    I64,
+    /// An `integer`: the smallest Rust integer type holding its bounds.
+    Int(IntTy),
     F64,
     Bool,
     Vec(Box<RTy>),
@@ -37,6 +38,128 @@ pub enum RTy {
     Local(String),
     /// A named `type` at the catalog root.
     Root(String),
+}
+
+/// The Rust integer types, smallest first; of two the same size, the unsigned one first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntTy {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+}
+
+impl IntTy {
+    const ALL: [IntTy; 8] = [
+        IntTy::U8,
+        IntTy::I8,
+        IntTy::U16,
+        IntTy::I16,
+        IntTy::U32,
+        IntTy::I32,
+        IntTy::U64,
+        IntTy::I64,
+    ];
+
+    /// The type's name in Rust.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntTy::U8 => "u8",
+            IntTy::I8 => "i8",
+            IntTy::U16 => "u16",
+            IntTy::I16 => "i16",
+            IntTy::U32 => "u32",
+            IntTy::I32 => "i32",
+            IntTy::U64 => "u64",
+            IntTy::I64 => "i64",
+        }
+    }
+
+    /// The smallest and largest value.
+    fn range(self) -> (i128, i128) {
+        match self {
+            IntTy::U8 => (0, u8::MAX.into()),
+            IntTy::I8 => (i8::MIN.into(), i8::MAX.into()),
+            IntTy::U16 => (0, u16::MAX.into()),
+            IntTy::I16 => (i16::MIN.into(), i16::MAX.into()),
+            IntTy::U32 => (0, u32::MAX.into()),
+            IntTy::I32 => (i32::MIN.into(), i32::MAX.into()),
+            IntTy::U64 => (0, u64::MAX.into()),
+            IntTy::I64 => (i64::MIN.into(), i64::MAX.into()),
+        }
+    }
+
+    /// The smallest type holding every value `n` admits: its bounds (inclusive or
+    /// exclusive) and enum values, a missing side standing for `i64`'s end. A range no
+    /// type holds (bounds beyond `i64` below) or that is empty stays `i64`.
+    pub fn of(n: &NumTy) -> IntTy {
+        let (mut lo, mut hi) = IntTy::I64.range();
+        let mut raise = |v: i128| lo = lo.max(v);
+        if let Some(m) = &n.min {
+            raise(ceil(m.value));
+        }
+        if let Some(m) = &n.exclusive_min {
+            raise(floor(m.value) + 1);
+        }
+        let mut lower = |v: i128| hi = hi.min(v);
+        if let Some(m) = &n.max {
+            lower(floor(m.value));
+        }
+        if let Some(m) = &n.exclusive_max {
+            lower(ceil(m.value) - 1);
+        }
+        if let Some(e) = &n.enum_values {
+            let values = e.values.iter().map(|v| floor(v.value));
+            if let (Some(min), Some(max)) = (values.clone().min(), values.max()) {
+                lo = lo.max(min);
+                hi = hi.min(max);
+            }
+        }
+        if lo > hi {
+            return IntTy::I64;
+        }
+        IntTy::ALL
+            .into_iter()
+            .find(|t| {
+                let (min, max) = t.range();
+                min <= lo && hi <= max
+            })
+            .unwrap_or(IntTy::I64)
+    }
+}
+
+/// The largest integer not above `n` (a bound far beyond `i64` as `i64`'s end).
+fn floor(n: Num) -> i128 {
+    match n {
+        Num::Int(i) => i.into(),
+        Num::Float(f) => clamped(f.floor()),
+    }
+}
+
+/// The smallest integer not below `n`.
+fn ceil(n: Num) -> i128 {
+    match n {
+        Num::Int(i) => i.into(),
+        Num::Float(f) => clamped(f.ceil()),
+    }
+}
+
+/// A whole float as an integer, within `u64`'s and `i64`'s ranges together.
+fn clamped(f: f64) -> i128 {
+    if f.is_nan() {
+        0
+    } else if f >= 18_446_744_073_709_551_615.0 {
+        u64::MAX.into()
+    } else if f <= -9_223_372_036_854_775_808.0 {
+        i64::MIN.into()
+    } else {
+        // Whole and within range: exact.
+        f as i128
+    }
 }
 
 #[derive(Debug)]
@@ -317,7 +440,7 @@ impl<'a> Scope<'_, 'a> {
                 None => RTy::String,
             },
             TyKind::Timestamp => RTy::String,
-            TyKind::Integer(_) => RTy::I64,
+            TyKind::Integer(n) => RTy::Int(IntTy::of(n)),
             TyKind::Number(_) => RTy::F64,
             TyKind::Boolean => RTy::Bool,
             TyKind::Array(a) => {
@@ -447,5 +570,42 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
         );
         let errors: Vec<&str> = t.errors.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(errors, ["NotFound", "NotFound2"]);
+    }
+
+    #[test]
+    fn integers_take_the_smallest_type_holding_their_bounds() {
+        let text = r#"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "page" "integer" min=1 max=50
+        field "delta" "integer" min=-100 max=100
+        field "port" "integer" min=0 max=65535
+        field "count" "integer" min=0
+        field "offset" "integer" max=10
+        field "big" "integer" min=0 max=100000000000
+        field "level" "integer" { enum 1 2 3; }
+        field "under" "integer" exclusive-min=-1 exclusive-max=256
+    }
+}
+"#;
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let Item::Struct(input) = &p.tools[0].items[0] else {
+            panic!("Input first")
+        };
+        let types: Vec<&RTy> = input.fields.iter().map(|f| &f.ty).collect();
+        let ints = [
+            IntTy::U8,
+            IntTy::I8,
+            IntTy::U16,
+            IntTy::U64,
+            IntTy::I64,
+            IntTy::U64,
+            IntTy::U8,
+            IntTy::U8,
+        ];
+        assert_eq!(types, ints.map(RTy::Int).iter().collect::<Vec<_>>());
     }
 }

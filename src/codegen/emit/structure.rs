@@ -127,7 +127,7 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
         (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
-        (RTy::I64, Literal::Int(i)) => Some(int(*i)),
+        (RTy::Int(_), Literal::Int(i)) => Some(int(*i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {
             let x = *i as f64;
@@ -348,13 +348,13 @@ tool "t" version="1.0.0" {
         let rs = input(&Options::default());
         for part in [
             "/// Who.\npub name: __rt::String,",
-            "pub size: i64,",
+            "pub size: u8,",
             "pub note: __rt::Option<__rt::String>,",
             "pub tag: __rt::Option<__rt::String>",
             r#"__rt::StructOut::new(s, "Input", <Self as __rt::Validate>::shape())?"#,
             ".field(&self.name)?.field(&self.size)?.opt(&self.note)?.opt(&self.tag)?.end()",
             "name: f.req()?, size: f.or(Self::default_size)?, note: f.opt_null()?, tag: f.opt()?,",
-            "fn default_size() -> i64 { 20 }",
+            "fn default_size() -> u8 { 20 }",
             "impl __rt::Validate for Input",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");
