@@ -122,7 +122,7 @@ pub mod payment_transfer_preview {
         /// The amount to send, in minor units of currency (cents for USD).
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
-        pub currency: Currency,
+        pub currency: super::TransferAmountCurrency,
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -187,42 +187,6 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
-    /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum Currency {
-        Usd,
-        Eur,
-    }
-    impl Currency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for Currency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for Currency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
-        }
-    }
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// What leaves the source account, fee included.
@@ -232,7 +196,7 @@ pub mod payment_transfer_preview {
         /// The fee charged, in minor units of the debit currency.
         pub fee_minor: u32,
         /// ISO 4217 currency of fee_minor (the debit currency).
-        pub currency: OutputCurrency,
+        pub currency: super::TransferAmountCurrency,
         /// The day the money is expected to arrive.
         pub arrival_date: __rt::String,
         /// Version of both accounts the preview was computed from; a submit after a change is rejected.
@@ -313,42 +277,6 @@ pub mod payment_transfer_preview {
                 ],
             );
             &SHAPE
-        }
-    }
-    /// ISO 4217 currency of fee_minor (the debit currency).
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum OutputCurrency {
-        Usd,
-        Eur,
-    }
-    impl OutputCurrency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for OutputCurrency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for OutputCurrency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for OutputCurrency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
@@ -441,7 +369,7 @@ pub mod payment_transfer_submit {
         /// The amount to send, in minor units of currency, as in the preview.
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
-        pub currency: Currency,
+        pub currency: super::TransferAmountCurrency,
         /// The resource_version the preview returned.
         pub resource_version: __rt::String,
         /// A fresh random key per intended transfer; reuse it only to retry this transfer.
@@ -524,42 +452,6 @@ pub mod payment_transfer_submit {
                 ],
             );
             &SHAPE
-        }
-    }
-    /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum Currency {
-        Usd,
-        Eur,
-    }
-    impl Currency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for Currency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for Currency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
         }
     }
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]

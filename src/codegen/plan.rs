@@ -249,6 +249,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         })
         .collect();
     let mut types = Vec::new();
+    let mut enums = Vec::new();
     for t in &cat.types {
         let ident = named
             .get(t.name.value.as_str())
@@ -258,6 +259,8 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
             unique: &mut root,
             named: &named,
             items: &mut types,
+            enums: &mut enums,
+            in_root: true,
             top_level: false,
         };
         s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
@@ -272,10 +275,14 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
             let mut unique =
                 Unique::with_reserved(["Input", "Output", "Error", "NeedsInput", "Reply"]);
             let mut items = Vec::new();
+            // The root's enums, then the tool's own: a value set has one type.
+            let mut tool_enums = enums.clone();
             let mut s = Scope {
                 unique: &mut unique,
                 named: &named,
                 items: &mut items,
+                enums: &mut tool_enums,
+                in_root: false,
                 top_level: true,
             };
             s.structure("Input".into(), None, &tool.input.fields);
@@ -327,10 +334,25 @@ fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> 
         .collect()
 }
 
+/// A string enum planned so far, for the next one with the same values to use.
+#[derive(Clone)]
+struct KnownEnum<'a> {
+    /// Its values, sorted: the value set.
+    values: Vec<&'a str>,
+    ident: String,
+    /// Declared at the catalog's root (a tool names it `super::…`).
+    in_root: bool,
+    variants: Vec<(String, &'a str)>,
+}
+
 struct Scope<'s, 'a> {
     unique: &'s mut Unique,
     named: &'s HashMap<&'a str, String>,
     items: &'s mut Vec<Item<'a>>,
+    /// The enums this scope can name: the root's and, in a tool, the tool's.
+    enums: &'s mut Vec<KnownEnum<'a>>,
+    /// Planning the catalog's root rather than a tool module.
+    in_root: bool,
     /// In a tool module: a nested type of `Input`/`Output` may take the bare field name.
     top_level: bool,
 }
@@ -368,15 +390,13 @@ impl<'a> Scope<'_, 'a> {
                 f.doc.as_ref().map(|d| d.value.as_str()),
             );
             let default_variant = match (&ty, f.default.as_ref().map(|d| &d.value)) {
-                (RTy::Local(e), Some(crate::model::Literal::String(v))) => {
-                    self.items.iter().find_map(|i| match i {
-                        Item::Enum(en) if &en.ident == e => en
-                            .variants
-                            .iter()
-                            .find(|(_, value)| value == v)
-                            .map(|(id, _)| id.clone()),
-                        _ => None,
-                    })
+                (RTy::Local(e) | RTy::Root(e), Some(crate::model::Literal::String(v))) => {
+                    let in_root = self.in_root || matches!(ty, RTy::Root(_));
+                    self.enums
+                        .iter()
+                        .find(|en| &en.ident == e && en.in_root == in_root)
+                        .and_then(|en| en.variants.iter().find(|(_, value)| value == v))
+                        .map(|(id, _)| id.clone())
                 }
                 _ => None,
             };
@@ -419,9 +439,19 @@ impl<'a> Scope<'_, 'a> {
         match &ty.kind {
             TyKind::String(s) | TyKind::Cursor(s) => match &s.enum_values {
                 Some(values) => {
+                    let mut set: Vec<&str> =
+                        values.values.iter().map(|v| v.value.as_str()).collect();
+                    set.sort_unstable();
+                    if let Some(known) = self.enums.iter().find(|e| e.values == set) {
+                        return if known.in_root && !self.in_root {
+                            RTy::Root(known.ident.clone())
+                        } else {
+                            RTy::Local(known.ident.clone())
+                        };
+                    }
                     let ident = self.claim(owner, base);
                     let mut variants = Unique::new();
-                    let variants = values
+                    let variants: Vec<(String, &str)> = values
                         .values
                         .iter()
                         .map(|v| {
@@ -430,6 +460,12 @@ impl<'a> Scope<'_, 'a> {
                             (id, v.value.as_str())
                         })
                         .collect();
+                    self.enums.push(KnownEnum {
+                        values: set,
+                        ident: ident.clone(),
+                        in_root: self.in_root,
+                        variants: variants.clone(),
+                    });
                     self.items.push(Item::Enum(EnumPlan {
                         ident: ident.clone(),
                         doc,
@@ -607,5 +643,38 @@ tool "t" version="1.0.0" {
             IntTy::U8,
         ];
         assert_eq!(types, ints.map(RTy::Int).iter().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_enum_with_the_values_of_a_known_one_is_that_type() {
+        let text = r#"
+catalog "c" version="1.0.0"
+type "Event" {
+    field "status" "string" required=#true { enum "open" "closed"; }
+}
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "status" "string" default="closed" { enum "closed" "open"; }
+        field "mode" "string" { enum "a" "b"; }
+        field "again" "string" { enum "b" "a"; }
+    }
+}
+"#;
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let Item::Struct(input) = &p.tools[0].items[0] else {
+            panic!("Input first")
+        };
+        let types: Vec<&RTy> = input.fields.iter().map(|f| &f.ty).collect();
+        let (root, local) = (RTy::Root("EventStatus".into()), RTy::Local("Mode".into()));
+        assert_eq!(types, [&root, &local, &local]);
+        assert_eq!(input.fields[0].default_variant.as_deref(), Some("Closed"));
+        // One enum in the tool module: `Mode`.
+        let enums = p.tools[0]
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Enum(_)));
+        assert_eq!(enums.count(), 1);
     }
 }

@@ -139,6 +139,12 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
             let v = ident(f.default_variant.as_deref()?);
             Some(quote!(#e::#v))
         }
+        // Only a tool's field names a root enum this way (the root names its own locally).
+        (RTy::Root(e), Literal::String(_)) => {
+            let e = ident(e);
+            let v = ident(f.default_variant.as_deref()?);
+            Some(quote!(super::#e::#v))
+        }
         _ => None,
     }
 }
