@@ -608,6 +608,21 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
         assert_eq!(errors, ["NotFound", "NotFound2"]);
     }
 
+    /// The Rust type and default variant of each field of the first tool's input, and how
+    /// many enums the tool's module declares.
+    fn input_fields(text: &str) -> (Vec<(RTy, Option<String>)>, usize) {
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let items = &p.tools[0].items;
+        let Some(Item::Struct(input)) = items.first() else {
+            panic!("Input first")
+        };
+        let fields = input.fields.iter();
+        let fields = fields.map(|f| (f.ty.clone(), f.default_variant.clone()));
+        let enums = items.iter().filter(|i| matches!(i, Item::Enum(_)));
+        (fields.collect(), enums.count())
+    }
+
     #[test]
     fn integers_take_the_smallest_type_holding_their_bounds() {
         let text = r#"
@@ -626,12 +641,7 @@ tool "t" version="1.0.0" {
     }
 }
 "#;
-        let loaded = load_source("x.kdl", text);
-        let p = plan(&loaded.project.catalogs[0]);
-        let Item::Struct(input) = &p.tools[0].items[0] else {
-            panic!("Input first")
-        };
-        let types: Vec<&RTy> = input.fields.iter().map(|f| &f.ty).collect();
+        let types: Vec<RTy> = input_fields(text).0.into_iter().map(|f| f.0).collect();
         let ints = [
             IntTy::U8,
             IntTy::I8,
@@ -642,7 +652,7 @@ tool "t" version="1.0.0" {
             IntTy::U8,
             IntTy::U8,
         ];
-        assert_eq!(types, ints.map(RTy::Int).iter().collect::<Vec<_>>());
+        assert_eq!(types, ints.map(RTy::Int));
     }
 
     #[test]
@@ -661,20 +671,14 @@ tool "t" version="1.0.0" {
     }
 }
 "#;
-        let loaded = load_source("x.kdl", text);
-        let p = plan(&loaded.project.catalogs[0]);
-        let Item::Struct(input) = &p.tools[0].items[0] else {
-            panic!("Input first")
-        };
-        let types: Vec<&RTy> = input.fields.iter().map(|f| &f.ty).collect();
         let (root, local) = (RTy::Root("EventStatus".into()), RTy::Local("Mode".into()));
-        assert_eq!(types, [&root, &local, &local]);
-        assert_eq!(input.fields[0].default_variant.as_deref(), Some("Closed"));
+        let closed = Some("Closed".to_string());
+        let (fields, enums) = input_fields(text);
+        assert_eq!(
+            fields,
+            [(root, closed), (local.clone(), None), (local, None)]
+        );
         // One enum in the tool module: `Mode`.
-        let enums = p.tools[0]
-            .items
-            .iter()
-            .filter(|i| matches!(i, Item::Enum(_)));
-        assert_eq!(enums.count(), 1);
+        assert_eq!(enums, 1);
     }
 }
