@@ -129,10 +129,15 @@ impl __rt::Validate for Invoice {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceStatus {
+    /// `"draft"` in JSON.
     Draft,
+    /// `"open"` in JSON.
     Open,
+    /// `"overdue"` in JSON.
     Overdue,
+    /// `"paid"` in JSON.
     Paid,
+    /// `"void"` in JSON.
     Void,
 }
 #[allow(dead_code)]
@@ -173,8 +178,11 @@ impl<'de> __rt::Deserialize<'de> for InvoiceStatus {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceCurrency {
+    /// `"USD"` in JSON.
     Usd,
+    /// `"EUR"` in JSON.
     Eur,
+    /// `"CNY"` in JSON.
     Cny,
 }
 #[allow(dead_code)]
@@ -226,6 +234,7 @@ pub mod invoice_list {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
+    /// List open or overdue invoices visible to the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// Invoice status to filter by.
@@ -303,7 +312,9 @@ pub mod invoice_list {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"open"` in JSON.
         Open,
+        /// `"overdue"` in JSON.
         Overdue,
     }
     impl Status {
@@ -329,6 +340,7 @@ pub mod invoice_list {
             __rt::deserialize_enum(d)
         }
     }
+    /// List open or overdue invoices visible to the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Invoices, oldest due date first.
@@ -465,6 +477,7 @@ pub mod invoice_get {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
+    /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The invoice number, e.g. INV-1042.
@@ -505,6 +518,7 @@ pub mod invoice_get {
             &SHAPE
         }
     }
+    /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// The invoice.
@@ -638,6 +652,7 @@ pub mod invoice_send_reminder {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
+    /// Send the customer of one overdue invoice a payment reminder email.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The invoice number of the overdue invoice, e.g. INV-1042.
@@ -698,6 +713,7 @@ pub mod invoice_send_reminder {
             &SHAPE
         }
     }
+    /// Send the customer of one overdue invoice a payment reminder email.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the reminder in the invoice's history.

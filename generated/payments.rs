@@ -61,7 +61,9 @@ impl __rt::Validate for TransferAmount {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum TransferAmountCurrency {
+    /// `"USD"` in JSON.
     Usd,
+    /// `"EUR"` in JSON.
     Eur,
 }
 #[allow(dead_code)]
@@ -113,6 +115,7 @@ pub mod payment_transfer_preview {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
+    /// Compute the fee, exchange and arrival date of a transfer without moving any money.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The account the money leaves, as the user knows it (e.g. OPS-EUR-01).
@@ -187,6 +190,7 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
+    /// Compute the fee, exchange and arrival date of a transfer without moving any money.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// What leaves the source account, fee included.
@@ -360,6 +364,7 @@ pub mod payment_transfer_submit {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
+    /// Transfer money between two accounts of the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The account the money leaves, as in the preview.
@@ -454,6 +459,7 @@ pub mod payment_transfer_submit {
             &SHAPE
         }
     }
+    /// Transfer money between two accounts of the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the transfer; pass it to payment_transfer_status.
@@ -515,7 +521,9 @@ pub mod payment_transfer_submit {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"accepted"` in JSON.
         Accepted,
+        /// `"settled"` in JSON.
         Settled,
     }
     impl Status {
@@ -679,7 +687,8 @@ pub mod payment_transfer_status {
         output_hash: OUTPUT_HASH,
         contract_hash: CONTRACT_HASH,
     };
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
+    #[derive(__rt::Debug, __rt::Clone, __rt::Default, __rt::PartialEq)]
     pub struct Input {
         /// The transfer_reference returned by payment_transfer_submit.
         pub transfer_reference: __rt::Option<__rt::String>,
@@ -730,6 +739,7 @@ pub mod payment_transfer_status {
             &SHAPE
         }
     }
+    /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the transfer.
@@ -814,8 +824,11 @@ pub mod payment_transfer_status {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"accepted"` in JSON.
         Accepted,
+        /// `"settled"` in JSON.
         Settled,
+        /// `"rejected"` in JSON.
         Rejected,
     }
     impl Status {

@@ -285,11 +285,13 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 in_root: false,
                 top_level: true,
             };
-            s.structure("Input".into(), None, &tool.input.fields);
+            // `Input` and `Output` are documented by the tool's summary.
+            let summary = tool.summary.as_ref().map(|s| s.value.as_str());
+            s.structure("Input".into(), summary, &tool.input.fields);
             // An unstructured result is a runtime type (`emit` aliases it), not a struct.
             if tool.content.is_none() {
                 let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
-                s.structure("Output".into(), None, output);
+                s.structure("Output".into(), summary, output);
             }
             let errors = pascal_names(&tool.errors, |e| &e.code.value);
             let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
