@@ -10,6 +10,9 @@
 //! started (the input text itself is not counted). `lint` renders its findings as the CLI
 //! does by default (human text, into a byte counter standing for stdout).
 //!
+//! Catalog inputs also go through `export vectors` and `fmt`; `tools/list` inputs (a huge
+//! enum, a huge list of tools) through `import` and `drift` (against the catalog imported
+//! from them).
 //! The long-running servers get rows of their own, under the same budgets: a catastrophic
 //! `pattern` checked by the runtime validator against a value of the target size (linear
 //! time) and a lookaround pattern (stopped at its step budget); the language server's
@@ -84,17 +87,28 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
+/// The CLI's default file size cap, which `import` applies to the catalog it writes.
+const CAP: u64 = 8 << 20;
+
 const TIME_BUDGET: Duration = Duration::from_secs(2);
 const MEMORY_FACTOR: usize = 10;
 /// What any run may use whatever the input: the built-in templates, the rule registry,
 /// compiled regexes.
 const MEMORY_FLOOR: usize = 64 << 20;
 
-/// One adversarial input.
+/// One adversarial input: a catalog, or an MCP `tools/list` result (`json`) that `import`
+/// and `drift` read.
 struct Input {
     name: &'static str,
     text: String,
+    json: bool,
 }
+
+/// The commands run on catalogs, and on tools/list results.
+const CATALOG_COMMANDS: &[&str] = &[
+    "lint", "hash", "export", "lock", "breaking", "vectors", "fmt",
+];
+const JSON_COMMANDS: &[&str] = &["import", "drift"];
 
 /// Repeats `unit` (a function of its index) until the text reaches `bytes`.
 fn fill(head: &str, bytes: usize, tail: &str, mut unit: impl FnMut(usize) -> String) -> String {
@@ -192,62 +206,109 @@ fn inputs(bytes: usize) -> Vec<Input> {
         "\n        }\n    }\n}\n",
         |i| format!(" \"v{}\"", i % distinct),
     );
+    // Length and count bounds past every size `export vectors` generates.
+    let huge_lengths = format!(
+        "{CATALOG}tool \"sizes\" version=\"1.0.0\" {{\n    summary \"Sizes.\"\n    effect \"read\"\n    input {{\n        field \"max\" \"string\" max-length=18446744073709551615\n        field \"big\" \"string\" max-length=100000000\n        field \"long\" \"string\" required=#true min-length=100000000\n        field \"many\" \"array\" required=#true min-items=100000000 {{ items \"integer\" }}\n    }}\n}}\n"
+    );
+    // A list with one enum as long as the input allows, for `import` and `drift`.
+    let enum_list = fill(
+        r#"{"tools":[{"name":"pick","description":"Pick one.","inputSchema":{"type":"object","properties":{"v":{"type":"string","enum":["v"#,
+        bytes,
+        r#""]}}}}]}"#,
+        |i| format!(r#"","v{i}"#),
+    );
+    // A list of as many tools as the input allows: the catalog `import` writes is larger
+    // than the list, and must be refused, not written, past the file cap.
+    let tool_list = fill(r#"{"tools":["#, bytes, r#"{"name":"last"}]}"#, |i| {
+        format!(
+            r#"{{"name":"tool_{i}","description":"Get item {i}.","inputSchema":{{"type":"object","properties":{{"id":{{"type":"string","maxLength":64}}}}}}}},"#
+        )
+    });
     vec![
+        Input {
+            name: "huge length bounds",
+            text: huge_lengths,
+            json: false,
+        },
+        Input {
+            name: "huge imported enum",
+            text: enum_list,
+            json: true,
+        },
+        Input {
+            name: "many imported tools",
+            text: tool_list,
+            json: true,
+        },
         Input {
             name: "many tools",
             text: many_tools,
+            json: false,
         },
         Input {
             name: "nested types",
             text: nested,
+            json: false,
         },
         Input {
             name: "type DAG 2^30",
             text: catalogc::testing::dag_catalog(30),
+            json: false,
         },
         Input {
             name: "type chain",
             text: catalogc::testing::chain_catalog(bytes / 70),
+            json: false,
         },
         Input {
             name: "duplicate texts",
             text: duplicates,
+            json: false,
         },
         Input {
             name: "model error flood",
             text: errors,
+            json: false,
         },
         Input {
             name: "syntax error flood",
             text: syntax_errors,
+            json: false,
         },
         Input {
             name: "long line",
             text: long_line,
+            json: false,
         },
         Input {
             name: "huge escaped string",
             text: huge_escapes,
+            json: false,
         },
         Input {
             name: "hidden characters",
             text: hidden,
+            json: false,
         },
         Input {
             name: "deep node nesting",
             text: deep_nodes,
+            json: false,
         },
         Input {
             name: "deep field nesting",
             text: deep_fields,
+            json: false,
         },
         Input {
             name: "huge enum",
             text: many_enum,
+            json: false,
         },
         Input {
             name: "repeated enum",
             text: repeated_enum,
+            json: false,
         },
     ]
 }
@@ -259,6 +320,37 @@ fn has_errors(loaded: &Loaded) -> bool {
 /// A command's work after loading, as the CLI does it; the returned size keeps the output
 /// from being optimised away.
 fn command(name: &str, text: &str) -> usize {
+    match name {
+        "import" => {
+            // With the CLI's file cap: a list whose catalog outgrows it is refused early.
+            return catalogc::import::import_within(text, "hostile", CAP)
+                .map_or(0, |i| i.text.len());
+        }
+        "drift" => {
+            // The server lists the tools the catalog was imported from: what `drift` compares.
+            let Ok(imported) = catalogc::import::import_within(text, "hostile", CAP) else {
+                return 0;
+            };
+            let loaded = project::load_source("hostile.kdl", imported.text);
+            let Ok(artifacts) = Artifacts::build(&loaded.project, &Templates::builtin()) else {
+                return 0;
+            };
+            let served: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            let tools = served["tools"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            return catalogc::drift::compare(&loaded.project, &artifacts, tools).len();
+        }
+        "fmt" => {
+            // As the CLI does: the layout, then the check that it says the same.
+            return catalogc::fmt::format(text).map_or(0, |after| {
+                let same = after == text || catalogc::fmt::verify(text, &after).is_ok();
+                after.len() + usize::from(same)
+            });
+        }
+        _ => {}
+    }
     let loaded = project::load_source("hostile.kdl", text.to_string());
     let templates = Templates::builtin();
     let artifacts = || Artifacts::build(&loaded.project, &templates).ok();
@@ -306,6 +398,16 @@ fn command(name: &str, text: &str) -> usize {
             let view = artifacts.tools_list_view(&loaded.project);
             let _ = view.write_pretty(&mut out);
             let _ = std::io::Write::write_all(&mut out, b"\n");
+            out.0
+        }
+        "vectors" => {
+            // Streamed one line at a time, as the CLI prints them.
+            let mut out = Counted(0);
+            for line in catalogc::contract::vectors::records(&loaded.project, &artifacts)
+                .unwrap_or_default()
+            {
+                let _ = serde_json::to_writer(&mut out, &line);
+            }
             out.0
         }
         "lock" => loaded
@@ -503,8 +605,7 @@ fn main() {
     );
     let mut broken = 0;
     let only = std::env::var("CATALOGC_HOSTILE_ONLY").unwrap_or_default();
-    let commands = std::env::var("CATALOGC_HOSTILE_COMMANDS")
-        .unwrap_or_else(|_| "lint,hash,export,lock,breaking".to_string());
+    let commands = std::env::var("CATALOGC_HOSTILE_COMMANDS").unwrap_or_default();
     let picked =
         |list: &str, name: &str| list.is_empty() || list.split(',').any(|w| name.contains(w));
     for input in inputs(bytes) {
@@ -529,7 +630,12 @@ fn main() {
             );
             broken += 1;
         }
-        for cmd in ["lint", "hash", "export", "lock", "breaking"] {
+        let run = if input.json {
+            JSON_COMMANDS
+        } else {
+            CATALOG_COMMANDS
+        };
+        for &cmd in run {
             if !picked(&commands, cmd) {
                 continue;
             }

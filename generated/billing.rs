@@ -20,7 +20,7 @@ pub struct Invoice {
     /// ISO 4217 currency of every amount of this invoice.
     pub currency: InvoiceCurrency,
     /// What is still to pay, in minor units of the currency (cents for USD).
-    pub amount_due_minor: i64,
+    pub amount_due_minor: u64,
     /// The day payment is due, in the tenant's calendar.
     pub due_date: __rt::String,
     /// When the invoice was issued.
@@ -129,10 +129,15 @@ impl __rt::Validate for Invoice {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceStatus {
+    /// `"draft"` in JSON.
     Draft,
+    /// `"open"` in JSON.
     Open,
+    /// `"overdue"` in JSON.
     Overdue,
+    /// `"paid"` in JSON.
     Paid,
+    /// `"void"` in JSON.
     Void,
 }
 #[allow(dead_code)]
@@ -173,8 +178,11 @@ impl<'de> __rt::Deserialize<'de> for InvoiceStatus {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum InvoiceCurrency {
+    /// `"USD"` in JSON.
     Usd,
+    /// `"EUR"` in JSON.
     Eur,
+    /// `"CNY"` in JSON.
     Cny,
 }
 #[allow(dead_code)]
@@ -236,12 +244,13 @@ pub mod invoice_list {
             sensitive: &[],
         },
     };
+    /// List open or overdue invoices visible to the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// Invoice status to filter by.
         pub status: Status,
         /// How many invoices to return at most.
-        pub page_size: i64,
+        pub page_size: u8,
         /// Opaque cursor from a previous next_cursor; leave it out for the first page.
         pub cursor: __rt::Option<__rt::String>,
     }
@@ -268,7 +277,7 @@ pub mod invoice_list {
     }
     impl Input {
         /// The value of `page_size` when it is absent.
-        fn default_page_size() -> i64 {
+        fn default_page_size() -> u8 {
             20
         }
     }
@@ -313,7 +322,9 @@ pub mod invoice_list {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"open"` in JSON.
         Open,
+        /// `"overdue"` in JSON.
         Overdue,
     }
     impl Status {
@@ -339,6 +350,7 @@ pub mod invoice_list {
             __rt::deserialize_enum(d)
         }
     }
+    /// List open or overdue invoices visible to the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Invoices, oldest due date first.
@@ -485,6 +497,7 @@ pub mod invoice_get {
             sensitive: &[],
         },
     };
+    /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The invoice number, e.g. INV-1042.
@@ -536,12 +549,13 @@ pub mod invoice_get {
             &SHAPE
         }
     }
+    /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// The invoice.
         pub invoice: super::Invoice,
         /// How many payment reminders were sent for this invoice.
-        pub reminder_count: i64,
+        pub reminder_count: u8,
         /// When the last reminder was sent; absent when none was sent.
         pub last_reminder_at: __rt::Option<__rt::String>,
     }
@@ -685,6 +699,7 @@ pub mod invoice_send_reminder {
             sensitive: &[],
         },
     };
+    /// Send the customer of one overdue invoice a payment reminder email.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The invoice number of the overdue invoice, e.g. INV-1042.
@@ -745,6 +760,7 @@ pub mod invoice_send_reminder {
             &SHAPE
         }
     }
+    /// Send the customer of one overdue invoice a payment reminder email.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the reminder in the invoice's history.

@@ -12,7 +12,7 @@ pub const VERSION: &str = "2.0.0";
 #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
 pub struct TransferAmount {
     /// The amount in minor units of the currency (cents for USD).
-    pub amount_minor: i64,
+    pub amount_minor: u32,
     /// ISO 4217 currency of the amount.
     pub currency: TransferAmountCurrency,
 }
@@ -61,7 +61,9 @@ impl __rt::Validate for TransferAmount {
 #[allow(dead_code)]
 #[derive(__rt::Debug, __rt::Clone, __rt::Copy, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub enum TransferAmountCurrency {
+    /// `"USD"` in JSON.
     Usd,
+    /// `"EUR"` in JSON.
     Eur,
 }
 #[allow(dead_code)]
@@ -123,6 +125,7 @@ pub mod payment_transfer_preview {
             sensitive: &[],
         },
     };
+    /// Compute the fee, exchange and arrival date of a transfer without moving any money.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The account the money leaves, as the user knows it (e.g. OPS-EUR-01).
@@ -130,9 +133,9 @@ pub mod payment_transfer_preview {
         /// The account the money arrives in, as the user knows it.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency (cents for USD).
-        pub amount_minor: i64,
+        pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
-        pub currency: Currency,
+        pub currency: super::TransferAmountCurrency,
     }
     impl __rt::Serialize for Input {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -197,42 +200,7 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
-    /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum Currency {
-        Usd,
-        Eur,
-    }
-    impl Currency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for Currency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for Currency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
-        }
-    }
+    /// Compute the fee, exchange and arrival date of a transfer without moving any money.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// What leaves the source account, fee included.
@@ -240,9 +208,9 @@ pub mod payment_transfer_preview {
         /// What arrives in the destination account.
         pub credit: super::TransferAmount,
         /// The fee charged, in minor units of the debit currency.
-        pub fee_minor: i64,
+        pub fee_minor: u32,
         /// ISO 4217 currency of fee_minor (the debit currency).
-        pub currency: OutputCurrency,
+        pub currency: super::TransferAmountCurrency,
         /// The day the money is expected to arrive.
         pub arrival_date: __rt::String,
         /// Version of both accounts the preview was computed from; a submit after a change is rejected.
@@ -323,42 +291,6 @@ pub mod payment_transfer_preview {
                 ],
             );
             &SHAPE
-        }
-    }
-    /// ISO 4217 currency of fee_minor (the debit currency).
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum OutputCurrency {
-        Usd,
-        Eur,
-    }
-    impl OutputCurrency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for OutputCurrency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for OutputCurrency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for OutputCurrency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
         }
     }
     /// The errors the catalog declares for this tool; nothing else reaches the client.
@@ -458,6 +390,7 @@ pub mod payment_transfer_submit {
             sensitive: &[],
         },
     };
+    /// Transfer money between two accounts of the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Input {
         /// The account the money leaves, as in the preview.
@@ -465,9 +398,9 @@ pub mod payment_transfer_submit {
         /// The account the money arrives in, as in the preview.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency, as in the preview.
-        pub amount_minor: i64,
+        pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
-        pub currency: Currency,
+        pub currency: super::TransferAmountCurrency,
         /// The resource_version the preview returned.
         pub resource_version: __rt::String,
         /// A fresh random key per intended transfer; reuse it only to retry this transfer.
@@ -552,42 +485,7 @@ pub mod payment_transfer_submit {
             &SHAPE
         }
     }
-    /// ISO 4217 currency of amount_minor.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
-    pub enum Currency {
-        Usd,
-        Eur,
-    }
-    impl Currency {
-        /// The value as it appears in JSON.
-        #[must_use]
-        pub fn as_str(self) -> &'static str {
-            <Self as __rt::StrEnum>::VALUES[self as usize]
-        }
-    }
-    impl __rt::StrEnum for Currency {
-        const VALUES: &'static [&'static str] = &["USD", "EUR"];
-        const ALL: &'static [Self] = &[Self::Usd, Self::Eur];
-    }
-    impl __rt::Serialize for Currency {
-        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
-            s.serialize_str(self.as_str())
-        }
-    }
-    impl<'de> __rt::Deserialize<'de> for Currency {
-        fn deserialize<D: __rt::Deserializer<'de>>(
-            d: D,
-        ) -> __rt::DeResult<'de, Self, D> {
-            __rt::deserialize_enum(d)
-        }
-    }
+    /// Transfer money between two accounts of the authenticated tenant.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the transfer; pass it to payment_transfer_status.
@@ -649,7 +547,9 @@ pub mod payment_transfer_submit {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"accepted"` in JSON.
         Accepted,
+        /// `"settled"` in JSON.
         Settled,
     }
     impl Status {
@@ -823,7 +723,8 @@ pub mod payment_transfer_status {
             sensitive: &[],
         },
     };
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
+    #[derive(__rt::Debug, __rt::Clone, __rt::Default, __rt::PartialEq)]
     pub struct Input {
         /// The transfer_reference returned by payment_transfer_submit.
         pub transfer_reference: __rt::Option<__rt::String>,
@@ -874,6 +775,7 @@ pub mod payment_transfer_status {
             &SHAPE
         }
     }
+    /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
     pub struct Output {
         /// Identifies the transfer.
@@ -958,8 +860,11 @@ pub mod payment_transfer_status {
         __rt::Hash
     )]
     pub enum Status {
+        /// `"accepted"` in JSON.
         Accepted,
+        /// `"settled"` in JSON.
         Settled,
+        /// `"rejected"` in JSON.
         Rejected,
     }
     impl Status {

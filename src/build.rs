@@ -2,11 +2,12 @@
 //! catalog into `OUT_DIR`, and tell cargo when to run again.
 //!
 //! ```no_run
-//! // build.rs
-//! catalogc::Builder::new()
-//!     .catalogs("catalogs")
-//!     .compile()
-//!     .expect("catalogs");
+//! // build.rs: a lint error fails the build; `main` prints its diagnostics as `catalogc lint`
+//! // renders them, after `Error: `, with no panic and no backtrace.
+//! fn main() -> Result<(), catalogc::BuildError> {
+//!     catalogc::Builder::new().catalogs("catalogs").compile()?;
+//!     Ok(())
+//! }
 //! // src/lib.rs: pub mod billing { catalogc::include_catalog!("billing"); }
 //! ```
 //!
@@ -23,8 +24,9 @@ use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Why generation stopped. `Debug` prints the same text as `Display`, so
-/// `.compile().expect(…)` in a build script shows the rendered diagnostics as the CLI does.
+/// Why generation stopped. `Debug` prints the same text as `Display` on a line of its own, so
+/// a build script's `main` that returns it (`fn main() -> Result<(), BuildError>`) shows the
+/// rendered diagnostics as the CLI does, with no panic or backtrace.
 pub enum BuildError {
     /// Lint errors, rendered as `catalogc lint` renders them.
     Lint(String),

@@ -64,11 +64,15 @@ const HINT_DEFAULTS: [(&str, bool); 4] = [
 /// the result is in catalog order, then the server's extra tools in its order.
 pub fn compare(project: &Project, artifacts: &Artifacts, served: &[Value]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let by_name = |name: &str| {
-        served
-            .iter()
-            .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
-    };
+    // Both sides indexed by name once (each looked up by a scan, a server listing thousands
+    // of tools took quadratic time); the first listing of a name is the one compared.
+    let mut served_by_name: crate::FastMap<&str, &Value> = crate::FastMap::default();
+    for t in served {
+        if let Some(name) = t.get("name").and_then(Value::as_str) {
+            served_by_name.entry(name).or_insert(t);
+        }
+    }
+    let by_name = |name: &str| served_by_name.get(name).copied();
     for (ci, cat) in project.catalogs.iter().enumerate() {
         for (ti, tool) in cat.tools.iter().enumerate() {
             let Some(contract) = artifacts.tool(ci, ti) else {
@@ -90,12 +94,10 @@ pub fn compare(project: &Project, artifacts: &Artifacts, served: &[Value]) -> Ve
             }
         }
     }
-    let known = |name: &str| {
-        project
-            .catalogs
-            .iter()
-            .any(|c| c.tools.iter().any(|t| t.name.value == name))
-    };
+    let declared: crate::FastSet<&str> = (project.catalogs.iter())
+        .flat_map(|c| c.tools.iter().map(|t| t.name.value.as_str()))
+        .collect();
+    let known = |name: &str| declared.contains(name);
     if let Some(first) = project.catalogs.first() {
         for t in served {
             let name = t.get("name").and_then(Value::as_str).unwrap_or_default();

@@ -75,7 +75,7 @@ pub mod rmcp;
 pub mod mock;
 
 #[cfg(feature = "compiler")]
-pub use build::Builder;
+pub use build::{BuildError, Builder};
 
 /// Includes the code generated for catalog `NAME` by [`Builder`] in a build script:
 /// `pub mod billing { catalogc::include_catalog!("billing"); }`. `NAME` is the catalog name

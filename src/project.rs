@@ -340,7 +340,7 @@ pub fn load_source(path: impl Into<PathBuf>, text: impl Into<String>) -> Loaded 
 /// catalog names).
 ///
 /// The files are parsed (and their lines indexed) on rayon's threads, and each file's tools
-/// and types lowered in runs ([`lower`]); the results are taken in file order.
+/// and types lowered in runs ([`lower()`]); the results are taken in file order.
 pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loaded {
     load_sources_with(files, |_, text, id| lower_file(text, id))
 }

@@ -134,6 +134,8 @@ fn lint_errors_stop_both_routes_with_the_same_diagnostics() {
         .err()
         .unwrap_or_else(|| panic!("a lint error must fail the build"));
     assert_eq!(err.to_string(), lint);
+    // What a build script's `fn main() -> Result<(), BuildError>` prints after `Error: `.
+    assert_eq!(format!("{err:?}"), format!("\n{lint}"));
     // Cargo still watches the catalog, so fixing it reruns the build script.
     assert!(lines.contains(&format!("cargo::rerun-if-changed={}", cat.display())));
 }

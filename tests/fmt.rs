@@ -177,6 +177,30 @@ fn fmt_rewrites_check_reports_and_a_broken_file_is_left_alone() {
     );
 }
 
+/// `fmt` grew a 7.0 MB catalog to 8.66 MB, past the 8 MiB cap, after which every command
+/// refused the file: a layout past the cap is refused and the file left as it was (here with
+/// a cap of 400 bytes and a catalog that grows past it).
+#[test]
+fn fmt_never_grows_a_file_past_the_size_cap() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("c.kdl");
+    let squeezed = "catalog \"c\" version=\"1.0.0\"\ntool \"t_get\" version=\"1.0.0\" {\neffect \"read\"\nsummary \"Get one t.\"\ninput {\nfield \"a\" \"object\" {\nfield \"b\" \"object\" {\nfield \"c\" \"object\" {\nfield \"d\" \"object\" {\nfield \"e\" \"string\" max-length=8\n}\n}\n}\n}\n}\n}\n";
+    std::fs::write(&path, squeezed).expect("write");
+    let cap = squeezed.len() + 8;
+    let cap_arg = cap.to_string();
+    let (code, stdout, stderr) =
+        catalogc(dir.path(), &["--max-file-bytes", &cap_arg, "fmt", "c.kdl"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("over the {cap}-byte limit")),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), squeezed);
+    // With room, the same file formats.
+    let (code, stdout, stderr) = catalogc(dir.path(), &["fmt", "c.kdl"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Generated catalogs full of comments and slashdashes.
 

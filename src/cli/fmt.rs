@@ -64,6 +64,18 @@ pub fn run(args: &FmtArgs, global: &Global) -> Result<Status, CliError> {
             failed.push(internal(path, &why));
             continue;
         }
+        // The layout can make a file longer (indentation of deep nesting); past the cap every
+        // command, `fmt` included, would refuse the file it wrote.
+        let cap = global.load.max_file_bytes;
+        if after.len() as u64 > cap {
+            failed.push(format!(
+                "{}: the canonical layout is {} bytes, over the {cap}-byte limit for one catalog file (now {} bytes); not formatted, since no command could read the result (split the catalog)",
+                path.display(),
+                after.len(),
+                before.len()
+            ));
+            continue;
+        }
         changed += 1;
         if args.check {
             let _ = writeln!(out, "{}: {}", path.display(), diff_summary(&before, &after));

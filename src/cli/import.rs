@@ -2,7 +2,7 @@
 //! what the format cannot say is listed on stderr (docs/import.md).
 
 use super::{CliError, Global, Status};
-use crate::import::{Imported, import};
+use crate::import::{Imported, import_within};
 use crate::project::{LoadError, LoadOptions, read_text};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -27,17 +27,9 @@ pub fn run(args: &ImportArgs, global: &Global) -> Result<Status, CliError> {
         .name
         .clone()
         .unwrap_or_else(|| catalog_name(&args.file));
-    let imported = import_text(&args.file, &text, &name)?;
     // Every command refuses a catalog file over the cap: one written bigger could never be
     // read back.
-    let cap = global.load.max_file_bytes;
-    if imported.text.len() as u64 > cap {
-        return Err(CliError(format!(
-            "{}: the imported catalog is {} bytes, over the {cap}-byte limit for one catalog file, so no command could read it; split the tools list, or raise --max-file-bytes for this and every later command",
-            args.file.display(),
-            imported.text.len()
-        )));
-    }
+    let imported = import_text(&args.file, &text, &name, global.load.max_file_bytes)?;
     for note in &imported.notes {
         eprintln!("note: {note}");
     }
@@ -58,9 +50,15 @@ pub fn run(args: &ImportArgs, global: &Global) -> Result<Status, CliError> {
     Ok(Status::Ok)
 }
 
-/// Imports `text`, read from `path`, as catalog `name`; a failure names the file.
-pub fn import_text(path: &Path, text: &str, name: &str) -> Result<Imported, CliError> {
-    import(text, name).map_err(|e| CliError(format!("{}: {e}", path.display())))
+/// Imports `text`, read from `path`, as catalog `name`, refusing a catalog over `max_bytes`;
+/// a failure names the file.
+pub fn import_text(
+    path: &Path,
+    text: &str,
+    name: &str,
+    max_bytes: u64,
+) -> Result<Imported, CliError> {
+    import_within(text, name, max_bytes).map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
 /// The catalog name for a tools/list file: its stem, or its folder's name when the stem is

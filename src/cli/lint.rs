@@ -160,7 +160,8 @@ fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), C
     for path in json {
         let text = super::import::read_input(path, &global.load)?;
         let name = super::import::catalog_name(path);
-        let imported = super::import::import_text(path, &text, &name)?;
+        // Linted in memory, never written: the list's own size cap is the only one.
+        let imported = super::import::import_text(path, &text, &name, u64::MAX)?;
         let mut shown = path.clone().into_os_string();
         shown.push(".kdl");
         sources.push((PathBuf::from(shown), imported.text));

@@ -64,8 +64,9 @@ pub enum Command {
     /// Turn an MCP tools/list JSON into a catalog (stdout or `--out`); what the format cannot
     /// say is kept as comments and listed on stderr.
     Import(import::ImportArgs),
-    /// Print a machine-readable view of the catalogs (`tools-json`: the MCP tools/list payload;
-    /// `eval`: the examples as a JSON Lines tool-choice evaluation set).
+    /// Print a machine-readable view of the catalogs: `tools-json` (the MCP tools/list
+    /// payload), `eval` (the examples as a tool-choice evaluation set), `vectors` (contract
+    /// test vectors), `openai`, `anthropic`, `gemini` (each provider's tool definitions).
     Export(export::ExportArgs),
     /// Rewrite catalogs in the canonical layout, keeping every comment (`--check`: exit 1
     /// naming each file that would change).

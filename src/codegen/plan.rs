@@ -15,7 +15,7 @@
 //!   its type; keywords become raw (`r#type`) or take a `_` suffix (`self_`), a leading digit
 //!   a prefix (`_2fa`, `V2fa`).
 
-use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Tool, Ty, TyKind};
+use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Num, NumTy, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
 use std::collections::HashMap;
 
@@ -23,7 +23,8 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, PartialEq)]
 pub enum RTy {
     String,
-    I64,
+    /// An `integer`: the smallest Rust integer type holding its bounds.
+    Int(IntTy),
     F64,
     Bool,
     Vec(Box<RTy>),
@@ -38,6 +39,128 @@ pub enum RTy {
     Local(String),
     /// A named `type` at the catalog root.
     Root(String),
+}
+
+/// The Rust integer types, smallest first; of two the same size, the unsigned one first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntTy {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+}
+
+impl IntTy {
+    const ALL: [IntTy; 8] = [
+        IntTy::U8,
+        IntTy::I8,
+        IntTy::U16,
+        IntTy::I16,
+        IntTy::U32,
+        IntTy::I32,
+        IntTy::U64,
+        IntTy::I64,
+    ];
+
+    /// The type's name in Rust.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntTy::U8 => "u8",
+            IntTy::I8 => "i8",
+            IntTy::U16 => "u16",
+            IntTy::I16 => "i16",
+            IntTy::U32 => "u32",
+            IntTy::I32 => "i32",
+            IntTy::U64 => "u64",
+            IntTy::I64 => "i64",
+        }
+    }
+
+    /// The smallest and largest value.
+    fn range(self) -> (i128, i128) {
+        match self {
+            IntTy::U8 => (0, u8::MAX.into()),
+            IntTy::I8 => (i8::MIN.into(), i8::MAX.into()),
+            IntTy::U16 => (0, u16::MAX.into()),
+            IntTy::I16 => (i16::MIN.into(), i16::MAX.into()),
+            IntTy::U32 => (0, u32::MAX.into()),
+            IntTy::I32 => (i32::MIN.into(), i32::MAX.into()),
+            IntTy::U64 => (0, u64::MAX.into()),
+            IntTy::I64 => (i64::MIN.into(), i64::MAX.into()),
+        }
+    }
+
+    /// The smallest type holding every value `n` admits: its bounds (inclusive or
+    /// exclusive) and enum values, a missing side standing for `i64`'s end. A range no
+    /// type holds (bounds beyond `i64` below) or that is empty stays `i64`.
+    pub fn of(n: &NumTy) -> IntTy {
+        let (mut lo, mut hi) = IntTy::I64.range();
+        let mut raise = |v: i128| lo = lo.max(v);
+        if let Some(m) = &n.min {
+            raise(ceil(m.value));
+        }
+        if let Some(m) = &n.exclusive_min {
+            raise(floor(m.value) + 1);
+        }
+        let mut lower = |v: i128| hi = hi.min(v);
+        if let Some(m) = &n.max {
+            lower(floor(m.value));
+        }
+        if let Some(m) = &n.exclusive_max {
+            lower(ceil(m.value) - 1);
+        }
+        if let Some(e) = &n.enum_values {
+            let values = e.values.iter().map(|v| floor(v.value));
+            if let (Some(min), Some(max)) = (values.clone().min(), values.max()) {
+                lo = lo.max(min);
+                hi = hi.min(max);
+            }
+        }
+        if lo > hi {
+            return IntTy::I64;
+        }
+        IntTy::ALL
+            .into_iter()
+            .find(|t| {
+                let (min, max) = t.range();
+                min <= lo && hi <= max
+            })
+            .unwrap_or(IntTy::I64)
+    }
+}
+
+/// The largest integer not above `n` (a bound far beyond `i64` as `i64`'s end).
+fn floor(n: Num) -> i128 {
+    match n {
+        Num::Int(i) => i.into(),
+        Num::Float(f) => clamped(f.floor()),
+    }
+}
+
+/// The smallest integer not below `n`.
+fn ceil(n: Num) -> i128 {
+    match n {
+        Num::Int(i) => i.into(),
+        Num::Float(f) => clamped(f.ceil()),
+    }
+}
+
+/// A whole float as an integer, within `u64`'s and `i64`'s ranges together.
+fn clamped(f: f64) -> i128 {
+    if f.is_nan() {
+        0
+    } else if f >= 18_446_744_073_709_551_615.0 {
+        u64::MAX.into()
+    } else if f <= -9_223_372_036_854_775_808.0 {
+        i64::MIN.into()
+    } else {
+        // Whole and within range: exact.
+        f as i128
+    }
 }
 
 #[derive(Debug)]
@@ -130,6 +253,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         })
         .collect();
     let mut types = Vec::new();
+    let mut enums = Vec::new();
     for t in &cat.types {
         let ident = named
             .get(t.name.value.as_str())
@@ -139,6 +263,8 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
             unique: &mut root,
             named: &named,
             items: &mut types,
+            enums: &mut enums,
+            in_root: true,
             top_level: false,
         };
         s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
@@ -153,17 +279,23 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
             let mut unique =
                 Unique::with_reserved(["Input", "Output", "Error", "NeedsInput", "Reply"]);
             let mut items = Vec::new();
+            // The root's enums, then the tool's own: a value set has one type.
+            let mut tool_enums = enums.clone();
             let mut s = Scope {
                 unique: &mut unique,
                 named: &named,
                 items: &mut items,
+                enums: &mut tool_enums,
+                in_root: false,
                 top_level: true,
             };
-            s.structure("Input".into(), None, &tool.input.fields);
+            // `Input` and `Output` are documented by the tool's summary.
+            let summary = tool.summary.as_ref().map(|s| s.value.as_str());
+            s.structure("Input".into(), summary, &tool.input.fields);
             // An unstructured result is a runtime type (`emit` aliases it), not a struct.
             if tool.content.is_none() {
                 let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
-                s.structure("Output".into(), None, output);
+                s.structure("Output".into(), summary, output);
             }
             let errors = pascal_names(&tool.errors, |e| &e.code.value);
             let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
@@ -208,10 +340,25 @@ fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> 
         .collect()
 }
 
+/// A string enum planned so far, for the next one with the same values to use.
+#[derive(Clone)]
+struct KnownEnum<'a> {
+    /// Its values, sorted: the value set.
+    values: Vec<&'a str>,
+    ident: String,
+    /// Declared at the catalog's root (a tool names it `super::…`).
+    in_root: bool,
+    variants: Vec<(String, &'a str)>,
+}
+
 struct Scope<'s, 'a> {
     unique: &'s mut Unique,
     named: &'s HashMap<&'a str, String>,
     items: &'s mut Vec<Item<'a>>,
+    /// The enums this scope can name: the root's and, in a tool, the tool's.
+    enums: &'s mut Vec<KnownEnum<'a>>,
+    /// Planning the catalog's root rather than a tool module.
+    in_root: bool,
     /// In a tool module: a nested type of `Input`/`Output` may take the bare field name.
     top_level: bool,
 }
@@ -249,15 +396,13 @@ impl<'a> Scope<'_, 'a> {
                 f.doc.as_ref().map(|d| d.value.as_str()),
             );
             let default_variant = match (&ty, f.default.as_ref().map(|d| &d.value)) {
-                (RTy::Local(e), Some(crate::model::Literal::String(v))) => {
-                    self.items.iter().find_map(|i| match i {
-                        Item::Enum(en) if &en.ident == e => en
-                            .variants
-                            .iter()
-                            .find(|(_, value)| value == v)
-                            .map(|(id, _)| id.clone()),
-                        _ => None,
-                    })
+                (RTy::Local(e) | RTy::Root(e), Some(crate::model::Literal::String(v))) => {
+                    let in_root = self.in_root || matches!(ty, RTy::Root(_));
+                    self.enums
+                        .iter()
+                        .find(|en| &en.ident == e && en.in_root == in_root)
+                        .and_then(|en| en.variants.iter().find(|(_, value)| value == v))
+                        .map(|(id, _)| id.clone())
                 }
                 _ => None,
             };
@@ -300,9 +445,19 @@ impl<'a> Scope<'_, 'a> {
         match &ty.kind {
             TyKind::String(s) | TyKind::Cursor(s) => match &s.enum_values {
                 Some(values) => {
+                    let mut set: Vec<&str> =
+                        values.values.iter().map(|v| v.value.as_str()).collect();
+                    set.sort_unstable();
+                    if let Some(known) = self.enums.iter().find(|e| e.values == set) {
+                        return if known.in_root && !self.in_root {
+                            RTy::Root(known.ident.clone())
+                        } else {
+                            RTy::Local(known.ident.clone())
+                        };
+                    }
                     let ident = self.claim(owner, base);
                     let mut variants = Unique::new();
-                    let variants = values
+                    let variants: Vec<(String, &str)> = values
                         .values
                         .iter()
                         .map(|v| {
@@ -311,6 +466,12 @@ impl<'a> Scope<'_, 'a> {
                             (id, v.value.as_str())
                         })
                         .collect();
+                    self.enums.push(KnownEnum {
+                        values: set,
+                        ident: ident.clone(),
+                        in_root: self.in_root,
+                        variants: variants.clone(),
+                    });
                     self.items.push(Item::Enum(EnumPlan {
                         ident: ident.clone(),
                         doc,
@@ -321,7 +482,7 @@ impl<'a> Scope<'_, 'a> {
                 None => RTy::String,
             },
             TyKind::Timestamp => RTy::String,
-            TyKind::Integer(_) => RTy::I64,
+            TyKind::Integer(n) => RTy::Int(IntTy::of(n)),
             TyKind::Number(_) => RTy::F64,
             TyKind::Boolean => RTy::Bool,
             TyKind::Array(a) => {
@@ -479,5 +640,79 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
         );
         let errors: Vec<&str> = t.errors.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(errors, ["NotFound", "NotFound2"]);
+    }
+
+    /// The Rust type and default variant of each field of the first tool's input, and how
+    /// many enums the tool's module declares.
+    fn input_fields(text: &str) -> (Vec<(RTy, Option<String>)>, usize) {
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let items = &p.tools[0].items;
+        let Some(Item::Struct(input)) = items.first() else {
+            panic!("Input first")
+        };
+        let fields = input.fields.iter();
+        let fields = fields.map(|f| (f.ty.clone(), f.default_variant.clone()));
+        let enums = items.iter().filter(|i| matches!(i, Item::Enum(_)));
+        (fields.collect(), enums.count())
+    }
+
+    #[test]
+    fn integers_take_the_smallest_type_holding_their_bounds() {
+        let text = r#"
+catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "page" "integer" min=1 max=50
+        field "delta" "integer" min=-100 max=100
+        field "port" "integer" min=0 max=65535
+        field "count" "integer" min=0
+        field "offset" "integer" max=10
+        field "big" "integer" min=0 max=100000000000
+        field "level" "integer" { enum 1 2 3; }
+        field "under" "integer" exclusive-min=-1 exclusive-max=256
+    }
+}
+"#;
+        let types: Vec<RTy> = input_fields(text).0.into_iter().map(|f| f.0).collect();
+        let ints = [
+            IntTy::U8,
+            IntTy::I8,
+            IntTy::U16,
+            IntTy::U64,
+            IntTy::I64,
+            IntTy::U64,
+            IntTy::U8,
+            IntTy::U8,
+        ];
+        assert_eq!(types, ints.map(RTy::Int));
+    }
+
+    #[test]
+    fn an_enum_with_the_values_of_a_known_one_is_that_type() {
+        let text = r#"
+catalog "c" version="1.0.0"
+type "Event" {
+    field "status" "string" required=#true { enum "open" "closed"; }
+}
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "status" "string" default="closed" { enum "closed" "open"; }
+        field "mode" "string" { enum "a" "b"; }
+        field "again" "string" { enum "b" "a"; }
+    }
+}
+"#;
+        let (root, local) = (RTy::Root("EventStatus".into()), RTy::Local("Mode".into()));
+        let closed = Some("Closed".to_string());
+        let (fields, enums) = input_fields(text);
+        assert_eq!(
+            fields,
+            [(root, closed), (local.clone(), None), (local, None)]
+        );
+        // One enum in the tool module: `Mode`.
+        assert_eq!(enums, 1);
     }
 }

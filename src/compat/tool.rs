@@ -67,8 +67,19 @@ pub(super) fn compare(
         new_cat,
         out,
     };
-    let (os, ns) = (Some(old.span), Some(new.span));
+    // Each group pushes its changes in a fixed order, so the report is the same every run.
+    behaviour(&mut cx, old, new);
+    outcome(&mut cx, old, new);
+    errors(&mut cx, old, new);
+    limits(&mut cx, old, new);
+    needs_input(&mut cx, old, new);
+    texts(&mut cx, old, new);
+    deprecation(&mut cx, old, new);
+}
 
+/// What calling the tool does: effect, open world and idempotency.
+fn behaviour(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     let (oe, ne) = (old.effect.value, new.effect.value);
     if oe != ne {
         let kind = if ne > oe {
@@ -145,7 +156,11 @@ pub(super) fn compare(
             String::new(),
         );
     }
+}
 
+/// What a call returns and how it ends: the result kind, confirmation and timeout recovery.
+fn outcome(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     let (ok, nk) = (result_kind(old), result_kind(new));
     if ok != nk {
         let span = |t: &Tool| {
@@ -215,7 +230,11 @@ pub(super) fn compare(
             detail,
         );
     }
+}
 
+/// The declared errors, added, removed or changed.
+fn errors(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     for ne in &new.errors {
         let path = format!("errors.{}", ne.code.value);
         match old.errors.iter().find(|e| e.code.value == ne.code.value) {
@@ -289,9 +308,11 @@ pub(super) fn compare(
             );
         }
     }
+}
 
-    limits(&mut cx, old, new);
-
+/// What the tool may ask the user in the middle of a call.
+fn needs_input(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     for nn in &new.needs_input {
         let path = format!("needs-input.{}", nn.name.value);
         match old
@@ -350,7 +371,11 @@ pub(super) fn compare(
             );
         }
     }
+}
 
+/// The model-facing texts, the examples and the example calls.
+fn texts(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     type Text = fn(&Tool) -> Option<&crate::model::Sp<String>>;
     let texts: [(&str, Text); 4] = [
         ("title", |t| t.title.as_deref()),
@@ -414,7 +439,11 @@ pub(super) fn compare(
             String::new(),
         );
     }
+}
 
+/// Deprecation, added, removed or reworded.
+fn deprecation(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
     match (&old.deprecated, &new.deprecated) {
         (None, Some(n)) => cx.push(
             Kind::ToolDeprecatedAdded,

@@ -74,6 +74,13 @@ pub enum ImportError {
     /// The catalog name asked for is not one a catalog may have
     /// ([`crate::names::is_catalog_name`]).
     Name(String),
+    /// The catalog would be larger than the file size cap, so no command could read it.
+    TooLarge {
+        /// Its size in bytes (as far as it was written before the cap stopped it).
+        bytes: usize,
+        /// The cap.
+        cap: u64,
+    },
     /// The generated catalog does not load cleanly: a bug of the importer.
     Internal(String),
 }
@@ -88,6 +95,10 @@ impl fmt::Display for ImportError {
                 "catalog name {name:?} is not a plain name: use ASCII letters, digits, `-` and `_`, starting with a letter or digit, at most {} characters",
                 crate::names::MAX_CATALOG_NAME
             ),
+            ImportError::TooLarge { bytes, cap } => write!(
+                f,
+                "the imported catalog is {bytes} bytes, over the {cap}-byte limit for one catalog file, so no command could read it; split the tools list, or raise --max-file-bytes for this and every later command"
+            ),
             ImportError::Internal(e) => write!(
                 f,
                 "the imported catalog does not load ({e}); this is a catalogc bug"
@@ -101,6 +112,14 @@ impl std::error::Error for ImportError {}
 /// Imports the tools/list JSON `json` (a leading byte order mark is skipped) as a catalog
 /// named `catalog`.
 pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
+    import_within(json, catalog, u64::MAX)
+}
+
+/// [`import`], refusing ([`ImportError::TooLarge`]) a catalog over `max_bytes`, the file size
+/// cap of the commands that will read it: checked tool by tool while the text is first
+/// written, so a list of 50,000 tools stops at the tool that crosses the cap, before
+/// anything is laid out or loaded; and again on the laid-out text.
+pub fn import_within(json: &str, catalog: &str, max_bytes: u64) -> Result<Imported, ImportError> {
     // Editors on Windows save JSON with a byte order mark, which JSON (RFC 8259) tells
     // parsers they may ignore and serde_json rejects.
     let json = json.strip_prefix('\u{FEFF}').unwrap_or(json);
@@ -122,22 +141,37 @@ pub fn import(json: &str, catalog: &str) -> Result<Imported, ImportError> {
             ));
         }
     };
-    import_tools(tools, catalog)
+    import_tools_within(tools, catalog, max_bytes)
 }
 
 /// Imports the Tool objects `tools` (a tools/list's `tools` array) as a catalog named
 /// `catalog`.
 pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportError> {
+    import_tools_within(tools, catalog, u64::MAX)
+}
+
+/// [`import_tools`] with the size cap of [`import_within`].
+pub fn import_tools_within(
+    tools: &[Value],
+    catalog: &str,
+    max_bytes: u64,
+) -> Result<Imported, ImportError> {
     if !crate::names::is_catalog_name(catalog) {
         return Err(ImportError::Name(catalog.to_string()));
     }
     let mut notes = Vec::new();
-    let mut items = vec![
+    let too_large = |bytes: usize| ImportError::TooLarge {
+        bytes,
+        cap: max_bytes,
+    };
+    // Written item by item (as `kdl::render` writes a list), so a list whose catalog
+    // outgrows the cap stops at the tool that crosses it.
+    let mut raw = kdl::render(&[
         Item::Comment(format!(
             "{COMMENT_PREFIX} generated from an MCP tools/list; versions ({VERSION}) are assumed"
         )),
         Item::Node(Node::new("catalog").arg(catalog).prop("version", VERSION)),
-    ];
+    ]);
     let mut seen = std::collections::HashSet::new();
     for (i, tool) in tools.iter().enumerate() {
         let Some(obj) = tool.as_object() else {
@@ -156,10 +190,17 @@ pub fn import_tools(tools: &[Value], catalog: &str) -> Result<Imported, ImportEr
             )));
             continue;
         }
-        items.push(Item::Node(tool_node(name, obj, &mut notes)));
+        raw.push_str(&kdl::render(&[Item::Node(tool_node(
+            name, obj, &mut notes,
+        ))]));
+        if raw.len() as u64 > max_bytes {
+            return Err(too_large(raw.len()));
+        }
     }
-    let raw = kdl::render(&items);
     let text = crate::fmt::format(&raw).map_err(|e| ImportError::Internal(format!("{e:?}")))?;
+    if text.len() as u64 > max_bytes {
+        return Err(too_large(text.len()));
+    }
     check_loads(&text)?;
     Ok(Imported {
         text,

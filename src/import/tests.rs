@@ -427,3 +427,82 @@ fn a_subnormal_minimum_imports_and_loads() {
         assert!(i.text.contains(&format!("min={min}")), "{}", i.text);
     }
 }
+
+/// One 200,000-value enum took 38 s to import: each value was compared with every value kept
+/// before it. Repeats are now found by hashing; the first of each stays, in order, and
+/// numbers are equal by value as the loader reads them (`0` and `-0.0`, `1` and `1.0`).
+#[test]
+fn a_huge_enum_with_repeats_keeps_first_occurrences_in_order() {
+    let n = 50_000;
+    let mut values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
+    values.push("\"v7\"".into());
+    values.push("\"v0\"".into());
+    let i = imported(&format!(
+        r#"[{{"name":"get_x","inputSchema":{{"type":"object","properties":{{"s":{{"type":"string","enum":[{}]}}}}}}}}]"#,
+        values.join(",")
+    ));
+    assert_loads(&i);
+    assert_eq!(i.text.matches("\"v7\"").count(), 1);
+    assert_eq!(i.text.matches("\"v0\"").count(), 1);
+    let last = format!("\"v{}\"", n - 1);
+    assert!(i.text.find("\"v0\"") < i.text.find(&last));
+    assert!(
+        i.notes.iter().any(|n| n.what.contains("listed twice")),
+        "{:?}",
+        i.notes
+    );
+    let i = imported(
+        r#"[{"name":"get_x","inputSchema":{"type":"object","properties":{"n":{"type":"number","enum":[0,-0.0,1,1.0,1.5,1.5]}}}}]"#,
+    );
+    assert_loads(&i);
+    assert!(
+        i.notes.iter().any(|n| n.what.contains("listed twice")),
+        "{:?}",
+        i.notes
+    );
+}
+
+/// `allOf` kept the first schema on every conflict (`maxLength` 5 and 2 → 5, `minimum` 0
+/// and 5 → 0, enums not intersected, a second `pattern` dropped silently): every part holds
+/// now, and the note says what each combined keyword became.
+#[test]
+fn all_of_intersects_its_parts_and_says_how() {
+    let i = imported(
+        r#"[{"name":"get_x","inputSchema":{"type":"object","properties":{
+            "s":{"allOf":[{"type":"string","maxLength":5,"pattern":"^a","enum":["ab","ac","b"]},
+                          {"maxLength":2,"pattern":"b$","enum":["ab","b","zz"]}]},
+            "n":{"allOf":[{"type":"integer","minimum":0,"maximum":9},{"minimum":5,"maximum":20}]},
+            "o":{"allOf":[{"type":"object","properties":{"a":{"type":"integer","maximum":10}}},
+                          {"properties":{"a":{"minimum":3}},"required":["a"]}]}
+        }}}]"#,
+    );
+    assert_loads(&i);
+    let t = &i.text;
+    assert!(t.contains("max-length=2"), "{t}");
+    assert!(t.contains("min=5") && t.contains("max=9"), "{t}");
+    assert!(t.contains("enum \"ab\" \"b\""), "{t}");
+    assert!(t.contains("min=3 max=10"), "{t}");
+    let notes: Vec<String> = i.notes.iter().map(|n| n.to_string()).collect();
+    let has = |s: &str| assert!(notes.iter().any(|n| n.contains(s)), "{s}: {notes:#?}");
+    has("`maxLength` 5 and 2 → 2");
+    has("`minimum` 0 and 5 → 5");
+    has("`maximum` 9 and 20 → 9");
+    has("`enum` of 3 and 3 values intersected to 2");
+    has("a second `pattern` \"b$\" is dropped");
+}
+
+/// A list whose catalog outgrows the file cap is refused before it is laid out and loaded
+/// (a 50,000-tool list wrote 21 MB that no command could read).
+#[test]
+fn a_catalog_over_the_cap_is_refused_before_it_is_laid_out() {
+    let tools: Vec<String> = (0..50)
+        .map(|i| format!(r#"{{"name":"get_{i}","description":"Get item {i}."}}"#))
+        .collect();
+    let json = format!("[{}]", tools.join(","));
+    let whole = imported(&json).text.len() as u64;
+    assert!(import_within(&json, "t", whole).is_ok());
+    match import_within(&json, "t", whole / 2) {
+        Err(ImportError::TooLarge { cap, .. }) => assert_eq!(cap, whole / 2),
+        other => panic!("{other:?}"),
+    }
+}

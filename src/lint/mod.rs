@@ -1,5 +1,5 @@
 //! The linter: rules over the model, one rule per file under `rules/<category>/<name>.rs`,
-//! modelled on ruff. A rule file declares its `RULE` with [`declare_rule!`], whose doc comment
+//! modelled on ruff. A rule file declares its `RULE` with `declare_rule!`, whose doc comment
 //! is the rule's documentation (What it does / Why is this bad? / Example / Use instead); the
 //! category's `declare_rules!` line registers it.
 
@@ -181,7 +181,7 @@ pub struct Rule {
     /// What the linter calls for this rule.
     pub hooks: Hooks,
     /// The documentation: the doc comment of the rule's `static`, one line each, as the
-    /// compiler hands it to [`declare_rule!`] (each line keeps the space after `///`).
+    /// compiler hands it to `declare_rule!` (each line keeps the space after `///`).
     pub doc: &'static str,
 }
 

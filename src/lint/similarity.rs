@@ -8,7 +8,7 @@ use crate::FastMap;
 /// tool texts (`use`, `tool`).
 pub(crate) fn is_stop_word(word: &str) -> bool {
     // A `match` on literals compiles to a branch on length and bytes; the confusable rule asks
-    // for every word of every tool text, and a binary search over the list cost ten times more.
+    // for every word of every tool text, where a binary search over a list would cost more.
     matches!(
         word,
         "a" | "about"

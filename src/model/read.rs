@@ -191,7 +191,7 @@ pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// The names of the single-valued children of one block met so far, for
 /// [`Reader::once`]. A block has a handful of children, so a list beats hashing an owned copy
-/// of each name (which showed in the profile of every catalog load).
+/// of each name: every block of every catalog load asks.
 #[derive(Default)]
 pub struct Seen<'a>(Vec<&'a str>);
 

@@ -7,9 +7,9 @@
 //!   escape, nesting deeper than serde_json's 128 levels: −32700 (parse error), without id;
 //! - JSON that is no message (an array, a batch, a request without `method`): −32600
 //!   (invalid request), with the request's id when it has one;
-//! - a request for a method the server serves (`initialize`, `ping`, `tools/list`,
-//!   `tools/call`, `server/discover`) whose parameters do not fit it, e.g. `tools/call`
-//!   without `name`: −32602 (invalid params).
+//! - a request for a method the server serves in every protocol version (`ping`,
+//!   `tools/list`, `tools/call`) whose parameters do not fit it, e.g. `tools/call` without
+//!   `name`: −32602 (invalid params).
 //!
 //! A notification or a response that does not parse is dropped: JSON-RPC answers neither.
 
@@ -31,15 +31,10 @@ pub enum Checked {
     Ignore,
 }
 
-/// The methods this server serves: a request for one of them that rmcp cannot read has bad
-/// parameters, not an unknown method.
-const SERVED: [&str; 5] = [
-    "initialize",
-    "ping",
-    "tools/list",
-    "tools/call",
-    "server/discover",
-];
+/// The methods this server serves in every protocol version: a request for one of them that
+/// rmcp cannot read has bad parameters, not an unknown method. (`initialize` is not one:
+/// protocol 2026-07-28 removed it, and answers it as an unknown method, HTTP 404.)
+const SERVED: [&str; 3] = ["ping", "tools/list", "tools/call"];
 
 /// Checks one message (a line over stdio, a body over HTTP).
 pub fn check(bytes: &[u8]) -> Checked {

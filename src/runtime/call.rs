@@ -367,13 +367,32 @@ where
 fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResult> {
     check_arguments(I::shape(), &arguments)?;
     // The shape admits what JSON Schema admits; serde is stricter only where a JSON number
-    // does not fit the Rust type (an integer beyond i64, or written as `1.0`).
-    serde_json::from_value(arguments).map_err(|e| {
+    // does not fit the Rust type (an integer beyond its range). The generated impls start
+    // the message with the value's JSON Pointer.
+    I::deserialize(&arguments).map_err(|e| {
+        let message = e.to_string();
+        let (path, reason) = at_pointer(&arguments, &message);
         invalid_arguments(vec![Violation {
-            path: String::new(),
-            reason: e.to_string(),
+            path: path.to_string(),
+            reason: reason.to_string(),
         }])
     })
+}
+
+/// A deserialisation error's `/pointer: reason` split in two: the longest pointer before a
+/// `": "` that names a value of `arguments` (a key may hold `": "` itself). A message
+/// without one is about the arguments as a whole.
+fn at_pointer<'m>(arguments: &Value, message: &'m str) -> (&'m str, &'m str) {
+    if message.starts_with('/') {
+        let found = message
+            .rmatch_indices(": ")
+            .map(|(i, _)| i)
+            .find(|&i| arguments.pointer(&message[..i]).is_some());
+        if let Some(i) = found {
+            return (&message[..i], &message[i + 2..]);
+        }
+    }
+    ("", message)
 }
 
 /// Checks arguments against an input shape: `Err` is the `INVALID_ARGUMENTS` result listing

@@ -40,6 +40,7 @@ pub mod support {
     pub use super::*;
     pub use core::clone::Clone;
     pub use core::cmp::{Eq, PartialEq};
+    pub use core::default::Default;
     pub use core::fmt::{self, Debug, Display};
     pub use core::future::Future;
     pub use core::hash::Hash;

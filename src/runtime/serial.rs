@@ -4,13 +4,17 @@
 //!
 //! The behaviour is serde's derive with `deny_unknown_fields`: an unknown field, a duplicate
 //! field, a missing required field and a wrong type are errors with serde's messages; an
-//! optional field is `None` only when absent (`null` is not a value of its type).
+//! optional field is `None` only when absent (`null` is not a value of its type). Two
+//! differences: a field the shape types as an integer accepts a number with a zero fraction
+//! (`1.0`), as JSON Schema's `integer` does; and an error in a field's value starts with its
+//! JSON Pointer (`/items/3/amount: invalid type: …`), relative to the outermost struct read.
 
 use super::validate::{FieldRule, Shape};
 use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
+use serde_path_to_error::Segment;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -163,6 +167,7 @@ impl<S: Serializer> StructOut<S> {
 /// rejected while reading.
 pub struct Fields<E> {
     map: Map<String, Value>,
+    shape: &'static Shape,
     rules: &'static [FieldRule],
     next: usize,
     error: PhantomData<E>,
@@ -218,32 +223,36 @@ impl<'de, E: de::Error> Fields<E> {
         let map = d.deserialize_map(V(rules, open))?;
         Ok(Fields {
             map,
+            shape,
             rules,
             next: 0,
             error: PhantomData,
         })
     }
 
-    /// The next field's name and value, when present.
-    fn take(&mut self) -> (&'static str, Option<Value>) {
-        let name = self.rules.get(self.next).map_or("", |r| r.name);
+    /// The next field's name, its shape and its value, when present.
+    fn take(&mut self) -> (&'static str, &'static Shape, Option<Value>) {
+        let (name, shape) = self
+            .rules
+            .get(self.next)
+            .map_or(("", &Shape::Any), |r| (r.name, &r.shape));
         self.next += 1;
-        (name, self.map.remove(name))
+        (name, shape, self.map.remove(name))
     }
 
     /// The next field, required (a nullable one reads `null` as `None`).
     pub fn req<T: DeserializeOwned>(&mut self) -> Result<T, E> {
         match self.take() {
-            (_, Some(v)) => T::deserialize(v).map_err(E::custom),
-            (name, None) => Err(E::missing_field(name)),
+            (name, shape, Some(v)) => typed(name, shape, v),
+            (name, _, None) => Err(E::missing_field(name)),
         }
     }
 
     /// The next field, optional: `None` when absent (`null` is not a value of its type).
     pub fn opt<T: DeserializeOwned>(&mut self) -> Result<Option<T>, E> {
         match self.take() {
-            (_, Some(v)) => T::deserialize(v).map(Some).map_err(E::custom),
-            (_, None) => Ok(None),
+            (name, shape, Some(v)) => typed(name, shape, v).map(Some),
+            (_, _, None) => Ok(None),
         }
     }
 
@@ -261,11 +270,104 @@ impl<'de, E: de::Error> Fields<E> {
     pub fn rest<T: DeserializeOwned>(
         &mut self,
     ) -> Result<std::collections::BTreeMap<String, T>, E> {
+        let values = match self.shape {
+            Shape::Map(rule) => &rule.values,
+            _ => &Shape::Any,
+        };
         std::mem::take(&mut self.map)
             .into_iter()
             .filter(|(k, _)| !self.rules.iter().any(|r| r.name == k))
-            .map(|(k, v)| Ok((k, T::deserialize(v).map_err(E::custom)?)))
+            .map(|(k, v)| {
+                let value = typed(&k, values, v)?;
+                Ok((k, value))
+            })
             .collect()
+    }
+}
+
+/// Property `name`'s `value` as a `T`: a number `shape` types as an integer written with a
+/// zero fraction is read as that integer, and an error starts with the value's JSON Pointer
+/// (the property, then where in its value serde failed, then where in a nested struct).
+fn typed<T: DeserializeOwned, E: de::Error>(
+    name: &str,
+    shape: &Shape,
+    mut value: Value,
+) -> Result<T, E> {
+    integral(shape, &mut value);
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut at = String::new();
+        push_segment(&mut at, name);
+        for segment in e.path().iter() {
+            match segment {
+                Segment::Seq { index } => push_segment(&mut at, &index.to_string()),
+                Segment::Map { key } => push_segment(&mut at, key),
+                Segment::Enum { variant } => push_segment(&mut at, variant),
+                Segment::Unknown => {}
+            }
+        }
+        let inner = e.into_inner().to_string();
+        // A nested struct's error already starts with its pointer within the struct.
+        if inner.starts_with('/') {
+            E::custom(format_args!("{at}{inner}"))
+        } else {
+            E::custom(format_args!("{at}: {inner}"))
+        }
+    })
+}
+
+/// `/` and `segment` escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`), after `pointer`.
+fn push_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+}
+
+/// Rewrites in `value` each number `shape` types as an integer but written with a zero
+/// fraction (`1.0`) as that integer, so serde's integer types accept it as JSON Schema's
+/// `integer` does. A named type's or a union's fields are its own struct's to rewrite.
+fn integral(shape: &Shape, value: &mut Value) {
+    match (shape, value) {
+        (Shape::Integer(_), Value::Number(n)) => {
+            if let Some(whole) = whole(n) {
+                *n = whole;
+            }
+        }
+        (Shape::Nullable(inner), value) => integral(inner, value),
+        (Shape::Const(rule), value) => integral(&rule.base, value),
+        (Shape::Array(rule), Value::Array(items)) => {
+            for item in items {
+                integral(&rule.items, item);
+            }
+        }
+        (Shape::Map(rule), Value::Object(entries)) => {
+            for (key, v) in entries {
+                match rule.fields.iter().find(|f| f.name == key) {
+                    Some(field) => integral(&field.shape, v),
+                    None => integral(&rule.values, v),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A float with a zero fraction as the integer it equals, when an `i64` or `u64` holds it.
+fn whole(n: &Number) -> Option<Number> {
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if !n.is_f64() {
+        return None;
+    }
+    let f = n.as_f64()?;
+    if f.fract() != 0.0 {
+        return None;
+    }
+    // Exact: `f` is whole and within the target type's range.
+    if (0.0..TWO_64).contains(&f) {
+        Some(Number::from(f as u64))
+    } else if (-TWO_63..0.0).contains(&f) {
+        Some(Number::from(f as i64))
+    } else {
+        None
     }
 }
 
@@ -410,12 +512,62 @@ mod tests {
         let err = |v| parse(v).err().unwrap_or_default();
         assert_eq!(err(json!({"n": 1})), "missing field `color`");
         assert!(err(json!({"color": "red", "x": 1})).starts_with("unknown field `x`"));
-        assert!(err(json!({"color": "green"})).starts_with("unknown variant `green`"));
+        assert!(err(json!({"color": "green"})).starts_with("/color: unknown variant `green`"));
         assert!(err(json!({"color": "red", "note": null})).contains("invalid type: null"));
         assert!(err(json!({"color": "red", "n": 1.5})).contains("invalid type: floating point"));
         assert!(err(json!([1])).contains("invalid type: sequence"));
         let dup = serde_json::from_str::<Item>(r#"{"color":"red","color":"blue"}"#);
         assert!(dup.is_err_and(|e| e.to_string().starts_with("duplicate field `color`")));
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Sized {
+        page: u8,
+        pages: Vec<Item>,
+    }
+    static SIZED: Shape = Shape::Object(&[
+        FieldRule::new("page", true, Shape::Integer(&crate::runtime::NumRule::ANY)),
+        FieldRule::new("pages", true, Shape::Any),
+    ]);
+    impl<'de> Deserialize<'de> for Sized {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let mut f = Fields::new(d, &SIZED)?;
+            Ok(Sized {
+                page: f.req()?,
+                pages: f.req()?,
+            })
+        }
+    }
+
+    #[test]
+    fn integers_accept_a_zero_fraction_and_errors_name_their_pointer() {
+        let sized = |v| serde_json::from_value::<Sized>(v).map_err(|e| e.to_string());
+        let read = sized(json!({"page": 3.0, "pages": []}));
+        assert_eq!(read.map(|s| s.page), Ok(3));
+        let half = sized(json!({"page": 3.5, "pages": []}))
+            .err()
+            .unwrap_or_default();
+        assert!(
+            half.starts_with("/page: invalid type: floating point"),
+            "{half}"
+        );
+        let big = sized(json!({"page": 300, "pages": []}))
+            .err()
+            .unwrap_or_default();
+        assert!(
+            big.starts_with("/page: invalid value: integer `300`"),
+            "{big}"
+        );
+        let nested = sized(json!({"page": 1, "pages": [{"color": "red"}, {"color": 1}]}));
+        let nested = nested.err().unwrap_or_default();
+        assert!(
+            nested.starts_with("/pages/1/color: invalid type: integer"),
+            "{nested}"
+        );
+        let missing = sized(json!({"page": 1, "pages": [{}]}))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(missing, "/pages/0: missing field `color`");
     }
 
     #[derive(Debug, PartialEq)]

@@ -1,34 +1,30 @@
-fn main() {
+use catalogc::{BuildError, Builder};
+
+/// A lint error fails the build: `main` returns it, and the diagnostics are printed as
+/// `catalogc lint` renders them.
+fn main() -> Result<(), BuildError> {
     // The bundled example catalogs, linted with the default rules.
-    catalogc::Builder::new()
-        .catalogs("../../catalogs")
-        .compile()
-        .expect("example catalogs");
+    Builder::new().catalogs("../../catalogs").compile()?;
     // The hostile catalog breaks naming conventions on purpose; its project file allows that.
-    catalogc::Builder::new()
+    Builder::new()
         .catalogs("catalogs")
         .config("hostile.catalogc.kdl")
-        .compile()
-        .expect("hostile catalog");
+        .compile()?;
     // Tool-level constructs: unstructured results, natural idempotency, confirmation
     // through elicitation, example calls.
-    catalogc::Builder::new()
-        .catalogs("content")
-        .compile()
-        .expect("content catalog");
+    Builder::new().catalogs("content").compile()?;
     // The same catalogs with `schemars::JsonSchema` derives, for the schema agreement test.
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
-    catalogc::Builder::new()
+    Builder::new()
         .catalogs("../../catalogs")
         .json_schema_derive(true)
         .out_dir(out.join("schemars"))
-        .compile()
-        .expect("example catalogs with schemars");
-    catalogc::Builder::new()
+        .compile()?;
+    Builder::new()
         .catalogs("catalogs")
         .config("hostile.catalogc.kdl")
         .json_schema_derive(true)
         .out_dir(out.join("schemars"))
-        .compile()
-        .expect("hostile catalog with schemars");
+        .compile()?;
+    Ok(())
 }

@@ -13,10 +13,11 @@ pub(super) fn enumeration(e: &EnumPlan<'_>, at: At, opts: &Options) -> TokenStre
     let d = doc(e.doc);
     let variants = e.variants.iter().map(|(v, value)| {
         let vid = ident(v);
+        let d = format!(" `{value:?}` in JSON.");
         if opts.json_schema_derive {
-            quote!(#[serde(rename = #value)] #vid,)
+            quote!(#[doc = #d] #[serde(rename = #value)] #vid,)
         } else {
-            quote!(#vid,)
+            quote!(#[doc = #d] #vid,)
         }
     });
     let values = e.variants.iter().map(|(_, value)| value);
@@ -85,7 +86,9 @@ tool "t" version="1.0.0" {
     fn variants_stand_for_the_values_in_declaration_order() {
         let rs = emitted(&Options::default());
         for part in [
-            "pub enum Status { Open, OnHold }",
+            r#"pub enum Status { /// `"open"` in JSON.
+            Open, /// `"on-hold"` in JSON.
+            OnHold }"#,
             r#"const VALUES: &'static [&'static str] = &["open", "on-hold"];"#,
             "const ALL: &'static [Self] = &[Self::Open, Self::OnHold];",
             "<Self as __rt::StrEnum>::VALUES[self as usize]",

@@ -52,7 +52,10 @@ enum At {
 fn rust_type(ty: &RTy, at: At) -> TokenStream {
     match ty {
         RTy::String => quote!(__rt::String),
-        RTy::I64 => quote!(i64),
+        RTy::Int(t) => {
+            let t = ident(t.name());
+            quote!(#t)
+        }
         RTy::F64 => quote!(f64),
         RTy::Bool => quote!(bool),
         RTy::Vec(inner) => {

@@ -63,6 +63,7 @@ pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStre
         });
     }
     let serde_impls = struct_serde(s);
+    let (default_derive, default_impl_all) = default_impl(s);
     let defaults = s.fields.iter().filter_map(|f| default_fn(f, at));
     let defaults: Vec<TokenStream> = defaults.collect();
     let default_impl = if defaults.is_empty() {
@@ -105,7 +106,7 @@ pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStre
     quote! {
         #d
         #unused
-        #[derive(#debug __rt::Clone, __rt::PartialEq #schemars_derive)]
+        #[derive(#debug __rt::Clone, #default_derive __rt::PartialEq #schemars_derive)]
         #schemars_attr
         pub struct #id {
             #(#fields)*
@@ -113,6 +114,7 @@ pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStre
         #serde_impls
         #debug_impl
         #default_impl
+        #default_impl_all
         #validate
     }
 }
@@ -127,7 +129,7 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
         (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
-        (RTy::I64, Literal::Int(i)) => Some(int(*i)),
+        (RTy::Int(_), Literal::Int(i)) => Some(int(*i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {
             let x = *i as f64;
@@ -138,6 +140,12 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
             let e = ident(e);
             let v = ident(f.default_variant.as_deref()?);
             Some(quote!(#e::#v))
+        }
+        // Only a tool's field names a root enum this way (the root names its own locally).
+        (RTy::Root(e), Literal::String(_)) => {
+            let e = ident(e);
+            let v = ident(f.default_variant.as_deref()?);
+            Some(quote!(super::#e::#v))
         }
         _ => None,
     }
@@ -163,6 +171,40 @@ fn default_fn(f: &FieldPlan<'_>, at: At) -> Option<TokenStream> {
         #[doc = #d]
         fn #fname() -> #ty { #value }
     })
+}
+
+/// `Default` of a struct none of whose fields is required: every field absent, which is
+/// its default where the catalog gives one and `None` elsewhere (an open object's extras
+/// empty). Derived (the first part) when no field has a catalog default, else an impl.
+fn default_impl(s: &StructPlan<'_>) -> (TokenStream, TokenStream) {
+    if s.fields.iter().any(|f| presence(f) == Presence::Required) {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    if !s.fields.iter().any(|f| presence(f) == Presence::Default) {
+        return (quote!(__rt::Default,), TokenStream::new());
+    }
+    let id = ident(&s.ident);
+    let fields = s.fields.iter().map(|f| {
+        let fid = ident(&f.ident);
+        if presence(f) == Presence::Default {
+            let def = default_fn_ident(f);
+            quote!(#fid: Self::#def(),)
+        } else {
+            quote!(#fid: __rt::None,)
+        }
+    });
+    let extra = s.extra.as_ref().map(|x| {
+        let xid = ident(&x.ident);
+        quote!(#xid: __rt::BTreeMap::new(),)
+    });
+    let default = quote! {
+        impl __rt::Default for #id {
+            fn default() -> Self {
+                Self { #(#fields)* #extra }
+            }
+        }
+    };
+    (TokenStream::new(), default)
 }
 
 /// How a field is read and written, which decides both its Rust type and the serde impls:
@@ -335,7 +377,12 @@ tool "t" version="1.0.0" {
 "#;
 
     fn input(opts: &Options) -> String {
-        with_plan(CATALOG, |plan, _| {
+        input_of(CATALOG, opts)
+    }
+
+    /// The first tool's `Input` of catalog `text`, emitted and printed.
+    fn input_of(text: &str, opts: &Options) -> String {
+        with_plan(text, |plan, _| {
             let Item::Struct(s) = planned(&plan.tools[0].items, "Input") else {
                 panic!("Input is not a struct")
             };
@@ -348,17 +395,35 @@ tool "t" version="1.0.0" {
         let rs = input(&Options::default());
         for part in [
             "/// Who.\npub name: __rt::String,",
-            "pub size: i64,",
+            "pub size: u8,",
             "pub note: __rt::Option<__rt::String>,",
             "pub tag: __rt::Option<__rt::String>",
             r#"__rt::StructOut::new(s, "Input", <Self as __rt::Validate>::shape())?"#,
             ".field(&self.name)?.field(&self.size)?.opt(&self.note)?.opt(&self.tag)?.end()",
             "name: f.req()?, size: f.or(Self::default_size)?, note: f.opt_null()?, tag: f.opt()?,",
-            "fn default_size() -> i64 { 20 }",
+            "fn default_size() -> u8 { 20 }",
             "impl __rt::Validate for Input",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");
         }
+    }
+
+    #[test]
+    fn a_struct_without_required_fields_has_a_default() {
+        let text = r#"catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "size" "integer" min=1 max=50 default=20
+        field "tag" "string" max-length=8
+    }
+}
+"#;
+        let rs = input_of(text, &Options::default());
+        let part = "impl __rt::Default for Input { fn default() -> Self { Self { size: Self::default_size(), tag: __rt::None } } }";
+        assert!(has(&rs, part), "{rs}");
+        // Without a catalog default, `Default` is derived.
+        assert!(!has(&input(&Options::default()), "__rt::Default"));
     }
 
     #[test]

@@ -383,98 +383,12 @@ impl Cx {
                 }
             }
         }
-        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, Quoted(k)));
         let kind = match keyword {
-            "string" | "cursor" => {
-                let mut st = StringTy {
-                    min_length: u(self, "min-length"),
-                    max_length: u(self, "max-length"),
-                    ..StringTy::default()
-                };
-                if keyword == "string" {
-                    st.pattern = props
-                        .get("pattern")
-                        .and_then(|e| self.string(e, "`pattern`"));
-                    st.format = props
-                        .get("format")
-                        .and_then(|e| self.keyword::<Format>(e, "`format`"));
-                    let extensible = props
-                        .get("extensible")
-                        .and_then(|e| self.boolean(e, "`extensible`"));
-                    if let Some(en) = enum_node {
-                        st.enum_values = Some(
-                            self.lower_enum(&en, extensible.as_ref().is_some_and(|b| b.value)),
-                        );
-                    } else if let Some(x) = extensible {
-                        self.err(
-                            "model/missing-child",
-                            x.span,
-                            "`extensible` needs an `enum` child on the same field",
-                            Some("add `{ enum \"a\" \"b\" }` or remove `extensible`".to_string()),
-                        );
-                    }
-                    TyKind::String(Box::new(st))
-                } else {
-                    TyKind::Cursor(Box::new(st))
-                }
-            }
-            "integer" | "number" => {
-                let int = keyword == "integer";
-                let mut n = |k: &str| props.get(k).and_then(|e| self.num(e, Quoted(k), int));
-                let mut nt = NumTy {
-                    min: n("min"),
-                    max: n("max"),
-                    exclusive_min: n("exclusive-min"),
-                    exclusive_max: n("exclusive-max"),
-                    multiple_of: n("multiple-of"),
-                    unit: None,
-                    enum_values: None,
-                };
-                if let Some(m) = &nt.multiple_of
-                    && m.value.as_f64() <= 0.0
-                {
-                    self.err(
-                        "model/out-of-range",
-                        m.span,
-                        "`multiple-of` must be greater than 0",
-                        Some("write a positive number".to_string()),
-                    );
-                    nt.multiple_of = None;
-                }
-                nt.unit = props
-                    .get("unit")
-                    .and_then(|e| self.keyword::<Unit>(e, "`unit`"));
-                nt.enum_values = enum_node.map(|en| self.lower_num_enum(&en, int));
-                if int {
-                    TyKind::Integer(Box::new(nt))
-                } else {
-                    TyKind::Number(Box::new(nt))
-                }
-            }
+            "string" | "cursor" => self.lower_string(keyword, props, enum_node),
+            "integer" | "number" => self.lower_number(keyword, props, enum_node),
             "boolean" => TyKind::Boolean,
             "timestamp" => TyKind::Timestamp,
-            "array" => {
-                let min_items = u(self, "min-items");
-                let max_items = u(self, "max-items");
-                let unique = props
-                    .get("unique")
-                    .and_then(|e| self.boolean(e, "`unique`"))
-                    .is_some_and(|b| b.value);
-                let items = self.needed_child(
-                    items_node,
-                    ty_name.span,
-                    "an `array` needs an `items` child naming the element type",
-                    "add `{ items \"string\" max-length=64 }`",
-                )?;
-                let (items, items_nullable) = self.lower_element(&items, depth, Element::Items)?;
-                TyKind::Array(Box::new(ArrayTy {
-                    min_items,
-                    max_items,
-                    unique,
-                    items: Box::new(items),
-                    items_nullable,
-                }))
-            }
+            "array" => self.lower_array(ty_name, props, items_node, depth)?,
             "object" => {
                 let extra = self.lower_extra(extra_node, props, depth);
                 TyKind::Object(Object {
@@ -483,36 +397,7 @@ impl Cx {
                     extra: extra.map(Box::new),
                 })
             }
-            "map" => {
-                let min_entries = u(self, "min-entries");
-                let max_entries = u(self, "max-entries");
-                let values = self.needed_child(
-                    values_node,
-                    ty_name.span,
-                    "a `map` needs a `values` child naming the type of its values",
-                    "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
-                )?;
-                let (values, values_nullable) =
-                    self.lower_element(&values, depth, Element::Values)?;
-                if !MapTy::admits(&values.kind) {
-                    self.err(
-                        "model/unsupported-type",
-                        values.span,
-                        format!(
-                            "map values of type `{}` are not part of the format",
-                            values.kind.keyword()
-                        ),
-                        Some("use a scalar type, `json`, an `array`, an `object` or a named type; for a map of maps, name an object type whose fields are the inner keys".to_string()),
-                    );
-                    return None;
-                }
-                TyKind::Map(Box::new(MapTy {
-                    min_entries,
-                    max_entries,
-                    values: Box::new(values),
-                    values_nullable,
-                }))
-            }
+            "map" => self.lower_map(ty_name, props, values_node, depth)?,
             "json" => TyKind::Json,
             "union" => TyKind::Union(Box::new(self.lower_union(
                 ty_name,
@@ -526,6 +411,156 @@ impl Cx {
             kind,
             span: ty_name.span,
         })
+    }
+
+    /// A `string` or a `cursor` (`keyword`): lengths, and for a string its pattern, format
+    /// and `enum`.
+    fn lower_string(
+        &mut self,
+        keyword: &str,
+        props: &Props<'_>,
+        enum_node: Option<Node>,
+    ) -> TyKind {
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, Quoted(k)));
+        let mut st = StringTy {
+            min_length: u(self, "min-length"),
+            max_length: u(self, "max-length"),
+            ..StringTy::default()
+        };
+        if keyword == "string" {
+            st.pattern = props
+                .get("pattern")
+                .and_then(|e| self.string(e, "`pattern`"));
+            st.format = props
+                .get("format")
+                .and_then(|e| self.keyword::<Format>(e, "`format`"));
+            let extensible = props
+                .get("extensible")
+                .and_then(|e| self.boolean(e, "`extensible`"));
+            if let Some(en) = enum_node {
+                st.enum_values =
+                    Some(self.lower_enum(&en, extensible.as_ref().is_some_and(|b| b.value)));
+            } else if let Some(x) = extensible {
+                self.err(
+                    "model/missing-child",
+                    x.span,
+                    "`extensible` needs an `enum` child on the same field",
+                    Some("add `{ enum \"a\" \"b\" }` or remove `extensible`".to_string()),
+                );
+            }
+            TyKind::String(Box::new(st))
+        } else {
+            TyKind::Cursor(Box::new(st))
+        }
+    }
+
+    /// An `integer` or a `number` (`keyword`): bounds, step, unit and `enum`.
+    fn lower_number(
+        &mut self,
+        keyword: &str,
+        props: &Props<'_>,
+        enum_node: Option<Node>,
+    ) -> TyKind {
+        let int = keyword == "integer";
+        let mut n = |k: &str| props.get(k).and_then(|e| self.num(e, Quoted(k), int));
+        let mut nt = NumTy {
+            min: n("min"),
+            max: n("max"),
+            exclusive_min: n("exclusive-min"),
+            exclusive_max: n("exclusive-max"),
+            multiple_of: n("multiple-of"),
+            unit: None,
+            enum_values: None,
+        };
+        if let Some(m) = &nt.multiple_of
+            && m.value.as_f64() <= 0.0
+        {
+            self.err(
+                "model/out-of-range",
+                m.span,
+                "`multiple-of` must be greater than 0",
+                Some("write a positive number".to_string()),
+            );
+            nt.multiple_of = None;
+        }
+        nt.unit = props
+            .get("unit")
+            .and_then(|e| self.keyword::<Unit>(e, "`unit`"));
+        nt.enum_values = enum_node.map(|en| self.lower_num_enum(&en, int));
+        if int {
+            TyKind::Integer(Box::new(nt))
+        } else {
+            TyKind::Number(Box::new(nt))
+        }
+    }
+
+    /// An `array`: item counts, uniqueness and its `items` child.
+    fn lower_array(
+        &mut self,
+        ty_name: &Sp<String>,
+        props: &Props<'_>,
+        items_node: Option<Node>,
+        depth: usize,
+    ) -> Option<TyKind> {
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, Quoted(k)));
+        let min_items = u(self, "min-items");
+        let max_items = u(self, "max-items");
+        let unique = props
+            .get("unique")
+            .and_then(|e| self.boolean(e, "`unique`"))
+            .is_some_and(|b| b.value);
+        let items = self.needed_child(
+            items_node,
+            ty_name.span,
+            "an `array` needs an `items` child naming the element type",
+            "add `{ items \"string\" max-length=64 }`",
+        )?;
+        let (items, items_nullable) = self.lower_element(&items, depth, Element::Items)?;
+        Some(TyKind::Array(Box::new(ArrayTy {
+            min_items,
+            max_items,
+            unique,
+            items: Box::new(items),
+            items_nullable,
+        })))
+    }
+
+    /// A `map`: entry counts and its `values` child.
+    fn lower_map(
+        &mut self,
+        ty_name: &Sp<String>,
+        props: &Props<'_>,
+        values_node: Option<Node>,
+        depth: usize,
+    ) -> Option<TyKind> {
+        let u = |cx: &mut Self, k: &str| props.get(k).and_then(|e| cx.uint(e, Quoted(k)));
+        let min_entries = u(self, "min-entries");
+        let max_entries = u(self, "max-entries");
+        let values = self.needed_child(
+            values_node,
+            ty_name.span,
+            "a `map` needs a `values` child naming the type of its values",
+            "add `{ values \"string\" max-length=256 }`, or `{ values \"json\" }` for any value",
+        )?;
+        let (values, values_nullable) = self.lower_element(&values, depth, Element::Values)?;
+        if !MapTy::admits(&values.kind) {
+            self.err(
+                "model/unsupported-type",
+                values.span,
+                format!(
+                    "map values of type `{}` are not part of the format",
+                    values.kind.keyword()
+                ),
+                Some("use a scalar type, `json`, an `array`, an `object` or a named type; for a map of maps, name an object type whose fields are the inner keys".to_string()),
+            );
+            return None;
+        }
+        Some(TyKind::Map(Box::new(MapTy {
+            min_entries,
+            max_entries,
+            values: Box::new(values),
+            values_nullable,
+        })))
     }
 
     /// An `object` field's `extra TYPE …` child (it is open) with the field's `min-entries` /

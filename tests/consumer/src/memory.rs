@@ -44,7 +44,7 @@ impl Memory {
             customer_display_name: format!("Customer {n}"),
             status,
             currency: InvoiceCurrency::Eur,
-            amount_due_minor: 1000 * i64::from(n),
+            amount_due_minor: 1000 * u64::from(n),
             due_date: "2026-01-31".into(),
             issued_at: "2026-01-01T09:00:00Z".into(),
         };
@@ -81,7 +81,7 @@ impl billing::Billing for Memory {
         if input.cursor.is_some() {
             return Err(invoice_list::Error::InvalidCursor);
         }
-        let size = usize::try_from(input.page_size).unwrap_or(0);
+        let size = usize::from(input.page_size);
         let items = self
             .invoices
             .iter()
@@ -126,7 +126,7 @@ impl billing::Billing for Memory {
             .unwrap_or(0);
         Ok(invoice_get::Output {
             invoice,
-            reminder_count: i64::try_from(reminders).unwrap_or(i64::MAX),
+            reminder_count: u8::try_from(reminders).unwrap_or(u8::MAX),
             last_reminder_at: None,
         })
     }

@@ -309,3 +309,26 @@ fn a_resource_version_digest_covers_the_arguments_and_the_version() {
     // An approval of one version approves no other.
     assert_ne!(input.approval_digest("v43"), input.approval_digest("v42"));
 }
+
+/// JSON Schema's `integer` admits `1.0`: so does the generated input, and a wrong type is
+/// reported at its JSON Pointer.
+#[test]
+fn integers_accept_a_zero_fraction_and_wrong_types_name_their_path() {
+    let m = Memory::sample();
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_list",
+        json!({"status": "open", "page_size": 1.0}),
+    );
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(structured(&r)["items"].as_array().map(Vec::len), Some(1));
+    let r = call(
+        &m,
+        &acme(),
+        "invoice_list",
+        json!({"status": "open", "page_size": "ten"}),
+    );
+    let paths: Vec<String> = violations(&r).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(paths, ["/page_size"]);
+}

@@ -1,7 +1,7 @@
 //! The text that makes the model choose a tool: summary, when, when-not, docs, examples.
 //!
 //! Besides the rule list, this module holds what several text rules share: word splitting,
-//! with the stop words and stemming of [`crate::lint::similarity`]. The texts themselves, and narrowing a finding's span to the
+//! with the stop words and stemming of `lint::similarity`. The texts themselves, and narrowing a finding's span to the
 //! offending words inside a string literal, are the linter's ([`crate::lint::text`]).
 
 crate::lint::declare_rules! {
