@@ -57,10 +57,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
+    catalogc::rmcp::init_operator_log();
     let memory = Memory {
         faults: std::env::var("BILLING_SERVER_FAULTS").is_ok_and(|v| v == "1"),
         ..Memory::sample()

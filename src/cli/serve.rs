@@ -87,10 +87,7 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
         .with_cache_scope(scope)
         .with_approval_ttl(Duration::from_millis(args.approval_ttl_ms));
     // The operator's log: stderr, never stdout (the stdio transport).
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
+    crate::rmcp::init_operator_log();
     let Some(addr) = args.http else {
         server.run(crate::rmcp::Transport::Stdio)?;
         return Ok(Status::Ok);

@@ -87,6 +87,19 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Sends the server's operator log (`tracing` events: refused approvals, withheld outputs,
+/// panics, timeouts) to stderr, never stdout, which the stdio transport owns. A closed or
+/// full stderr loses log lines but never a response: the writer's errors are not reported
+/// (reporting them would write to stderr again, and panic there).
+#[cfg(feature = "cli")]
+pub fn init_operator_log() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .log_internal_errors(false)
+        .try_init();
+}
+
 /// A boxed future, as [`Service::call`] returns it (the trait stays object safe).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
