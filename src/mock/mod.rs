@@ -16,7 +16,7 @@
 //!    (`output kind=…`) and no example answers with a fixed placeholder of its kind
 //!    ([`placeholder`]).
 //!
-//! Each tool's [`ToolInfo`] carries its catalog's policy ([`Policy::of`]), so the server
+//! Each tool's [`ToolInfo`] carries its catalog's policy (`model::Tool::policy`), so the server
 //! holds the mock to the same approvals and limits as generated code.
 
 pub mod sample;
@@ -110,9 +110,9 @@ fn leak_str(s: &str) -> &'static str {
 /// `tool`'s contract and policy with the lifetime of the process, as generated code has
 /// them.
 fn info(tool: &Tool, contract: &crate::contract::ToolContract) -> ToolInfo {
-    let sensitive = Policy::sensitive_inputs(tool);
-    let scope = Policy::idempotency_scope(tool);
-    let p = Policy::of(tool, &sensitive, &scope);
+    let sensitive = tool.sensitive_inputs();
+    let scope = tool.idempotency_scope();
+    let p = tool.policy(&sensitive, &scope);
     let leak_opt = |v: Option<&str>| v.map(leak_str);
     let hashes = contract.hashes();
     ToolInfo {

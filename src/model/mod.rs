@@ -12,6 +12,7 @@ use read::keyword_enum;
 pub mod codes;
 pub mod inline;
 pub mod lower;
+mod policy;
 pub mod read;
 pub mod vocab;
 pub use crate::syntax::{Span, Spanned as Sp};

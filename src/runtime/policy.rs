@@ -4,7 +4,7 @@
 //! idempotency key, the arguments that are never shown).
 //!
 //! Generated code states each tool's policy in its [`ToolInfo`](super::ToolInfo); `catalogc
-//! serve --mock` builds the same value from the loaded catalog ([`Policy::of`]), so both are
+//! serve --mock` builds the same value from the loaded catalog (`model::Tool::policy`), so both are
 //! held to one set of rules by `catalogc::rmcp`.
 
 use super::idempotency::{DEFAULT_WAIT_MS, Idempotency};
@@ -70,58 +70,5 @@ impl<'a> Policy<'a> {
     /// Whether `field` is a sensitive input field.
     pub fn is_sensitive(&self, field: &str) -> bool {
         self.sensitive.contains(&field)
-    }
-
-    /// The policy `tool` declares; `sensitive` holds the names of its sensitive input fields
-    /// ([`Policy::sensitive_inputs`]), `scope` its idempotency scope
-    /// ([`Policy::idempotency_scope`]).
-    #[cfg(feature = "compiler")]
-    pub fn of(
-        tool: &'a crate::model::Tool,
-        sensitive: &'a [&'a str],
-        scope: &'a [&'a str],
-    ) -> Policy<'a> {
-        let limits = tool.limits.as_deref();
-        Policy {
-            effect: tool.effect.value.as_str(),
-            timeout_ms: limits.and_then(|l| l.timeout_ms.as_ref()).map(|v| v.value),
-            max_result_bytes: limits
-                .and_then(|l| l.max_result_bytes.as_ref())
-                .map(|v| v.value),
-            on_timeout: tool.on_timeout.as_ref().map(|t| t.strategy.value.as_str()),
-            status_tool: tool
-                .on_timeout
-                .as_ref()
-                .and_then(|t| t.tool.as_ref())
-                .map(|t| t.value.as_str()),
-            confirm: tool.confirm.as_ref().map(|c| c.digest.value.as_str()),
-            idempotency: tool.idempotency.as_ref().map(|i| Idempotency {
-                key: i.key.value.as_str(),
-                scope,
-                ttl_s: i.ttl_s.as_ref().map(|v| v.value),
-            }),
-            sensitive,
-        }
-    }
-
-    /// The names in `tool`'s `idempotency scope=`, in declaration order.
-    #[cfg(feature = "compiler")]
-    pub fn idempotency_scope(tool: &crate::model::Tool) -> Vec<&str> {
-        tool.idempotency
-            .iter()
-            .flat_map(|i| &i.scope)
-            .map(|s| s.value.as_str())
-            .collect()
-    }
-
-    /// The names of `tool`'s input fields marked `sensitive=#true`, in declaration order.
-    #[cfg(feature = "compiler")]
-    pub fn sensitive_inputs(tool: &crate::model::Tool) -> Vec<&str> {
-        tool.input
-            .fields
-            .iter()
-            .filter(|f| f.sensitive)
-            .map(|f| f.name.value.as_str())
-            .collect()
     }
 }

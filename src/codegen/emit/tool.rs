@@ -6,7 +6,6 @@ use super::{At, Options, doc, ident, item, opt_u64};
 use crate::codegen::plan::{FieldPlan, Item, RTy, ToolPlan};
 use crate::contract::ToolContract;
 use crate::model::{ConfirmDigest, ContentKind};
-use crate::runtime::Policy;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -88,9 +87,9 @@ pub(in crate::codegen) fn module(
 /// `idempotency` is `Some` exactly when `Input::idempotency_key()` exists ([`key_field`]).
 fn policy(t: &ToolPlan<'_>) -> TokenStream {
     let tool = t.tool;
-    let sensitive = Policy::sensitive_inputs(tool);
-    let scope = Policy::idempotency_scope(tool);
-    let p = Policy::of(tool, &sensitive, &scope);
+    let sensitive = tool.sensitive_inputs();
+    let scope = tool.idempotency_scope();
+    let p = tool.policy(&sensitive, &scope);
     let opt_str = |v: Option<&str>| match v {
         Some(s) => quote!(__rt::Some(#s)),
         None => quote!(__rt::None),
