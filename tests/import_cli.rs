@@ -107,13 +107,24 @@ fn lint_of_a_published_list_skips_the_catalog_only_rules_and_says_which() {
     );
     let diags = out["diagnostics"].as_array().cloned().unwrap_or_default();
     assert!(!diags.is_empty());
+    let text = std::fs::read_to_string(&*src).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
     for d in &diags {
-        assert!(
-            d["file"]
-                .as_str()
-                .is_some_and(|f| f.ends_with("tools.json.kdl")),
-            "{d}"
-        );
+        // Every finding points into the JSON file itself: the line it names holds the member
+        // its pointer names (the tool's `name`, or the property's key).
+        assert_eq!(d["file"].as_str(), Some(&*src), "{d}");
+        let pointer = d["pointer"].as_str().unwrap_or_default();
+        let last = pointer.rsplit('/').next().unwrap_or_default();
+        let line = d["line"].as_u64().unwrap_or(0) as usize;
+        let shown = lines.get(line.wrapping_sub(1)).copied().unwrap_or_default();
+        let tool = d["tool"].as_str().unwrap_or_default();
+        let wanted = if d["path"].is_string() {
+            format!("\"{last}\"")
+        } else {
+            format!("\"{tool}\"")
+        };
+        assert!(pointer.starts_with("/tools/"), "{d}");
+        assert!(shown.contains(&wanted), "{d} at {shown:?}");
         let rule = d["rule"].as_str().unwrap_or_default();
         assert!(!skipped.contains(&Value::from(rule)), "{rule} ran");
     }

@@ -2,7 +2,7 @@
 
 use super::{CliError, Global, Status};
 use crate::diag::emit::{self, Summary, sarif};
-use crate::diag::{Level, SourceMap};
+use crate::diag::{Diagnostic, Level, SourceMap};
 use crate::lint::baseline::Baseline;
 use crate::lint::docs::CoreRules;
 use crate::lint::docs::LintRules;
@@ -82,7 +82,8 @@ fn refuse_overwriting_an_input(path: &Path, sources: &SourceMap) -> Result<(), C
 pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     // The rules' text patterns compile on another thread while the catalogs load.
     let (loaded, ()) = rayon::join(|| load(&args.paths, global), crate::lint::prepare);
-    let (mut loaded, published) = loaded?;
+    let (mut loaded, lists) = loaded?;
+    let published = !lists.is_empty();
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
     let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
@@ -95,6 +96,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     config.targets.sort();
     config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
+    point_into_lists(&mut diags, &mut loaded.sources, lists);
     if let Some(path) = &args.write_baseline {
         refuse_overwriting_an_input(path, &loaded.sources)?;
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);
@@ -138,18 +140,23 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     })
 }
 
-/// Loads the catalogs of `paths`, or imports the tools/list files among them (`*.json`);
-/// `true` when the input is published tool lists. Each list is a source named
-/// `FILE.json.kdl`, holding the imported catalog the findings point into. The two kinds are
-/// not mixed in one run: the rules that run differ.
-fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), CliError> {
+/// A published tools/list linted in this run: its path and text, in source order (file `i`
+/// of the loaded sources is list `i`).
+type List = (PathBuf, String);
+
+/// Loads the catalogs of `paths`, or imports the tools/list files among them (`*.json`),
+/// returned beside the load (none for catalogs). Each list is loaded as a source named
+/// `FILE.json.kdl`, holding the imported catalog the rules read; [`point_into_lists`] moves
+/// the findings into the JSON afterwards. The two kinds are not mixed in one run: the rules
+/// that run differ.
+fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, Vec<List>), CliError> {
     let is_json = |p: &PathBuf| {
         p.extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     };
     let json: Vec<&PathBuf> = paths.iter().filter(|p| is_json(p)).collect();
     if json.is_empty() {
-        return Ok((project::load(paths, &global.load)?, false));
+        return Ok((project::load(paths, &global.load)?, Vec::new()));
     }
     if json.len() != paths.len() {
         return Err(CliError(
@@ -157,6 +164,7 @@ fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), C
         ));
     }
     let mut sources = Vec::with_capacity(json.len());
+    let mut lists = Vec::with_capacity(json.len());
     for path in json {
         let text = super::import::read_input(path, &global.load)?;
         let name = super::import::catalog_name(path);
@@ -165,6 +173,28 @@ fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), C
         let mut shown = path.clone().into_os_string();
         shown.push(".kdl");
         sources.push((PathBuf::from(shown), imported.text));
+        lists.push((path.clone(), text));
     }
-    Ok((project::load_sources(sources), true))
+    Ok((project::load_sources(sources), lists))
+}
+
+/// Points the findings on imported lists into the JSON files they came from: each list's
+/// source becomes the JSON text under its own path, and each finding the member its tool and
+/// path name there (its line and column, and its JSON pointer), or the whole list when the
+/// file does not hold that place.
+fn point_into_lists(diags: &mut [Diagnostic], sources: &mut SourceMap, lists: Vec<List>) {
+    for (i, (path, text)) in lists.into_iter().enumerate() {
+        let list = crate::import::locate::ToolsList::parse(&text);
+        for d in diags.iter_mut().filter(|d| d.file.0 == i) {
+            match list.locate(d.tool.as_deref(), d.path.as_deref()) {
+                Some(place) => {
+                    d.span = place.span;
+                    d.pointer = Some(place.pointer);
+                }
+                None => d.span = crate::syntax::Span::new(0, 0),
+            }
+        }
+        drop(list);
+        sources.files[i] = crate::diag::SourceFile::new(path, text);
+    }
 }

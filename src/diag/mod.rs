@@ -61,6 +61,9 @@ pub struct Diagnostic {
     pub tool: Option<Arc<str>>,
     /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
     pub path: Option<String>,
+    /// RFC 6901 JSON pointer to the place in a JSON input (a linted tools/list), when the
+    /// finding is in one.
+    pub pointer: Option<String>,
 }
 
 impl Diagnostic {
@@ -82,6 +85,7 @@ impl Diagnostic {
             catalog: None,
             tool: None,
             path: None,
+            pointer: None,
         }
     }
 

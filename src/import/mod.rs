@@ -16,6 +16,7 @@
 
 pub mod effects;
 pub mod kdl;
+pub mod locate;
 mod schema;
 
 use crate::diag::{FileId, Level};

@@ -409,6 +409,7 @@ pub fn run(
                 catalog: catalogs.get(&f.file).cloned(),
                 tool: f.tool.map(|t| names.get(&t)),
                 path: f.path,
+                pointer: None,
             });
         }
     }

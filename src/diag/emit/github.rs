@@ -82,6 +82,7 @@ mod tests {
             catalog: None,
             tool: None,
             path: None,
+            pointer: None,
             fingerprint: String::new(),
             title: Some("t\u{1b},x".into()),
             properties: None,

@@ -251,6 +251,15 @@ fn write_one(
             escape_controls(&context.join(", "))
         )?;
     }
+    if let Some(p) = &d.pointer {
+        writeln!(
+            out,
+            "{pad} {} {}: {}",
+            gutter("="),
+            st.paint("1", "pointer"),
+            escape_controls(p)
+        )?;
+    }
     if let Some(h) = &d.help {
         let h = escape_controls(h);
         writeln!(out, "{pad} {} {}: {h}", gutter("="), st.paint("1", "help"))?;

@@ -37,6 +37,8 @@ struct RecordObject<'a> {
     tool: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
     message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
@@ -57,6 +59,7 @@ impl<'a> RecordObject<'a> {
             catalog: r.catalog.as_deref(),
             tool: r.tool.as_deref(),
             path: r.path.as_deref(),
+            pointer: r.pointer.as_deref(),
             message: &r.message,
             help: r.help.as_deref(),
             fingerprint: &r.fingerprint,
@@ -131,6 +134,9 @@ mod tests {
         }
         if let Some(p) = &r.path {
             m.insert("path".into(), json!(p));
+        }
+        if let Some(p) = &r.pointer {
+            m.insert("pointer".into(), json!(p));
         }
         m.insert("message".into(), json!(r.message));
         if let Some(h) = &r.help {

@@ -102,6 +102,8 @@ pub struct Record {
     pub tool: Option<String>,
     /// Dotted location inside the tool, e.g. `input.items[].amount_minor`.
     pub path: Option<String>,
+    /// JSON pointer into a JSON input (a linted tools/list).
+    pub pointer: Option<String>,
     /// Stable identity for baselines: does not change when unrelated lines move.
     pub fingerprint: String,
     /// The GitHub annotation title; the rule ID when `None`.
@@ -172,6 +174,7 @@ pub fn each_record<'a>(
         catalog: d.catalog.as_deref().map(str::to_string),
         tool: d.tool.as_deref().map(str::to_string),
         path: d.path.clone(),
+        pointer: d.pointer.clone(),
         fingerprint: seen.fingerprint(d, sources),
         title: None,
         properties: None,
@@ -382,6 +385,7 @@ mod tests {
             catalog: Some("billing".into()),
             tool: Some("invoice_get".into()),
             path: Some("input.items[].amount".into()),
+            pointer: Some("/tools/0/inputSchema/properties/items".into()),
             fingerprint: "ab".repeat(32),
             title: None,
             properties: Some(json!({ "k": [1, {}, []], "e": {} })),
@@ -395,6 +399,7 @@ mod tests {
             catalog: None,
             tool: None,
             path: None,
+            pointer: None,
             fingerprint: "0".repeat(64),
             title: None,
             properties: None,
