@@ -53,8 +53,7 @@ pub fn format(src: &str) -> Result<String, FormatError> {
 /// errors, lowers to the same model and diagnostics apart from positions, holds the same
 /// comments and slashdashes, and is already formatted. `Err` says what differs.
 pub fn verify(before: &str, after: &str) -> Result<(), String> {
-    let parsed_after = syntax::parse(after);
-    if let Some(e) = parsed_after.errors.first() {
+    if let Some(e) = syntax::parse(after).errors.first() {
         return Err(format!("the result does not parse: {}", e.message));
     }
     if model_fingerprint(before) != model_fingerprint(after) {
@@ -71,33 +70,123 @@ pub fn verify(before: &str, after: &str) -> Result<(), String> {
 }
 
 /// The lowered model and its diagnostics with every byte offset left out, so moving text
-/// around changes nothing while any change of meaning does.
-fn model_fingerprint(src: &str) -> String {
+/// around changes nothing while any change of meaning does: the SHA-256 of their `Debug`
+/// dump with every span cut out, hashed as it is written, so a catalog of a million enum
+/// values is never dumped into memory.
+fn model_fingerprint(src: &str) -> [u8; 32] {
+    use sha2::Digest;
+    use std::fmt::Write;
     let parsed = syntax::parse(src);
     let (catalog, diags) = crate::model::lower(&parsed.document, FileId(0));
+    drop(parsed);
     let mut found: Vec<String> = diags
         .iter()
         .map(|d| format!("{} {:?} {} {:?}", d.rule, d.level, d.message, d.help))
         .collect();
     found.sort();
-    strip_spans(&format!("{catalog:?}\n{found:?}"))
+    let mut out = StripSpans::new(Hashing(sha2::Sha256::new()));
+    // Writing into a hash cannot fail.
+    let _ = write!(out, "{catalog:?}\n{found:?}");
+    out.finish().0.finalize().into()
 }
 
-/// Replaces every `Span { start: N, end: N }` of a `Debug` dump with `Span`.
-fn strip_spans(dump: &str) -> String {
-    const OPEN: &str = "Span {";
-    let mut out = String::with_capacity(dump.len());
-    let mut rest = dump;
-    while let Some(i) = rest.find(OPEN) {
-        out.push_str(&rest[..i + 4]);
-        let after = &rest[i + OPEN.len()..];
-        match after.find('}') {
-            Some(j) if after[..j].contains("start:") => rest = &after[j + 1..],
-            _ => rest = &rest[i + 4..],
+/// A `fmt::Write` that feeds a SHA-256 hash.
+struct Hashing(sha2::Sha256);
+
+impl std::fmt::Write for Hashing {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        sha2::Digest::update(&mut self.0, s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Writes what it is given to `out` with every `Span { start: N, end: N }` of a `Debug` dump
+/// written as `Span`. Text is held back only while it may be the start of a span.
+struct StripSpans<W> {
+    pending: String,
+    out: W,
+}
+
+impl<W: std::fmt::Write> StripSpans<W> {
+    const OPEN: &'static str = "Span {";
+    /// Bytes held before they are passed on.
+    const BATCH: usize = 1 << 16;
+
+    fn new(out: W) -> Self {
+        StripSpans {
+            pending: String::new(),
+            out,
         }
     }
-    out.push_str(rest);
-    out
+
+    /// Passes on the pending text, all of it when `last`, else all but what may still turn
+    /// out to be part of a span.
+    fn flush(&mut self, last: bool) -> std::fmt::Result {
+        let mut rest = self.pending.as_str();
+        let mut done = 0;
+        loop {
+            match rest.find(Self::OPEN) {
+                Some(i) => {
+                    let after = &rest[i + Self::OPEN.len()..];
+                    match after.find('}') {
+                        Some(j) if after[..j].contains("start:") => {
+                            self.out.write_str(&rest[..i + 4])?;
+                            let used = i + Self::OPEN.len() + j + 1;
+                            done += used;
+                            rest = &rest[used..];
+                        }
+                        Some(_) => {
+                            self.out.write_str(&rest[..i + 4])?;
+                            done += i + 4;
+                            rest = &rest[i + 4..];
+                        }
+                        None if last => {
+                            self.out.write_str(rest)?;
+                            done += rest.len();
+                            rest = "";
+                        }
+                        None => {
+                            self.out.write_str(&rest[..i])?;
+                            done += i;
+                            break;
+                        }
+                    }
+                }
+                None => {
+                    // Keep what could be the first bytes of `Span {`.
+                    let mut keep = if last {
+                        rest.len()
+                    } else {
+                        rest.len().saturating_sub(Self::OPEN.len() - 1)
+                    };
+                    while !rest.is_char_boundary(keep) {
+                        keep -= 1;
+                    }
+                    self.out.write_str(&rest[..keep])?;
+                    done += keep;
+                    break;
+                }
+            }
+        }
+        self.pending.drain(..done);
+        Ok(())
+    }
+
+    fn finish(mut self) -> W {
+        // Writing into a hash or a string cannot fail.
+        let _ = self.flush(true);
+        self.out
+    }
+}
+
+impl<W: std::fmt::Write> std::fmt::Write for StripSpans<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.pending.push_str(s);
+        if self.pending.len() >= Self::BATCH {
+            self.flush(false)?;
+        }
+        Ok(())
+    }
 }
 
 /// Every comment (line comments without trailing blanks) and slashdash, sorted.
@@ -264,14 +353,16 @@ struct NodeL<'s> {
     trailing: Vec<Comment<'s>>,
 }
 
+/// An argument or property as it will be printed. Boxed slices and strings rather than
+/// vectors: a node may hold a million of them.
 #[derive(Debug)]
 struct EntryL<'s> {
     /// Comments written before the entry (or inside it), printed before it.
-    leads: Vec<Comment<'s>>,
+    leads: Box<[Comment<'s>]>,
     slashdash: bool,
     /// The property name (`None` for an argument), for sorting.
-    key: Option<String>,
-    text: String,
+    key: Option<Box<str>>,
+    text: Box<str>,
 }
 
 #[derive(Debug)]
@@ -325,40 +416,71 @@ struct BlockL<'s> {
 }
 
 /// The parser's groups, nested: each with the indices of the groups directly inside it.
+/// The lists of all groups are kept end to end in one vector (`kid_list`, group `g`'s at
+/// `kid_start[g]..kid_start[g + 1]`), as a catalog of a million enum values has a million
+/// groups, most of them with no group inside.
 struct Nested {
     kinds: Vec<GroupKind>,
     ranges: Vec<(usize, usize)>,
-    kids: Vec<Vec<usize>>,
+    kid_start: Vec<usize>,
+    kid_list: Vec<usize>,
     roots: Vec<usize>,
 }
 
+impl Nested {
+    /// The groups directly inside group `g`, in order.
+    fn kids(&self, g: usize) -> &[usize] {
+        &self.kid_list[self.kid_start[g]..self.kid_start[g + 1]]
+    }
+}
+
 fn nest(tree: &SyntaxTree) -> Nested {
+    const ROOT: usize = usize::MAX;
     let groups = tree.groups();
-    let mut n = Nested {
-        kinds: groups.iter().map(|g| g.kind).collect(),
-        ranges: groups
-            .iter()
-            .map(|g| (g.first as usize, g.end as usize))
-            .collect(),
-        kids: vec![Vec::new(); groups.len()],
-        roots: Vec::new(),
-    };
+    let ranges: Vec<(usize, usize)> = groups
+        .iter()
+        .map(|g| (g.first as usize, g.end as usize))
+        .collect();
+    // Each group's parent, found with a stack of the groups still open (groups come in the
+    // order they open, so a group's parent is the innermost open group that holds it).
+    let mut parent = Vec::with_capacity(ranges.len());
     let mut stack: Vec<usize> = Vec::new();
-    for (i, &(first, end)) in n.ranges.iter().enumerate() {
+    for (i, &(first, end)) in ranges.iter().enumerate() {
         while let Some(&top) = stack.last() {
-            let (tf, te) = n.ranges[top];
+            let (tf, te) = ranges[top];
             if tf <= first && end <= te {
                 break;
             }
             stack.pop();
         }
-        match stack.last() {
-            Some(&top) => n.kids[top].push(i),
-            None => n.roots.push(i),
-        }
+        parent.push(stack.last().copied().unwrap_or(ROOT));
         stack.push(i);
     }
-    n
+    let mut kid_start = vec![0; ranges.len() + 1];
+    for &p in parent.iter().filter(|&&p| p != ROOT) {
+        kid_start[p + 1] += 1;
+    }
+    for g in 1..kid_start.len() {
+        kid_start[g] += kid_start[g - 1];
+    }
+    let mut next = kid_start.clone();
+    let mut kid_list = vec![0; kid_start[ranges.len()]];
+    let mut roots = Vec::new();
+    for (i, &p) in parent.iter().enumerate() {
+        if p == ROOT {
+            roots.push(i);
+        } else {
+            kid_list[next[p]] = i;
+            next[p] += 1;
+        }
+    }
+    Nested {
+        kinds: groups.iter().map(|g| g.kind).collect(),
+        ranges,
+        kid_start,
+        kid_list,
+        roots,
+    }
 }
 
 struct Cx<'s, 't> {
@@ -459,7 +581,7 @@ impl<'s> Cx<'s, '_> {
                         GroupKind::Slashdashed => {
                             // `/-`, then maybe comments, then the node: the comments go before.
                             slashdash = true;
-                            let inner = self.groups.kids[g].first().copied();
+                            let inner = self.groups.kids(g).first().copied();
                             let Some(node) =
                                 inner.filter(|&n| self.groups.kinds[n] == GroupKind::Node)
                             else {
@@ -570,10 +692,16 @@ impl<'s> Cx<'s, '_> {
     /// One node group: its name, entries, blocks and the comments among them.
     fn node(&self, g: usize) -> Result<NodeL<'s>, FormatError> {
         let (first, end) = self.groups.ranges[g];
+        let entries = self
+            .groups
+            .kids(g)
+            .iter()
+            .filter(|&&k| self.groups.kinds[k] == GroupKind::Entry)
+            .count();
         let mut node = NodeL {
             head: String::new(),
             name: String::new(),
-            entries: Vec::new(),
+            entries: Vec::with_capacity(entries),
             blocks: Vec::new(),
             trailing: Vec::new(),
         };
@@ -582,7 +710,7 @@ impl<'s> Cx<'s, '_> {
         let mut after_escline = false;
         let mut named = false;
         let mut slashdash = false;
-        for part in self.parts(first, end, &self.groups.kids[g]) {
+        for part in self.parts(first, end, self.groups.kids(g)) {
             let i = match part {
                 Part::Token(i) => i,
                 Part::Group(k) => {
@@ -626,14 +754,14 @@ impl<'s> Cx<'s, '_> {
             GroupKind::Entry => {
                 let (key, text) = self.entry(k, pending)?;
                 node.entries.push(EntryL {
-                    leads: std::mem::take(pending),
+                    leads: std::mem::take(pending).into_boxed_slice(),
                     slashdash: std::mem::take(slashdash),
-                    key,
-                    text,
+                    key: key.map(String::into_boxed_str),
+                    text: text.into_boxed_str(),
                 });
             }
             GroupKind::Children => {
-                let block = self.level(first + 1, end.saturating_sub(1), &self.groups.kids[k])?;
+                let block = self.level(first + 1, end.saturating_sub(1), self.groups.kids(k))?;
                 node.blocks.push(BlockItem {
                     leads: std::mem::take(pending),
                     slashdash: std::mem::take(slashdash),
@@ -642,7 +770,7 @@ impl<'s> Cx<'s, '_> {
             }
             GroupKind::Slashdashed => {
                 *slashdash = true;
-                for part in self.parts(first + 1, end, &self.groups.kids[k]) {
+                for part in self.parts(first + 1, end, self.groups.kids(k)) {
                     match part {
                         Part::Group(g) => self.node_part(g, node, pending, slashdash)?,
                         Part::Token(i) => pending.extend(self.comment(i)),
@@ -664,7 +792,7 @@ impl<'s> Cx<'s, '_> {
         let (first, end) = self.groups.ranges[g];
         let mut key = None;
         let mut text = String::new();
-        for part in self.parts(first, end, &self.groups.kids[g]) {
+        for part in self.parts(first, end, self.groups.kids(g)) {
             let i = match part {
                 Part::Token(i) => i,
                 Part::Group(k) => {

@@ -125,9 +125,9 @@ pub fn import_within(json: &str, catalog: &str, max_bytes: u64) -> Result<Import
     // parsers they may ignore and serde_json rejects.
     let json = json.strip_prefix('\u{FEFF}').unwrap_or(json);
     let value: Value = serde_json::from_str(json).map_err(|e| ImportError::Json(e.to_string()))?;
-    let tools = match &value {
+    let tools = match value {
         Value::Array(tools) => tools,
-        Value::Object(o) => match o.get("tools") {
+        Value::Object(mut o) => match o.remove("tools") {
             Some(Value::Array(tools)) => tools,
             Some(_) => return Err(ImportError::Shape("`tools` is not an array".into())),
             None => {
@@ -142,7 +142,11 @@ pub fn import_within(json: &str, catalog: &str, max_bytes: u64) -> Result<Import
             ));
         }
     };
-    import_tools_within(tools, catalog, max_bytes)
+    let written = write_tools(&tools, catalog, max_bytes)?;
+    // The parsed list is the largest thing held; laying out and checking the catalog
+    // does not need it.
+    drop(tools);
+    written.finish(max_bytes)
 }
 
 /// Imports the Tool objects `tools` (a tools/list's `tools` array) as a catalog named
@@ -157,6 +161,18 @@ pub fn import_tools_within(
     catalog: &str,
     max_bytes: u64,
 ) -> Result<Imported, ImportError> {
+    write_tools(tools, catalog, max_bytes)?.finish(max_bytes)
+}
+
+/// A catalog written from a list, before it is laid out and checked.
+struct Written {
+    raw: String,
+    notes: Vec<Note>,
+    tools: usize,
+}
+
+/// Writes the catalog of `tools` (not yet laid out), refusing one over `max_bytes`.
+fn write_tools(tools: &[Value], catalog: &str, max_bytes: u64) -> Result<Written, ImportError> {
     if !crate::names::is_catalog_name(catalog) {
         return Err(ImportError::Name(catalog.to_string()));
     }
@@ -198,16 +214,32 @@ pub fn import_tools_within(
             return Err(too_large(raw.len()));
         }
     }
-    let text = crate::fmt::format(&raw).map_err(|e| ImportError::Internal(format!("{e:?}")))?;
-    if text.len() as u64 > max_bytes {
-        return Err(too_large(text.len()));
-    }
-    check_loads(&text)?;
-    Ok(Imported {
-        text,
+    Ok(Written {
+        raw,
         notes,
         tools: seen.len(),
     })
+}
+
+impl Written {
+    /// Lays the catalog out canonically and checks that it loads.
+    fn finish(self, max_bytes: u64) -> Result<Imported, ImportError> {
+        let text =
+            crate::fmt::format(&self.raw).map_err(|e| ImportError::Internal(format!("{e:?}")))?;
+        drop(self.raw);
+        if text.len() as u64 > max_bytes {
+            return Err(ImportError::TooLarge {
+                bytes: text.len(),
+                cap: max_bytes,
+            });
+        }
+        check_loads(&text)?;
+        Ok(Imported {
+            text,
+            notes: self.notes,
+            tools: self.tools,
+        })
+    }
 }
 
 fn list_note(what: String) -> Note {

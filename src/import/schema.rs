@@ -993,7 +993,7 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
         }
     }
     if let Some(vals) = listed_values(shape, lost) {
-        node = enum_child(node, vals, |v| v.as_str().map(Val::from), lost);
+        node = enum_child(node, &vals, |v| v.as_str().map(Val::from), lost);
     }
     (node, READ)
 }
@@ -1026,7 +1026,7 @@ fn number(
         }
     }
     if let Some(vals) = listed_values(shape, lost) {
-        node = enum_child(node, vals, |v| num_value(v, integer), lost);
+        node = enum_child(node, &vals, |v| num_value(v, integer), lost);
     }
     if let Some(v) = shape.get("x-unit") {
         match v.as_str().and_then(Unit::parse) {
@@ -1050,9 +1050,12 @@ fn number(
 }
 
 /// The values of an `enum`, or of a `const` written as a one-value enum (with a note).
-fn listed_values(shape: &Shape, lost: &mut Vec<String>) -> Option<Vec<Value>> {
+fn listed_values<'s>(
+    shape: &'s Shape,
+    lost: &mut Vec<String>,
+) -> Option<std::borrow::Cow<'s, [Value]>> {
     match (shape.get("enum"), shape.get("const")) {
-        (Some(Value::Array(vals)), _) => Some(vals.clone()),
+        (Some(Value::Array(vals)), _) => Some(std::borrow::Cow::Borrowed(vals)),
         (Some(other), _) => {
             lost.push(format!("`enum` {} is not a list; left out", short(other)));
             None
@@ -1062,7 +1065,7 @@ fn listed_values(shape: &Shape, lost: &mut Vec<String>) -> Option<Vec<Value>> {
                 "`const` {} is written as a one-value enum",
                 short(c)
             ));
-            Some(vec![c.clone()])
+            Some(std::borrow::Cow::Owned(vec![c.clone()]))
         }
         (None, None) => None,
     }
@@ -1096,36 +1099,43 @@ impl<'a> ValKey<'a> {
 /// enum with a value of another kind, or none, is left out with a note.
 fn enum_child(
     mut node: Node,
-    mut vals: Vec<Value>,
+    vals: &[Value],
     convert: impl Fn(&Value) -> Option<Val>,
     lost: &mut Vec<String>,
 ) -> Node {
     // `null` in an enum is a value only when the type admits it, and then the field is
     // written `nullable=#true`, which lists it again: either way it is not a value here.
-    vals.retain(|v| !v.is_null());
-    let converted: Vec<Val> = vals.iter().filter_map(&convert).collect();
+    let values = vals.iter().filter(|v| !v.is_null());
+    let listed = values.clone().count();
+    let converted: Vec<Val> = values.filter_map(&convert).collect();
     // First occurrences in order, each found by a hash lookup (comparing each value with all
-    // kept before it took 38 s for one 200,000-value enum).
-    let mut seen = std::collections::HashSet::with_capacity(converted.len());
-    let unique: Vec<Val> = converted
-        .iter()
-        .filter(|v| seen.insert(ValKey::of(v)))
-        .cloned()
-        .collect();
-    if converted.len() == vals.len() && !unique.is_empty() {
-        if unique.len() < converted.len() {
+    // kept before it took 38 s for one 200,000-value enum). The values move into the node
+    // once the lookups are done, so an enum of a million values is held once, not thrice.
+    let first: Vec<bool> = {
+        let mut seen = std::collections::HashSet::with_capacity(converted.len());
+        converted
+            .iter()
+            .map(|v| seen.insert(ValKey::of(v)))
+            .collect()
+    };
+    let unique = first.iter().filter(|f| **f).count();
+    if converted.len() == listed && unique > 0 {
+        if unique < converted.len() {
             lost.push("enum values listed twice are written once".into());
         }
         let mut e = Node::new("enum");
-        for v in unique {
-            e = e.arg(v);
+        for (v, first) in converted.into_iter().zip(first) {
+            if first {
+                e = e.arg(v);
+            }
         }
         node = node.block();
         node.child(e);
     } else {
+        let kept: Vec<Value> = vals.iter().filter(|v| !v.is_null()).cloned().collect();
         lost.push(format!(
             "enum {} mixes types or is empty; left out",
-            short(&Value::Array(vals))
+            short(&Value::Array(kept))
         ));
     }
     node
