@@ -6,6 +6,9 @@ crate::lint::declare_rules! {
     internal_key,
     sensitive_unmarked,
     general_execution,
+    url_fetch,
+    model_path,
+    debug_tool,
 }
 
 /// Words that, before `token`, make it a pagination cursor rather than a credential:
