@@ -9,6 +9,7 @@ crate::lint::declare_rules! {
     url_fetch,
     model_path,
     debug_tool,
+    code_input,
 }
 
 /// Words that, before `token`, make it a pagination cursor rather than a credential:
