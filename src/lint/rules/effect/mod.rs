@@ -9,4 +9,6 @@ crate::lint::declare_rules! {
     pointless,
     write_without_input,
     missing_hints,
+    hint_contradiction,
+    switching_argument,
 }
