@@ -9,6 +9,7 @@ pub mod docs;
 pub mod published;
 pub mod rules;
 pub(crate) mod shared;
+pub(crate) mod signals;
 pub(crate) mod similarity;
 pub mod suppress;
 #[cfg(test)]

@@ -21,6 +21,14 @@ pub fn tool(name: &str) -> Tool {
     }
 }
 
+/// [`tool`] with this summary.
+pub fn summarised(name: &str, summary: &str) -> Tool {
+    Tool {
+        summary: s(summary),
+        ..tool(name)
+    }
+}
+
 pub fn field(name: &str, kind: TyKind, doc: Option<&str>) -> Field {
     Field {
         doc: doc.map(|d| sp(d.to_string())),

@@ -14,4 +14,5 @@ crate::lint::declare_rules! {
     pattern_backtracking,
     contradiction,
     example_invalid,
+    prose_enum,
 }

@@ -8,4 +8,7 @@ crate::lint::declare_rules! {
     status_by_key,
     pointless,
     write_without_input,
+    missing_hints,
+    hint_contradiction,
+    switching_argument,
 }

@@ -18,6 +18,7 @@ crate::lint::declare_rules! {
     missing_examples,
     tautology,
     field_doc,
+    doc_contradiction,
 }
 
 pub(crate) use crate::lint::similarity::{is_stop_word, stem};

@@ -6,6 +6,10 @@ crate::lint::declare_rules! {
     internal_key,
     sensitive_unmarked,
     general_execution,
+    url_fetch,
+    model_path,
+    debug_tool,
+    code_input,
 }
 
 /// Words that, before `token`, make it a pagination cursor rather than a credential:
