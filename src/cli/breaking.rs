@@ -33,6 +33,25 @@ pub enum PolicyArg {
     NoMajor,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// `--category`: which compatibility is checked (docs/compatibility.md).
+pub enum CategoryArg {
+    /// What MCP clients and models see: the wire verdict of each change kind.
+    #[default]
+    Wire,
+    /// What breaks Rust generated from the catalog as well: the source verdict.
+    Source,
+}
+
+impl From<CategoryArg> for compat::Category {
+    fn from(c: CategoryArg) -> Self {
+        match c {
+            CategoryArg::Wire => compat::Category::Wire,
+            CategoryArg::Source => compat::Category::Source,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 /// Arguments of `catalogc breaking`.
 pub struct BreakingArgs {
@@ -49,6 +68,10 @@ pub struct BreakingArgs {
     #[arg(long, value_enum)]
     /// A stricter check than "every declared version is high enough".
     pub policy: Option<PolicyArg>,
+    #[arg(long, value_enum, default_value_t = CategoryArg::Wire)]
+    /// Which compatibility is checked: `wire` (MCP clients and models) or `source` (Rust
+    /// generated from the catalog as well).
+    pub category: CategoryArg,
 }
 
 /// A side whose catalogs do not parse or lower cannot be compared: the first error, one line.
@@ -159,7 +182,13 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     };
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
-    let templates = super::project_templates(&mut new.sources, global)?;
+    let config = super::project_config(&mut new.sources, None, global)?;
+    let templates = super::templates(&config)?;
+    let settings = compat::Settings {
+        category: args.category.into(),
+        accepts: config.accepts,
+        today: Some(super::today::today()?),
+    };
     // A tool's contract is most of a comparison's work and independent per tool: every tool
     // of both sides is written up front on all cores; the comparison then looks each one up,
     // and canonicalises and hashes only those whose written contracts differ.
@@ -181,9 +210,12 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     for ((_, tool), contract) in tools.iter().zip(each) {
         contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
     }
-    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |_, t| {
-        contracts.get(&std::ptr::from_ref(t).addr())
-    });
+    let result = compat::compare_with(
+        &old.project.catalogs,
+        &new.project.catalogs,
+        |_, t| contracts.get(&std::ptr::from_ref(t).addr()),
+        &settings,
+    );
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,

@@ -91,6 +91,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         (project_config.lint, Vec::new())
     };
+    config.today = Some(super::today::today()?);
     config.targets = args.target.clone();
     config.targets.sort();
     config.targets.dedup();

@@ -24,6 +24,7 @@ pub mod lock;
 pub mod lsp;
 pub mod rules;
 pub mod serve;
+pub mod today;
 
 #[derive(Debug, Parser)]
 #[command(

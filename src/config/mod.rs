@@ -15,10 +15,11 @@ use crate::syntax::{self, Document, Node, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub mod accept;
 pub mod lint;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates"];
+pub const SECTIONS: &[&str] = &["lint", "templates", "accept"];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -30,6 +31,8 @@ pub struct ProjectConfig {
     /// `templates "DIR"`: a folder of templates that override the built-in ones, resolved
     /// against the configuration file's folder.
     pub templates: Option<PathBuf>,
+    /// `accept …` entries: breaks `catalogc breaking` lists as accepted, in file order.
+    pub accepts: Vec<crate::compat::Accept>,
 }
 
 /// Why the configuration could not be used.
@@ -102,9 +105,11 @@ impl ProjectConfig {
         let mut lint = LintSection::default();
         let mut templates = None;
         let mut templates_seen = false;
+        let mut accepts = Vec::new();
         for node in doc.nodes() {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
+                "accept" => accepts.extend(accept::read(&mut r, &node, file)),
                 "templates" => {
                     if templates_seen {
                         r.fail(
@@ -128,6 +133,7 @@ impl ProjectConfig {
             file: None,
             lint: lint.config,
             templates,
+            accepts,
         })
     }
 }
