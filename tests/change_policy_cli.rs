@@ -378,3 +378,81 @@ fn lint_warns_as_a_sunset_approaches_within_the_configured_window() {
     let (_, out, _) = catalogc(d, "2027-02-25", &["lint"]);
     assert!(sunset(&out), "{out}");
 }
+
+#[test]
+fn changelog_lists_every_change_per_catalog_and_tool_in_three_formats() {
+    let tmp = repo();
+    let d = tmp.path();
+    // A doc edit (patch), an accepted break and an experimental tool removed.
+    edit(
+        d,
+        "{ doc \"The order reference.\"; }",
+        "{ doc \"The order's reference.\"; }",
+    );
+    edit(
+        d,
+        "        field \"note\" \"string\" max-length=200 { doc \"A note for the audit log.\"; }\n",
+        "",
+    );
+    remove_tool(d, "order_list");
+    std::fs::write(
+        d.join("catalogc.kdl"),
+        "accept tool=\"order_get\" kind=\"input-field-removed\" reason=\"Unused.\"\n",
+    )
+    .unwrap();
+    let (code, md, err) = catalogc(d, TODAY, &["changelog", "--against", "HEAD"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        md.starts_with("## Changelog\n\n### Catalog `shop` `1.0.0` → `1.0.0`\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("#### `order_get` `1.0.0` → `1.0.0` (changed)\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- **patch** `compat/input-doc-changed`"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- **patch** `compat/input-field-removed` "),
+        "{md}"
+    );
+    assert!(md.contains(" (`accepted: Unused.`)\n"), "{md}");
+    assert!(
+        md.contains("#### `order_list` `1.0.0` → `—` (removed)\n"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("order_export"),
+        "unchanged tools are left out: {md}"
+    );
+
+    let (_, out, _) = catalogc(
+        d,
+        TODAY,
+        &["changelog", "--against", "HEAD", "--format", "json"],
+    );
+    let v = json(&out);
+    let tools = v["catalogs"][0]["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 2, "{v}");
+    assert_eq!(tools[1]["status"], "removed");
+    assert_eq!(tools[1]["changes"][0]["standing"], "experimental");
+
+    let (_, html, _) = catalogc(
+        d,
+        TODAY,
+        &["changelog", "--against", "HEAD", "--format", "html"],
+    );
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains("(accepted: Unused.)</li>"), "{html}");
+    assert!(
+        html.contains("<h3><code>order_list</code> 1.0.0 → — (removed)</h3>"),
+        "{html}"
+    );
+
+    // Nothing changed: one line says so.
+    let tmp = repo();
+    let (_, md, _) = catalogc(tmp.path(), TODAY, &["changelog", "--against", "HEAD"]);
+    assert_eq!(md, "## Changelog\n\nNo changes.\n");
+}

@@ -162,30 +162,38 @@ fn load_old(against_arg: &str, paths: &[PathBuf], global: &Global) -> Result<Loa
     })))
 }
 
-/// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
-///
-/// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
-/// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
-pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
+/// Both sides of a comparison and the report: what `breaking` and `changelog` print.
+pub(super) struct Compared {
+    /// The old side (`--against`).
+    pub old: Loaded,
+    /// The new side (the paths).
+    pub new: Loaded,
+    /// Every change, counted as `catalogc.kdl` and `category` decide.
+    pub report: compat::Report,
+}
+
+/// Loads both sides, checks that they are clean and compares them.
+pub(super) fn compare(
+    against_arg: &str,
+    paths: &[PathBuf],
+    category: CategoryArg,
+    global: &Global,
+) -> Result<Compared, CliError> {
     // The two sides are independent: each loads on its own thread.
     let (old, new) = rayon::join(
-        || load_old(&args.against, &args.paths, global),
-        || Ok::<_, CliError>(project::load(&args.paths, &global.load)?),
+        || load_old(against_arg, paths, global),
+        || Ok::<_, CliError>(project::load(paths, &global.load)?),
     );
     let mut new = new?;
     let old = old?;
     require_clean(&new, "new")?;
     require_clean(&old, "old")?;
-    let policy = match args.policy {
-        Some(PolicyArg::NoMajor) => Policy::NoMajor,
-        None => Policy::Semver,
-    };
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
     let config = super::project_config(&mut new.sources, None, global)?;
     let templates = super::templates(&config)?;
     let settings = compat::Settings {
-        category: args.category.into(),
+        category: category.into(),
         accepts: config.accepts,
         today: Some(super::today::today()?),
     };
@@ -210,12 +218,30 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     for ((_, tool), contract) in tools.iter().zip(each) {
         contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
     }
-    let result = compat::compare_with(
+    let report = compat::compare_with(
         &old.project.catalogs,
         &new.project.catalogs,
         |_, t| contracts.get(&std::ptr::from_ref(t).addr()),
         &settings,
     );
+    drop(contracts);
+    Ok(Compared { old, new, report })
+}
+
+/// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
+///
+/// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
+/// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
+pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
+    let policy = match args.policy {
+        Some(PolicyArg::NoMajor) => Policy::NoMajor,
+        None => Policy::Semver,
+    };
+    let Compared {
+        old,
+        new,
+        report: result,
+    } = compare(&args.against, &args.paths, args.category, global)?;
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,

@@ -31,6 +31,7 @@
 //!   a change here. The lock file (crate::lock) pins the published hashes instead.
 
 mod canon;
+pub mod changelog;
 mod classify;
 pub mod decide;
 pub mod kinds;

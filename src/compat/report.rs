@@ -4,7 +4,7 @@
 use super::decide::ACCEPT_STALE;
 use super::kinds::CompatRules;
 use super::{
-    CatalogReport, Change, Class, Loc, Policy, Report, Standing, ToolReport, Versioned, fingerprint,
+    CatalogReport, Change, Class, Loc, Policy, Report, ToolReport, Versioned, fingerprint,
 };
 use crate::contract::markdown::code;
 use crate::diag::emit::{self, Location, Record, github, human, sarif};
@@ -128,20 +128,6 @@ fn counted_major(ch: &Change) -> bool {
     ch.class() == Class::Major && !ch.standing.exempt_from_no_major()
 }
 
-/// How a change counts, when not simply by its class: `accepted: REASON`, `experimental`,
-/// `beta`, `past sunset`.
-fn standing_note(report: &Report, ch: &Change) -> Option<String> {
-    match ch.standing {
-        Standing::Counted => None,
-        Standing::Accepted(i) => Some(match report.accepts.get(i) {
-            Some(a) => format!("accepted: {}", a.reason),
-            None => "accepted".to_string(),
-        }),
-        Standing::Unstable(s) => Some(format!("{} tool", s.as_str())),
-        Standing::PastSunset => Some("removed after its sunset".to_string()),
-    }
-}
-
 /// The `accept` entries that matched nothing, each as one message.
 fn stale(report: &Report) -> impl Iterator<Item = (&super::Accept, String)> {
     report.stale.iter().filter_map(|&i| {
@@ -216,7 +202,7 @@ pub fn write_human(
                     ch.class().as_str(),
                     ch.kind.id(),
                     ch.message,
-                    standing_note(report, ch)
+                    super::changelog::note(report, ch)
                         .map(|n| format!(" ({n})"))
                         .unwrap_or_default()
                 )?;
@@ -260,23 +246,17 @@ pub fn write_human(
 
 fn change_json(report: &Report, t: &ToolReport, ch: &Change, sources: Sources<'_>) -> Value {
     let pos = sources.primary(ch);
-    let reason = match ch.standing {
-        Standing::Accepted(i) => report.accepts.get(i).map(|a| a.reason.clone()),
-        _ => None,
-    };
-    json!({
-        "rule": ch.kind.id(),
-        "class": ch.class().as_str(),
-        "kind_class": ch.kind.class_in(report.category).as_str(),
-        "standing": ch.standing.as_str(),
-        "accepted_reason": reason,
-        "path": ch.path,
-        "message": ch.message,
-        "file": pos.as_ref().map(|p| p.file.clone()),
-        "line": pos.as_ref().map(|p| p.line),
-        "column": pos.as_ref().map(|p| p.column),
-        "fingerprint": fingerprint(ch.kind.id(), &t.name, &ch.path),
-    })
+    let mut v = super::changelog::change_json(report, ch);
+    if let Value::Object(m) = &mut v {
+        m.insert("file".into(), json!(pos.as_ref().map(|p| p.file.clone())));
+        m.insert("line".into(), json!(pos.as_ref().map(|p| p.line)));
+        m.insert("column".into(), json!(pos.as_ref().map(|p| p.column)));
+        m.insert(
+            "fingerprint".into(),
+            json!(fingerprint(ch.kind.id(), &t.name, &ch.path)),
+        );
+    }
+    v
 }
 
 fn tool_json(report: &Report, t: &ToolReport, sources: Sources<'_>) -> Value {
@@ -340,7 +320,7 @@ pub fn records(report: &Report, sources: Sources<'_>, policy: Policy) -> Vec<Rec
     let mut out = Vec::new();
     for (_, t, ch) in report.changes() {
         let class = ch.class().as_str();
-        let note = standing_note(report, ch)
+        let note = super::changelog::note(report, ch)
             .map(|n| format!(" ({n})"))
             .unwrap_or_default();
         out.push(Record {
@@ -479,7 +459,7 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
             s,
             "| {} | {} | {} | {} | {} |",
             code(&t.name),
-            match standing_note(report, ch) {
+            match super::changelog::note(report, ch) {
                 Some(n) => format!("{} ({})", ch.class().as_str(), code(&n)),
                 None => ch.class().as_str().to_string(),
             },
