@@ -78,10 +78,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn edit(d: &Path, from: &str, to: &str) {
-    let p = d.join("catalogs/shop.kdl");
-    let text = std::fs::read_to_string(&p).unwrap();
-    assert!(text.contains(from), "{from}");
-    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    edit_file(&d.join("catalogs/shop.kdl"), from, to);
 }
 
 /// Sets the version of `node` (`tool "NAME"` or `catalog "NAME"`) from `from` to `to`.
@@ -455,4 +452,107 @@ fn changelog_lists_every_change_per_catalog_and_tool_in_three_formats() {
     let tmp = repo();
     let (_, md, _) = catalogc(tmp.path(), TODAY, &["changelog", "--against", "HEAD"]);
     assert_eq!(md, "## Changelog\n\nNo changes.\n");
+}
+
+#[test]
+fn overrides_set_levels_for_the_files_they_match_in_lint_and_breaking() {
+    let tmp = repo();
+    let d = tmp.path();
+    std::fs::create_dir_all(d.join("catalogs/legacy")).unwrap();
+    // A legacy tool with a camelCase name: naming/tool-name reports it outside the override.
+    let legacy = CATALOG
+        .replace("catalog \"shop\"", "catalog \"legacy\"")
+        .replace("order_get", "orderGet")
+        .replace("order_list", "legacy_order_list")
+        .replace("order_export", "legacy_order_export");
+    std::fs::write(d.join("catalogs/legacy/legacy.kdl"), &legacy).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "legacy"]);
+    let (_, out, _) = catalogc(d, TODAY, &["lint"]);
+    assert!(out.contains("naming/tool-name"), "{out}");
+    std::fs::write(
+        d.join("catalogc.kdl"),
+        "override \"catalogs/legacy/**\" {\n    rule \"naming/tool-name\" level=\"off\"\n    rule \"compat/tool-removed\" level=\"off\"\n    rule \"catalog\" level=\"info\"\n}\n",
+    )
+    .unwrap();
+    let (_, out, _) = catalogc(d, TODAY, &["lint", "--format", "json"]);
+    let v = json(&out);
+    let findings = v["diagnostics"].as_array().cloned().expect("diagnostics");
+    let in_legacy = |rule: &str| {
+        findings
+            .iter()
+            .any(|f| f["rule"] == rule && f["file"].as_str().is_some_and(|p| p.contains("legacy")))
+    };
+    assert!(!in_legacy("naming/tool-name"), "{out}");
+    // `catalog` findings in the legacy file are infos now (the sunset is near at this date).
+    let (_, out, _) = catalogc(d, "2027-02-20", &["lint", "--format", "json"]);
+    let v = json(&out);
+    let levels: Vec<(&str, &str)> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|f| f["rule"] == "catalog/sunset-approaching")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap_or(""),
+                f["level"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            ("catalogs/legacy/legacy.kdl", "info"),
+            ("catalogs/shop.kdl", "warn")
+        ],
+        "{out}"
+    );
+
+    // breaking: removing a tool from a legacy file is turned off there, not elsewhere.
+    let p = d.join("catalogs/legacy/legacy.kdl");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let start = text.find("tool \"legacy_order_list\"").unwrap();
+    let end = text[start..].find("\n}\n").map(|i| start + i + 3).unwrap();
+    std::fs::write(&p, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    edit_file(
+        &p,
+        "catalog \"legacy\" version=\"1.0.0\"",
+        "catalog \"legacy\" version=\"1.0.1\"",
+    );
+    let (code, out, _) = catalogc(
+        d,
+        TODAY,
+        &["breaking", "--against", "HEAD", "--policy", "no-major"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("(turned off for this file in catalogc.kdl)"),
+        "{out}"
+    );
+    remove_tool(d, "order_list");
+    let (code, out, _) = catalogc(
+        d,
+        TODAY,
+        &["breaking", "--against", "HEAD", "--policy", "no-major"],
+    );
+    assert_eq!(
+        code, 1,
+        "the override does not reach catalogs/shop.kdl: {out}"
+    );
+
+    // A misspelled rule is an error with the closest ID.
+    std::fs::write(
+        d.join("catalogc.kdl"),
+        "override \"catalogs/legacy/**\" { rule \"naming/tool-nam\" level=\"off\"; }\n",
+    )
+    .unwrap();
+    let (code, _, err) = catalogc(d, TODAY, &["lint"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did you mean `naming/tool-name`?"), "{err}");
+}
+
+fn edit_file(p: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(p).unwrap();
+    assert!(text.contains(from), "{from}");
+    std::fs::write(p, text.replacen(from, to, 1)).unwrap();
 }

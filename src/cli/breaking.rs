@@ -172,6 +172,35 @@ pub(super) struct Compared {
     pub report: compat::Report,
 }
 
+/// The change kinds `override` blocks turn off, per file of each side. An old file read at a
+/// revision is shown as `REV:path`; its path is matched without the `REV:`.
+fn turned_off(
+    overrides: &[crate::config::overrides::Override],
+    old: &Loaded,
+    new: &Loaded,
+) -> std::collections::HashSet<(bool, usize, compat::Kind)> {
+    let mut off = std::collections::HashSet::new();
+    if overrides.is_empty() {
+        return off;
+    }
+    for (is_old, side) in [(true, old), (false, new)] {
+        for (i, file) in side.sources.files.iter().enumerate() {
+            let shown = file.path.to_string_lossy();
+            let path = match shown.split_once(':') {
+                Some((_, rest)) if is_old && !rest.starts_with(['/', '\\']) => Path::new(rest),
+                _ => file.path.as_path(),
+            };
+            for &kind in compat::Kind::ALL {
+                let level = crate::config::overrides::level_for(overrides, path, kind.id());
+                if level == Some(None) {
+                    off.insert((is_old, i, kind));
+                }
+            }
+        }
+    }
+    off
+}
+
 /// Loads both sides, checks that they are clean and compares them.
 pub(super) fn compare(
     against_arg: &str,
@@ -196,6 +225,7 @@ pub(super) fn compare(
         category: category.into(),
         accepts: config.accepts,
         today: Some(super::today::today()?),
+        off: turned_off(&config.overrides, &old, &new),
     };
     // A tool's contract is most of a comparison's work and independent per tool: every tool
     // of both sides is written up front on all cores; the comparison then looks each one up,

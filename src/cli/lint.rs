@@ -96,6 +96,7 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     config.targets.sort();
     config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
+    crate::config::overrides::apply(&project_config.overrides, &mut diags, &loaded.sources);
     if let Some(path) = &args.write_baseline {
         refuse_overwriting_an_input(path, &loaded.sources)?;
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);

@@ -22,6 +22,7 @@ pub(super) fn note(report: &Report, ch: &Change) -> Option<String> {
         }),
         Standing::Unstable(s) => Some(format!("{} tool", s.as_str())),
         Standing::PastSunset => Some("removed after its sunset".to_string()),
+        Standing::Overridden => Some("turned off for this file in catalogc.kdl".to_string()),
     }
 }
 

@@ -70,6 +70,8 @@ pub enum Standing {
     Unstable(Stability),
     /// A tool removed on or after its sunset: a patch.
     PastSunset,
+    /// Turned off for its file by an `override` block of `catalogc.kdl`: a patch.
+    Overridden,
 }
 
 impl Standing {
@@ -81,6 +83,7 @@ impl Standing {
             Standing::Accepted(_) => "accepted",
             Standing::Unstable(s) => s.as_str(),
             Standing::PastSunset => "past-sunset",
+            Standing::Overridden => "overridden",
         }
     }
 
@@ -100,6 +103,10 @@ pub struct Settings {
     pub accepts: Vec<Accept>,
     /// The day sunsets are compared with; `None`: a removed tool's sunset is not checked.
     pub today: Option<NaiveDate>,
+    /// Change kinds turned off per file: `(old side?, file index, kind)`. A change whose
+    /// primary location (the new side's, else the old side's) is in such a file counts as a
+    /// patch.
+    pub off: std::collections::HashSet<(bool, usize, Kind)>,
 }
 
 impl Settings {
@@ -116,6 +123,16 @@ impl Settings {
         for ch in changes {
             ch.class = ch.kind.class_in(self.category);
             ch.standing = Standing::Counted;
+            let primary = match (ch.new, ch.old) {
+                (Some(n), _) => Some((false, n.file.0)),
+                (None, Some(o)) => Some((true, o.file.0)),
+                (None, None) => None,
+            };
+            if primary.is_some_and(|(old, file)| self.off.contains(&(old, file, ch.kind))) {
+                ch.class = ch.class.min(Class::Patch);
+                ch.standing = Standing::Overridden;
+                continue;
+            }
             if let Some(i) = self
                 .accepts
                 .iter()

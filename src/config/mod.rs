@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 
 pub mod accept;
 pub mod lint;
+pub mod overrides;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates", "accept"];
+pub const SECTIONS: &[&str] = &["lint", "templates", "accept", "override"];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -33,6 +34,8 @@ pub struct ProjectConfig {
     pub templates: Option<PathBuf>,
     /// `accept …` entries: breaks `catalogc breaking` lists as accepted, in file order.
     pub accepts: Vec<crate::compat::Accept>,
+    /// `override "GLOB" { rule … }` blocks, in file order (a later one wins).
+    pub overrides: Vec<overrides::Override>,
 }
 
 /// Why the configuration could not be used.
@@ -106,10 +109,12 @@ impl ProjectConfig {
         let mut templates = None;
         let mut templates_seen = false;
         let mut accepts = Vec::new();
+        let mut overrides = Vec::new();
         for node in doc.nodes() {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
                 "accept" => accepts.extend(accept::read(&mut r, &node, file)),
+                "override" => overrides.extend(overrides::read(&mut r, &node)),
                 "templates" => {
                     if templates_seen {
                         r.fail(
@@ -134,6 +139,7 @@ impl ProjectConfig {
             lint: lint.config,
             templates,
             accepts,
+            overrides,
         })
     }
 }

@@ -117,6 +117,7 @@ impl Snapshot {
         // command line reports it.
         lint.today = crate::cli::today::today().ok();
         let mut diagnostics = crate::lint::check_project(&loaded, &lint, &artifacts);
+        config::overrides::apply(&config.overrides, &mut diagnostics, &loaded.sources);
         diagnostics.extend(extra);
         let occurrences = occurrences(&loaded);
         Snapshot {
