@@ -114,7 +114,7 @@ impl ProjectConfig {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
                 "accept" => accepts.extend(accept::read(&mut r, &node, file)),
-                "override" => overrides.extend(overrides::read(&mut r, &node)),
+                "override" => overrides.extend(overrides::read(&mut r, &node, dir)),
                 "templates" => {
                     if templates_seen {
                         r.fail(

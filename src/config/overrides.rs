@@ -13,7 +13,7 @@ use super::lint::unknown;
 use crate::diag::{Diagnostic, Level, SourceMap};
 use crate::model::read::Reader;
 use crate::syntax::{Node, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The levels an override sets, by name.
 const LEVELS: &[&str] = &["off", "info", "warn", "error"];
@@ -81,12 +81,24 @@ impl Glob {
 pub struct Override {
     /// Which catalog files.
     pub glob: Glob,
+    /// The configuration file's folder: a file loaded by an absolute path (the language
+    /// server's) is matched by its path below it.
+    pub base: PathBuf,
     /// Rule IDs or categories (lint's, or `compat/…` kinds and `compat`), with their level;
     /// `None` is `off`.
     pub rules: Vec<(String, Option<Level>)>,
 }
 
 impl Override {
+    /// Whether the glob matches `path`, as loaded or relative to [`Override::base`].
+    fn matches(&self, path: &Path) -> bool {
+        self.glob.matches(path)
+            || (!self.base.as_os_str().is_empty()
+                && path
+                    .strip_prefix(&self.base)
+                    .is_ok_and(|p| self.glob.matches(p)))
+    }
+
     /// The level this override sets for `rule` (a rule ID wins over its category), when it
     /// sets one.
     fn level(&self, rule: &str) -> Option<Option<Level>> {
@@ -101,7 +113,7 @@ pub fn level_for(overrides: &[Override], path: &Path, rule: &str) -> Option<Opti
     overrides
         .iter()
         .rev()
-        .filter(|o| o.glob.matches(path))
+        .filter(|o| o.matches(path))
         .find_map(|o| o.level(rule))
 }
 
@@ -128,7 +140,7 @@ pub fn apply(overrides: &[Override], diags: &mut Vec<Diagnostic>, sources: &Sour
 }
 
 /// Reads one `override "GLOB" { rule "ID" level="…" … }` block.
-pub fn read(r: &mut Reader, node: &Node) -> Option<Override> {
+pub fn read(r: &mut Reader, node: &Node, dir: &Path) -> Option<Override> {
     let usage =
         "write it as `override \"catalogs/legacy/**\" { rule \"naming/tool-name\" level=\"off\" }`";
     let args: Vec<_> = node.entries().filter(|e| e.name.is_none()).collect();
@@ -181,7 +193,11 @@ pub fn read(r: &mut Reader, node: &Node) -> Option<Override> {
             rules.push(rule);
         }
     }
-    Some(Override { glob: glob?, rules })
+    Some(Override {
+        glob: glob?,
+        base: dir.to_path_buf(),
+        rules,
+    })
 }
 
 fn read_rule(r: &mut Reader, node: &Node) -> Option<(String, Option<Level>)> {
