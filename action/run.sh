@@ -80,6 +80,7 @@ results=()   # "check|result" rows of the summary table
 # array unbound under `set -u`.
 worst=0
 breaking_md=""
+changelog_md=""
 tmp=""
 
 note_result() {
@@ -132,6 +133,10 @@ read_inputs() {
     "" | semver) ;;
     no-major) policy=(--policy no-major) ;;
     *) die "policy: \`$CATALOGC_POLICY\` is not a policy; use \`no-major\` or leave it empty" ;;
+    esac
+    case ${CATALOGC_CHANGELOG:-true} in
+    true | false | "") ;;
+    *) die "changelog: expected true or false, found \`$CATALOGC_CHANGELOG\`" ;;
     esac
     case ${CATALOGC_DENY_WARNINGS:-false} in
     true) deny=(--deny warnings) ;;
@@ -231,6 +236,10 @@ check_breaking() {
     local status=$rc why=${reason:-}
     if ((status < 2)); then
         breaking_md=$(catalogc breaking --against "$rev" "${paths[@]}" ${policy[@]+"${policy[@]}"} --format markdown 2>/dev/null || true)
+        # Every change, not only the breaking ones, for the run summary.
+        if [[ ${CATALOGC_CHANGELOG:-true} == true ]] && has_subcommand changelog; then
+            changelog_md=$(catalogc changelog --against "$rev" "${paths[@]}" --format markdown 2>/dev/null || true)
+        fi
     fi
     echo "::endgroup::"
     note_result breaking "$status" "${why:-against \`${against:0:12}\`}"
@@ -302,6 +311,10 @@ write_summary() {
         if [[ -n $breaking_md ]]; then
             echo
             echo "$breaking_md"
+        fi
+        if [[ -n $changelog_md ]]; then
+            echo
+            echo "$changelog_md"
         fi
     } >"$tmp/summary.md"
     if [[ -n ${GITHUB_STEP_SUMMARY:-} ]]; then

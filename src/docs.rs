@@ -177,6 +177,11 @@ pub struct ToolView {
     pub example_calls: Vec<ExampleCallView>,
     /// The deprecation, when deprecated.
     pub deprecated: Option<DeprecatedView>,
+    /// `experimental` or `beta`; `None` for a stable tool.
+    pub stability: Option<&'static str>,
+    /// What the stability level means for callers (as in the description); `None` when
+    /// stable.
+    pub stability_words: Option<String>,
     /// The four hashes, as `catalogc hash` prints them.
     pub hashes: ToolHashes,
 }
@@ -477,6 +482,8 @@ fn tool_view(cat: &Catalog, tool: &Tool, description: &str, hashes: &ToolHashes)
             replacement: d.replacement.as_ref().map(|r| tool_ref(&r.value)),
             words: words.deprecation.clone().unwrap_or_default(),
         }),
+        stability: words.stability_words.as_ref().map(|_| words.stability),
+        stability_words: words.stability_words.clone(),
         hashes: hashes.clone(),
     }
 }

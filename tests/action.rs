@@ -349,6 +349,17 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
     );
     run.assert_results(&[("`billing`", "`invoice_send_reminder` | removed |")]);
     assert!(run.summary.contains("**Errors**"), "{}", run.summary);
+    // The changelog follows, with every change of the pull request.
+    assert!(
+        run.summary.contains("\n## Changelog\n\n### Catalog "),
+        "{}",
+        run.summary
+    );
+    assert!(
+        run.summary.contains("#### `invoice_send_reminder` `"),
+        "{}",
+        run.summary
+    );
     run.assert_annotation(
         "::error file=catalogs/billing.kdl",
         "compat/version-unchanged",

@@ -349,6 +349,59 @@ fn description_change_moves_only_the_description_hash() {
     );
 }
 
+/// Stability and deprecation dates enter a tool's hashes only when it uses them: `stable`
+/// written out hashes as no `stability` at all, a deprecation without `since`/`sunset` keeps
+/// its description, and the lock files of every existing catalog stay valid.
+#[test]
+fn stability_and_sunset_enter_the_hashes_only_when_used() {
+    use catalogc::model::{Sp, Stability};
+    let fx = Fx::new(0);
+    let cat = fx.billing();
+    let base = cat.tool("invoice_list").expect("fixture tool").clone();
+    let before = testing::contract(&cat, &base).hashes().clone();
+    let mut stable = base.clone();
+    stable.stability = Some(Box::new(Sp::new(Stability::Stable, Default::default())));
+    let c = testing::contract(&cat, &stable);
+    assert_eq!(c.hashes(), &before);
+    assert!(!c.definition().contains("_meta"));
+
+    let mut beta = base.clone();
+    beta.stability = Some(Box::new(Sp::new(Stability::Beta, Default::default())));
+    let c = testing::contract(&cat, &beta);
+    let after = c.hashes().clone();
+    assert_ne!(after.contract, before.contract);
+    assert_ne!(after.description, before.description);
+    assert_eq!(
+        (&after.input, &after.output),
+        (&before.input, &before.output)
+    );
+    assert!(
+        c.definition()
+            .contains(r#""_meta":{"io.catalogc/stability":"beta"}"#),
+        "{}",
+        c.definition()
+    );
+    assert!(
+        c.description
+            .contains("Beta: its arguments and results may still change")
+    );
+
+    let tool = cat
+        .tool("report_export")
+        .expect("a deprecated fixture tool");
+    let before = testing::contract(&cat, tool).hashes().clone();
+    let mut dated = tool.clone();
+    let d = dated.deprecated.as_mut().expect("deprecated");
+    d.sunset = catalogc::model::parse_date("2027-03-01").map(|d| Sp::new(d, Default::default()));
+    let c = testing::contract(&cat, &dated);
+    assert_ne!(c.hashes().description, before.description);
+    assert_eq!(c.hashes().contract, before.contract);
+    assert!(
+        c.description
+            .contains("It may be removed from 2027-03-01 on.")
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(support::proptest_config(256))]
 

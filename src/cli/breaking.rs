@@ -33,6 +33,25 @@ pub enum PolicyArg {
     NoMajor,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// `--category`: which compatibility is checked (docs/compatibility.md).
+pub enum CategoryArg {
+    /// What MCP clients and models see: the wire verdict of each change kind.
+    #[default]
+    Wire,
+    /// What breaks Rust generated from the catalog as well: the source verdict.
+    Source,
+}
+
+impl From<CategoryArg> for compat::Category {
+    fn from(c: CategoryArg) -> Self {
+        match c {
+            CategoryArg::Wire => compat::Category::Wire,
+            CategoryArg::Source => compat::Category::Source,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 /// Arguments of `catalogc breaking`.
 pub struct BreakingArgs {
@@ -49,6 +68,10 @@ pub struct BreakingArgs {
     #[arg(long, value_enum)]
     /// A stricter check than "every declared version is high enough".
     pub policy: Option<PolicyArg>,
+    #[arg(long, value_enum, default_value_t = CategoryArg::Wire)]
+    /// Which compatibility is checked: `wire` (MCP clients and models) or `source` (Rust
+    /// generated from the catalog as well).
+    pub category: CategoryArg,
 }
 
 /// A side whose catalogs do not parse or lower cannot be compared: the first error, one line.
@@ -139,27 +162,71 @@ fn load_old(against_arg: &str, paths: &[PathBuf], global: &Global) -> Result<Loa
     })))
 }
 
-/// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
-///
-/// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
-/// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
-pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
+/// Both sides of a comparison and the report: what `breaking` and `changelog` print.
+pub(super) struct Compared {
+    /// The old side (`--against`).
+    pub old: Loaded,
+    /// The new side (the paths).
+    pub new: Loaded,
+    /// Every change, counted as `catalogc.kdl` and `category` decide.
+    pub report: compat::Report,
+}
+
+/// The change kinds `override` blocks turn off, per file of each side. An old file read at a
+/// revision is shown as `REV:path`; its path is matched without the `REV:`.
+fn turned_off(
+    overrides: &[crate::config::overrides::Override],
+    old: &Loaded,
+    new: &Loaded,
+) -> std::collections::HashSet<(bool, usize, compat::Kind)> {
+    let mut off = std::collections::HashSet::new();
+    if overrides.is_empty() {
+        return off;
+    }
+    for (is_old, side) in [(true, old), (false, new)] {
+        for (i, file) in side.sources.files.iter().enumerate() {
+            let shown = file.path.to_string_lossy();
+            let path = match shown.split_once(':') {
+                Some((_, rest)) if is_old && !rest.starts_with(['/', '\\']) => Path::new(rest),
+                _ => file.path.as_path(),
+            };
+            for &kind in compat::Kind::ALL {
+                let level = crate::config::overrides::level_for(overrides, path, kind.id());
+                if level == Some(None) {
+                    off.insert((is_old, i, kind));
+                }
+            }
+        }
+    }
+    off
+}
+
+/// Loads both sides, checks that they are clean and compares them.
+pub(super) fn compare(
+    against_arg: &str,
+    paths: &[PathBuf],
+    category: CategoryArg,
+    global: &Global,
+) -> Result<Compared, CliError> {
     // The two sides are independent: each loads on its own thread.
     let (old, new) = rayon::join(
-        || load_old(&args.against, &args.paths, global),
-        || Ok::<_, CliError>(project::load(&args.paths, &global.load)?),
+        || load_old(against_arg, paths, global),
+        || Ok::<_, CliError>(project::load(paths, &global.load)?),
     );
     let mut new = new?;
     let old = old?;
     require_clean(&new, "new")?;
     require_clean(&old, "old")?;
-    let policy = match args.policy {
-        Some(PolicyArg::NoMajor) => Policy::NoMajor,
-        None => Policy::Semver,
-    };
     // Both sides render with this run's templates: the comparison is of the catalogs, and
     // a template changed since REF is not a change of any tool's contract.
-    let templates = super::project_templates(&mut new.sources, global)?;
+    let config = super::project_config(&mut new.sources, None, global)?;
+    let templates = super::templates(&config)?;
+    let settings = compat::Settings {
+        category: category.into(),
+        accepts: config.accepts,
+        today: Some(super::today::today()?),
+        off: turned_off(&config.overrides, &old, &new),
+    };
     // A tool's contract is most of a comparison's work and independent per tool: every tool
     // of both sides is written up front on all cores; the comparison then looks each one up,
     // and canonicalises and hashes only those whose written contracts differ.
@@ -181,9 +248,30 @@ pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
     for ((_, tool), contract) in tools.iter().zip(each) {
         contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
     }
-    let result = compat::compare(&old.project.catalogs, &new.project.catalogs, |_, t| {
-        contracts.get(&std::ptr::from_ref(t).addr())
-    });
+    let report = compat::compare_with(
+        &old.project.catalogs,
+        &new.project.catalogs,
+        |_, t| contracts.get(&std::ptr::from_ref(t).addr()),
+        &settings,
+    );
+    drop(contracts);
+    Ok(Compared { old, new, report })
+}
+
+/// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
+///
+/// [`Status::Findings`] when a version is too low (or the policy is broken); an error when
+/// a side cannot be loaded (unknown revision, unreadable file, catalog that does not parse).
+pub fn run(args: &BreakingArgs, global: &Global) -> Result<Status, CliError> {
+    let policy = match args.policy {
+        Some(PolicyArg::NoMajor) => Policy::NoMajor,
+        None => Policy::Semver,
+    };
+    let Compared {
+        old,
+        new,
+        report: result,
+    } = compare(&args.against, &args.paths, args.category, global)?;
     let sources = Sources {
         old: &old.sources,
         new: &new.sources,

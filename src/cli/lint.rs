@@ -92,11 +92,13 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     } else {
         (project_config.lint, Vec::new())
     };
+    config.today = Some(super::today::today()?);
     config.targets = args.target.clone();
     config.targets.sort();
     config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
     point_into_lists(&mut diags, &mut loaded.sources, lists);
+    crate::config::overrides::apply(&project_config.overrides, &mut diags, &loaded.sources);
     if let Some(path) = &args.write_baseline {
         refuse_overwriting_an_input(path, &loaded.sources)?;
         let baseline = Baseline::from_diagnostics(&diags, &loaded.sources);

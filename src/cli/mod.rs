@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
 
 pub mod breaking;
+pub mod changelog;
 pub mod docs;
 #[cfg(feature = "drift")]
 pub mod drift;
@@ -24,6 +25,7 @@ pub mod lock;
 pub mod lsp;
 pub mod rules;
 pub mod serve;
+pub mod today;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -50,6 +52,9 @@ pub enum Command {
     /// Compare with the catalogs at a git revision, folder or file; exit 1 when a version is
     /// too low for its changes.
     Breaking(breaking::BreakingArgs),
+    /// Every change since a git revision, folder or file, per catalog and tool (Markdown,
+    /// JSON or HTML).
+    Changelog(changelog::ChangelogArgs),
     /// Write (or `--check`) `NAME.lock` beside each catalog: versions and hashes per tool.
     Lock(lock::LockArgs),
     /// List every lint rule: ID, default level, summary.
@@ -144,6 +149,7 @@ pub fn main() -> u8 {
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &global),
         Command::Breaking(args) => breaking::run(&args, &global),
+        Command::Changelog(args) => changelog::run(&args, &global),
         Command::Lock(args) => lock::run(&args, &global),
         Command::Rules(args) => rules::run(&args),
         Command::Explain(args) => explain::run(&args),

@@ -6,7 +6,7 @@
 //! event into the change kind of the side it happened on.
 
 use super::kinds::{Kind, Side};
-use super::{Change, Loc};
+use super::{Change, Loc, Standing};
 use crate::model::{
     ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, EnumValues, Extra, Field, Format, Literal, MapTy,
     Num, NumTy, Span, StringTy, Tool, Ty, TyKind, UnionTy, Unit,
@@ -309,6 +309,8 @@ impl<'a> Reader<'a, '_> {
         };
         self.out.push(Change {
             kind,
+            class: kind.class(),
+            standing: Standing::Counted,
             path: path.to_string(),
             message,
             old,

@@ -517,15 +517,170 @@ kinds! {
         "Withdraws an announcement.",
         mirror: ToolLevel, reverse: [ToolDeprecatedAdded];
     ToolDeprecatedChanged = "compat/tool-deprecated-changed", Patch,
-        "deprecation reason or replacement changed",
-        "Text only.",
+        "deprecation reason, replacement, since or sunset changed",
+        "Text only; a sunset moved is an announcement changed, checked again when the tool is removed.",
         mirror: ToolLevel, reverse: [ToolDeprecatedChanged];
+    ToolStabilityPromoted = "compat/tool-stability-promoted", Minor,
+        "stability promoted",
+        "`experimental` → `beta` → `stable`: the tool promises more than before; from now on its breaking changes count in full.",
+        mirror: ToolLevel, reverse: [ToolStabilityDemoted];
+    ToolStabilityDemoted = "compat/tool-stability-demoted", Major,
+        "stability demoted",
+        "Clients were promised a stable (or beta) contract; a lower level lets later releases break it without a major version, so the demotion is where they break.",
+        mirror: ToolLevel, reverse: [ToolStabilityPromoted];
 }
+
+/// Which compatibility `catalogc breaking --category` checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Category {
+    /// What MCP clients and models see on the wire: each kind's [`Kind::class`].
+    #[default]
+    Wire,
+    /// What breaks Rust generated from the catalog (handler implementations, exhaustive
+    /// matches) as well as the wire: each kind's [`Kind::source_class`].
+    Source,
+}
+
+impl Category {
+    /// The lowercase name: `wire` or `source`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Wire => "wire",
+            Category::Source => "source",
+        }
+    }
+}
+
+const TYPE_CHANGES: &str = "the field's Rust type changes";
+
+/// The kinds whose verdict for Rust generated from the catalog (`catalogc gen`) is stricter
+/// than on the wire, with the class and why; every other kind has its wire class. Handlers
+/// read `Input` and build `Output` with struct literals, return `Error` variants and match
+/// enums exhaustively; an integer field's type is the smallest holding its bounds.
+const SOURCE_STRICTER: &[(Kind, Class, &str)] = &[
+    (
+        Kind::InputFieldMadeOptional,
+        Class::Major,
+        "`T` becomes `Option<T>`: handlers that read the value no longer compile",
+    ),
+    (
+        Kind::InputEnumValueAdded,
+        Class::Major,
+        "the generated enum gains a variant: a handler's exhaustive `match` no longer compiles",
+    ),
+    (
+        Kind::InputBoundLoosened,
+        Class::Major,
+        "a wider integer bound can widen the integer type (`u8` → `u16`)",
+    ),
+    (
+        Kind::InputNullableAdded,
+        Class::Major,
+        "`T` becomes `Option<T>`",
+    ),
+    (Kind::InputTypeOpened, Class::Major, TYPE_CHANGES),
+    (
+        Kind::InputObjectOpened,
+        Class::Major,
+        "the struct gains a map of extra properties",
+    ),
+    (
+        Kind::InputVariantAdded,
+        Class::Major,
+        "the generated union enum gains a variant: exhaustive matches no longer compile",
+    ),
+    (
+        Kind::InputDefaultAdded,
+        Class::Major,
+        "a field with a default is `T`, not `Option<T>`",
+    ),
+    (
+        Kind::OutputFieldOptionalAdded,
+        Class::Major,
+        "`Output` gains a field: every struct literal a handler builds it with no longer compiles",
+    ),
+    (
+        Kind::OutputFieldRequiredAdded,
+        Class::Major,
+        "`Output` gains a field every handler must fill: their struct literals no longer compile",
+    ),
+    (
+        Kind::OutputFieldMadeRequired,
+        Class::Major,
+        "`Option<T>` becomes `T`: handlers that set `Some(…)` or `None` no longer compile",
+    ),
+    (
+        Kind::OutputEnumValueRemoved,
+        Class::Major,
+        "the generated enum loses a variant handlers may return",
+    ),
+    (
+        Kind::OutputBoundTightened,
+        Class::Major,
+        "a narrower integer bound can narrow the integer type (`u16` → `u8`)",
+    ),
+    (
+        Kind::OutputNullableRemoved,
+        Class::Major,
+        "`Option<T>` becomes `T`",
+    ),
+    (Kind::OutputTypeClosed, Class::Major, TYPE_CHANGES),
+    (
+        Kind::OutputObjectClosed,
+        Class::Major,
+        "the struct loses its map of extra properties",
+    ),
+    (
+        Kind::OutputVariantRemoved,
+        Class::Major,
+        "the generated union enum loses a variant handlers may return",
+    ),
+    (
+        Kind::ToolErrorAdded,
+        Class::Major,
+        "the tool's `Error` enum gains a variant: exhaustive matches on it no longer compile",
+    ),
+    (
+        Kind::ToolErrorRemoved,
+        Class::Major,
+        "the tool's `Error` enum loses a variant handlers may return",
+    ),
+    (
+        Kind::ToolNeedsInputRemoved,
+        Class::Major,
+        "the tool's `NeedsInput` enum loses a variant handlers may ask with",
+    ),
+];
 
 impl Kind {
     /// The kind with this stable ID (`compat/…`); `None` for an unknown ID.
     pub fn from_id(id: &str) -> Option<Kind> {
         Kind::ALL.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// The class in Rust generated from the catalog: the wire class, or stricter where
+    /// generated types change (the table `SOURCE_STRICTER`).
+    pub fn source_class(self) -> Class {
+        SOURCE_STRICTER
+            .iter()
+            .find(|(k, _, _)| *k == self)
+            .map_or(self.class(), |(_, c, _)| (*c).max(self.class()))
+    }
+
+    /// Why the source class is stricter than the wire class; `None` when they are equal.
+    pub fn source_reason(self) -> Option<&'static str> {
+        SOURCE_STRICTER
+            .iter()
+            .find(|(k, c, _)| *k == self && *c > self.class())
+            .map(|(_, _, why)| *why)
+    }
+
+    /// The class in `category`.
+    pub fn class_in(self, category: Category) -> Class {
+        match category {
+            Category::Wire => self.class(),
+            Category::Source => self.source_class(),
+        }
     }
 
     /// The side of a field-level kind; `None` for tool-level kinds.
@@ -550,17 +705,31 @@ impl fmt::Display for Kind {
 /// The table of every change kind and version check, in registry order, for
 /// docs/compatibility.md (kept equal to the file by tests/compat_fixtures.rs).
 pub fn markdown_table() -> String {
-    let mut out = String::from("| ID | class | what changed |\n|---|---|---|\n");
+    let mut out = String::from("| ID | wire | source | what changed |\n|---|---|---|---|\n");
     for &k in Kind::ALL {
         out.push_str(&format!(
-            "| `{}` | {} | {} |\n",
+            "| `{}` | {} | {} | {} |\n",
             k.id(),
             k.class(),
+            k.source_class(),
             k.title()
         ));
     }
+    out.push_str("\n| ID | why the source verdict is stricter |\n|---|---|\n");
+    for &k in Kind::ALL {
+        if let Some(why) = k.source_reason() {
+            out.push_str(&format!("| `{}` | {why} |\n", k.id()));
+        }
+    }
     out.push_str("\n| version check | fails when |\n|---|---|\n");
     for (id, line) in super::version::VERSION_RULES {
+        out.push_str(&format!("| `{id}` | {line} |\n"));
+    }
+    out.push_str("\n| decision check | reported when |\n|---|---|\n");
+    for (id, line) in [
+        super::decide::REMOVED_BEFORE_SUNSET,
+        super::decide::ACCEPT_STALE,
+    ] {
         out.push_str(&format!("| `{id}` | {line} |\n"));
     }
     out
@@ -692,11 +861,43 @@ mod tests {
             ("tool-selection-text-changed", Patch),
             ("tool-examples-changed", Patch),
             ("tool-deprecated-added", Minor),
+            ("tool-stability-promoted", Minor),
+            ("tool-stability-demoted", Major),
         ];
         for (id, class) in tool {
             let k = Kind::from_id(&format!("compat/{id}"));
             assert_eq!(k.map(Kind::class), Some(*class), "{id}");
         }
+    }
+}
+
+#[cfg(test)]
+mod source_tests {
+    use super::*;
+
+    /// The source verdict is never laxer than the wire one, and every row of the table is
+    /// stricter than its kind's wire class (a row that is not would say nothing).
+    #[test]
+    fn source_is_at_least_wire_and_the_table_only_tightens() {
+        for &k in Kind::ALL {
+            assert!(k.source_class() >= k.class(), "{k}");
+            assert_eq!(
+                k.source_reason().is_some(),
+                k.source_class() > k.class(),
+                "{k}"
+            );
+        }
+        for (k, c, _) in SOURCE_STRICTER {
+            assert!(*c > k.class(), "{k} is not stricter in source");
+        }
+        assert_eq!(
+            Kind::OutputFieldRequiredAdded.class_in(Category::Wire),
+            Class::Minor
+        );
+        assert_eq!(
+            Kind::OutputFieldRequiredAdded.class_in(Category::Source),
+            Class::Major
+        );
     }
 }
 
@@ -723,7 +924,11 @@ impl CompatRules {
         });
         let checks = super::version::VERSION_RULES
             .iter()
-            .chain([&POLICY_RULE])
+            .chain([
+                &POLICY_RULE,
+                &super::decide::REMOVED_BEFORE_SUNSET,
+                &super::decide::ACCEPT_STALE,
+            ])
             .map(|(id, line)| RuleMeta {
                 id: id.to_string(),
                 summary: line.to_string(),

@@ -31,14 +31,17 @@
 //!   a change here. The lock file (crate::lock) pins the published hashes instead.
 
 mod canon;
+pub mod changelog;
 mod classify;
+pub mod decide;
 pub mod kinds;
 pub mod report;
 mod tool;
 pub mod version;
 
 pub use canon::{Comparable, order_insensitive_hashes};
-pub use kinds::{Class, Kind, Mirror, Side};
+pub use decide::{Accept, Settings, Standing};
+pub use kinds::{Category, Class, Kind, Mirror, Side};
 
 use crate::diag::FileId;
 use crate::model::{Catalog, Span, Tool};
@@ -58,6 +61,11 @@ pub struct Loc {
 pub struct Change {
     /// What kind of change, which decides its class.
     pub kind: Kind,
+    /// How much it counts: its kind's class in the category checked, lowered when accepted,
+    /// after a sunset or for an experimental tool ([`Settings::apply`]).
+    pub class: Class,
+    /// Why it counts as it does.
+    pub standing: Standing,
     /// Dotted location inside the tool (`input.items[].amount_minor.max`); empty for a whole
     /// tool added or removed.
     pub path: String,
@@ -70,9 +78,9 @@ pub struct Change {
 }
 
 impl Change {
-    /// The semver bump this change requires (that of its kind).
+    /// The semver bump this change requires (its effective class).
     pub fn class(&self) -> Class {
-        self.kind.class()
+        self.class
     }
 }
 
@@ -183,6 +191,12 @@ pub enum Policy {
 pub struct Report {
     /// By name.
     pub catalogs: Vec<CatalogReport>,
+    /// The category the changes were counted in.
+    pub category: Category,
+    /// The `accept` entries in force (a change's [`Standing::Accepted`] indexes them).
+    pub accepts: Vec<Accept>,
+    /// The indexes of the `accept` entries that matched no change.
+    pub stale: Vec<usize>,
 }
 
 impl Report {
@@ -202,9 +216,10 @@ impl Report {
             .all(|c| c.verdict.ok() && c.tools.iter().all(|t| t.verdict.ok()))
     }
 
-    /// Some change is major (what `--policy no-major` refuses).
+    /// Some change is major and counted in full (what `--policy no-major` refuses).
     pub fn has_major(&self) -> bool {
-        self.changes().any(|(_, _, ch)| ch.class() == Class::Major)
+        self.changes()
+            .any(|(_, _, ch)| ch.class() == Class::Major && !ch.standing.exempt_from_no_major())
     }
 
     /// 0 compatible with the declared versions, 1 otherwise (docs/cli.md).
@@ -245,6 +260,8 @@ fn whole_tool(kind: Kind, cat: &Catalog, tool: &Tool, other: Option<&Catalog>) -
     };
     Change {
         kind,
+        class: kind.class(),
+        standing: Standing::Counted,
         path: String::new(),
         message: format!("{}: `{}`", kind.title(), tool.name.value),
         old,
@@ -282,6 +299,17 @@ pub fn compare<H: PartialEq>(
     new: &[Catalog],
     hashes: impl Fn(&Catalog, &Tool) -> H + Sync,
 ) -> Report {
+    compare_with(old, new, hashes, &Settings::default())
+}
+
+/// [`compare`], with each change counted as `settings` decide (category, accepted breaks,
+/// stability, sunsets); the report lists the `accept` entries that matched nothing.
+pub fn compare_with<H: PartialEq>(
+    old: &[Catalog],
+    new: &[Catalog],
+    hashes: impl Fn(&Catalog, &Tool) -> H + Sync,
+    settings: &Settings,
+) -> Report {
     let mut names: Vec<&str> = old
         .iter()
         .chain(new)
@@ -295,10 +323,26 @@ pub fn compare<H: PartialEq>(
         .map(|name| {
             let o = old.iter().find(|c| c.name.value == name);
             let n = new.iter().find(|c| c.name.value == name);
-            compare_catalog(name, o, n, &sides, &hashes)
+            compare_catalog(name, o, n, &sides, &hashes, settings)
         })
         .collect();
-    Report { catalogs }
+    let mut report = Report {
+        catalogs,
+        category: settings.category,
+        accepts: settings.accepts.clone(),
+        stale: Vec::new(),
+    };
+    let used: std::collections::HashSet<usize> = report
+        .changes()
+        .filter_map(|(_, _, ch)| match ch.standing {
+            Standing::Accepted(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    report.stale = (0..settings.accepts.len())
+        .filter(|i| !used.contains(i))
+        .collect();
+    report
 }
 
 type ToolIndex<'a> = HashMap<&'a str, (&'a Catalog, &'a Tool)>;
@@ -309,6 +353,7 @@ fn compare_catalog<H: PartialEq>(
     new: Option<&Catalog>,
     (old_tools, new_tools): &(ToolIndex<'_>, ToolIndex<'_>),
     hashes: &(impl Fn(&Catalog, &Tool) -> H + Sync),
+    settings: &Settings,
 ) -> CatalogReport {
     // A catalog reports the tools it holds now, and those it held that exist nowhere now.
     let mut names: Vec<&str> = new
@@ -334,7 +379,7 @@ fn compare_catalog<H: PartialEq>(
         if nt.is_none() && ot.is_none_or(|(c, _)| !old.is_some_and(|o| std::ptr::eq(c, o))) {
             return None;
         }
-        Some(compare_tool(tname, ot, nt, (old, new), hashes))
+        Some(compare_tool(tname, ot, nt, (old, new), hashes, settings))
     };
     // Each tool compares on its own, on rayon's threads; the reports keep the names' order.
     let tools: Vec<ToolReport> = {
@@ -400,10 +445,20 @@ fn compare_tool<H: PartialEq>(
     new: Option<(&Catalog, &Tool)>,
     catalogs: (Option<&Catalog>, Option<&Catalog>),
     hashes: &impl Fn(&Catalog, &Tool) -> H,
+    settings: &Settings,
 ) -> ToolReport {
+    // The version a change ships in: the tool's, or the catalog's for a removed tool.
+    let version = new
+        .map(|(_, t)| t.version.value.as_str())
+        .or(catalogs.1.map(|c| c.version.value.as_str()));
+    let mut problems = Vec::new();
+    let decide = |mut changes: Vec<Change>, problems: &mut Vec<_>| {
+        settings.apply(name, old.map(|(_, t)| t), version, &mut changes, problems);
+        changes
+    };
     let (status, changes, verdict) = match (old, new) {
         (Some((oc, ot)), Some((nc, nt))) => {
-            let changes = compare_tools(oc, ot, nc, nt);
+            let changes = decide(compare_tools(oc, ot, nc, nt), &mut problems);
             // The hashes decide only when no rule names a change (the status and the required
             // bump follow from the changes otherwise), and comparing them may cost hashing.
             let hashes_changed = !changes.is_empty() || hashes(oc, ot) != hashes(nc, nt);
@@ -422,23 +477,30 @@ fn compare_tool<H: PartialEq>(
         }
         (Some((oc, ot)), None) => (
             Status::Removed,
-            vec![whole_tool(Kind::ToolRemoved, oc, ot, catalogs.1)],
+            decide(
+                vec![whole_tool(Kind::ToolRemoved, oc, ot, catalogs.1)],
+                &mut problems,
+            ),
             None,
         ),
         (None, Some((nc, nt))) => (
             Status::Added,
-            vec![whole_tool(Kind::ToolAdded, nc, nt, catalogs.0)],
+            decide(
+                vec![whole_tool(Kind::ToolAdded, nc, nt, catalogs.0)],
+                &mut problems,
+            ),
             None,
         ),
         (None, None) => (Status::Unchanged, Vec::new(), None),
     };
     // An added or removed tool has no version pair to check; the catalog's version carries
     // the bump.
-    let verdict = verdict.unwrap_or_else(|| version::Verdict {
+    let mut verdict = verdict.unwrap_or_else(|| version::Verdict {
         required: largest(&changes).map(|l| l.0),
         suggested: None,
         problems: Vec::new(),
     });
+    verdict.problems.extend(problems);
     ToolReport {
         name: name.to_string(),
         status,

@@ -1,6 +1,7 @@
 //! Output formats for a [`Report`]: human, `json` (docs/compatibility.md's shape, a contract), `sarif`,
 //! `github` workflow annotations and `markdown` (a table for a pull-request comment).
 
+use super::decide::ACCEPT_STALE;
 use super::kinds::CompatRules;
 use super::{
     CatalogReport, Change, Class, Loc, Policy, Report, ToolReport, Versioned, fingerprint,
@@ -104,7 +105,7 @@ fn failures<'a>(report: &'a Report, sources: Sources<'_>, policy: Policy) -> Vec
                 });
             }
             if policy == Policy::NoMajor {
-                for ch in t.changes.iter().filter(|ch| ch.class() == Class::Major) {
+                for ch in t.changes.iter().filter(|ch| counted_major(ch)) {
                     out.push(Failure {
                         rule: "compat/policy-no-major",
                         tool: Some(&t.name),
@@ -120,6 +121,32 @@ fn failures<'a>(report: &'a Report, sources: Sources<'_>, policy: Policy) -> Vec
         }
     }
     out
+}
+
+/// A major change `--policy no-major` refuses: not accepted, not of a beta tool.
+fn counted_major(ch: &Change) -> bool {
+    ch.class() == Class::Major && !ch.standing.exempt_from_no_major()
+}
+
+/// The `accept` entries that matched nothing, each as one message.
+fn stale(report: &Report) -> impl Iterator<Item = (&super::Accept, String)> {
+    report.stale.iter().filter_map(|&i| {
+        let a = report.accepts.get(i)?;
+        let mut what = format!("tool `{}`", a.tool);
+        if let Some(k) = a.kind {
+            what.push_str(&format!(", kind `{}`", k.id()));
+        }
+        if let Some(p) = &a.path {
+            what.push_str(&format!(", path `{p}`"));
+        }
+        if let Some(v) = &a.version {
+            what.push_str(&format!(", version {v}"));
+        }
+        Some((
+            a,
+            format!("`accept` ({what}) matches no change: remove it from catalogc.kdl"),
+        ))
+    })
 }
 
 /// The human report: one block per changed tool, every change with both sides' locations.
@@ -171,10 +198,13 @@ pub fn write_human(
             for ch in &t.changes {
                 writeln!(
                     out,
-                    "    {:<5} {}: {}",
+                    "    {:<5} {}: {}{}",
                     ch.class().as_str(),
                     ch.kind.id(),
-                    ch.message
+                    ch.message,
+                    super::changelog::note(report, ch)
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default()
                 )?;
                 sources.write_location(out, "old", ch.old, true)?;
                 sources.write_location(out, "new", ch.new, false)?;
@@ -184,13 +214,17 @@ pub fn write_human(
                 let loc = t.new_version.as_ref().map(|v| v.loc);
                 sources.write_location(out, "-->", loc, false)?;
             }
-            if policy == Policy::NoMajor && t.changes.iter().any(|c| c.class() == Class::Major) {
+            if policy == Policy::NoMajor && t.changes.iter().any(counted_major) {
                 writeln!(
                     out,
                     "    error[compat/policy-no-major]: major change under --policy no-major: ship a new tool name side by side instead"
                 )?;
             }
         }
+    }
+    for (a, message) in stale(report) {
+        writeln!(out, "warning[{}]: {message}", ACCEPT_STALE.0)?;
+        sources.write_location(out, "-->", a.loc, false)?;
     }
     let changes = report.changes().count();
     let fails = failures(report, sources, policy).len();
@@ -210,21 +244,22 @@ pub fn write_human(
     )
 }
 
-fn change_json(t: &ToolReport, ch: &Change, sources: Sources<'_>) -> Value {
+fn change_json(report: &Report, t: &ToolReport, ch: &Change, sources: Sources<'_>) -> Value {
     let pos = sources.primary(ch);
-    json!({
-        "rule": ch.kind.id(),
-        "class": ch.class().as_str(),
-        "path": ch.path,
-        "message": ch.message,
-        "file": pos.as_ref().map(|p| p.file.clone()),
-        "line": pos.as_ref().map(|p| p.line),
-        "column": pos.as_ref().map(|p| p.column),
-        "fingerprint": fingerprint(ch.kind.id(), &t.name, &ch.path),
-    })
+    let mut v = super::changelog::change_json(report, ch);
+    if let Value::Object(m) = &mut v {
+        m.insert("file".into(), json!(pos.as_ref().map(|p| p.file.clone())));
+        m.insert("line".into(), json!(pos.as_ref().map(|p| p.line)));
+        m.insert("column".into(), json!(pos.as_ref().map(|p| p.column)));
+        m.insert(
+            "fingerprint".into(),
+            json!(fingerprint(ch.kind.id(), &t.name, &ch.path)),
+        );
+    }
+    v
 }
 
-fn tool_json(t: &ToolReport, sources: Sources<'_>) -> Value {
+fn tool_json(report: &Report, t: &ToolReport, sources: Sources<'_>) -> Value {
     json!({
         "name": t.name,
         "status": t.status.as_str(),
@@ -233,24 +268,44 @@ fn tool_json(t: &ToolReport, sources: Sources<'_>) -> Value {
         "required": required(t.verdict.required),
         "suggested_version": t.verdict.suggested,
         "ok": t.verdict.ok(),
-        "changes": t.changes.iter().map(|ch| change_json(t, ch, sources)).collect::<Vec<_>>(),
+        "changes": t.changes.iter().map(|ch| change_json(report, t, ch, sources)).collect::<Vec<_>>(),
     })
 }
 
-fn catalog_json(c: &CatalogReport, sources: Sources<'_>) -> Value {
+fn catalog_json(report: &Report, c: &CatalogReport, sources: Sources<'_>) -> Value {
     json!({
         "name": c.name,
         "old_version": version_str(&c.old_version),
         "new_version": version_str(&c.new_version),
         "required": required(c.verdict.required),
         "ok": c.verdict.ok(),
-        "tools": c.tools.iter().map(|t| tool_json(t, sources)).collect::<Vec<_>>(),
+        "tools": c.tools.iter().map(|t| tool_json(report, t, sources)).collect::<Vec<_>>(),
     })
 }
 
 /// docs/compatibility.md's machine-readable shape.
 pub fn to_json(report: &Report, sources: Sources<'_>) -> Value {
-    json!({ "catalogs": report.catalogs.iter().map(|c| catalog_json(c, sources)).collect::<Vec<_>>() })
+    let stale: Vec<Value> = stale(report)
+        .map(|(a, message)| {
+            let pos = a.loc.and_then(|l| sources.pos(l, false));
+            json!({
+                "rule": ACCEPT_STALE.0,
+                "tool": a.tool,
+                "kind": a.kind.map(|k| k.id()),
+                "path": a.path,
+                "version": a.version,
+                "message": message,
+                "file": pos.as_ref().map(|p| p.file.clone()),
+                "line": pos.as_ref().map(|p| p.line),
+                "column": pos.as_ref().map(|p| p.column),
+            })
+        })
+        .collect();
+    json!({
+        "category": report.category.as_str(),
+        "catalogs": report.catalogs.iter().map(|c| catalog_json(report, c, sources)).collect::<Vec<_>>(),
+        "stale_accepts": stale,
+    })
 }
 
 /// Writes the report as one pretty-printed JSON document (see [`to_json`]), newline-terminated.
@@ -265,15 +320,18 @@ pub fn records(report: &Report, sources: Sources<'_>, policy: Policy) -> Vec<Rec
     let mut out = Vec::new();
     for (_, t, ch) in report.changes() {
         let class = ch.class().as_str();
+        let note = super::changelog::note(report, ch)
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default();
         out.push(Record {
             rule: ch.kind.id().to_string(),
-            level: if ch.class() == Class::Major {
+            level: if counted_major(ch) {
                 Level::Warn
             } else {
                 Level::Info
             },
             location: sources.primary(ch),
-            message: format!("{}: {}", t.name, ch.message),
+            message: format!("{}: {}{note}", t.name, ch.message),
             help: None,
             catalog: None,
             tool: Some(t.name.clone()),
@@ -281,7 +339,24 @@ pub fn records(report: &Report, sources: Sources<'_>, policy: Policy) -> Vec<Rec
             pointer: None,
             fingerprint: fingerprint(ch.kind.id(), &t.name, &ch.path),
             title: Some(format!("{} ({class})", ch.kind.id())),
-            properties: Some(json!({ "class": class, "tool": t.name, "path": ch.path })),
+            properties: Some(
+                json!({ "class": class, "standing": ch.standing.as_str(), "tool": t.name, "path": ch.path }),
+            ),
+        });
+    }
+    for (a, message) in stale(report) {
+        out.push(Record {
+            rule: ACCEPT_STALE.0.to_string(),
+            level: Level::Warn,
+            location: a.loc.and_then(|l| sources.pos(l, false)),
+            message,
+            help: None,
+            catalog: None,
+            tool: Some(a.tool.clone()),
+            path: a.path.clone(),
+            fingerprint: fingerprint(ACCEPT_STALE.0, &a.tool, a.path.as_deref().unwrap_or("")),
+            title: None,
+            properties: None,
         });
     }
     for f in failures(report, sources, policy) {
@@ -340,7 +415,7 @@ pub fn write_markdown(
 fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
     let mut s = String::from("## catalogc breaking\n\n");
     let fails = failures(report, sources, policy);
-    if report.changes().next().is_none() && fails.is_empty() {
+    if report.changes().next().is_none() && fails.is_empty() && report.stale.is_empty() {
         s.push_str("No contract changes.\n");
         return s;
     }
@@ -386,11 +461,21 @@ fn markdown(report: &Report, sources: Sources<'_>, policy: Policy) -> String {
             s,
             "| {} | {} | {} | {} | {} |",
             code(&t.name),
-            ch.class().as_str(),
+            match super::changelog::note(report, ch) {
+                Some(n) => format!("{} ({})", ch.class().as_str(), code(&n)),
+                None => ch.class().as_str().to_string(),
+            },
             code(ch.kind.id()),
             code(&ch.path),
             code(&ch.message)
         );
+    }
+    let stale: Vec<String> = stale(report).map(|(_, m)| m).collect();
+    if !stale.is_empty() {
+        s.push_str("\n**Warnings**\n\n");
+        for m in &stale {
+            let _ = writeln!(s, "- {}: {}", code(ACCEPT_STALE.0), code(m));
+        }
     }
     if !fails.is_empty() {
         s.push_str("\n**Errors**\n\n");

@@ -1,7 +1,7 @@
 //! Tool-level rows of docs/compatibility.md: contract attributes that have no input/output side.
 
 use super::kinds::Kind;
-use super::{Change, Loc};
+use super::{Change, Loc, Standing};
 use crate::model::{Catalog, Limits, Span, Tool};
 
 struct Cx<'a> {
@@ -26,6 +26,8 @@ impl Cx<'_> {
         };
         self.out.push(Change {
             kind,
+            class: kind.class(),
+            standing: Standing::Counted,
             path: path.to_string(),
             message,
             old: old.map(|span| Loc {
@@ -75,6 +77,7 @@ pub(super) fn compare(
     needs_input(&mut cx, old, new);
     texts(&mut cx, old, new);
     deprecation(&mut cx, old, new);
+    stability(&mut cx, old, new);
 }
 
 /// What calling the tool does: effect, open world and idempotency.
@@ -464,6 +467,8 @@ fn deprecation(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
                 (
                     d.reason.as_ref().map(|r| r.value.clone()),
                     d.replacement.as_ref().map(|r| r.value.clone()),
+                    d.since.as_ref().map(|r| r.value.clone()),
+                    d.sunset.as_ref().map(|r| r.value),
                 )
             };
             if text(o) != text(n) {
@@ -478,6 +483,19 @@ fn deprecation(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
         }
         (None, None) => {}
     }
+}
+
+/// `stability` raised or lowered (absent is `stable`).
+fn stability(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (o, n) = (old.stability(), new.stability());
+    let kind = match o.cmp(&n) {
+        std::cmp::Ordering::Less => Kind::ToolStabilityPromoted,
+        std::cmp::Ordering::Greater => Kind::ToolStabilityDemoted,
+        std::cmp::Ordering::Equal => return,
+    };
+    let span = |t: &Tool| Some(t.stability.as_ref().map_or(t.span, |s| s.span));
+    let detail = format!("`{}` → `{}`", o.as_str(), n.as_str());
+    cx.push(kind, "stability", span(old), span(new), detail);
 }
 
 fn limits(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {

@@ -51,6 +51,10 @@ const THRESHOLDS: &[(&str, Setter)] = &[
         "confusable-list-similarity",
         Setter::Ratio(|t, v| t.confusable_list_similarity = v),
     ),
+    (
+        "sunset-warning-days",
+        Setter::Count(|t, v| t.sunset_warning_days = v),
+    ),
 ];
 
 /// The keys `thresholds { … }` accepts, in documentation order.

@@ -15,10 +15,12 @@ use crate::syntax::{self, Document, Node, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub mod accept;
 pub mod lint;
+pub mod overrides;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates"];
+pub const SECTIONS: &[&str] = &["lint", "templates", "accept", "override"];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -30,6 +32,10 @@ pub struct ProjectConfig {
     /// `templates "DIR"`: a folder of templates that override the built-in ones, resolved
     /// against the configuration file's folder.
     pub templates: Option<PathBuf>,
+    /// `accept …` entries: breaks `catalogc breaking` lists as accepted, in file order.
+    pub accepts: Vec<crate::compat::Accept>,
+    /// `override "GLOB" { rule … }` blocks, in file order (a later one wins).
+    pub overrides: Vec<overrides::Override>,
 }
 
 /// Why the configuration could not be used.
@@ -102,9 +108,13 @@ impl ProjectConfig {
         let mut lint = LintSection::default();
         let mut templates = None;
         let mut templates_seen = false;
+        let mut accepts = Vec::new();
+        let mut overrides = Vec::new();
         for node in doc.nodes() {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
+                "accept" => accepts.extend(accept::read(&mut r, &node, file)),
+                "override" => overrides.extend(overrides::read(&mut r, &node, dir)),
                 "templates" => {
                     if templates_seen {
                         r.fail(
@@ -128,6 +138,8 @@ impl ProjectConfig {
             file: None,
             lint: lint.config,
             templates,
+            accepts,
+            overrides,
         })
     }
 }

@@ -8,7 +8,7 @@
 //! whitespace, at most one blank line in a row, none at either end), so a template's layout
 //! never changes a hash by accident.
 
-use crate::model::{Catalog, Effect, TimeoutStrategy, Tool};
+use crate::model::{Catalog, Effect, Stability, TimeoutStrategy, Tool};
 use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
 use std::fmt;
@@ -176,6 +176,10 @@ pub struct DescriptionContext {
     pub deprecated: Option<DeprecatedContext>,
     /// The deprecation as a sentence; `None` unless deprecated.
     pub deprecation: Option<String>,
+    /// `stability`: `experimental`, `beta` or `stable` (the default).
+    pub stability: &'static str,
+    /// What the stability level means for callers, as a sentence; `None` for `stable`.
+    pub stability_words: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -196,6 +200,10 @@ pub struct DeprecatedContext {
     pub reason: Option<String>,
     /// The tool to call instead, when named.
     pub replacement: Option<String>,
+    /// The version that deprecated it, when written.
+    pub since: Option<String>,
+    /// The first day it may be removed (`YYYY-MM-DD`), when written.
+    pub sunset: Option<String>,
 }
 
 /// The template context of `tool`'s description.
@@ -221,6 +229,8 @@ pub fn description_context(cat: &Catalog, tool: &Tool) -> DescriptionContext {
     let deprecated = tool.deprecated.as_ref().map(|d| DeprecatedContext {
         reason: s(&d.reason),
         replacement: s(&d.replacement),
+        since: s(&d.since),
+        sunset: d.sunset.as_ref().map(|d| d.value.to_string()),
     });
     DescriptionContext {
         catalog: cat.name.value.clone(),
@@ -236,6 +246,8 @@ pub fn description_context(cat: &Catalog, tool: &Tool) -> DescriptionContext {
         timeout_words: timeout_words(tool),
         deprecation: deprecated.as_ref().map(deprecation_words),
         deprecated,
+        stability: tool.stability().as_str(),
+        stability_words: stability_words(tool.stability()),
     }
 }
 
@@ -295,8 +307,23 @@ fn timeout_words(tool: &Tool) -> Option<String> {
     })
 }
 
+fn stability_words(s: Stability) -> Option<String> {
+    match s {
+        Stability::Experimental => {
+            Some("Experimental: its arguments and results may change in any release.".to_string())
+        }
+        Stability::Beta => {
+            Some("Beta: its arguments and results may still change in a major release.".into())
+        }
+        Stability::Stable => None,
+    }
+}
+
 fn deprecation_words(d: &DeprecatedContext) -> String {
     let mut w = "Deprecated".to_string();
+    if let Some(v) = &d.since {
+        w.push_str(&format!(" since {v}"));
+    }
     if let Some(r) = &d.reason {
         w.push_str(": ");
         w.push_str(r.trim_end_matches('.'));
@@ -304,6 +331,9 @@ fn deprecation_words(d: &DeprecatedContext) -> String {
     w.push('.');
     if let Some(r) = &d.replacement {
         w.push_str(&format!(" Use {r} instead."));
+    }
+    if let Some(day) = &d.sunset {
+        w.push_str(&format!(" It may be removed from {day} on."));
     }
     w
 }

@@ -89,6 +89,8 @@ pub struct ContractFacts {
     naturally_idempotent: bool,
     /// An unstructured result's kind.
     output_kind: Option<&'static str>,
+    /// The stability level, unless `stable`.
+    stability: Option<&'static str>,
 }
 
 impl ContractFacts {
@@ -128,6 +130,9 @@ impl ContractFacts {
                 .collect(),
             naturally_idempotent: tool.naturally_idempotent(),
             output_kind: tool.content.as_ref().map(|k| k.value.as_str()),
+            stability: Some(tool.stability())
+                .filter(|s| *s != crate::model::Stability::Stable)
+                .map(crate::model::Stability::as_str),
         }
     }
 
@@ -135,7 +140,8 @@ impl ContractFacts {
     ///
     /// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
     /// missing, so every contract has the same keys, except `idempotent` (natural
-    /// idempotency) and `output-kind` (an unstructured result), which appear only when used.
+    /// idempotency), `output-kind` (an unstructured result) and `stability` (a level other
+    /// than `stable`), which appear only when used.
     /// Errors are sorted by code and
     /// needs-input by name: reordering declarations is not a contract change. The
     /// idempotency scope keeps its written order (it names a compound key).
@@ -194,6 +200,9 @@ impl ContractFacts {
         }
         if let Some(kind) = self.output_kind {
             m.insert("output-kind".into(), json!(kind));
+        }
+        if let Some(level) = self.stability {
+            m.insert("stability".into(), json!(level));
         }
         Value::Object(m)
     }

@@ -197,6 +197,10 @@ pub struct Definition {
     pub output: Option<Range<usize>>,
 }
 
+/// The `_meta` key of a tool definition that names its stability level (`experimental` or
+/// `beta`; a `stable` tool has none).
+pub const STABILITY_META: &str = "io.catalogc/stability";
+
 /// The MCP tool definition of `tool`, its schemas written by `schemas`: `name`, `title`,
 /// `description`, `inputSchema`, `outputSchema`, `annotations` with `title` and all four
 /// hints explicit. [`crate::contract::ToolContract`] is the one caller that builds it.
@@ -240,7 +244,17 @@ pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) 
         key(&mut out, k);
         out.push_str(if v { "true" } else { "false" });
     }
-    out.push_str("}}");
+    out.push('}');
+    // Only a level other than the default is listed, so a tool without `stability` keeps
+    // its definition byte for byte.
+    if tool.stability() != crate::model::Stability::Stable {
+        key(&mut out, "_meta");
+        out.push('{');
+        key(&mut out, STABILITY_META);
+        write_string(&mut out, tool.stability().as_str());
+        out.push('}');
+    }
+    out.push('}');
     Definition {
         text: out.into_boxed_str(),
         input,

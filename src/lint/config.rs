@@ -21,6 +21,9 @@ pub struct Config {
     /// The naming convention `naming/tool-name` and `naming/field-name` require; `None`
     /// (`naming "auto"`): each catalog's own, the one most of its names follow.
     pub naming: Option<crate::names::Convention>,
+    /// The day `catalog/sunset-approaching` measures sunsets from; `None`: the rule finds
+    /// nothing. The command line sets it (`CATALOGC_TODAY` or the UTC date), never the file.
+    pub today: Option<chrono::NaiveDate>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +48,8 @@ pub struct Thresholds {
     /// `selection/confusable`: the similarity at which two list tools whose names are
     /// variants (one name's words a subset of the other's) are near-duplicates.
     pub confusable_list_similarity: f64,
+    /// `catalog/sunset-approaching`: days before a sunset from which to warn.
+    pub sunset_warning_days: usize,
 }
 
 impl Default for Thresholds {
@@ -59,6 +64,7 @@ impl Default for Thresholds {
             budget_tool_bytes: 4 * 1024,
             confusable_similarity: 0.8,
             confusable_list_similarity: 0.54,
+            sunset_warning_days: 30,
         }
     }
 }

@@ -112,7 +112,12 @@ impl Snapshot {
         let artifacts = Artifacts::build(&loaded.project, &templates)
             .or_else(|_| Artifacts::build(&loaded.project, &Templates::builtin()))
             .unwrap_or_default();
-        let mut diagnostics = crate::lint::check_project(&loaded, &config.lint, &artifacts);
+        let mut lint = config.lint;
+        // A `CATALOGC_TODAY` that is not a date leaves the sunset rule silent here; the
+        // command line reports it.
+        lint.today = crate::cli::today::today().ok();
+        let mut diagnostics = crate::lint::check_project(&loaded, &lint, &artifacts);
+        config::overrides::apply(&config.overrides, &mut diagnostics, &loaded.sources);
         diagnostics.extend(extra);
         let occurrences = occurrences(&loaded);
         Snapshot {
@@ -120,7 +125,7 @@ impl Snapshot {
             artifacts,
             diagnostics,
             occurrences,
-            naming: config.lint.naming,
+            naming: lint.naming,
         }
     }
 

@@ -399,6 +399,22 @@ tool "{tool}" version="1.0.0" {{
 /// folder changes: edited in the editor, closed, rewritten on disk with or without an event
 /// from the editor.
 #[test]
+fn overrides_of_catalogc_kdl_apply_to_the_files_they_match() {
+    let c = Client::start();
+    let unknown = |diags: &[Value]| codes(diags).contains(&"selection/unknown-tool");
+    let kdl = "override \"legacy/**\" { rule \"selection/unknown-tool\" level=\"off\"; }\n";
+    std::fs::write(c.dir.path().join("catalogc.kdl"), kdl).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(c.dir.path().join("legacy")).unwrap_or_else(|e| panic!("{e}"));
+    let a = c.open("a.kdl", &catalog("a", "order_get", Some("invoice_get")));
+    assert!(unknown(&c.diagnostics(&a)));
+    let b = c.open(
+        "legacy/b.kdl",
+        &catalog("b", "order_find", Some("invoice_get")),
+    );
+    assert!(!unknown(&c.diagnostics(&b)), "{:?}", c.diagnostics(&b));
+}
+
+#[test]
 fn cross_catalog_findings_follow_the_other_catalogs() {
     let c = Client::start();
     let write = |name: &str, text: &str| {

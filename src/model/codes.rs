@@ -70,6 +70,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "Write a value inside the range given in the message.",
     ),
     (
+        "model/invalid-value",
+        "A text value that does not parse as what the property holds (a semver version, an ISO 8601 date).",
+        "Write the value in the form the message shows, e.g. `since=\"1.4.0\"`, `sunset=\"2027-03-01\"`.",
+    ),
+    (
         "model/number-overflow",
         "A decimal number too large for a 64-bit float (e.g. 1e400).",
         "Write a number of a sensible magnitude.",

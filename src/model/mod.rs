@@ -135,6 +135,8 @@ pub struct Tool {
     pub example_calls: Vec<ExampleCall>,
     /// Set when the tool should no longer be used.
     pub deprecated: Option<Box<Deprecated>>,
+    /// `stability "…"` as written; see [`Tool::stability`] for the effective level.
+    pub stability: Option<Box<Sp<Stability>>>,
     /// Lint rules suppressed for this tool.
     pub allows: Vec<Allow>,
     /// The `tool` node.
@@ -168,9 +170,23 @@ impl Tool {
             examples: Examples::default(),
             example_calls: Vec::new(),
             deprecated: None,
+            stability: None,
             allows: Vec::new(),
             span: Span::default(),
         }
+    }
+
+    /// `stability` as written, else [`Stability::Stable`].
+    pub fn stability(&self) -> Stability {
+        self.stability.as_ref().map(|s| s.value).unwrap_or_default()
+    }
+
+    /// The deprecation's sunset date, when declared.
+    pub fn sunset(&self) -> Option<chrono::NaiveDate> {
+        self.deprecated
+            .as_ref()
+            .and_then(|d| d.sunset.as_ref())
+            .map(|s| s.value)
     }
 
     /// `open-world` as written, else `#true` for `external-read` and `#false` otherwise.
@@ -227,6 +243,20 @@ keyword_enum! {
         Input = "input",
         /// Written by the server, read by clients.
         Output = "output",
+    }
+}
+
+keyword_enum! {
+    /// How much a tool's contract is promised (`stability "…"`), from least to most.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+    pub enum Stability {
+        /// Anything may change in any release: a breaking change needs no major version.
+        Experimental = "experimental",
+        /// Breaking changes need a major version, but `--policy no-major` lets them pass.
+        Beta = "beta",
+        /// The default: every promise of docs/compatibility.md holds.
+        #[default]
+        Stable = "stable",
     }
 }
 
@@ -917,6 +947,13 @@ pub enum ExampleResult {
     Text(String),
 }
 
+/// An ISO 8601 calendar date, `YYYY-MM-DD` exactly (`sunset=`, `CATALOGC_TODAY`).
+pub fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|_| text.len() == 10)
+}
+
 #[derive(Debug, Clone, PartialEq)]
 /// A tool's `deprecated` node.
 pub struct Deprecated {
@@ -924,6 +961,10 @@ pub struct Deprecated {
     pub reason: Option<Sp<String>>,
     /// The tool to call instead, when named.
     pub replacement: Option<Sp<String>>,
+    /// `since="1.4.0"`: the tool version that deprecated it, when written.
+    pub since: Option<Sp<String>>,
+    /// `sunset="2027-03-01"`: the first day the tool may be removed, when written.
+    pub sunset: Option<Sp<chrono::NaiveDate>>,
     /// The `deprecated` node.
     pub span: Span,
 }
@@ -943,13 +984,24 @@ pub struct Allow {
 mod layout {
     use super::*;
 
+    #[test]
+    fn dates_parse_strictly() {
+        assert_eq!(
+            parse_date("2027-03-01"),
+            chrono::NaiveDate::from_ymd_opt(2027, 3, 1)
+        );
+        for bad in ["2027-3-1", "2027-02-30", "tomorrow", "2027-03-01T00:00", ""] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
+    }
+
     /// The model of an 8 MiB catalog must stay within the hostile-input memory budget
     /// (`benches/hostile.rs`): a field or tool that grows again fails here, not there. Rare
     /// parts live behind `Option<Box<…>>`; grow those instead.
     #[test]
     fn the_model_types_stay_small() {
         let sizes = [
-            ("Tool", size_of::<Tool>(), 592),
+            ("Tool", size_of::<Tool>(), 600),
             ("Field", size_of::<Field>(), 224),
             ("Ty", size_of::<Ty>(), 64),
             ("Object", size_of::<Object>(), 48),

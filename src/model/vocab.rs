@@ -8,7 +8,7 @@
 
 use super::{
     BuiltinType, ConfirmDigest, ContentKind, Effect, ErrorClass, Format, InputKind, Retry,
-    TimeoutStrategy, Unit,
+    Stability, TimeoutStrategy, Unit,
 };
 
 /// Nodes at the top level of a catalog file.
@@ -34,6 +34,7 @@ pub const TOOL_CHILDREN: &[&str] = &[
     "examples",
     "example-call",
     "deprecated",
+    "stability",
     "allow",
 ];
 /// Children of a named `type`.
@@ -417,11 +418,20 @@ pub const NODES: &[NodeInfo] = &[
     NodeInfo {
         name: "deprecated",
         parents: &["tool"],
-        usage: "deprecated \"reason\" replacement=\"OTHER_TOOL\"",
-        meaning: "The tool should no longer be used; both parts optional.",
-        props: &["replacement"],
+        usage: "deprecated \"reason\" replacement=\"OTHER_TOOL\" since=\"1.4.0\" sunset=\"2027-03-01\"",
+        meaning: "The tool should no longer be used; every part optional. `since`: the version that deprecated it; `sunset`: the date (ISO 8601) from which it may be removed.",
+        props: &["replacement", "since", "sunset"],
         children: &[],
         arg: TEXT,
+    },
+    NodeInfo {
+        name: "stability",
+        parents: &["tool"],
+        usage: "stability \"experimental\"",
+        meaning: "How much the tool's contract is promised: `experimental` (breaking changes need no major version), `beta` (they need one, but `--policy no-major` lets them pass) or `stable` (the default).",
+        props: &[],
+        children: &[],
+        arg: Some(ValueKind::Keyword(Stability::NAMES)),
     },
     NodeInfo {
         name: "allow",
@@ -643,6 +653,18 @@ pub const PROPS: &[PropInfo] = {
             "replacement",
             Tool,
             "The tool to call instead.",
+        ),
+        prop(
+            "deprecated",
+            "since",
+            Text,
+            "The version of the tool that deprecated it (semver).",
+        ),
+        prop(
+            "deprecated",
+            "sunset",
+            Text,
+            "The date (`YYYY-MM-DD`) from which the tool may be removed: `breaking` fails on a removal before it.",
         ),
         prop(
             "allow",

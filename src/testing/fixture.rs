@@ -409,6 +409,8 @@ impl Fx {
         t.deprecated = Some(Box::new(Deprecated {
             reason: self.os("Exports move to the reports catalog."),
             replacement: self.os("reports_export"),
+            since: None,
+            sunset: None,
             span: self.span(),
         }));
         t

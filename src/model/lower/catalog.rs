@@ -326,6 +326,7 @@ impl Cx {
         let mut examples = Examples::default();
         let mut example_calls: Vec<(ExampleCall, Option<Sp<String>>)> = Vec::new();
         let mut deprecated = None;
+        let mut stability = None;
         let mut allows = Vec::new();
 
         for n in node.child_nodes() {
@@ -408,6 +409,16 @@ impl Cx {
                     }
                 }
                 "deprecated" => deprecated = self.lower_deprecated(&n),
+                "stability" => {
+                    self.check_annotations(&n);
+                    self.props(&n, &[], &|_| None);
+                    self.no_children(&n);
+                    let a = self.args(&n, 1, 1, "stability \"experimental\"");
+                    stability = a
+                        .first()
+                        .and_then(|e| self.keyword::<Stability>(e, "`stability`"))
+                        .map(Box::new);
+                }
                 "allow" => {
                     if let Some(a) = self.lower_allow(&n) {
                         allows.push(a);
@@ -479,6 +490,7 @@ impl Cx {
             examples,
             example_calls: compact(example_calls),
             deprecated: deprecated.map(Box::new),
+            stability,
             allows: compact(allows),
             span: node.span,
         };
@@ -599,16 +611,46 @@ impl Cx {
 
     pub(super) fn lower_deprecated(&mut self, n: &Node) -> Option<Deprecated> {
         self.check_annotations(n);
-        let props = self.props(n, &["replacement"], &|_| None);
+        let props = self.props(n, &["replacement", "since", "sunset"], &|_| None);
         self.no_children(n);
         let a = self.args(n, 0, 1, "deprecated \"reason\" replacement=\"OTHER_TOOL\"");
         let reason = a.first().and_then(|e| self.string(e, "deprecation reason"));
         let replacement = props
             .get("replacement")
             .and_then(|e| self.string(e, "`replacement`"));
+        let since = props.get("since").and_then(|e| self.string(e, "`since`"));
+        if let Some(v) = &since
+            && let Err(e) = semver::Version::parse(&v.value)
+        {
+            self.err(
+                "model/invalid-value",
+                v.span,
+                format!("`since` version `{}` is not semver ({e})", v.value),
+                Some("write the tool version that deprecated it, e.g. `since=\"1.4.0\"`".into()),
+            );
+        }
+        let sunset = props.get("sunset").and_then(|e| {
+            let text = self.string(e, "`sunset`")?;
+            match parse_date(&text.value) {
+                Some(d) => Some(Sp::new(d, text.span)),
+                None => {
+                    self.err(
+                        "model/invalid-value",
+                        text.span,
+                        format!("`sunset` `{}` is not a date", text.value),
+                        Some(
+                            "write an ISO 8601 calendar date, e.g. `sunset=\"2027-03-01\"`".into(),
+                        ),
+                    );
+                    None
+                }
+            }
+        });
         Some(Deprecated {
             reason,
             replacement,
+            since,
+            sunset,
             span: n.span,
         })
     }

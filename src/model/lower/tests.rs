@@ -139,6 +139,49 @@ catalog "billing" version="1.0.0"
 }
 
 #[test]
+fn stability_and_deprecation_dates_lower_and_bad_ones_are_reported() {
+    let src = r#"catalog "c" version="1.0.0"
+tool "a_b" version="1.0.0" {
+effect "read"
+stability "beta"
+deprecated "Use c_d." replacement="c_d" since="1.0.0" sunset="2027-03-01"
+input
+}
+tool "c_d" version="1.0.0" {
+effect "read"
+stability "alpha"
+deprecated since="one" sunset="2027-02-30"
+input
+}
+"#;
+    let (cat, diags) = lower_text(src);
+    let cat = cat.expect("catalog");
+    let a = &cat.tools[0];
+    assert_eq!(a.stability(), Stability::Beta);
+    let d = a.deprecated.as_ref().expect("deprecated");
+    assert_eq!(d.since.as_ref().map(|s| s.value.as_str()), Some("1.0.0"));
+    assert_eq!(a.sunset(), chrono::NaiveDate::from_ymd_opt(2027, 3, 1));
+    let c = &cat.tools[1];
+    assert_eq!(c.stability(), Stability::Stable);
+    assert_eq!(c.sunset(), None);
+    let rules: Vec<&str> = diags.iter().map(|d| &*d.rule).collect();
+    assert_eq!(
+        rules,
+        [
+            "model/unknown-keyword",
+            "model/invalid-value",
+            "model/invalid-value"
+        ],
+        "{diags:?}"
+    );
+    assert!(
+        diags[2]
+            .message
+            .contains("`sunset` `2027-02-30` is not a date")
+    );
+}
+
+#[test]
 fn a_tool_missing_its_effect_is_left_out_but_others_stay() {
     let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { input }\ntool \"c_d\" version=\"1\" { effect \"read\"; input }\n";
     let (cat, diags) = lower_text(src);

@@ -4,4 +4,5 @@ crate::lint::declare_rules! {
     version,
     budget,
     unused_type,
+    sunset_approaching,
 }

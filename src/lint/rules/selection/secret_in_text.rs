@@ -372,6 +372,8 @@ mod tests {
         t.deprecated = Some(Box::new(Deprecated {
             reason: s(key),
             replacement: None,
+            since: None,
+            sunset: None,
             span: Span::default(),
         }));
         let mut f = field("note", TyKind::String(Box::default()), Some(key));

@@ -124,6 +124,8 @@ mod tests {
         a.deprecated = Some(Box::new(Deprecated {
             reason: None,
             replacement: Some(sp("payment_send".into())),
+            since: None,
+            sunset: None,
             span: Span::default(),
         }));
         let project = Project {
