@@ -22,9 +22,9 @@ pub struct Invoice {
     /// What is still to pay, in minor units of the currency (cents for USD).
     pub amount_due_minor: u64,
     /// The day payment is due, in the tenant's calendar.
-    pub due_date: __rt::String,
+    pub due_date: __rt::Date,
     /// When the invoice was issued.
-    pub issued_at: __rt::String,
+    pub issued_at: __rt::DateTime,
 }
 impl __rt::Serialize for Invoice {
     fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -557,7 +557,7 @@ pub mod invoice_get {
         /// How many payment reminders were sent for this invoice.
         pub reminder_count: u8,
         /// When the last reminder was sent; absent when none was sent.
-        pub last_reminder_at: __rt::Option<__rt::String>,
+        pub last_reminder_at: __rt::Option<__rt::DateTime>,
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -766,7 +766,7 @@ pub mod invoice_send_reminder {
         /// Identifies the reminder in the invoice's history.
         pub reminder_reference: __rt::String,
         /// When the reminder was handed to the mail service.
-        pub sent_at: __rt::String,
+        pub sent_at: __rt::DateTime,
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {

@@ -212,7 +212,7 @@ pub mod payment_transfer_preview {
         /// ISO 4217 currency of fee_minor (the debit currency).
         pub currency: super::TransferAmountCurrency,
         /// The day the money is expected to arrive.
-        pub arrival_date: __rt::String,
+        pub arrival_date: __rt::Date,
         /// Version of both accounts the preview was computed from; a submit after a change is rejected.
         pub resource_version: __rt::String,
     }
@@ -783,7 +783,7 @@ pub mod payment_transfer_status {
         /// Where the transfer stands; more states may be added later.
         pub status: Status,
         /// When the money arrived; absent until settled.
-        pub settled_at: __rt::Option<__rt::String>,
+        pub settled_at: __rt::Option<__rt::DateTime>,
         /// The amount that was transferred.
         pub transfer: super::TransferAmount,
     }

@@ -32,6 +32,10 @@ pub enum RTy {
     Map(Box<RTy>),
     /// A `json` value: `serde_json::Value`.
     Json,
+    /// A `timestamp` or `format="date-time"` string: `runtime::DateTime`.
+    DateTime,
+    /// A `format="date"` string: `runtime::Date`.
+    Date,
     /// A nullable array item, map value or extra property (`nullable=#true`): `Option<T>`,
     /// `None` being `null`.
     Nullable(Box<RTy>),
@@ -316,7 +320,20 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
     }
 }
 
-/// Distinct Pascal-case identifiers for `items`, named by `name`.
+/// The time type of a string of format `date-time` or `date`. A string with a pattern or
+/// length bounds stays a `String`: those constrain the text as written, which the time type
+/// does not keep (it writes `-00:00` as `Z`, a fraction of `.5` as `.500`).
+fn time_ty(s: &crate::model::StringTy) -> Option<RTy> {
+    if s.pattern.is_some() || s.min_length.is_some() || s.max_length.is_some() {
+        return None;
+    }
+    match s.format.as_ref()?.value {
+        crate::model::Format::DateTime => Some(RTy::DateTime),
+        crate::model::Format::Date => Some(RTy::Date),
+        _ => None,
+    }
+}
+
 /// An array item, map value or extra property that may be `null` (`nullable=#true`):
 /// `Option<T>`, `None` being `null`. A `json` value admits `null` already: no `Option`.
 fn or_null(ty: RTy, nullable: bool) -> RTy {
@@ -327,6 +344,7 @@ fn or_null(ty: RTy, nullable: bool) -> RTy {
     }
 }
 
+/// Distinct Pascal-case identifiers for `items`, named by `name`.
 fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
     let mut unique = Unique::new();
     items
@@ -395,6 +413,11 @@ impl<'a> Scope<'_, 'a> {
                 &f.ty,
                 f.doc.as_ref().map(|d| d.value.as_str()),
             );
+            // A `const=` field keeps its base Rust type, a string for a time format.
+            let ty = match ty {
+                RTy::DateTime | RTy::Date if f.constant.is_some() => RTy::String,
+                ty => ty,
+            };
             let default_variant = match (&ty, f.default.as_ref().map(|d| &d.value)) {
                 (RTy::Local(e) | RTy::Root(e), Some(crate::model::Literal::String(v))) => {
                     let in_root = self.in_root || matches!(ty, RTy::Root(_));
@@ -479,9 +502,11 @@ impl<'a> Scope<'_, 'a> {
                     }));
                     RTy::Local(ident)
                 }
+                // A cursor is opaque text, whatever its format.
+                None if matches!(ty.kind, TyKind::String(_)) => time_ty(s).unwrap_or(RTy::String),
                 None => RTy::String,
             },
-            TyKind::Timestamp => RTy::String,
+            TyKind::Timestamp => RTy::DateTime,
             TyKind::Integer(n) => RTy::Int(IntTy::of(n)),
             TyKind::Number(_) => RTy::F64,
             TyKind::Boolean => RTy::Bool,
@@ -657,13 +682,18 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
         (fields.collect(), enums.count())
     }
 
+    /// The Rust types of input fields `fields` (catalog text) of a one-tool catalog.
+    fn input_types(fields: &str) -> Vec<RTy> {
+        let text = format!(
+            "catalog \"c\" version=\"1.0.0\"\ntool \"t\" version=\"1.0.0\" {{\n    effect \"read\"\n    input {{\n{fields}    }}\n}}\n"
+        );
+        input_fields(&text).0.into_iter().map(|f| f.0).collect()
+    }
+
     #[test]
     fn integers_take_the_smallest_type_holding_their_bounds() {
-        let text = r#"
-catalog "c" version="1.0.0"
-tool "t" version="1.0.0" {
-    effect "read"
-    input {
+        let types = input_types(
+            r#"
         field "page" "integer" min=1 max=50
         field "delta" "integer" min=-100 max=100
         field "port" "integer" min=0 max=65535
@@ -672,10 +702,8 @@ tool "t" version="1.0.0" {
         field "big" "integer" min=0 max=100000000000
         field "level" "integer" { enum 1 2 3; }
         field "under" "integer" exclusive-min=-1 exclusive-max=256
-    }
-}
-"#;
-        let types: Vec<RTy> = input_fields(text).0.into_iter().map(|f| f.0).collect();
+"#,
+        );
         let ints = [
             IntTy::U8,
             IntTy::I8,
@@ -687,6 +715,32 @@ tool "t" version="1.0.0" {
             IntTy::U8,
         ];
         assert_eq!(types, ints.map(RTy::Int));
+    }
+
+    #[test]
+    fn time_formats_are_time_types_unless_the_text_is_constrained() {
+        let types = input_types(
+            r#"
+        field "at" "timestamp"
+        field "when" "string" format="date-time"
+        field "day" "string" format="date" default="2026-01-31"
+        field "shaped" "string" format="date" pattern="^2026-"
+        field "fixed" "string" format="date" const="2026-01-31"
+        field "days" "array" max-items=3 { items "string" format="date"; }
+"#,
+        );
+        let vec_of_dates = RTy::Vec(Box::new(RTy::Date));
+        assert_eq!(
+            types,
+            [
+                RTy::DateTime,
+                RTy::DateTime,
+                RTy::Date,
+                RTy::String,
+                RTy::String,
+                vec_of_dates
+            ]
+        );
     }
 
     #[test]

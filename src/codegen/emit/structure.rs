@@ -129,6 +129,8 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
         (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
+        (RTy::DateTime, Literal::String(s)) => Some(quote!(__rt::time::date_time(#s))),
+        (RTy::Date, Literal::String(s)) => Some(quote!(__rt::time::date(#s))),
         (RTy::Int(_), Literal::Int(i)) => Some(int(*i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {

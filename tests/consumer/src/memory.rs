@@ -5,6 +5,7 @@
 use crate::billing::{self, Invoice, InvoiceCurrency, InvoiceStatus};
 use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
 use catalogc::rmcp::CancellationToken;
+use catalogc::runtime::{Date, DateTime};
 use std::sync::Mutex;
 
 /// What the server trusts about a request: from the authenticated session, never from
@@ -36,6 +37,11 @@ pub const PANIC_INVOICE: &str = "INV-500";
 /// With [`Memory::faults`], `invoice_get` of this invoice never finishes by itself.
 pub const HANG_INVOICE: &str = "INV-504";
 
+/// A fixed instant of the sample data (the Unix epoch should `text` not parse).
+fn time(text: &str) -> DateTime {
+    DateTime::parse_from_rfc3339(text).unwrap_or_default()
+}
+
 impl Memory {
     /// Two invoices of tenant `acme`, one of tenant `other`.
     pub fn sample() -> Memory {
@@ -45,8 +51,8 @@ impl Memory {
             status,
             currency: InvoiceCurrency::Eur,
             amount_due_minor: 1000 * u64::from(n),
-            due_date: "2026-01-31".into(),
-            issued_at: "2026-01-01T09:00:00Z".into(),
+            due_date: Date::from_ymd_opt(2026, 1, 31).unwrap_or_default(),
+            issued_at: time("2026-01-01T09:00:00Z"),
         };
         Memory {
             invoices: vec![
@@ -156,7 +162,7 @@ impl billing::Billing for Memory {
         sent.push(input.idempotency_key().to_string());
         Ok(Reply::Complete(Output {
             reminder_reference: format!("REM-{}", sent.len()),
-            sent_at: "2026-02-01T10:00:00Z".into(),
+            sent_at: time("2026-02-01T10:00:00Z"),
         }))
     }
 }

@@ -332,3 +332,31 @@ fn integers_accept_a_zero_fraction_and_wrong_types_name_their_path() {
     let paths: Vec<String> = violations(&r).into_iter().map(|(p, _)| p).collect();
     assert_eq!(paths, ["/page_size"]);
 }
+
+#[test]
+fn time_fields_are_typed_read_strictly_and_written_as_rfc_3339() {
+    let m = Memory::sample();
+    let r = call(&m, &acme(), "invoice_list", json!({"status": "overdue"}));
+    let item = &structured(&r)["items"][0];
+    assert_eq!(item["due_date"], json!("2026-01-31"));
+    assert_eq!(item["issued_at"], json!("2026-01-01T09:00:00Z"));
+    // The offset a sender wrote is kept, and what is written reads back as the same value.
+    let mut invoice = item.clone();
+    invoice["issued_at"] = json!("2026-10-02T09:30:00.5+02:00");
+    let typed: billing::Invoice =
+        serde_json::from_value(invoice.clone()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(typed.issued_at.offset().local_minus_utc(), 7200);
+    assert_eq!(typed.due_date.to_string(), "2026-01-31");
+    let written = serde_json::to_value(&typed).unwrap_or_default();
+    assert_eq!(written["issued_at"], json!("2026-10-02T09:30:00.500+02:00"));
+    assert!(typed.validate().is_ok());
+    // chrono alone would read a space for the `T`; the contract's format does not.
+    invoice["issued_at"] = json!("2026-10-02 09:30:00Z");
+    let e = serde_json::from_value::<billing::Invoice>(invoice)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(
+        e.as_deref(),
+        Some("/issued_at: not a valid `date-time` (RFC 3339)")
+    );
+}
