@@ -404,26 +404,30 @@ pub mod invoice_list {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// status must be open or overdue
-        InvalidStatus,
+        ///
+        /// `INVALID_STATUS`
+        InvalidStatus(__rt::Option<__rt::String>),
         /// the cursor is not valid for this listing
-        InvalidCursor,
+        ///
+        /// `INVALID_CURSOR`
+        InvalidCursor(__rt::Option<__rt::String>),
         /// billing is temporarily unavailable
-        BillingUnavailable,
+        ///
+        /// `BILLING_UNAVAILABLE`
+        BillingUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 3] = [
+            static TABLE: [__rt::ErrorInfo; 3] = [
                 __rt::ErrorInfo::new(
                     "INVALID_STATUS",
                     "invalid-argument",
@@ -450,12 +454,35 @@ pub mod invoice_list {
                     "billing is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvalidStatus(_) => &TABLE[0],
+                Self::InvalidCursor(_) => &TABLE[1],
+                Self::BillingUnavailable(_) => &TABLE[2],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvalidStatus(detail)
+                | Self::InvalidCursor(detail)
+                | Self::BillingUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -611,24 +638,26 @@ pub mod invoice_get {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
-        InvoiceNotFound,
+        ///
+        /// `INVOICE_NOT_FOUND`
+        InvoiceNotFound(__rt::Option<__rt::String>),
         /// billing is temporarily unavailable
-        BillingUnavailable,
+        ///
+        /// `BILLING_UNAVAILABLE`
+        BillingUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 2] = [
+            static TABLE: [__rt::ErrorInfo; 2] = [
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_FOUND",
                     "not-found",
@@ -646,12 +675,34 @@ pub mod invoice_get {
                     "billing is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvoiceNotFound(_) => &TABLE[0],
+                Self::BillingUnavailable(_) => &TABLE[1],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvoiceNotFound(detail) | Self::BillingUnavailable(detail) => {
+                    detail.as_deref()
+                }
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -829,28 +880,34 @@ pub mod invoice_send_reminder {
             __rt::approval_digest(self, __rt::None)
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
-        InvoiceNotFound,
+        ///
+        /// `INVOICE_NOT_FOUND`
+        InvoiceNotFound(__rt::Option<__rt::String>),
         /// only overdue invoices can be reminded
-        InvoiceNotOverdue,
+        ///
+        /// `INVOICE_NOT_OVERDUE`
+        InvoiceNotOverdue(__rt::Option<__rt::String>),
         /// a reminder for this invoice was sent less than 72 hours ago
-        ReminderTooSoon,
+        ///
+        /// `REMINDER_TOO_SOON`
+        ReminderTooSoon(__rt::Option<__rt::String>),
         /// the reminder could not be handed to the mail service
-        MailUnavailable,
+        ///
+        /// `MAIL_UNAVAILABLE`
+        MailUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 4] = [
+            static TABLE: [__rt::ErrorInfo; 4] = [
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_FOUND",
                     "not-found",
@@ -886,12 +943,37 @@ pub mod invoice_send_reminder {
                     "the reminder could not be handed to the mail service",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvoiceNotFound(_) => &TABLE[0],
+                Self::InvoiceNotOverdue(_) => &TABLE[1],
+                Self::ReminderTooSoon(_) => &TABLE[2],
+                Self::MailUnavailable(_) => &TABLE[3],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvoiceNotFound(detail)
+                | Self::InvoiceNotOverdue(detail)
+                | Self::ReminderTooSoon(detail)
+                | Self::MailUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}

@@ -293,26 +293,30 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// one of the accounts is not visible to you
-        AccountNotFound,
+        ///
+        /// `ACCOUNT_NOT_FOUND`
+        AccountNotFound(__rt::Option<__rt::String>),
         /// the destination account cannot receive this currency
-        CurrencyNotSupported,
+        ///
+        /// `CURRENCY_NOT_SUPPORTED`
+        CurrencyNotSupported(__rt::Option<__rt::String>),
         /// the ledger is temporarily unavailable
-        LedgerUnavailable,
+        ///
+        /// `LEDGER_UNAVAILABLE`
+        LedgerUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 3] = [
+            static TABLE: [__rt::ErrorInfo; 3] = [
                 __rt::ErrorInfo::new(
                     "ACCOUNT_NOT_FOUND",
                     "not-found",
@@ -337,12 +341,35 @@ pub mod payment_transfer_preview {
                     "the ledger is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::AccountNotFound(_) => &TABLE[0],
+                Self::CurrencyNotSupported(_) => &TABLE[1],
+                Self::LedgerUnavailable(_) => &TABLE[2],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::AccountNotFound(detail)
+                | Self::CurrencyNotSupported(detail)
+                | Self::LedgerUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -592,28 +619,34 @@ pub mod payment_transfer_submit {
             __rt::approval_digest(self, __rt::Some(resource_version))
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// the source account does not cover the amount and fee
-        InsufficientFunds,
+        ///
+        /// `INSUFFICIENT_FUNDS`
+        InsufficientFunds(__rt::Option<__rt::String>),
         /// you may not move money from this account
-        PermissionDenied,
+        ///
+        /// `PERMISSION_DENIED`
+        PermissionDenied(__rt::Option<__rt::String>),
         /// an account changed since the preview
-        PreviewOutdated,
+        ///
+        /// `PREVIEW_OUTDATED`
+        PreviewOutdated(__rt::Option<__rt::String>),
         /// the ledger is temporarily unavailable
-        LedgerUnavailable,
+        ///
+        /// `LEDGER_UNAVAILABLE`
+        LedgerUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 4] = [
+            static TABLE: [__rt::ErrorInfo; 4] = [
                 __rt::ErrorInfo::new(
                     "INSUFFICIENT_FUNDS",
                     "business-rejected",
@@ -649,12 +682,37 @@ pub mod payment_transfer_submit {
                     "the ledger is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InsufficientFunds(_) => &TABLE[0],
+                Self::PermissionDenied(_) => &TABLE[1],
+                Self::PreviewOutdated(_) => &TABLE[2],
+                Self::LedgerUnavailable(_) => &TABLE[3],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InsufficientFunds(detail)
+                | Self::PermissionDenied(detail)
+                | Self::PreviewOutdated(detail)
+                | Self::LedgerUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -890,24 +948,26 @@ pub mod payment_transfer_status {
             __rt::deserialize_enum(d)
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no transfer with this reference or key is visible to you
-        TransferNotFound,
+        ///
+        /// `TRANSFER_NOT_FOUND`
+        TransferNotFound(__rt::Option<__rt::String>),
         /// give transfer_reference or idempotency_key
-        ReferenceMissing,
+        ///
+        /// `REFERENCE_MISSING`
+        ReferenceMissing(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 2] = [
+            static TABLE: [__rt::ErrorInfo; 2] = [
                 __rt::ErrorInfo::new(
                     "TRANSFER_NOT_FOUND",
                     "not-found",
@@ -927,12 +987,34 @@ pub mod payment_transfer_status {
                     "give transfer_reference or idempotency_key",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::TransferNotFound(_) => &TABLE[0],
+                Self::ReferenceMissing(_) => &TABLE[1],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::TransferNotFound(detail) | Self::ReferenceMissing(detail) => {
+                    detail.as_deref()
+                }
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}

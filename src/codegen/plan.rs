@@ -301,8 +301,9 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
                 s.structure("Output".into(), summary, output);
             }
-            let errors = pascal_names(&tool.errors, |e| &e.code.value);
-            let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
+            // `Internal` is every tool's internal error.
+            let errors = pascal_names(["Internal"], &tool.errors, |e| &e.code.value);
+            let needs = pascal_names([], &tool.needs_input, |n| &n.name.value);
             ToolPlan {
                 tool,
                 module,
@@ -344,9 +345,13 @@ fn or_null(ty: RTy, nullable: bool) -> RTy {
     }
 }
 
-/// Distinct Pascal-case identifiers for `items`, named by `name`.
-fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
-    let mut unique = Unique::new();
+/// Distinct Pascal-case identifiers for `items`, named by `name`, none of them `reserved`.
+fn pascal_names<'t, T, const N: usize>(
+    reserved: [&str; N],
+    items: &'t [T],
+    name: impl Fn(&T) -> &str,
+) -> Vec<(String, &'t T)> {
+    let mut unique = Unique::with_reserved(reserved);
     items
         .iter()
         .map(|i| {

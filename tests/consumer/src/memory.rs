@@ -85,7 +85,8 @@ impl billing::Billing for Memory {
             invoice_list::Status::Overdue => InvoiceStatus::Overdue,
         };
         if input.cursor.is_some() {
-            return Err(invoice_list::Error::InvalidCursor);
+            let detail = "this listing has a single page: no cursor is valid".to_string();
+            return Err(invoice_list::Error::InvalidCursor(Some(detail)));
         }
         let size = usize::from(input.page_size);
         let items = self
@@ -112,12 +113,12 @@ impl billing::Billing for Memory {
         if self.faults && input.invoice_reference == HANG_INVOICE {
             // Stops only when the server cancels the call at its deadline.
             ctx.cancel.cancelled().await;
-            return Err(invoice_get::Error::BillingUnavailable);
+            return Err(invoice_get::Error::BillingUnavailable(None));
         }
         let mut invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
             .cloned()
-            .ok_or(invoice_get::Error::InvoiceNotFound)?;
+            .ok_or(invoice_get::Error::InvoiceNotFound(None))?;
         if self.lie {
             invoice.invoice_reference = "not an invoice number".into();
         }
@@ -145,9 +146,12 @@ impl billing::Billing for Memory {
         use invoice_send_reminder::{Error, NeedsInput, Output, Reply};
         let invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
-            .ok_or(Error::InvoiceNotFound)?;
+            .ok_or(Error::InvoiceNotFound(None))?;
         if invoice.status != InvoiceStatus::Overdue {
-            return Err(Error::InvoiceNotOverdue);
+            return Err(Error::InvoiceNotOverdue(Some(format!(
+                "the invoice is due on {}",
+                invoice.due_date
+            ))));
         }
         if !ctx.approved.contains(&input.approval_digest()) {
             return Ok(Reply::InputRequired {
@@ -158,7 +162,11 @@ impl billing::Billing for Memory {
                 ),
             });
         }
-        let mut sent = self.reminders.lock().map_err(|_| Error::MailUnavailable)?;
+        // A poisoned log is a broken invariant, not the mail service's failure.
+        let mut sent = self
+            .reminders
+            .lock()
+            .map_err(|_| Error::Internal("the reminder log is poisoned".into()))?;
         sent.push(input.idempotency_key().to_string());
         Ok(Reply::Complete(Output {
             reminder_reference: format!("REM-{}", sent.len()),

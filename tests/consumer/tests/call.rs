@@ -162,7 +162,7 @@ fn a_declared_error_carries_only_what_the_catalog_says() {
             "message": "no invoice with this number is visible to you",
         })
     );
-    let e = billing::invoice_get::Error::BillingUnavailable;
+    let e = billing::invoice_get::Error::BillingUnavailable(None);
     assert_eq!(
         (e.code(), e.class(), e.retryable()),
         ("BILLING_UNAVAILABLE", "unavailable", true)
@@ -358,5 +358,37 @@ fn time_fields_are_typed_read_strictly_and_written_as_rfc_3339() {
     assert_eq!(
         e.as_deref(),
         Some("/issued_at: not a valid `date-time` (RFC 3339)")
+    );
+}
+
+#[test]
+fn a_declared_error_carries_its_detail_and_the_internal_error_none() {
+    let m = Memory::sample();
+    let args = json!({"status": "open", "cursor": "c2"});
+    let r = call(&m, &acme(), "invoice_list", args);
+    assert_eq!(r.error_code(), Some("INVALID_CURSOR"), "{r:?}");
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("this listing has a single page: no cursor is valid")
+    );
+    // The internal error: the model learns the code and what is safe after a write that
+    // may have acted; the detail is only for the operator's log.
+    let e = invoice_send_reminder::Error::Internal("the reminder log is poisoned".into());
+    assert_eq!(e.code(), "INTERNAL_ERROR");
+    assert_eq!(
+        e.to_string(),
+        "the tool failed unexpectedly: the reminder log is poisoned"
+    );
+    let r = catalogc::runtime::call::tool_error(&e);
+    assert_eq!(r.error_code(), Some("INTERNAL_ERROR"));
+    assert!(!r.text().contains("poisoned"), "{}", r.text());
+    assert!(
+        structured(&r)["next_step"]
+            .as_str()
+            .is_some_and(|s| s.contains("invoice_get"))
+    );
+    assert_eq!(
+        r.failure.as_deref().map(String::as_str),
+        Some("the reminder log is poisoned")
     );
 }
