@@ -9,21 +9,31 @@ pub const NAME: &str = "billing";
 pub const VERSION: &str = "2.1.0";
 /// An invoice summary as the tenant's customers see it.
 #[allow(dead_code)]
-#[derive(__rt::Clone, __rt::PartialEq)]
+#[derive(__rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub struct Invoice {
     /// The invoice number printed on the invoice, e.g. INV-1042.
+    ///
+    /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
     pub invoice_reference: __rt::String,
     /// The customer's name as printed on the invoice.
+    ///
+    /// Bounds: at most `120` characters.
     pub customer_display_name: __rt::String,
     /// Where the invoice stands; more states may be added later.
     pub status: InvoiceStatus,
     /// ISO 4217 currency of every amount of this invoice.
     pub currency: InvoiceCurrency,
     /// What is still to pay, in minor units of the currency (cents for USD).
+    ///
+    /// Bounds: at least `0`, at most `100000000000`. Unit: `minor`.
     pub amount_due_minor: u64,
     /// The day payment is due, in the tenant's calendar.
+    ///
+    /// Bounds: format `date`.
     pub due_date: __rt::Date,
     /// When the invoice was issued.
+    ///
+    /// Bounds: format `date-time`.
     pub issued_at: __rt::DateTime,
 }
 impl __rt::Serialize for Invoice {
@@ -245,11 +255,13 @@ pub mod invoice_list {
         },
     };
     /// List open or overdue invoices visible to the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// Invoice status to filter by.
         pub status: Status,
         /// How many invoices to return at most.
+        ///
+        /// Bounds: at least `1`, at most `50`. Default: `20`.
         pub page_size: u8,
         /// Opaque cursor from a previous next_cursor; leave it out for the first page.
         pub cursor: __rt::Option<__rt::String>,
@@ -351,9 +363,11 @@ pub mod invoice_list {
         }
     }
     /// List open or overdue invoices visible to the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Invoices, oldest due date first.
+        ///
+        /// Bounds: at most `50` items.
         pub items: __rt::Vec<super::Invoice>,
         /// Pass it as cursor to get the next page; absent when there are no more pages.
         pub next_cursor: __rt::Option<__rt::String>,
@@ -525,11 +539,15 @@ pub mod invoice_get {
         },
     };
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The invoice number, e.g. INV-1042.
+        ///
+        /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
         pub invoice_reference: __rt::String,
         /// The key of a reminder call that timed out: reminder_count then counts only the reminder sent with this key (1 if it went out, 0 if not).
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::Option<__rt::String>,
     }
     impl __rt::Serialize for Input {
@@ -577,13 +595,17 @@ pub mod invoice_get {
         }
     }
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// The invoice.
         pub invoice: super::Invoice,
         /// How many payment reminders were sent for this invoice.
+        ///
+        /// Bounds: at least `0`, at most `100`. Unit: `count`.
         pub reminder_count: u8,
         /// When the last reminder was sent; absent when none was sent.
+        ///
+        /// Bounds: format `date-time`.
         pub last_reminder_at: __rt::Option<__rt::DateTime>,
     }
     impl __rt::Serialize for Output {
@@ -751,13 +773,19 @@ pub mod invoice_send_reminder {
         },
     };
     /// Send the customer of one overdue invoice a payment reminder email.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The invoice number of the overdue invoice, e.g. INV-1042.
+        ///
+        /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
         pub invoice_reference: __rt::String,
         /// A short personal note added above the standard reminder text.
+        ///
+        /// Bounds: at most `500` characters.
         pub note: __rt::Option<__rt::String>,
         /// A fresh random key per intended reminder; reuse it only to retry the same reminder.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::String,
     }
     impl __rt::Serialize for Input {
@@ -812,11 +840,15 @@ pub mod invoice_send_reminder {
         }
     }
     /// Send the customer of one overdue invoice a payment reminder email.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the reminder in the invoice's history.
+        ///
+        /// Bounds: at most `40` characters, matches `^REM-[0-9]+$`.
         pub reminder_reference: __rt::String,
         /// When the reminder was handed to the mail service.
+        ///
+        /// Bounds: format `date-time`.
         pub sent_at: __rt::DateTime,
     }
     impl __rt::Serialize for Output {

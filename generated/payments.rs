@@ -9,9 +9,11 @@ pub const NAME: &str = "payments";
 pub const VERSION: &str = "2.0.0";
 /// An amount of money with its currency.
 #[allow(dead_code)]
-#[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+#[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub struct TransferAmount {
     /// The amount in minor units of the currency (cents for USD).
+    ///
+    /// Bounds: at least `0`, at most `1000000`. Unit: `minor`.
     pub amount_minor: u32,
     /// ISO 4217 currency of the amount.
     pub currency: TransferAmountCurrency,
@@ -126,13 +128,19 @@ pub mod payment_transfer_preview {
         },
     };
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The account the money leaves, as the user knows it (e.g. OPS-EUR-01).
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub source_account_reference: __rt::String,
         /// The account the money arrives in, as the user knows it.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency (cents for USD).
+        ///
+        /// Bounds: more than `0`, at most `1000000`. Unit: `minor`.
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: super::TransferAmountCurrency,
@@ -201,19 +209,25 @@ pub mod payment_transfer_preview {
         }
     }
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// What leaves the source account, fee included.
         pub debit: super::TransferAmount,
         /// What arrives in the destination account.
         pub credit: super::TransferAmount,
         /// The fee charged, in minor units of the debit currency.
+        ///
+        /// Bounds: at least `0`, at most `100000`. Unit: `minor`.
         pub fee_minor: u32,
         /// ISO 4217 currency of fee_minor (the debit currency).
         pub currency: super::TransferAmountCurrency,
         /// The day the money is expected to arrive.
+        ///
+        /// Bounds: format `date`.
         pub arrival_date: __rt::Date,
         /// Version of both accounts the preview was computed from; a submit after a change is rejected.
+        ///
+        /// Bounds: at most `64` characters.
         pub resource_version: __rt::String,
     }
     impl __rt::Serialize for Output {
@@ -418,19 +432,29 @@ pub mod payment_transfer_submit {
         },
     };
     /// Transfer money between two accounts of the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The account the money leaves, as in the preview.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub source_account_reference: __rt::String,
         /// The account the money arrives in, as in the preview.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency, as in the preview.
+        ///
+        /// Bounds: more than `0`, at most `1000000`. Unit: `minor`.
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: super::TransferAmountCurrency,
         /// The resource_version the preview returned.
+        ///
+        /// Bounds: at most `64` characters.
         pub resource_version: __rt::String,
         /// A fresh random key per intended transfer; reuse it only to retry this transfer.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::String,
     }
     impl __rt::Serialize for Input {
@@ -513,9 +537,11 @@ pub mod payment_transfer_submit {
         }
     }
     /// Transfer money between two accounts of the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the transfer; pass it to payment_transfer_status.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::String,
         /// accepted: the ledger took it; settled: the money arrived.
         pub status: Status,
@@ -782,11 +808,22 @@ pub mod payment_transfer_status {
         },
     };
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
-    #[derive(__rt::Debug, __rt::Clone, __rt::Default, __rt::PartialEq)]
+    #[derive(
+        __rt::Debug,
+        __rt::Clone,
+        __rt::Default,
+        __rt::PartialEq,
+        __rt::Eq,
+        __rt::Hash
+    )]
     pub struct Input {
         /// The transfer_reference returned by payment_transfer_submit.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::Option<__rt::String>,
         /// The key of a submit that timed out before returning a transfer_reference.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::Option<__rt::String>,
     }
     impl __rt::Serialize for Input {
@@ -834,13 +871,17 @@ pub mod payment_transfer_status {
         }
     }
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the transfer.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::String,
         /// Where the transfer stands; more states may be added later.
         pub status: Status,
         /// When the money arrived; absent until settled.
+        ///
+        /// Bounds: format `date-time`.
         pub settled_at: __rt::Option<__rt::DateTime>,
         /// The amount that was transferred.
         pub transfer: super::TransferAmount,

@@ -17,7 +17,7 @@
 
 use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Num, NumTy, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The Rust type of a field.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,6 +184,8 @@ pub struct StructPlan<'a> {
     /// An open object's other properties: the Rust field holding them (a map after the
     /// named fields) and the type of each value.
     pub extra: Option<ExtraPlan<'a>>,
+    /// Every field's type is `Eq` and `Hash` (no `f64`, no JSON value, at any depth).
+    pub hash: bool,
 }
 
 /// The `extra` of an open object: `pub {ident}: BTreeMap<String, {ty}>`.
@@ -211,6 +213,8 @@ pub struct UnionPlan<'a> {
     pub discriminator: &'a str,
     /// Variant identifier, its JSON name and the struct holding its other fields.
     pub variants: Vec<(String, &'a str, String)>,
+    /// Every variant's struct is `Eq` and `Hash`.
+    pub hash: bool,
 }
 
 #[derive(Debug)]
@@ -273,6 +277,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         };
         s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
     }
+    let root_unhashable = mark_hashable(&mut types, &HashSet::new());
     // `__rt` is the runtime alias every generated module imports.
     let mut modules = Unique::with_reserved(["__rt"]);
     let tools = cat
@@ -302,6 +307,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 s.structure("Output".into(), summary, output);
             }
             // `Internal` is every tool's internal error.
+            mark_hashable(&mut items, &root_unhashable);
             let errors = pascal_names(["Internal"], &tool.errors, |e| &e.code.value);
             let needs = pascal_names([], &tool.needs_input, |n| &n.name.value);
             ToolPlan {
@@ -318,6 +324,61 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         trait_ident,
         types,
         tools,
+    }
+}
+
+/// Sets `hash` on the structs and unions of one scope: `Eq` and `Hash` can be derived when
+/// every field's type has them, a type of the scope (`Local`) or of the root (`Root`, in
+/// `root_unhashable` when not) included. Starts from every item hashable and clears the
+/// ones a field prevents until nothing changes, so recursive types stay hashable. Returns
+/// the idents of the scope's items that are not.
+fn mark_hashable(items: &mut [Item<'_>], root_unhashable: &HashSet<String>) -> HashSet<String> {
+    let mut not: HashSet<String> = HashSet::new();
+    loop {
+        let before = not.len();
+        for item in items.iter() {
+            let (ident, hashable) = match item {
+                Item::Struct(s) => {
+                    let tys = s
+                        .fields
+                        .iter()
+                        .map(|f| &f.ty)
+                        .chain(s.extra.iter().map(|x| &x.ty));
+                    let ok = tys.into_iter().all(|t| hashable(t, &not, root_unhashable));
+                    (&s.ident, ok)
+                }
+                Item::Union(u) => (
+                    &u.ident,
+                    u.variants.iter().all(|(_, _, sid)| !not.contains(sid)),
+                ),
+                Item::Enum(_) => continue,
+            };
+            if !hashable {
+                not.insert(ident.clone());
+            }
+        }
+        if not.len() == before {
+            break;
+        }
+    }
+    for item in items.iter_mut() {
+        match item {
+            Item::Struct(s) => s.hash = !not.contains(&s.ident),
+            Item::Union(u) => u.hash = !not.contains(&u.ident),
+            Item::Enum(_) => {}
+        }
+    }
+    not
+}
+
+/// Whether `ty` is `Eq` and `Hash`, given the scope's and the root's items that are not.
+fn hashable(ty: &RTy, local: &HashSet<String>, root: &HashSet<String>) -> bool {
+    match ty {
+        RTy::String | RTy::Int(_) | RTy::Bool | RTy::DateTime | RTy::Date => true,
+        RTy::F64 | RTy::Json => false,
+        RTy::Vec(inner) | RTy::Map(inner) | RTy::Nullable(inner) => hashable(inner, local, root),
+        RTy::Local(name) => !local.contains(name),
+        RTy::Root(name) => !root.contains(name),
     }
 }
 
@@ -406,6 +467,7 @@ impl<'a> Scope<'_, 'a> {
             doc,
             fields: Vec::new(),
             extra: None,
+            hash: true,
         }));
         let mut field_names = Unique::new();
         let mut planned = Vec::with_capacity(fields.len());
@@ -541,6 +603,7 @@ impl<'a> Scope<'_, 'a> {
                     doc,
                     discriminator: &u.discriminator.value,
                     variants: Vec::new(),
+                    hash: true,
                 }));
                 let was = std::mem::replace(&mut self.top_level, false);
                 let mut names = Unique::new();
@@ -746,6 +809,48 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
                 vec_of_dates
             ]
         );
+    }
+
+    #[test]
+    fn eq_and_hash_only_where_every_field_has_them() {
+        let text = r#"
+catalog "c" version="1.0.0"
+type "Price" {
+    field "amount" "number" required=#true
+}
+type "Tag" {
+    field "name" "string" required=#true max-length=8
+    field "children" "array" max-items=3 { items "Tag"; }
+}
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "tag" "Tag"
+        field "when" "timestamp"
+    }
+    output {
+        field "price" "Price"
+    }
+}
+"#;
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let hash = |items: &[Item<'_>]| -> Vec<(String, bool)> {
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Struct(s) => Some((s.ident.clone(), s.hash)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let want = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, h)| (n.to_string(), *h)).collect()
+        };
+        // A recursive type stays hashable; an `f64` anywhere below makes a type not.
+        assert_eq!(hash(&p.types), want(&[("Price", false), ("Tag", true)]));
+        let tool = hash(&p.tools[0].items);
+        assert_eq!(tool, want(&[("Input", true), ("Output", false)]));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 mod enumeration;
 mod error;
+mod facts;
 mod handler;
 mod shape;
 mod structure;
