@@ -7,6 +7,7 @@ use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
 use catalogc::rmcp::CancellationToken;
 use catalogc::runtime::{Date, DateTime};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// What the server trusts about a request: from the authenticated session, never from
 /// tool arguments.
@@ -17,7 +18,12 @@ pub struct Session {
     pub approved: Vec<String>,
     /// Cancelled when the call's deadline passes or its client goes away.
     pub cancel: CancellationToken,
+    /// When the server cancels the call (`limits timeout-ms=`); `None` without a limit.
+    pub deadline: Option<Instant>,
 }
+
+/// The least time `invoice_list` needs before its deadline to start a listing.
+pub const LIST_BUDGET: Duration = Duration::from_millis(50);
 
 /// Invoices per tenant; `lie` makes `invoice_get` return an invoice that breaks the
 /// output contract (to prove it is withheld).
@@ -80,6 +86,21 @@ impl billing::Billing for Memory {
         ctx: &Session,
         input: invoice_list::Input,
     ) -> Result<invoice_list::Output, invoice_list::Error> {
+        // A listing that cannot finish before the deadline, or a call already cancelled,
+        // is refused with the reason rather than started.
+        if ctx.cancel.is_cancelled() {
+            let detail = "the call was cancelled before the listing started".to_string();
+            return Err(invoice_list::Error::BillingUnavailable(Some(detail)));
+        }
+        if let Some(deadline) = ctx.deadline
+            && deadline.saturating_duration_since(Instant::now()) < LIST_BUDGET
+        {
+            let detail = format!(
+                "less than {} ms left before the call's deadline",
+                LIST_BUDGET.as_millis()
+            );
+            return Err(invoice_list::Error::BillingUnavailable(Some(detail)));
+        }
         let wanted = match input.status {
             invoice_list::Status::Open => InvoiceStatus::Open,
             invoice_list::Status::Overdue => InvoiceStatus::Overdue,

@@ -392,3 +392,37 @@ fn a_declared_error_carries_its_detail_and_the_internal_error_none() {
         Some("the reminder log is poisoned")
     );
 }
+
+#[test]
+fn a_handler_reads_its_deadline_and_cancellation_and_says_why_it_stopped() {
+    use catalogc_consumer::memory::LIST_BUDGET;
+    use std::time::{Duration, Instant};
+    let m = Memory::sample();
+    let args = json!({"status": "open"});
+    // Time enough: the listing runs.
+    let roomy = Session {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        ..acme()
+    };
+    assert!(!call(&m, &roomy, "invoice_list", args.clone()).is_error);
+    // Less than the listing's budget left: refused, and the detail says why.
+    let late = Session {
+        deadline: Some(Instant::now() + LIST_BUDGET / 5),
+        ..acme()
+    };
+    let r = call(&m, &late, "invoice_list", args.clone());
+    assert_eq!(r.error_code(), Some("BILLING_UNAVAILABLE"), "{r:?}");
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("less than 50 ms left before the call's deadline")
+    );
+    assert_eq!(structured(&r)["retryable"], json!(true));
+    // Cancelled before it started.
+    let cancelled = acme();
+    cancelled.cancel.cancel();
+    let r = call(&m, &cancelled, "invoice_list", args);
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("the call was cancelled before the listing started")
+    );
+}
