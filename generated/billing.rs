@@ -9,22 +9,32 @@ pub const NAME: &str = "billing";
 pub const VERSION: &str = "2.1.0";
 /// An invoice summary as the tenant's customers see it.
 #[allow(dead_code)]
-#[derive(__rt::Clone, __rt::PartialEq)]
+#[derive(__rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub struct Invoice {
     /// The invoice number printed on the invoice, e.g. INV-1042.
+    ///
+    /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
     pub invoice_reference: __rt::String,
     /// The customer's name as printed on the invoice.
+    ///
+    /// Bounds: at most `120` characters.
     pub customer_display_name: __rt::String,
     /// Where the invoice stands; more states may be added later.
     pub status: InvoiceStatus,
     /// ISO 4217 currency of every amount of this invoice.
     pub currency: InvoiceCurrency,
     /// What is still to pay, in minor units of the currency (cents for USD).
+    ///
+    /// Bounds: at least `0`, at most `100000000000`. Unit: `minor`.
     pub amount_due_minor: u64,
     /// The day payment is due, in the tenant's calendar.
-    pub due_date: __rt::String,
+    ///
+    /// Bounds: format `date`.
+    pub due_date: __rt::Date,
     /// When the invoice was issued.
-    pub issued_at: __rt::String,
+    ///
+    /// Bounds: format `date-time`.
+    pub issued_at: __rt::DateTime,
 }
 impl __rt::Serialize for Invoice {
     fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -245,11 +255,13 @@ pub mod invoice_list {
         },
     };
     /// List open or overdue invoices visible to the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// Invoice status to filter by.
         pub status: Status,
         /// How many invoices to return at most.
+        ///
+        /// Bounds: at least `1`, at most `50`. Default: `20`.
         pub page_size: u8,
         /// Opaque cursor from a previous next_cursor; leave it out for the first page.
         pub cursor: __rt::Option<__rt::String>,
@@ -351,9 +363,11 @@ pub mod invoice_list {
         }
     }
     /// List open or overdue invoices visible to the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Invoices, oldest due date first.
+        ///
+        /// Bounds: at most `50` items.
         pub items: __rt::Vec<super::Invoice>,
         /// Pass it as cursor to get the next page; absent when there are no more pages.
         pub next_cursor: __rt::Option<__rt::String>,
@@ -404,26 +418,30 @@ pub mod invoice_list {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// status must be open or overdue
-        InvalidStatus,
+        ///
+        /// `INVALID_STATUS`
+        InvalidStatus(__rt::Option<__rt::String>),
         /// the cursor is not valid for this listing
-        InvalidCursor,
+        ///
+        /// `INVALID_CURSOR`
+        InvalidCursor(__rt::Option<__rt::String>),
         /// billing is temporarily unavailable
-        BillingUnavailable,
+        ///
+        /// `BILLING_UNAVAILABLE`
+        BillingUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 3] = [
+            static TABLE: [__rt::ErrorInfo; 3] = [
                 __rt::ErrorInfo::new(
                     "INVALID_STATUS",
                     "invalid-argument",
@@ -450,12 +468,35 @@ pub mod invoice_list {
                     "billing is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvalidStatus(_) => &TABLE[0],
+                Self::InvalidCursor(_) => &TABLE[1],
+                Self::BillingUnavailable(_) => &TABLE[2],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvalidStatus(detail)
+                | Self::InvalidCursor(detail)
+                | Self::BillingUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -498,11 +539,15 @@ pub mod invoice_get {
         },
     };
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The invoice number, e.g. INV-1042.
+        ///
+        /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
         pub invoice_reference: __rt::String,
         /// The key of a reminder call that timed out: reminder_count then counts only the reminder sent with this key (1 if it went out, 0 if not).
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::Option<__rt::String>,
     }
     impl __rt::Serialize for Input {
@@ -550,14 +595,18 @@ pub mod invoice_get {
         }
     }
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// The invoice.
         pub invoice: super::Invoice,
         /// How many payment reminders were sent for this invoice.
+        ///
+        /// Bounds: at least `0`, at most `100`. Unit: `count`.
         pub reminder_count: u8,
         /// When the last reminder was sent; absent when none was sent.
-        pub last_reminder_at: __rt::Option<__rt::String>,
+        ///
+        /// Bounds: format `date-time`.
+        pub last_reminder_at: __rt::Option<__rt::DateTime>,
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -611,24 +660,26 @@ pub mod invoice_get {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
-        InvoiceNotFound,
+        ///
+        /// `INVOICE_NOT_FOUND`
+        InvoiceNotFound(__rt::Option<__rt::String>),
         /// billing is temporarily unavailable
-        BillingUnavailable,
+        ///
+        /// `BILLING_UNAVAILABLE`
+        BillingUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 2] = [
+            static TABLE: [__rt::ErrorInfo; 2] = [
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_FOUND",
                     "not-found",
@@ -646,12 +697,34 @@ pub mod invoice_get {
                     "billing is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvoiceNotFound(_) => &TABLE[0],
+                Self::BillingUnavailable(_) => &TABLE[1],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvoiceNotFound(detail) | Self::BillingUnavailable(detail) => {
+                    detail.as_deref()
+                }
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -700,13 +773,19 @@ pub mod invoice_send_reminder {
         },
     };
     /// Send the customer of one overdue invoice a payment reminder email.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The invoice number of the overdue invoice, e.g. INV-1042.
+        ///
+        /// Bounds: at most `32` characters, matches `^INV-[0-9]+$`.
         pub invoice_reference: __rt::String,
         /// A short personal note added above the standard reminder text.
+        ///
+        /// Bounds: at most `500` characters.
         pub note: __rt::Option<__rt::String>,
         /// A fresh random key per intended reminder; reuse it only to retry the same reminder.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::String,
     }
     impl __rt::Serialize for Input {
@@ -761,12 +840,16 @@ pub mod invoice_send_reminder {
         }
     }
     /// Send the customer of one overdue invoice a payment reminder email.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the reminder in the invoice's history.
+        ///
+        /// Bounds: at most `40` characters, matches `^REM-[0-9]+$`.
         pub reminder_reference: __rt::String,
         /// When the reminder was handed to the mail service.
-        pub sent_at: __rt::String,
+        ///
+        /// Bounds: format `date-time`.
+        pub sent_at: __rt::DateTime,
     }
     impl __rt::Serialize for Output {
         fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
@@ -829,28 +912,34 @@ pub mod invoice_send_reminder {
             __rt::approval_digest(self, __rt::None)
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
-        InvoiceNotFound,
+        ///
+        /// `INVOICE_NOT_FOUND`
+        InvoiceNotFound(__rt::Option<__rt::String>),
         /// only overdue invoices can be reminded
-        InvoiceNotOverdue,
+        ///
+        /// `INVOICE_NOT_OVERDUE`
+        InvoiceNotOverdue(__rt::Option<__rt::String>),
         /// a reminder for this invoice was sent less than 72 hours ago
-        ReminderTooSoon,
+        ///
+        /// `REMINDER_TOO_SOON`
+        ReminderTooSoon(__rt::Option<__rt::String>),
         /// the reminder could not be handed to the mail service
-        MailUnavailable,
+        ///
+        /// `MAIL_UNAVAILABLE`
+        MailUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 4] = [
+            static TABLE: [__rt::ErrorInfo; 4] = [
                 __rt::ErrorInfo::new(
                     "INVOICE_NOT_FOUND",
                     "not-found",
@@ -886,12 +975,37 @@ pub mod invoice_send_reminder {
                     "the reminder could not be handed to the mail service",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InvoiceNotFound(_) => &TABLE[0],
+                Self::InvoiceNotOverdue(_) => &TABLE[1],
+                Self::ReminderTooSoon(_) => &TABLE[2],
+                Self::MailUnavailable(_) => &TABLE[3],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InvoiceNotFound(detail)
+                | Self::InvoiceNotOverdue(detail)
+                | Self::ReminderTooSoon(detail)
+                | Self::MailUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}

@@ -9,9 +9,11 @@ pub const NAME: &str = "payments";
 pub const VERSION: &str = "2.0.0";
 /// An amount of money with its currency.
 #[allow(dead_code)]
-#[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+#[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
 pub struct TransferAmount {
     /// The amount in minor units of the currency (cents for USD).
+    ///
+    /// Bounds: at least `0`, at most `1000000`. Unit: `minor`.
     pub amount_minor: u32,
     /// ISO 4217 currency of the amount.
     pub currency: TransferAmountCurrency,
@@ -126,13 +128,19 @@ pub mod payment_transfer_preview {
         },
     };
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The account the money leaves, as the user knows it (e.g. OPS-EUR-01).
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub source_account_reference: __rt::String,
         /// The account the money arrives in, as the user knows it.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency (cents for USD).
+        ///
+        /// Bounds: more than `0`, at most `1000000`. Unit: `minor`.
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: super::TransferAmountCurrency,
@@ -201,19 +209,25 @@ pub mod payment_transfer_preview {
         }
     }
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// What leaves the source account, fee included.
         pub debit: super::TransferAmount,
         /// What arrives in the destination account.
         pub credit: super::TransferAmount,
         /// The fee charged, in minor units of the debit currency.
+        ///
+        /// Bounds: at least `0`, at most `100000`. Unit: `minor`.
         pub fee_minor: u32,
         /// ISO 4217 currency of fee_minor (the debit currency).
         pub currency: super::TransferAmountCurrency,
         /// The day the money is expected to arrive.
-        pub arrival_date: __rt::String,
+        ///
+        /// Bounds: format `date`.
+        pub arrival_date: __rt::Date,
         /// Version of both accounts the preview was computed from; a submit after a change is rejected.
+        ///
+        /// Bounds: at most `64` characters.
         pub resource_version: __rt::String,
     }
     impl __rt::Serialize for Output {
@@ -293,26 +307,30 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// one of the accounts is not visible to you
-        AccountNotFound,
+        ///
+        /// `ACCOUNT_NOT_FOUND`
+        AccountNotFound(__rt::Option<__rt::String>),
         /// the destination account cannot receive this currency
-        CurrencyNotSupported,
+        ///
+        /// `CURRENCY_NOT_SUPPORTED`
+        CurrencyNotSupported(__rt::Option<__rt::String>),
         /// the ledger is temporarily unavailable
-        LedgerUnavailable,
+        ///
+        /// `LEDGER_UNAVAILABLE`
+        LedgerUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 3] = [
+            static TABLE: [__rt::ErrorInfo; 3] = [
                 __rt::ErrorInfo::new(
                     "ACCOUNT_NOT_FOUND",
                     "not-found",
@@ -337,12 +355,35 @@ pub mod payment_transfer_preview {
                     "the ledger is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::AccountNotFound(_) => &TABLE[0],
+                Self::CurrencyNotSupported(_) => &TABLE[1],
+                Self::LedgerUnavailable(_) => &TABLE[2],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::AccountNotFound(detail)
+                | Self::CurrencyNotSupported(detail)
+                | Self::LedgerUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -391,19 +432,29 @@ pub mod payment_transfer_submit {
         },
     };
     /// Transfer money between two accounts of the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Input {
         /// The account the money leaves, as in the preview.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub source_account_reference: __rt::String,
         /// The account the money arrives in, as in the preview.
+        ///
+        /// Bounds: at most `34` characters, matches `^[A-Z0-9-]{4,34}$`.
         pub destination_account_reference: __rt::String,
         /// The amount to send, in minor units of currency, as in the preview.
+        ///
+        /// Bounds: more than `0`, at most `1000000`. Unit: `minor`.
         pub amount_minor: u32,
         /// ISO 4217 currency of amount_minor.
         pub currency: super::TransferAmountCurrency,
         /// The resource_version the preview returned.
+        ///
+        /// Bounds: at most `64` characters.
         pub resource_version: __rt::String,
         /// A fresh random key per intended transfer; reuse it only to retry this transfer.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::String,
     }
     impl __rt::Serialize for Input {
@@ -486,9 +537,11 @@ pub mod payment_transfer_submit {
         }
     }
     /// Transfer money between two accounts of the authenticated tenant.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the transfer; pass it to payment_transfer_status.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::String,
         /// accepted: the ledger took it; settled: the money arrived.
         pub status: Status,
@@ -592,28 +645,34 @@ pub mod payment_transfer_submit {
             __rt::approval_digest(self, __rt::Some(resource_version))
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// the source account does not cover the amount and fee
-        InsufficientFunds,
+        ///
+        /// `INSUFFICIENT_FUNDS`
+        InsufficientFunds(__rt::Option<__rt::String>),
         /// you may not move money from this account
-        PermissionDenied,
+        ///
+        /// `PERMISSION_DENIED`
+        PermissionDenied(__rt::Option<__rt::String>),
         /// an account changed since the preview
-        PreviewOutdated,
+        ///
+        /// `PREVIEW_OUTDATED`
+        PreviewOutdated(__rt::Option<__rt::String>),
         /// the ledger is temporarily unavailable
-        LedgerUnavailable,
+        ///
+        /// `LEDGER_UNAVAILABLE`
+        LedgerUnavailable(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 4] = [
+            static TABLE: [__rt::ErrorInfo; 4] = [
                 __rt::ErrorInfo::new(
                     "INSUFFICIENT_FUNDS",
                     "business-rejected",
@@ -649,12 +708,37 @@ pub mod payment_transfer_submit {
                     "the ledger is temporarily unavailable",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::InsufficientFunds(_) => &TABLE[0],
+                Self::PermissionDenied(_) => &TABLE[1],
+                Self::PreviewOutdated(_) => &TABLE[2],
+                Self::LedgerUnavailable(_) => &TABLE[3],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::InsufficientFunds(detail)
+                | Self::PermissionDenied(detail)
+                | Self::PreviewOutdated(detail)
+                | Self::LedgerUnavailable(detail) => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}
@@ -724,11 +808,22 @@ pub mod payment_transfer_status {
         },
     };
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
-    #[derive(__rt::Debug, __rt::Clone, __rt::Default, __rt::PartialEq)]
+    #[derive(
+        __rt::Debug,
+        __rt::Clone,
+        __rt::Default,
+        __rt::PartialEq,
+        __rt::Eq,
+        __rt::Hash
+    )]
     pub struct Input {
         /// The transfer_reference returned by payment_transfer_submit.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::Option<__rt::String>,
         /// The key of a submit that timed out before returning a transfer_reference.
+        ///
+        /// Bounds: at least `16` characters, at most `128` characters.
         pub idempotency_key: __rt::Option<__rt::String>,
     }
     impl __rt::Serialize for Input {
@@ -776,14 +871,18 @@ pub mod payment_transfer_status {
         }
     }
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
-    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)]
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub struct Output {
         /// Identifies the transfer.
+        ///
+        /// Bounds: at most `40` characters, matches `^TRF-[0-9]+$`.
         pub transfer_reference: __rt::String,
         /// Where the transfer stands; more states may be added later.
         pub status: Status,
         /// When the money arrived; absent until settled.
-        pub settled_at: __rt::Option<__rt::String>,
+        ///
+        /// Bounds: format `date-time`.
+        pub settled_at: __rt::Option<__rt::DateTime>,
         /// The amount that was transferred.
         pub transfer: super::TransferAmount,
     }
@@ -890,24 +989,26 @@ pub mod payment_transfer_status {
             __rt::deserialize_enum(d)
         }
     }
-    /// The errors the catalog declares for this tool; nothing else reaches the client.
-    #[derive(
-        __rt::Debug,
-        __rt::Clone,
-        __rt::Copy,
-        __rt::PartialEq,
-        __rt::Eq,
-        __rt::Hash
-    )]
+    /// The errors the catalog declares for this tool, each with an optional detail that
+    /// reaches the model beside the catalog's message, and `Internal`; nothing else
+    /// reaches the client.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no transfer with this reference or key is visible to you
-        TransferNotFound,
+        ///
+        /// `TRANSFER_NOT_FOUND`
+        TransferNotFound(__rt::Option<__rt::String>),
         /// give transfer_reference or idempotency_key
-        ReferenceMissing,
+        ///
+        /// `REFERENCE_MISSING`
+        ReferenceMissing(__rt::Option<__rt::String>),
+        /// A failure that should not happen (a broken invariant, an unreachable store): the
+        /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+        Internal(__rt::String),
     }
     impl __rt::ToolError for Error {
         fn info(&self) -> &'static __rt::ErrorInfo {
-            static INFO: [__rt::ErrorInfo; 2] = [
+            static TABLE: [__rt::ErrorInfo; 2] = [
                 __rt::ErrorInfo::new(
                     "TRANSFER_NOT_FOUND",
                     "not-found",
@@ -927,12 +1028,34 @@ pub mod payment_transfer_status {
                     "give transfer_reference or idempotency_key",
                 ),
             ];
-            &INFO[*self as usize]
+            match self {
+                Self::TransferNotFound(_) => &TABLE[0],
+                Self::ReferenceMissing(_) => &TABLE[1],
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+        fn detail(&self) -> __rt::Option<&str> {
+            match self {
+                Self::TransferNotFound(detail) | Self::ReferenceMissing(detail) => {
+                    detail.as_deref()
+                }
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn is_internal(&self) -> bool {
+            ::core::matches!(self, Self::Internal(_))
+        }
+        fn policy(&self) -> &'static __rt::Policy<'static> {
+            &INFO.policy
         }
     }
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-            f.write_str(__rt::ToolError::message(self))
+            f.write_str(__rt::ToolError::message(self))?;
+            match __rt::ToolError::detail(self) {
+                __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                __rt::None => __rt::Ok(()),
+            }
         }
     }
     impl __rt::StdError for Error {}

@@ -716,14 +716,16 @@ fn num_bounds(n: &NumTy, push: &mut impl FnMut(String), view: &mut FieldView) {
     }
 }
 
-fn num(n: Num) -> String {
+/// A catalog number as written (`20`, `1.5`).
+pub(crate) fn num(n: Num) -> String {
     match n {
         Num::Int(i) => i.to_string(),
         Num::Float(f) => f.to_string(),
     }
 }
 
-fn literal(l: &Literal) -> String {
+/// A catalog literal as JSON (`"open"`, `20`, `null`).
+pub(crate) fn literal(l: &Literal) -> String {
     match l {
         Literal::String(s) => serde_json::Value::String(s.clone()).to_string(),
         Literal::Int(i) => i.to_string(),

@@ -17,7 +17,7 @@
 
 use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Num, NumTy, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The Rust type of a field.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +32,10 @@ pub enum RTy {
     Map(Box<RTy>),
     /// A `json` value: `serde_json::Value`.
     Json,
+    /// A `timestamp` or `format="date-time"` string: `runtime::DateTime`.
+    DateTime,
+    /// A `format="date"` string: `runtime::Date`.
+    Date,
     /// A nullable array item, map value or extra property (`nullable=#true`): `Option<T>`,
     /// `None` being `null`.
     Nullable(Box<RTy>),
@@ -180,6 +184,8 @@ pub struct StructPlan<'a> {
     /// An open object's other properties: the Rust field holding them (a map after the
     /// named fields) and the type of each value.
     pub extra: Option<ExtraPlan<'a>>,
+    /// Every field's type is `Eq` and `Hash` (no `f64`, no JSON value, at any depth).
+    pub hash: bool,
 }
 
 /// The `extra` of an open object: `pub {ident}: BTreeMap<String, {ty}>`.
@@ -207,6 +213,8 @@ pub struct UnionPlan<'a> {
     pub discriminator: &'a str,
     /// Variant identifier, its JSON name and the struct holding its other fields.
     pub variants: Vec<(String, &'a str, String)>,
+    /// Every variant's struct is `Eq` and `Hash`.
+    pub hash: bool,
 }
 
 #[derive(Debug)]
@@ -269,6 +277,7 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         };
         s.structure(ident, t.doc.as_ref().map(|d| d.value.as_str()), &t.fields);
     }
+    let root_unhashable = mark_hashable(&mut types, &HashSet::new());
     // `__rt` is the runtime alias every generated module imports.
     let mut modules = Unique::with_reserved(["__rt"]);
     let tools = cat
@@ -297,8 +306,10 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 let output = tool.output.as_ref().map_or(&[][..], |o| &o.fields[..]);
                 s.structure("Output".into(), summary, output);
             }
-            let errors = pascal_names(&tool.errors, |e| &e.code.value);
-            let needs = pascal_names(&tool.needs_input, |n| &n.name.value);
+            // `Internal` is every tool's internal error.
+            mark_hashable(&mut items, &root_unhashable);
+            let errors = pascal_names(["Internal"], &tool.errors, |e| &e.code.value);
+            let needs = pascal_names([], &tool.needs_input, |n| &n.name.value);
             ToolPlan {
                 tool,
                 module,
@@ -316,7 +327,75 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
     }
 }
 
-/// Distinct Pascal-case identifiers for `items`, named by `name`.
+/// Sets `hash` on the structs and unions of one scope: `Eq` and `Hash` can be derived when
+/// every field's type has them, a type of the scope (`Local`) or of the root (`Root`, in
+/// `root_unhashable` when not) included. Starts from every item hashable and clears the
+/// ones a field prevents until nothing changes, so recursive types stay hashable. Returns
+/// the idents of the scope's items that are not.
+fn mark_hashable(items: &mut [Item<'_>], root_unhashable: &HashSet<String>) -> HashSet<String> {
+    let mut not: HashSet<String> = HashSet::new();
+    loop {
+        let before = not.len();
+        for item in items.iter() {
+            let (ident, hashable) = match item {
+                Item::Struct(s) => {
+                    let tys = s
+                        .fields
+                        .iter()
+                        .map(|f| &f.ty)
+                        .chain(s.extra.iter().map(|x| &x.ty));
+                    let ok = tys.into_iter().all(|t| hashable(t, &not, root_unhashable));
+                    (&s.ident, ok)
+                }
+                Item::Union(u) => (
+                    &u.ident,
+                    u.variants.iter().all(|(_, _, sid)| !not.contains(sid)),
+                ),
+                Item::Enum(_) => continue,
+            };
+            if !hashable {
+                not.insert(ident.clone());
+            }
+        }
+        if not.len() == before {
+            break;
+        }
+    }
+    for item in items.iter_mut() {
+        match item {
+            Item::Struct(s) => s.hash = !not.contains(&s.ident),
+            Item::Union(u) => u.hash = !not.contains(&u.ident),
+            Item::Enum(_) => {}
+        }
+    }
+    not
+}
+
+/// Whether `ty` is `Eq` and `Hash`, given the scope's and the root's items that are not.
+fn hashable(ty: &RTy, local: &HashSet<String>, root: &HashSet<String>) -> bool {
+    match ty {
+        RTy::String | RTy::Int(_) | RTy::Bool | RTy::DateTime | RTy::Date => true,
+        RTy::F64 | RTy::Json => false,
+        RTy::Vec(inner) | RTy::Map(inner) | RTy::Nullable(inner) => hashable(inner, local, root),
+        RTy::Local(name) => !local.contains(name),
+        RTy::Root(name) => !root.contains(name),
+    }
+}
+
+/// The time type of a string of format `date-time` or `date`. A string with a pattern or
+/// length bounds stays a `String`: those constrain the text as written, which the time type
+/// does not keep (it writes `-00:00` as `Z`, a fraction of `.5` as `.500`).
+fn time_ty(s: &crate::model::StringTy) -> Option<RTy> {
+    if s.pattern.is_some() || s.min_length.is_some() || s.max_length.is_some() {
+        return None;
+    }
+    match s.format.as_ref()?.value {
+        crate::model::Format::DateTime => Some(RTy::DateTime),
+        crate::model::Format::Date => Some(RTy::Date),
+        _ => None,
+    }
+}
+
 /// An array item, map value or extra property that may be `null` (`nullable=#true`):
 /// `Option<T>`, `None` being `null`. A `json` value admits `null` already: no `Option`.
 fn or_null(ty: RTy, nullable: bool) -> RTy {
@@ -327,8 +406,13 @@ fn or_null(ty: RTy, nullable: bool) -> RTy {
     }
 }
 
-fn pascal_names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<(String, &T)> {
-    let mut unique = Unique::new();
+/// Distinct Pascal-case identifiers for `items`, named by `name`, none of them `reserved`.
+fn pascal_names<'t, T, const N: usize>(
+    reserved: [&str; N],
+    items: &'t [T],
+    name: impl Fn(&T) -> &str,
+) -> Vec<(String, &'t T)> {
+    let mut unique = Unique::with_reserved(reserved);
     items
         .iter()
         .map(|i| {
@@ -383,6 +467,7 @@ impl<'a> Scope<'_, 'a> {
             doc,
             fields: Vec::new(),
             extra: None,
+            hash: true,
         }));
         let mut field_names = Unique::new();
         let mut planned = Vec::with_capacity(fields.len());
@@ -395,6 +480,11 @@ impl<'a> Scope<'_, 'a> {
                 &f.ty,
                 f.doc.as_ref().map(|d| d.value.as_str()),
             );
+            // A `const=` field keeps its base Rust type, a string for a time format.
+            let ty = match ty {
+                RTy::DateTime | RTy::Date if f.constant.is_some() => RTy::String,
+                ty => ty,
+            };
             let default_variant = match (&ty, f.default.as_ref().map(|d| &d.value)) {
                 (RTy::Local(e) | RTy::Root(e), Some(crate::model::Literal::String(v))) => {
                     let in_root = self.in_root || matches!(ty, RTy::Root(_));
@@ -479,9 +569,11 @@ impl<'a> Scope<'_, 'a> {
                     }));
                     RTy::Local(ident)
                 }
+                // A cursor is opaque text, whatever its format.
+                None if matches!(ty.kind, TyKind::String(_)) => time_ty(s).unwrap_or(RTy::String),
                 None => RTy::String,
             },
-            TyKind::Timestamp => RTy::String,
+            TyKind::Timestamp => RTy::DateTime,
             TyKind::Integer(n) => RTy::Int(IntTy::of(n)),
             TyKind::Number(_) => RTy::F64,
             TyKind::Boolean => RTy::Bool,
@@ -511,6 +603,7 @@ impl<'a> Scope<'_, 'a> {
                     doc,
                     discriminator: &u.discriminator.value,
                     variants: Vec::new(),
+                    hash: true,
                 }));
                 let was = std::mem::replace(&mut self.top_level, false);
                 let mut names = Unique::new();
@@ -657,13 +750,18 @@ tool "Self" version="1.0.0" { summary "s"; effect "read"; input; }
         (fields.collect(), enums.count())
     }
 
+    /// The Rust types of input fields `fields` (catalog text) of a one-tool catalog.
+    fn input_types(fields: &str) -> Vec<RTy> {
+        let text = format!(
+            "catalog \"c\" version=\"1.0.0\"\ntool \"t\" version=\"1.0.0\" {{\n    effect \"read\"\n    input {{\n{fields}    }}\n}}\n"
+        );
+        input_fields(&text).0.into_iter().map(|f| f.0).collect()
+    }
+
     #[test]
     fn integers_take_the_smallest_type_holding_their_bounds() {
-        let text = r#"
-catalog "c" version="1.0.0"
-tool "t" version="1.0.0" {
-    effect "read"
-    input {
+        let types = input_types(
+            r#"
         field "page" "integer" min=1 max=50
         field "delta" "integer" min=-100 max=100
         field "port" "integer" min=0 max=65535
@@ -672,10 +770,8 @@ tool "t" version="1.0.0" {
         field "big" "integer" min=0 max=100000000000
         field "level" "integer" { enum 1 2 3; }
         field "under" "integer" exclusive-min=-1 exclusive-max=256
-    }
-}
-"#;
-        let types: Vec<RTy> = input_fields(text).0.into_iter().map(|f| f.0).collect();
+"#,
+        );
         let ints = [
             IntTy::U8,
             IntTy::I8,
@@ -687,6 +783,74 @@ tool "t" version="1.0.0" {
             IntTy::U8,
         ];
         assert_eq!(types, ints.map(RTy::Int));
+    }
+
+    #[test]
+    fn time_formats_are_time_types_unless_the_text_is_constrained() {
+        let types = input_types(
+            r#"
+        field "at" "timestamp"
+        field "when" "string" format="date-time"
+        field "day" "string" format="date" default="2026-01-31"
+        field "shaped" "string" format="date" pattern="^2026-"
+        field "fixed" "string" format="date" const="2026-01-31"
+        field "days" "array" max-items=3 { items "string" format="date"; }
+"#,
+        );
+        let vec_of_dates = RTy::Vec(Box::new(RTy::Date));
+        assert_eq!(
+            types,
+            [
+                RTy::DateTime,
+                RTy::DateTime,
+                RTy::Date,
+                RTy::String,
+                RTy::String,
+                vec_of_dates
+            ]
+        );
+    }
+
+    #[test]
+    fn eq_and_hash_only_where_every_field_has_them() {
+        let text = r#"
+catalog "c" version="1.0.0"
+type "Price" {
+    field "amount" "number" required=#true
+}
+type "Tag" {
+    field "name" "string" required=#true max-length=8
+    field "children" "array" max-items=3 { items "Tag"; }
+}
+tool "t" version="1.0.0" {
+    effect "read"
+    input {
+        field "tag" "Tag"
+        field "when" "timestamp"
+    }
+    output {
+        field "price" "Price"
+    }
+}
+"#;
+        let loaded = load_source("x.kdl", text);
+        let p = plan(&loaded.project.catalogs[0]);
+        let hash = |items: &[Item<'_>]| -> Vec<(String, bool)> {
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Struct(s) => Some((s.ident.clone(), s.hash)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let want = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, h)| (n.to_string(), *h)).collect()
+        };
+        // A recursive type stays hashable; an `f64` anywhere below makes a type not.
+        assert_eq!(hash(&p.types), want(&[("Price", false), ("Tag", true)]));
+        let tool = hash(&p.tools[0].items);
+        assert_eq!(tool, want(&[("Input", true), ("Output", false)]));
     }
 
     #[test]

@@ -234,7 +234,7 @@ impl Mock {
 
     fn answer(&self, tool: &MockTool, ctx: &Answers, arguments: &Value) -> CallResult {
         if let Err(invalid) = check_arguments(tool.input, arguments) {
-            return invalid;
+            return *invalid;
         }
         if let Some(e) = &tool.fail {
             return tool_error(e);

@@ -44,10 +44,12 @@
 //!   or cancelled request is the final `APPROVAL_DECLINED` result.
 //! - `timeout-ms`: the handler is cancelled at its deadline (`TOOL_TIMEOUT`, which tells a
 //!   write's caller to query the status tool rather than retry).
-//! - A handler that panics yields `INTERNAL_ERROR`; the server keeps serving.
+//! - A handler that panics or returns its `Error::Internal` yields `INTERNAL_ERROR`; the
+//!   server keeps serving.
 //! - `max-result-bytes`: a larger encoded result is withheld (`RESULT_TOO_LARGE`).
-//! - Refused approvals, withheld outputs (each violation), panics and timeouts are logged
-//!   for the operator through `tracing`; the model sees only the error code.
+//! - Refused approvals, withheld outputs (each violation), panics, internal errors and
+//!   timeouts are logged for the operator through `tracing`; the model sees only the error
+//!   code.
 
 mod approval;
 mod http;
@@ -594,6 +596,9 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         };
         for v in result.withheld.iter().flat_map(|w| &w.0) {
             tracing::warn!(tool = info.name, pointer = %v.path, reason = %v.reason, "output breaks its contract; withheld");
+        }
+        if let Some(failure) = &result.failure {
+            tracing::error!(tool = info.name, failure = %failure, "tool reported an internal failure");
         }
         Ok(match policy.max_result_bytes {
             Some(max) if result.input_required.is_none() => {

@@ -30,6 +30,16 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
+    /// Every tool's internal error (`Error::Internal`): a failure the handler did not
+    /// expect, which reaches the model only as this code.
+    pub const INTERNAL: ErrorInfo = ErrorInfo::new(
+        "INTERNAL_ERROR",
+        "internal",
+        "never",
+        None,
+        "the tool failed unexpectedly",
+    );
+
     /// One declared error, as generated code states it in its table.
     pub const fn new(
         code: &'static str,
@@ -48,12 +58,29 @@ impl ErrorInfo {
     }
 }
 
-/// The error a tool's handler returns: one of the errors its catalog declares. Generated
-/// code implements only [`info`](ToolError::info), a lookup in a static table, so a
-/// handler can only ever report what the catalog says about its error.
+/// The error a tool's handler returns: one of the errors its catalog declares, with an
+/// optional detail, or the internal error. Generated code implements [`info`](ToolError::info)
+/// (a lookup in a static table), [`detail`](ToolError::detail), [`is_internal`](ToolError::is_internal)
+/// and [`policy`](ToolError::policy), so a handler can only ever report what the catalog
+/// says about its error, plus the detail it chose to give the model.
 pub trait ToolError {
-    /// The catalog's declaration of this error.
+    /// The catalog's declaration of this error ([`ErrorInfo::INTERNAL`] for the internal
+    /// error).
     fn info(&self) -> &'static ErrorInfo;
+    /// What this occurrence adds: of a declared error, sent to the model as `detail` beside
+    /// the catalog's message; of the internal error, logged for the operator and never sent.
+    fn detail(&self) -> Option<&str> {
+        None
+    }
+    /// Whether this is the internal error: the model learns only `INTERNAL_ERROR`.
+    fn is_internal(&self) -> bool {
+        false
+    }
+    /// The tool's run-time policy, which decides the next step after an internal error of
+    /// a write.
+    fn policy(&self) -> &'static Policy<'static> {
+        &Policy::NONE
+    }
     /// The catalog's error code, e.g. `INVOICE_NOT_FOUND`.
     fn code(&self) -> &'static str {
         self.info().code
@@ -133,6 +160,9 @@ pub struct CallResult {
     /// contract (JSON Pointer and rule). Never sent; for the operator's log
     /// (`catalogc::rmcp` logs them).
     pub withheld: Option<Box<Violations>>,
+    /// The detail of the internal error a handler returned (`INTERNAL_ERROR`). Never sent;
+    /// for the operator's log (`catalogc::rmcp` logs it).
+    pub failure: Option<Box<String>>,
 }
 
 /// What a tool that answered `needs-input` asks the user for.
@@ -197,6 +227,7 @@ impl CallResult {
             is_error,
             input_required: None,
             withheld: None,
+            failure: None,
         }
     }
 
@@ -208,6 +239,7 @@ impl CallResult {
             is_error: false,
             input_required: None,
             withheld: None,
+            failure: None,
         }
     }
 
@@ -327,7 +359,7 @@ where
             Ok(output) => output.into_result(),
             Err(e) => tool_error(&e),
         },
-        Err(result) => result,
+        Err(result) => *result,
     }
 }
 
@@ -358,13 +390,13 @@ where
             }
             Err(e) => tool_error(&e),
         },
-        Err(result) => result,
+        Err(result) => *result,
     }
 }
 
 /// The arguments as the typed input, or the `INVALID_ARGUMENTS` result listing every
 /// violation.
-fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResult> {
+fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, Box<CallResult>> {
     check_arguments(I::shape(), &arguments)?;
     // The shape admits what JSON Schema admits; serde is stricter only where a JSON number
     // does not fit the Rust type (an integer beyond its range). The generated impls start
@@ -372,10 +404,10 @@ fn parse<I: Validate + DeserializeOwned>(arguments: Value) -> Result<I, CallResu
     I::deserialize(&arguments).map_err(|e| {
         let message = e.to_string();
         let (path, reason) = at_pointer(&arguments, &message);
-        invalid_arguments(vec![Violation {
+        Box::new(invalid_arguments(vec![Violation {
             path: path.to_string(),
             reason: reason.to_string(),
-        }])
+        }]))
     })
 }
 
@@ -398,12 +430,12 @@ fn at_pointer<'m>(arguments: &Value, message: &'m str) -> (&'m str, &'m str) {
 /// Checks arguments against an input shape: `Err` is the `INVALID_ARGUMENTS` result listing
 /// every violation. Generated code checks this way before deserialising; a server without
 /// typed inputs (`catalogc serve --mock`) calls it directly.
-pub fn check_arguments(shape: &Shape, arguments: &Value) -> Result<(), CallResult> {
+pub fn check_arguments(shape: &Shape, arguments: &Value) -> Result<(), Box<CallResult>> {
     let violations = check(shape, arguments);
     if violations.is_empty() {
         Ok(())
     } else {
-        Err(invalid_arguments(violations))
+        Err(Box::new(invalid_arguments(violations)))
     }
 }
 
@@ -619,8 +651,15 @@ pub fn result_too_large(policy: &Policy<'_>) -> CallResult {
     CallResult::error(Value::Object(m))
 }
 
-/// The tool error for a declared error returned by the handler.
+/// The tool error for an error returned by the handler: a declared one with its detail, or
+/// `INTERNAL_ERROR` with nothing of the failure (its detail kept in
+/// [`CallResult::failure`] for the operator).
 pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
+    if e.is_internal() {
+        let mut result = internal_failure(e.policy());
+        result.failure = Some(Box::new(e.detail().unwrap_or(e.message()).to_string()));
+        return result;
+    }
     let mut m = Map::new();
     m.insert("code".into(), json!(e.code()));
     m.insert("class".into(), json!(e.class()));
@@ -630,6 +669,9 @@ pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
         m.insert("next_step".into(), json!(next));
     }
     m.insert("message".into(), json!(e.message()));
+    if let Some(detail) = e.detail() {
+        m.insert("detail".into(), json!(detail));
+    }
     CallResult::error(Value::Object(m))
 }
 

@@ -109,6 +109,7 @@ pub fn from_stored(stored: &Value) -> Option<CallResult> {
         is_error: stored.get("is_error")?.as_bool()?,
         input_required: None,
         withheld: None,
+        failure: None,
     })
 }
 

@@ -1,9 +1,9 @@
 //! The small module generated code links against: contract checks, tool-error encoding,
 //! call results, the [`Catalog`] trait and the canonical-JSON digests.
 //!
-//! It depends only on `serde`, `serde_json`, `sha2`, `regress`, `regex` and `fancy-regex`
-//! (and `schemars` with the `schemars` feature), and re-exports `serde`, `serde_json`,
-//! `sha2` and `regress`:
+//! It depends only on `serde`, `serde_json`, `sha2`, `regress`, `regex`, `fancy-regex` and
+//! `chrono` (and `schemars` with the `schemars` feature), and re-exports `serde`,
+//! `serde_json`, `sha2`, `regress` and `chrono` (the time types of generated fields):
 //! generated code names only `::catalogc`, so a crate that serves generated catalogs adds
 //! one dependency and does not compile the compiler.
 
@@ -14,6 +14,7 @@ pub mod idempotency;
 pub mod pattern;
 pub mod policy;
 pub mod serial;
+pub mod time;
 pub mod validate;
 
 pub use call::{
@@ -24,11 +25,12 @@ pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use idempotency::Idempotency;
 pub use policy::Policy;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
+pub use time::{Date, DateTime};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,
     StrRule, UnionRule, Validate, Violation, Violations,
 };
-pub use {regress, serde, serde_json, sha2};
+pub use {chrono, regress, serde, serde_json, sha2};
 
 /// Every name generated code uses, behind one alias (`use ::catalogc::runtime::support as
 /// __rt;`): the runtime's items and the standard ones, so a generated path is `__rt::Option`

@@ -6,8 +6,9 @@
 //! field, a missing required field and a wrong type are errors with serde's messages; an
 //! optional field is `None` only when absent (`null` is not a value of its type). Two
 //! differences: a field the shape types as an integer accepts a number with a zero fraction
-//! (`1.0`), as JSON Schema's `integer` does; and an error in a field's value starts with its
-//! JSON Pointer (`/items/3/amount: invalid type: …`), relative to the outermost struct read.
+//! (`1.0`), as JSON Schema's `integer` does; a `date-time` or `date` string is read into its
+//! time type ([`super::time`]) only when the format accepts it; and an error in a field's
+//! value starts with its JSON Pointer (`/items/3/amount: invalid type: …`), relative to the outermost struct read.
 
 use super::validate::{FieldRule, Shape};
 use serde::Serialize;
@@ -286,17 +287,23 @@ impl<'de, E: de::Error> Fields<E> {
 }
 
 /// Property `name`'s `value` as a `T`: a number `shape` types as an integer written with a
-/// zero fraction is read as that integer, and an error starts with the value's JSON Pointer
-/// (the property, then where in its value serde failed, then where in a nested struct).
+/// zero fraction is read as that integer, a `date-time` or `date` string is read only when
+/// the format accepts it (the time types' own parsers are more lenient), and an error starts
+/// with the value's JSON Pointer (the property, then where in its value serde failed, then
+/// where in a nested struct).
 fn typed<T: DeserializeOwned, E: de::Error>(
     name: &str,
     shape: &Shape,
     mut value: Value,
 ) -> Result<T, E> {
-    integral(shape, &mut value);
+    let mut at = String::new();
+    push_segment(&mut at, name);
+    if let Err(reason) = prepare(shape, &mut value, &mut at) {
+        return Err(E::custom(format_args!("{at}: {reason}")));
+    }
+    at.clear();
+    push_segment(&mut at, name);
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let mut at = String::new();
-        push_segment(&mut at, name);
         for segment in e.path().iter() {
             match segment {
                 Segment::Seq { index } => push_segment(&mut at, &index.to_string()),
@@ -321,33 +328,49 @@ fn push_segment(pointer: &mut String, segment: &str) {
     pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
 }
 
-/// Rewrites in `value` each number `shape` types as an integer but written with a zero
-/// fraction (`1.0`) as that integer, so serde's integer types accept it as JSON Schema's
-/// `integer` does. A named type's or a union's fields are its own struct's to rewrite.
-fn integral(shape: &Shape, value: &mut Value) {
+/// Readies `value` (at JSON Pointer `at`) for serde as `shape` types it: a number typed as
+/// an integer but written with a zero fraction (`1.0`) becomes that integer, so serde's
+/// integer types accept it as JSON Schema's `integer` does; a string of format `date-time`
+/// or `date` that the format refuses is an error (`at` then points at it). A named type's or
+/// a union's fields are its own struct's to ready.
+fn prepare(shape: &Shape, value: &mut Value, at: &mut String) -> Result<(), String> {
     match (shape, value) {
         (Shape::Integer(_), Value::Number(n)) => {
             if let Some(whole) = whole(n) {
                 *n = whole;
             }
         }
-        (Shape::Nullable(inner), value) => integral(inner, value),
-        (Shape::Const(rule), value) => integral(&rule.base, value),
+        (Shape::String(rule), Value::String(s)) => {
+            if let Some(format) = rule.format
+                && super::time::accepts(format, s) == Some(false)
+            {
+                return Err(format!("not a valid `{}` (RFC 3339)", format.as_str()));
+            }
+        }
+        (Shape::Nullable(inner), value) => prepare(inner, value, at)?,
+        (Shape::Const(rule), value) => prepare(&rule.base, value, at)?,
         (Shape::Array(rule), Value::Array(items)) => {
-            for item in items {
-                integral(&rule.items, item);
+            for (i, item) in items.iter_mut().enumerate() {
+                let len = at.len();
+                push_segment(at, &i.to_string());
+                prepare(&rule.items, item, at)?;
+                at.truncate(len);
             }
         }
         (Shape::Map(rule), Value::Object(entries)) => {
             for (key, v) in entries {
+                let len = at.len();
+                push_segment(at, key);
                 match rule.fields.iter().find(|f| f.name == key) {
-                    Some(field) => integral(&field.shape, v),
-                    None => integral(&rule.values, v),
+                    Some(field) => prepare(&field.shape, v, at)?,
+                    None => prepare(&rule.values, v, at)?,
                 }
+                at.truncate(len);
             }
         }
         _ => {}
     }
+    Ok(())
 }
 
 /// A float with a zero fraction as the integer it equals, when an `i64` or `u64` holds it.

@@ -1,5 +1,6 @@
-//! A tool's `Error`: one variant per declared error, described by one static table of
-//! `ErrorInfo` rows (`runtime::ToolError`).
+//! A tool's `Error`: one variant per declared error, each with an optional detail for the
+//! model, and `Internal`, described by one static table of `ErrorInfo` rows
+//! (`runtime::ToolError`).
 
 use super::{doc, ident};
 use crate::codegen::plan::ToolPlan;
@@ -11,9 +12,15 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
     let variants = t.errors.iter().map(|(v, e)| {
         let vid = ident(v);
         let d = doc(e.message.as_ref().map(|m| m.value.as_str()));
-        quote!(#d #vid,)
+        let code = format!(" `{}`", e.code.value);
+        let gap = if d.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(#[doc = ""])
+        };
+        quote!(#d #gap #[doc = #code] #vid(__rt::Option<__rt::String>),)
     });
-    // One table row per error; `info` indexes it by the variant (declaration order).
+    // One table row per error; `info` picks the variant's (declaration order).
     let rows = t.errors.iter().map(|(_, e)| {
         let code = &e.code.value;
         let class = e.class.value.as_str();
@@ -29,27 +36,72 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         quote!(__rt::ErrorInfo::new(#code, #class, #retry, #next, #message))
     });
     let n = proc_macro2::Literal::usize_unsuffixed(t.errors.len());
+    let arms = t.errors.iter().enumerate().map(|(i, (v, _))| {
+        let vid = ident(v);
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        quote!(Self::#vid(_) => &TABLE[#i],)
+    });
+    let declared: Vec<TokenStream> = t
+        .errors
+        .iter()
+        .map(|(v, _)| {
+            let vid = ident(v);
+            quote!(Self::#vid(detail))
+        })
+        .collect();
     let info = if t.errors.is_empty() {
-        quote!(match *self {})
+        quote! {
+            match self {
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
     } else {
         quote! {
-            static INFO: [__rt::ErrorInfo; #n] = [#(#rows),*];
-            &INFO[*self as usize]
+            static TABLE: [__rt::ErrorInfo; #n] = [#(#rows),*];
+            match self {
+                #(#arms)*
+                Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,
+            }
+        }
+    };
+    let detail = if declared.is_empty() {
+        quote! {
+            match self {
+                Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+    } else {
+        quote! {
+            match self {
+                #(#declared)|* => detail.as_deref(),
+                Self::Internal(detail) => __rt::Some(detail),
+            }
         }
     };
     quote! {
-        /// The errors the catalog declares for this tool; nothing else reaches the client.
-        #[derive(__rt::Debug, __rt::Clone, __rt::Copy,
-            __rt::PartialEq, __rt::Eq, __rt::Hash)]
+        /// The errors the catalog declares for this tool, each with an optional detail that
+        /// reaches the model beside the catalog's message, and `Internal`; nothing else
+        /// reaches the client.
+        #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
         pub enum Error {
             #(#variants)*
+            /// A failure that should not happen (a broken invariant, an unreachable store): the
+            /// model learns only `INTERNAL_ERROR`; the detail is logged for the operator.
+            Internal(__rt::String),
         }
         impl __rt::ToolError for Error {
             fn info(&self) -> &'static __rt::ErrorInfo { #info }
+            fn detail(&self) -> __rt::Option<&str> { #detail }
+            fn is_internal(&self) -> bool { ::core::matches!(self, Self::Internal(_)) }
+            fn policy(&self) -> &'static __rt::Policy<'static> { &INFO.policy }
         }
         impl __rt::Display for Error {
             fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
-                f.write_str(__rt::ToolError::message(self))
+                f.write_str(__rt::ToolError::message(self))?;
+                match __rt::ToolError::detail(self) {
+                    __rt::Some(detail) => ::core::write!(f, ": {detail}"),
+                    __rt::None => __rt::Ok(()),
+                }
             }
         }
         impl __rt::StdError for Error {}
@@ -73,11 +125,14 @@ tool "t" version="1.0.0" {
 "#;
         let rs = with_plan(text, |plan, _| printed(error_enum(&plan.tools[0])));
         for part in [
-            "pub enum Error { /// No such thing.\nNotFound, Busy }",
-            "static INFO: [__rt::ErrorInfo; 2]",
+            "pub enum Error { /// No such thing.\n///\n/// `NOT_FOUND`\nNotFound(__rt::Option<__rt::String>), /// `BUSY`\nBusy(__rt::Option<__rt::String>),",
+            "Internal(__rt::String), }",
+            "static TABLE: [__rt::ErrorInfo; 2]",
             r#"__rt::ErrorInfo::new("NOT_FOUND", "not-found", "never", __rt::None, "No such thing.")"#,
             r#"__rt::Some("Try again in a minute.")"#,
-            "&INFO[*self as usize]",
+            "Self::NotFound(_) => &TABLE[0], Self::Busy(_) => &TABLE[1], Self::Internal(_) => &__rt::ErrorInfo::INTERNAL,",
+            "Self::NotFound(detail) | Self::Busy(detail) => detail.as_deref(),",
+            "fn policy(&self) -> &'static __rt::Policy<'static> { &INFO.policy }",
             "impl __rt::StdError for Error {}",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");
@@ -85,10 +140,16 @@ tool "t" version="1.0.0" {
     }
 
     #[test]
-    fn a_tool_without_errors_has_an_empty_error() {
+    fn a_tool_without_errors_has_only_the_internal_error() {
         let text = "catalog \"c\" version=\"1.0.0\"\ntool \"t\" version=\"1.0.0\" { effect \"read\"; input; }\n";
         let rs = with_plan(text, |plan, _| printed(error_enum(&plan.tools[0])));
-        assert!(has(&rs, "pub enum Error {}"), "{rs}");
-        assert!(has(&rs, "match *self {}"), "{rs}");
+        assert!(has(&rs, "pub enum Error { /// A failure"), "{rs}");
+        assert!(
+            has(
+                &rs,
+                "match self { Self::Internal(_) => &__rt::ErrorInfo::INTERNAL, }"
+            ),
+            "{rs}"
+        );
     }
 }

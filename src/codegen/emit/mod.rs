@@ -10,6 +10,7 @@
 
 mod enumeration;
 mod error;
+mod facts;
 mod handler;
 mod shape;
 mod structure;
@@ -67,6 +68,8 @@ fn rust_type(ty: &RTy, at: At) -> TokenStream {
             quote!(__rt::BTreeMap<__rt::String, #inner>)
         }
         RTy::Json => quote!(__rt::serde_json::Value),
+        RTy::DateTime => quote!(__rt::DateTime),
+        RTy::Date => quote!(__rt::Date),
         RTy::Nullable(inner) => {
             let inner = rust_type(inner, at);
             quote!(__rt::Option<#inner>)

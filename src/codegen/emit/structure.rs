@@ -101,12 +101,18 @@ pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStre
     } else {
         TokenStream::new()
     };
+    // `Eq` and `Hash` where every field has them (no `f64`, no JSON value).
+    let eq = if s.hash {
+        quote!(, __rt::Eq, __rt::Hash)
+    } else {
+        TokenStream::new()
+    };
     let validate = super::shape::validate_impl(s, at);
     let unused = may_be_unused(at);
     quote! {
         #d
         #unused
-        #[derive(#debug __rt::Clone, #default_derive __rt::PartialEq #schemars_derive)]
+        #[derive(#debug __rt::Clone, #default_derive __rt::PartialEq #eq #schemars_derive)]
         #schemars_attr
         pub struct #id {
             #(#fields)*
@@ -129,6 +135,8 @@ fn default_value(f: &FieldPlan<'_>) -> Option<TokenStream> {
     let lit = &f.field.default.as_ref()?.value;
     match (&f.ty, lit) {
         (RTy::String, Literal::String(s)) => Some(quote!(__rt::String::from(#s))),
+        (RTy::DateTime, Literal::String(s)) => Some(quote!(__rt::time::date_time(#s))),
+        (RTy::Date, Literal::String(s)) => Some(quote!(__rt::time::date(#s))),
         (RTy::Int(_), Literal::Int(i)) => Some(int(*i)),
         (RTy::F64, Literal::Float(x)) => Some(quote!(#x)),
         (RTy::F64, Literal::Int(i)) => {
@@ -239,6 +247,14 @@ fn presence(f: &FieldPlan<'_>) -> Presence {
 fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let id = ident(&f.ident);
     let d = doc(f.field.doc.as_ref().map(|d| d.value.as_str()));
+    let facts = match super::facts::facts(f.field) {
+        Some(text) if d.is_empty() => doc(Some(&text)),
+        Some(text) => {
+            let text = doc(Some(&text));
+            quote!(#[doc = ""] #text)
+        }
+        None => TokenStream::new(),
+    };
     let ty = rust_type(&f.ty, at);
     let deprecated = if f.field.deprecated {
         quote!(#[doc = ""] #[doc = " Deprecated in the catalog."])
@@ -257,7 +273,7 @@ fn field(owner: &str, f: &FieldPlan<'_>, at: At, opts: &Options) -> TokenStream 
     } else {
         TokenStream::new()
     };
-    quote! { #d #deprecated #attrs pub #id: #field_ty, }
+    quote! { #d #facts #deprecated #attrs pub #id: #field_ty, }
 }
 
 /// With `json_schema_derive`, the serde attributes schemars reads (the serde impls are
@@ -394,7 +410,7 @@ tool "t" version="1.0.0" {
     fn fields_are_read_and_written_by_presence() {
         let rs = input(&Options::default());
         for part in [
-            "/// Who.\npub name: __rt::String,",
+            "/// Who.\n///\n/// Bounds: at most `8` characters.\npub name: __rt::String,",
             "pub size: u8,",
             "pub note: __rt::Option<__rt::String>,",
             "pub tag: __rt::Option<__rt::String>",

@@ -22,10 +22,15 @@ pub(super) fn union(u: &UnionPlan<'_>, at: At, opts: &Options) -> TokenStream {
         let sid = ident(s);
         quote!((#name, __rt::Shape::Named(<#sid as __rt::Validate>::shape)))
     });
+    let eq = if u.hash {
+        quote!(::core::cmp::Eq, ::core::hash::Hash,)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #d
         #unused
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq,
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, #eq
             ::catalogc::runtime::serde::Serialize, ::catalogc::runtime::serde::Deserialize
             #schemars_derive)]
         #[serde(crate = "::catalogc::runtime::serde", tag = #tag)]

@@ -29,7 +29,7 @@ pub fn server_over(
 /// The trusted context of one call: the tenant from the request's `Authorization: Bearer
 /// TENANT` header (over HTTP), else `default_tenant`; the approval of exactly these
 /// arguments when the user confirmed them (the server has checked that the answer is bound
-/// to this call); and the call's cancellation token.
+/// to this call); and the call's cancellation token and deadline.
 pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorData> {
     let tenant = match r.header("authorization") {
         None => default_tenant.to_string(),
@@ -52,5 +52,6 @@ pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorDa
         tenant,
         approved,
         cancel: r.cancel.clone(),
+        deadline: r.deadline,
     })
 }

@@ -5,7 +5,9 @@
 use crate::billing::{self, Invoice, InvoiceCurrency, InvoiceStatus};
 use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
 use catalogc::rmcp::CancellationToken;
+use catalogc::runtime::{Date, DateTime};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// What the server trusts about a request: from the authenticated session, never from
 /// tool arguments.
@@ -16,7 +18,12 @@ pub struct Session {
     pub approved: Vec<String>,
     /// Cancelled when the call's deadline passes or its client goes away.
     pub cancel: CancellationToken,
+    /// When the server cancels the call (`limits timeout-ms=`); `None` without a limit.
+    pub deadline: Option<Instant>,
 }
+
+/// The least time `invoice_list` needs before its deadline to start a listing.
+pub const LIST_BUDGET: Duration = Duration::from_millis(50);
 
 /// Invoices per tenant; `lie` makes `invoice_get` return an invoice that breaks the
 /// output contract (to prove it is withheld).
@@ -36,6 +43,11 @@ pub const PANIC_INVOICE: &str = "INV-500";
 /// With [`Memory::faults`], `invoice_get` of this invoice never finishes by itself.
 pub const HANG_INVOICE: &str = "INV-504";
 
+/// A fixed instant of the sample data (the Unix epoch should `text` not parse).
+fn time(text: &str) -> DateTime {
+    DateTime::parse_from_rfc3339(text).unwrap_or_default()
+}
+
 impl Memory {
     /// Two invoices of tenant `acme`, one of tenant `other`.
     pub fn sample() -> Memory {
@@ -45,8 +57,8 @@ impl Memory {
             status,
             currency: InvoiceCurrency::Eur,
             amount_due_minor: 1000 * u64::from(n),
-            due_date: "2026-01-31".into(),
-            issued_at: "2026-01-01T09:00:00Z".into(),
+            due_date: Date::from_ymd_opt(2026, 1, 31).unwrap_or_default(),
+            issued_at: time("2026-01-01T09:00:00Z"),
         };
         Memory {
             invoices: vec![
@@ -74,12 +86,28 @@ impl billing::Billing for Memory {
         ctx: &Session,
         input: invoice_list::Input,
     ) -> Result<invoice_list::Output, invoice_list::Error> {
+        // A listing that cannot finish before the deadline, or a call already cancelled,
+        // is refused with the reason rather than started.
+        if ctx.cancel.is_cancelled() {
+            let detail = "the call was cancelled before the listing started".to_string();
+            return Err(invoice_list::Error::BillingUnavailable(Some(detail)));
+        }
+        if let Some(deadline) = ctx.deadline
+            && deadline.saturating_duration_since(Instant::now()) < LIST_BUDGET
+        {
+            let detail = format!(
+                "less than {} ms left before the call's deadline",
+                LIST_BUDGET.as_millis()
+            );
+            return Err(invoice_list::Error::BillingUnavailable(Some(detail)));
+        }
         let wanted = match input.status {
             invoice_list::Status::Open => InvoiceStatus::Open,
             invoice_list::Status::Overdue => InvoiceStatus::Overdue,
         };
         if input.cursor.is_some() {
-            return Err(invoice_list::Error::InvalidCursor);
+            let detail = "this listing has a single page: no cursor is valid".to_string();
+            return Err(invoice_list::Error::InvalidCursor(Some(detail)));
         }
         let size = usize::from(input.page_size);
         let items = self
@@ -106,12 +134,12 @@ impl billing::Billing for Memory {
         if self.faults && input.invoice_reference == HANG_INVOICE {
             // Stops only when the server cancels the call at its deadline.
             ctx.cancel.cancelled().await;
-            return Err(invoice_get::Error::BillingUnavailable);
+            return Err(invoice_get::Error::BillingUnavailable(None));
         }
         let mut invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
             .cloned()
-            .ok_or(invoice_get::Error::InvoiceNotFound)?;
+            .ok_or(invoice_get::Error::InvoiceNotFound(None))?;
         if self.lie {
             invoice.invoice_reference = "not an invoice number".into();
         }
@@ -139,9 +167,12 @@ impl billing::Billing for Memory {
         use invoice_send_reminder::{Error, NeedsInput, Output, Reply};
         let invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
-            .ok_or(Error::InvoiceNotFound)?;
+            .ok_or(Error::InvoiceNotFound(None))?;
         if invoice.status != InvoiceStatus::Overdue {
-            return Err(Error::InvoiceNotOverdue);
+            return Err(Error::InvoiceNotOverdue(Some(format!(
+                "the invoice is due on {}",
+                invoice.due_date
+            ))));
         }
         if !ctx.approved.contains(&input.approval_digest()) {
             return Ok(Reply::InputRequired {
@@ -152,11 +183,15 @@ impl billing::Billing for Memory {
                 ),
             });
         }
-        let mut sent = self.reminders.lock().map_err(|_| Error::MailUnavailable)?;
+        // A poisoned log is a broken invariant, not the mail service's failure.
+        let mut sent = self
+            .reminders
+            .lock()
+            .map_err(|_| Error::Internal("the reminder log is poisoned".into()))?;
         sent.push(input.idempotency_key().to_string());
         Ok(Reply::Complete(Output {
             reminder_reference: format!("REM-{}", sent.len()),
-            sent_at: "2026-02-01T10:00:00Z".into(),
+            sent_at: time("2026-02-01T10:00:00Z"),
         }))
     }
 }

@@ -162,7 +162,7 @@ fn a_declared_error_carries_only_what_the_catalog_says() {
             "message": "no invoice with this number is visible to you",
         })
     );
-    let e = billing::invoice_get::Error::BillingUnavailable;
+    let e = billing::invoice_get::Error::BillingUnavailable(None);
     assert_eq!(
         (e.code(), e.class(), e.retryable()),
         ("BILLING_UNAVAILABLE", "unavailable", true)
@@ -331,4 +331,98 @@ fn integers_accept_a_zero_fraction_and_wrong_types_name_their_path() {
     );
     let paths: Vec<String> = violations(&r).into_iter().map(|(p, _)| p).collect();
     assert_eq!(paths, ["/page_size"]);
+}
+
+#[test]
+fn time_fields_are_typed_read_strictly_and_written_as_rfc_3339() {
+    let m = Memory::sample();
+    let r = call(&m, &acme(), "invoice_list", json!({"status": "overdue"}));
+    let item = &structured(&r)["items"][0];
+    assert_eq!(item["due_date"], json!("2026-01-31"));
+    assert_eq!(item["issued_at"], json!("2026-01-01T09:00:00Z"));
+    // The offset a sender wrote is kept, and what is written reads back as the same value.
+    let mut invoice = item.clone();
+    invoice["issued_at"] = json!("2026-10-02T09:30:00.5+02:00");
+    let typed: billing::Invoice =
+        serde_json::from_value(invoice.clone()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(typed.issued_at.offset().local_minus_utc(), 7200);
+    assert_eq!(typed.due_date.to_string(), "2026-01-31");
+    let written = serde_json::to_value(&typed).unwrap_or_default();
+    assert_eq!(written["issued_at"], json!("2026-10-02T09:30:00.500+02:00"));
+    assert!(typed.validate().is_ok());
+    // chrono alone would read a space for the `T`; the contract's format does not.
+    invoice["issued_at"] = json!("2026-10-02 09:30:00Z");
+    let e = serde_json::from_value::<billing::Invoice>(invoice)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(
+        e.as_deref(),
+        Some("/issued_at: not a valid `date-time` (RFC 3339)")
+    );
+}
+
+#[test]
+fn a_declared_error_carries_its_detail_and_the_internal_error_none() {
+    let m = Memory::sample();
+    let args = json!({"status": "open", "cursor": "c2"});
+    let r = call(&m, &acme(), "invoice_list", args);
+    assert_eq!(r.error_code(), Some("INVALID_CURSOR"), "{r:?}");
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("this listing has a single page: no cursor is valid")
+    );
+    // The internal error: the model learns the code and what is safe after a write that
+    // may have acted; the detail is only for the operator's log.
+    let e = invoice_send_reminder::Error::Internal("the reminder log is poisoned".into());
+    assert_eq!(e.code(), "INTERNAL_ERROR");
+    assert_eq!(
+        e.to_string(),
+        "the tool failed unexpectedly: the reminder log is poisoned"
+    );
+    let r = catalogc::runtime::call::tool_error(&e);
+    assert_eq!(r.error_code(), Some("INTERNAL_ERROR"));
+    assert!(!r.text().contains("poisoned"), "{}", r.text());
+    assert!(
+        structured(&r)["next_step"]
+            .as_str()
+            .is_some_and(|s| s.contains("invoice_get"))
+    );
+    assert_eq!(
+        r.failure.as_deref().map(String::as_str),
+        Some("the reminder log is poisoned")
+    );
+}
+
+#[test]
+fn a_handler_reads_its_deadline_and_cancellation_and_says_why_it_stopped() {
+    use catalogc_consumer::memory::LIST_BUDGET;
+    use std::time::{Duration, Instant};
+    let m = Memory::sample();
+    let args = json!({"status": "open"});
+    // Time enough: the listing runs.
+    let roomy = Session {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        ..acme()
+    };
+    assert!(!call(&m, &roomy, "invoice_list", args.clone()).is_error);
+    // Less than the listing's budget left: refused, and the detail says why.
+    let late = Session {
+        deadline: Some(Instant::now() + LIST_BUDGET / 5),
+        ..acme()
+    };
+    let r = call(&m, &late, "invoice_list", args.clone());
+    assert_eq!(r.error_code(), Some("BILLING_UNAVAILABLE"), "{r:?}");
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("less than 50 ms left before the call's deadline")
+    );
+    assert_eq!(structured(&r)["retryable"], json!(true));
+    // Cancelled before it started.
+    let cancelled = acme();
+    cancelled.cancel.cancel();
+    let r = call(&m, &cancelled, "invoice_list", args);
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("the call was cancelled before the listing started")
+    );
 }

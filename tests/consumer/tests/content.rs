@@ -38,7 +38,7 @@ impl notes::Notes for Notes {
     ) -> Result<note_text::Output, note_text::Error> {
         self.find(&input.note_reference)
             .map(Text)
-            .ok_or(note_text::Error::NoteNotFound)
+            .ok_or(note_text::Error::NoteNotFound(None))
     }
 
     async fn note_markdown(
@@ -48,7 +48,7 @@ impl notes::Notes for Notes {
     ) -> Result<note_markdown::Output, note_markdown::Error> {
         self.find(&input.note_reference)
             .map(|t| Markdown(format!("# {}\n\n{t}", input.note_reference)))
-            .ok_or(note_markdown::Error::NoteNotFound)
+            .ok_or(note_markdown::Error::NoteNotFound(None))
     }
 
     async fn note_thumbnail(
@@ -61,7 +61,7 @@ impl notes::Notes for Notes {
                 data: t.into_bytes(),
                 mime_type: "image/png".into(),
             })
-            .ok_or(note_thumbnail::Error::NoteNotFound)
+            .ok_or(note_thumbnail::Error::NoteNotFound(None))
     }
 
     async fn note_delete(

@@ -12,12 +12,12 @@ fn strings_arrive_byte_for_byte() {
     assert_eq!(hostile::NAME, "match");
     assert!(r#async::DESCRIPTION.contains(r#"a "hostile" record"#));
     assert!(r#async::DESCRIPTION.contains("braces {} and */ are text"));
-    let e = r#async::Error::NotFound;
+    let e = r#async::Error::NotFound(None);
     assert_eq!(e.message(), r#"no record "here"; */ \ {}"#);
-    assert_eq!(r#async::Error::NotFound2.code(), "not-found");
-    assert_eq!(r#async::Error::NotFound2.message(), "not-found");
-    assert_eq!(r#async::Error::V2Many.code(), "2_MANY");
-    assert!(r#async::Error::V2Many.retryable());
+    assert_eq!(r#async::Error::NotFound2(None).code(), "not-found");
+    assert_eq!(r#async::Error::NotFound2(None).message(), "not-found");
+    assert_eq!(r#async::Error::V2Many(None).code(), "2_MANY");
+    assert!(r#async::Error::V2Many(None).retryable());
     let values: Vec<&str> = [
         TypeSelf::X,
         TypeSelf::X2,
@@ -78,7 +78,7 @@ fn violations(args: Value) -> Vec<String> {
             _: &(),
             _: r#async::Input,
         ) -> Result<r#async::Output, r#async::Error> {
-            Err(r#async::Error::NotFound)
+            Err(r#async::Error::NotFound(None))
         }
         async fn mut_record(
             &self,
