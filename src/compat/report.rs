@@ -354,6 +354,7 @@ pub fn records(report: &Report, sources: Sources<'_>, policy: Policy) -> Vec<Rec
             catalog: None,
             tool: Some(a.tool.clone()),
             path: a.path.clone(),
+            pointer: None,
             fingerprint: fingerprint(ACCEPT_STALE.0, &a.tool, a.path.as_deref().unwrap_or("")),
             title: None,
             properties: None,
