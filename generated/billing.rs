@@ -242,6 +242,8 @@ pub mod invoice_list {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// List open or overdue invoices visible to the authenticated tenant.
@@ -495,6 +497,8 @@ pub mod invoice_get {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
@@ -697,6 +701,8 @@ pub mod invoice_send_reminder {
                 ),
             ),
             sensitive: &[],
+            resource: __rt::None,
+            approval: true,
         },
     };
     /// Send the customer of one overdue invoice a payment reminder email.

@@ -123,6 +123,8 @@ pub mod payment_transfer_preview {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
@@ -388,6 +390,8 @@ pub mod payment_transfer_submit {
                 ),
             ),
             sensitive: &[],
+            resource: __rt::None,
+            approval: true,
         },
     };
     /// Transfer money between two accounts of the authenticated tenant.
@@ -721,6 +725,8 @@ pub mod payment_transfer_status {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.

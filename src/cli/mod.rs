@@ -22,6 +22,7 @@ pub mod lint;
 pub mod lock;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+pub mod profile;
 pub mod rules;
 pub mod serve;
 

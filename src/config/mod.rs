@@ -15,10 +15,11 @@ use crate::syntax::{self, Document, Node, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub mod guard;
 pub mod lint;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates"];
+pub const SECTIONS: &[&str] = &["lint", "templates", "guard", "profile"];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -30,6 +31,11 @@ pub struct ProjectConfig {
     /// `templates "DIR"`: a folder of templates that override the built-in ones, resolved
     /// against the configuration file's folder.
     pub templates: Option<PathBuf>,
+    /// `guard { … }`: the session budgets servers of these catalogs enforce; `None`
+    /// without the block (servers then use [`crate::runtime::Guard::DEFAULT`]).
+    pub guard: Option<crate::runtime::Guard>,
+    /// `profile "NAME" { … }`: deployment profiles, in file order.
+    pub profiles: Vec<guard::ProfileSection>,
 }
 
 /// Why the configuration could not be used.
@@ -102,9 +108,33 @@ impl ProjectConfig {
         let mut lint = LintSection::default();
         let mut templates = None;
         let mut templates_seen = false;
+        let mut guard = None;
+        let mut profiles: Vec<guard::ProfileSection> = Vec::new();
         for node in doc.nodes() {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
+                "guard" if guard.is_some() => r.fail(
+                    "duplicate",
+                    node.name.span,
+                    "`guard` is given twice",
+                    Some("keep one of them".to_string()),
+                ),
+                "guard" => guard = Some(guard::read_guard(&mut r, &node)),
+                "profile" => {
+                    let Some(p) = guard::read_profile(&mut r, &node, file) else {
+                        continue;
+                    };
+                    if profiles.iter().any(|q| q.name.0 == p.name.0) {
+                        r.fail(
+                            "duplicate",
+                            p.name.1,
+                            format!("profile `{}` is declared twice", p.name.0),
+                            Some("rename or remove one of them".to_string()),
+                        );
+                        continue;
+                    }
+                    profiles.push(p);
+                }
                 "templates" => {
                     if templates_seen {
                         r.fail(
@@ -128,6 +158,8 @@ impl ProjectConfig {
             file: None,
             lint: lint.config,
             templates,
+            guard,
+            profiles,
         })
     }
 }

@@ -89,6 +89,8 @@ pub struct ContractFacts {
     naturally_idempotent: bool,
     /// An unstructured result's kind.
     output_kind: Option<&'static str>,
+    /// `resource key=`: the input field naming the resource a write changes.
+    resource: Option<String>,
 }
 
 impl ContractFacts {
@@ -128,6 +130,7 @@ impl ContractFacts {
                 .collect(),
             naturally_idempotent: tool.naturally_idempotent(),
             output_kind: tool.content.as_ref().map(|k| k.value.as_str()),
+            resource: tool.resource.as_ref().map(|r| r.key.value.clone()),
         }
     }
 
@@ -135,7 +138,8 @@ impl ContractFacts {
     ///
     /// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
     /// missing, so every contract has the same keys, except `idempotent` (natural
-    /// idempotency) and `output-kind` (an unstructured result), which appear only when used.
+    /// idempotency), `output-kind` (an unstructured result) and `resource` (`resource key=`),
+    /// which appear only when used.
     /// Errors are sorted by code and
     /// needs-input by name: reordering declarations is not a contract change. The
     /// idempotency scope keeps its written order (it names a compound key).
@@ -194,6 +198,10 @@ impl ContractFacts {
         }
         if let Some(kind) = self.output_kind {
             m.insert("output-kind".into(), json!(kind));
+        }
+        // Callers may rely on writes to one resource not racing: a contract change.
+        if let Some(key) = &self.resource {
+            m.insert("resource".into(), json!({ "key": key }));
         }
         Value::Object(m)
     }

@@ -137,6 +137,8 @@ fn info(tool: &Tool, contract: &crate::contract::ToolContract) -> ToolInfo {
                 )
             }),
             sensitive: Box::leak(sensitive.iter().map(|s| leak_str(s)).collect()),
+            resource: leak_opt(p.resource),
+            approval: p.approval,
         },
     }
 }

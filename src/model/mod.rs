@@ -125,6 +125,9 @@ pub struct Tool {
     pub idempotency: Option<Box<Idempotency>>,
     /// The confirmation a destructive call needs.
     pub confirm: Option<Box<Confirm>>,
+    /// `resource key=`: the input field naming the resource a write changes; the server
+    /// serializes the writes on one resource value.
+    pub resource: Option<Box<Resource>>,
     /// What the model should do after a timeout.
     pub on_timeout: Option<Box<OnTimeout>>,
     /// Input the tool may ask the user for during the call.
@@ -163,6 +166,7 @@ impl Tool {
             errors: Vec::new(),
             idempotency: None,
             confirm: None,
+            resource: None,
             on_timeout: None,
             needs_input: Vec::new(),
             examples: Examples::default(),
@@ -840,6 +844,16 @@ keyword_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// `resource key="FIELD"`: the input field whose value names the resource a write tool
+/// changes. Writes with the same value run one at a time (docs/runtime.md).
+pub struct Resource {
+    /// The input field.
+    pub key: Sp<String>,
+    /// The `resource` node.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 /// `on-timeout`: how the model recovers when a call times out.
 pub struct OnTimeout {
     /// The recovery strategy.
@@ -949,7 +963,7 @@ mod layout {
     #[test]
     fn the_model_types_stay_small() {
         let sizes = [
-            ("Tool", size_of::<Tool>(), 592),
+            ("Tool", size_of::<Tool>(), 600),
             ("Field", size_of::<Field>(), 224),
             ("Ty", size_of::<Ty>(), 64),
             ("Object", size_of::<Object>(), 48),

@@ -10,9 +10,11 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod guard;
 pub mod idempotency;
 pub mod pattern;
 pub mod policy;
+pub mod profile;
 pub mod serial;
 pub mod validate;
 
@@ -21,8 +23,10 @@ pub use call::{
     ToolError, ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use guard::{Budget, BudgetDecision, Guard};
 pub use idempotency::Idempotency;
 pub use policy::Policy;
+pub use profile::Profile;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use validate::{
     ArrayRule, Bound, ConstRule, FieldRule, Format, MapRule, NumRule, Pattern, Scalar, Shape,

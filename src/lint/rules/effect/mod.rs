@@ -8,4 +8,5 @@ crate::lint::declare_rules! {
     status_by_key,
     pointless,
     write_without_input,
+    resource_key,
 }
