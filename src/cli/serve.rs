@@ -54,6 +54,10 @@ pub struct ServeArgs {
     /// break it (`forbid-mock` included), never list or call its disabled tools.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    /// Append one JSON line per call a tool's handler ran to FILE (emptied first): the
+    /// tool, its arguments (sensitive values hidden), start and end times.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 fn tool_code(s: &str) -> Result<(String, String), String> {
@@ -106,7 +110,12 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
             )));
         }
     }
-    let mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
+    let mut mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
+    if let Some(path) = &args.record {
+        let recorder = crate::mock::record::Recorder::create(path)
+            .map_err(|e| CliError(format!("--record {}: {e}", path.display())))?;
+        mock = mock.with_record(recorder);
+    }
     let scope = if args.private_cache {
         CacheScope::Private
     } else {
