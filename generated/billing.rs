@@ -975,6 +975,28 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
         invoice_get::INFO,
         invoice_send_reminder::INFO,
     ];
+    const GUARD: __rt::Option<__rt::Guard> = __rt::Some(__rt::Guard {
+        max_calls: 500,
+        max_session_ms: 3_600_000,
+        max_same_failure: 3,
+        max_concurrent: 16,
+    });
+    const PROFILES: &'static [__rt::Profile<'static>] = &[
+        __rt::Profile {
+            name: "production",
+            disable: &[],
+            require_approval: &["destructive"],
+            require_guard: true,
+            forbid_mock: true,
+        },
+        __rt::Profile {
+            name: "read-only",
+            disable: &["invoice_send_reminder"],
+            require_approval: &[],
+            require_guard: true,
+            forbid_mock: false,
+        },
+    ];
     #[allow(clippy::too_many_lines)]
     async fn call(
         handler: &H,

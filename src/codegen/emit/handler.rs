@@ -5,7 +5,6 @@
 use super::{doc, ident};
 use crate::codegen::Options;
 use crate::codegen::plan::CatalogPlan;
-use proc_macro2::Literal;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -103,7 +102,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> Tok
 /// trait's defaults apply and nothing is written).
 fn project_consts(opts: &Options) -> TokenStream {
     let guard = opts.guard.map(|g| {
-        let n = Literal::u64_unsuffixed;
+        let n = |v: u64| super::int_literal(i128::from(v), "");
         let (calls, ms, same, concurrent) = (
             n(g.max_calls),
             n(g.max_session_ms),
