@@ -45,6 +45,10 @@
 //! - `timeout-ms`: the handler is cancelled at its deadline (`TOOL_TIMEOUT`, which tells a
 //!   write's caller to query the status tool rather than retry).
 //! - A handler that panics yields `INTERNAL_ERROR`; the server keeps serving.
+//! - Session budgets (`guard { … }`, [`Server::with_guard`]): a call past a cap is the
+//!   `BUDGET_EXCEEDED` tool error and does not run; writes naming one `resource` value run
+//!   one at a time ([`guard`]). Under a profile ([`Server::with_profile`]) disabled tools are
+//!   neither listed nor callable.
 //! - `max-result-bytes`: a larger encoded result is withheld (`RESULT_TOO_LARGE`).
 //! - Refused approvals, withheld outputs (each violation), panics and timeouts are logged
 //!   for the operator through `tracing`; the model sees only the error code.
