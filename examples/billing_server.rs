@@ -18,6 +18,11 @@
 //! `invoice_get` of `INV-500` panics, and of `INV-504` never finishes by itself (the tool's
 //! `timeout-ms` of 3000 cancels it). Operator logs go to stderr.
 //!
+//! `--profile NAME` (or `BILLING_SERVER_PROFILE=NAME`) serves under a profile of
+//! the repository's `catalogc.kdl` (`production`, `read-only`): the server refuses to
+//! start, naming each violation, when the catalog breaks it, and never lists or calls a tool
+//! it disables. Every session is held to that file's `guard` budgets.
+//!
 //! `invoice_send_reminder` runs once per idempotency key: a repeated call returns the first
 //! call's result. The keys are kept in `--store`: `sqlite:PATH` (the default, a file in the
 //! temporary directory, kept across restarts), `postgres:CONFIG` (shared by several server
@@ -26,6 +31,8 @@
 
 use catalogc::rmcp::Transport;
 use catalogc::rmcp::idempotency::{MemoryStore, PostgresStore, SqliteStore};
+use catalogc::runtime::Catalog;
+use catalogc_consumer::billing;
 use catalogc_consumer::mcp::{TENANTS, server_over};
 use catalogc_consumer::memory::Memory;
 use std::net::SocketAddr;
@@ -34,7 +41,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: billing_server [--http 127.0.0.1:PORT] [--tenant acme|other] \
-                     [--store sqlite:PATH|postgres:CONFIG|memory]";
+                     [--store sqlite:PATH|postgres:CONFIG|memory] [--profile NAME]";
 
 /// Where the idempotency keys are kept.
 enum Store {
@@ -47,6 +54,7 @@ struct Args {
     transport: Transport,
     tenant: String,
     store: Store,
+    profile: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -96,6 +104,17 @@ fn serve(args: Args, memory: Memory, ttl: Option<Duration>) -> Result<(), String
             server.with_idempotency_store(PostgresStore::new(&config).map_err(|e| e.to_string())?)
         }
     };
+    let server = match &args.profile {
+        None => server,
+        Some(name) => {
+            let profiles = <billing::Catalog as Catalog<Memory>>::PROFILES;
+            let Some(profile) = profiles.iter().find(|p| p.name == name) else {
+                let known: Vec<&str> = profiles.iter().map(|p| p.name).collect();
+                return Err(format!("no profile {name:?}; declared: {known:?}"));
+            };
+            server.with_profile(profile).map_err(|e| e.to_string())?
+        }
+    };
     server.run(args.transport).map_err(|e| e.to_string())
 }
 
@@ -104,6 +123,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         transport: Transport::Stdio,
         tenant: TENANTS[0].to_string(),
         store: Store::Sqlite(std::env::temp_dir().join("catalogc-billing-idempotency.sqlite3")),
+        profile: std::env::var("BILLING_SERVER_PROFILE").ok(),
     };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
@@ -115,6 +135,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--tenant" if TENANTS.contains(&value.as_str()) => parsed.tenant = value,
             "--tenant" => return Err(format!("unknown tenant {value:?}")),
             "--store" => parsed.store = store(&value)?,
+            "--profile" => parsed.profile = Some(value),
             _ => return Err(format!("unknown argument {arg:?}")),
         }
     }

@@ -252,6 +252,8 @@ pub mod invoice_list {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// List open or overdue invoices visible to the authenticated tenant.
@@ -536,6 +538,8 @@ pub mod invoice_get {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
@@ -770,6 +774,8 @@ pub mod invoice_send_reminder {
                 ),
             ),
             sensitive: &[],
+            resource: __rt::None,
+            approval: true,
         },
     };
     /// Send the customer of one overdue invoice a payment reminder email.
@@ -1082,6 +1088,28 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
         invoice_list::INFO,
         invoice_get::INFO,
         invoice_send_reminder::INFO,
+    ];
+    const GUARD: __rt::Option<__rt::Guard> = __rt::Some(__rt::Guard {
+        max_calls: 500,
+        max_session_ms: 3_600_000,
+        max_same_failure: 3,
+        max_concurrent: 16,
+    });
+    const PROFILES: &'static [__rt::Profile<'static>] = &[
+        __rt::Profile {
+            name: "production",
+            disable: &[],
+            require_approval: &["destructive"],
+            require_guard: true,
+            forbid_mock: true,
+        },
+        __rt::Profile {
+            name: "read-only",
+            disable: &["invoice_send_reminder"],
+            require_approval: &[],
+            require_guard: true,
+            forbid_mock: false,
+        },
     ];
     #[allow(clippy::too_many_lines)]
     async fn call(

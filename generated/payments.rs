@@ -125,6 +125,8 @@ pub mod payment_transfer_preview {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Compute the fee, exchange and arrival date of a transfer without moving any money.
@@ -429,6 +431,8 @@ pub mod payment_transfer_submit {
                 ),
             ),
             sensitive: &[],
+            resource: __rt::None,
+            approval: true,
         },
     };
     /// Transfer money between two accounts of the authenticated tenant.
@@ -805,6 +809,8 @@ pub mod payment_transfer_status {
             confirm: __rt::None,
             idempotency: __rt::None,
             sensitive: &[],
+            resource: __rt::None,
+            approval: false,
         },
     };
     /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
@@ -1114,6 +1120,28 @@ impl<H: Payments> __rt::Catalog<H> for Catalog {
         payment_transfer_preview::INFO,
         payment_transfer_submit::INFO,
         payment_transfer_status::INFO,
+    ];
+    const GUARD: __rt::Option<__rt::Guard> = __rt::Some(__rt::Guard {
+        max_calls: 500,
+        max_session_ms: 3_600_000,
+        max_same_failure: 3,
+        max_concurrent: 16,
+    });
+    const PROFILES: &'static [__rt::Profile<'static>] = &[
+        __rt::Profile {
+            name: "production",
+            disable: &[],
+            require_approval: &["destructive"],
+            require_guard: true,
+            forbid_mock: true,
+        },
+        __rt::Profile {
+            name: "read-only",
+            disable: &["invoice_send_reminder"],
+            require_approval: &[],
+            require_guard: true,
+            forbid_mock: false,
+        },
     ];
     #[allow(clippy::too_many_lines)]
     async fn call(

@@ -121,6 +121,14 @@ pub fn generate_project(inputs: &Inputs) -> Result<Generated, BuildError> {
         )));
     }
     let mut options = inputs.options.clone();
+    options.guard = options.guard.or(config.guard);
+    if options.profiles.is_empty() {
+        options.profiles = config
+            .profiles
+            .iter()
+            .map(crate::config::guard::ProfileSection::spec)
+            .collect();
+    }
     options.source_names = loaded
         .project
         .catalogs

@@ -18,22 +18,30 @@ pub struct ExplainArgs {
 pub fn run(args: &ExplainArgs) -> Result<Status, CliError> {
     let text = match compat_doc(&args.rule) {
         Some(text) => text,
-        None => crate::lint::docs::explain(&args.rule).map_err(|lint_error| {
-            let compat_ids = Kind::ALL
-                .iter()
-                .map(|k| k.id())
-                .chain(VERSION_RULES.iter().map(|(id, _)| *id));
-            match crate::diag::suggest::did_you_mean(&args.rule, compat_ids) {
-                Some(best) if args.rule.starts_with("compat/") => CliError(format!(
-                    "unknown change kind `{}`; did you mean `{best}`?",
-                    args.rule
-                )),
-                _ => CliError(lint_error),
-            }
-        })?,
+        None => crate::lint::docs::explain(&args.rule)
+            .or_else(|lint_error| core_doc(&args.rule).ok_or(lint_error))
+            .map_err(|lint_error| {
+                let compat_ids = Kind::ALL
+                    .iter()
+                    .map(|k| k.id())
+                    .chain(VERSION_RULES.iter().map(|(id, _)| *id));
+                match crate::diag::suggest::did_you_mean(&args.rule, compat_ids) {
+                    Some(best) if args.rule.starts_with("compat/") => CliError(format!(
+                        "unknown change kind `{}`; did you mean `{best}`?",
+                        args.rule
+                    )),
+                    _ => CliError(lint_error),
+                }
+            })?,
     };
     super::print(&text)?;
     Ok(Status::Ok)
+}
+
+/// A loader or profile check's code (`model/…`, `profile/…`): its summary and fix.
+fn core_doc(id: &str) -> Option<String> {
+    let (summary, help) = crate::model::codes::code(id)?;
+    Some(format!("# {id} (error)\n\n{summary}\n\nFix: {help}\n"))
 }
 
 fn compat_doc(id: &str) -> Option<String> {

@@ -33,6 +33,13 @@ pub struct ExportArgs {
     pub what: What,
     /// Catalog files or folders (every *.kdl below a folder); default `catalogs/`.
     pub paths: Vec<PathBuf>,
+    /// With `vectors`: add a refusal vector (`"expect": "unknown-tool"`) for each tool that
+    /// `profile "NAME"` of the project file disables.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Project file (templates, profiles); default `catalogc.kdl` when present.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Runs `catalogc export`: loads the catalogs and prints the chosen view on stdout. A
@@ -44,10 +51,8 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
         super::print(&crate::eval::eval_jsonl(&loaded.project))?;
         return Ok(Status::Ok);
     }
-    let artifacts = super::artifacts(
-        &loaded.project,
-        &super::project_templates(&mut loaded.sources, global)?,
-    )?;
+    let config = super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(&config)?)?;
     let project = &loaded.project;
     let target = match args.what {
         What::Eval => return Ok(Status::Ok),
@@ -60,7 +65,15 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
             return Ok(Status::Ok);
         }
         What::Vectors => {
-            let lines = crate::contract::vectors::records(project, &artifacts).map_err(CliError)?;
+            let mut lines =
+                crate::contract::vectors::records(project, &artifacts).map_err(CliError)?;
+            if let Some(name) = &args.profile {
+                let p = super::profile::find(&config, name)?;
+                let disabled: Vec<&str> = p.disable.iter().map(|(s, _)| s.as_str()).collect();
+                lines.extend(crate::contract::vectors::refusals(
+                    project, &artifacts, name, &disabled,
+                ));
+            }
             super::print(&crate::diag::emit::jsonl(&lines))?;
             return Ok(Status::Ok);
         }

@@ -55,6 +55,10 @@ pub struct LintArgs {
     /// `--target openai,anthropic,gemini,mcp`.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "TARGET")]
     pub target: Vec<crate::contract::targets::Target>,
+    /// Also check the catalogs against `profile "NAME"` of the project file (`profile/*`
+    /// rules: approvals, disabled tools, a required guard).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
 }
 
 /// `--write-baseline FILE` naming a file this run read (a catalog being linted, the project
@@ -87,6 +91,11 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
     let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
+    let profile = match &args.profile {
+        Some(name) => Some(super::profile::find(&project_config, name)?.clone()),
+        None => None,
+    };
+    let guard_declared = project_config.guard.is_some();
     let (mut config, skipped) = if published {
         crate::lint::published::config(&project_config.lint)
     } else {
@@ -97,6 +106,15 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     config.targets.sort();
     config.targets.dedup();
     let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
+    if let Some(p) = &profile {
+        diags.extend(super::profile::diagnostics(
+            p,
+            &loaded.project,
+            &artifacts,
+            guard_declared,
+            false,
+        ));
+    }
     point_into_lists(&mut diags, &mut loaded.sources, lists);
     crate::config::overrides::apply(&project_config.overrides, &mut diags, &loaded.sources);
     if let Some(path) = &args.write_baseline {

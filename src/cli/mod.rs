@@ -23,6 +23,7 @@ pub mod lint;
 pub mod lock;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+pub mod profile;
 pub mod rules;
 pub mod serve;
 pub mod today;

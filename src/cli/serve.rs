@@ -46,6 +46,18 @@ pub struct ServeArgs {
     /// Over HTTP: close a session after this many seconds without a message.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpConfig::default().session_idle.as_secs())]
     pub session_idle: u64,
+    /// Project file (`guard`, `profile`); default `catalogc.kdl` when present. Its `guard`
+    /// caps every session of the mock.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Serve under `profile "NAME"` of the project file: refuse to start when the catalogs
+    /// break it (`forbid-mock` included), never list or call its disabled tools.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Append one JSON line per call a tool's handler ran to FILE (emptied first): the
+    /// tool, its arguments (sensitive values hidden), start and end times.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 fn tool_code(s: &str) -> Result<(String, String), String> {
@@ -74,9 +86,36 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
         ));
     }
     let mut loaded = super::load_valid(&args.paths, global)?;
-    let templates = super::project_templates(&mut loaded.sources, global)?;
-    let artifacts = super::artifacts(&loaded.project, &templates)?;
-    let mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
+    let config = super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
+    let artifacts = super::artifacts(&loaded.project, &super::templates(&config)?)?;
+    let profile = match &args.profile {
+        Some(name) => Some(super::profile::find(&config, name)?),
+        None => None,
+    };
+    if let Some(p) = profile {
+        let refused = super::profile::diagnostics(
+            p,
+            &loaded.project,
+            &artifacts,
+            config.guard.is_some(),
+            true,
+        );
+        if !refused.is_empty() {
+            let summary = crate::diag::emit::Summary::new(&refused, loaded.tool_count(), 0);
+            let text = crate::diag::emit::human::render(&refused, &loaded.sources, &summary, false);
+            eprint!("{text}");
+            return Err(CliError(format!(
+                "the catalogs break profile `{}`: not serving",
+                p.name.0
+            )));
+        }
+    }
+    let mut mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
+    if let Some(path) = &args.record {
+        let recorder = crate::mock::record::Recorder::create(path)
+            .map_err(|e| CliError(format!("--record {}: {e}", path.display())))?;
+        mock = mock.with_record(recorder);
+    }
     let scope = if args.private_cache {
         CacheScope::Private
     } else {
@@ -86,6 +125,16 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
         .with_ttl_ms(args.ttl_ms)
         .with_cache_scope(scope)
         .with_approval_ttl(Duration::from_millis(args.approval_ttl_ms));
+    let server = match config.guard {
+        Some(guard) => server.with_guard(guard),
+        None => server,
+    };
+    let server = match profile {
+        Some(p) => p
+            .with_profile(|p| server.with_profile(p))
+            .map_err(|e| CliError(e.to_string()))?,
+        None => server,
+    };
     // The operator's log: stderr, never stdout (the stdio transport).
     crate::rmcp::init_operator_log();
     let Some(addr) = args.http else {

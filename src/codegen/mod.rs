@@ -28,6 +28,28 @@ pub struct Options {
     /// its schema carry the catalog's bounds (needs catalogc's `schemars` feature in the
     /// crate that compiles the code).
     pub json_schema_derive: bool,
+    /// The project's `guard { … }`: stated as `Catalog::GUARD`, the budgets a server of the
+    /// catalog holds every session to.
+    pub guard: Option<crate::runtime::Guard>,
+    /// The project's profiles: stated as `Catalog::PROFILES`, which a server checks itself
+    /// against when started with one (`Server::with_profile`).
+    pub profiles: Vec<ProfileSpec>,
+}
+
+/// One `profile "NAME" { … }` of the project, as generated code states it
+/// (`catalogc::runtime::Profile`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileSpec {
+    /// The profile's name.
+    pub name: String,
+    /// `disable "TOOL"…`.
+    pub disable: Vec<String>,
+    /// `require-approval "EFFECT"…`.
+    pub require_approval: Vec<String>,
+    /// `require-guard`.
+    pub require_guard: bool,
+    /// `forbid-mock`.
+    pub forbid_mock: bool,
 }
 
 /// One generated file: its name (no folder) and contents. Generation does no IO: the caller
@@ -90,7 +112,7 @@ fn catalog_source(i: usize, cat: &Catalog, artifacts: &Artifacts, opts: &Options
         .map(|(t, c)| print(emit::tool(t, c, opts)))
         .collect();
     out.extend(modules);
-    out.push_str(&print(emit::handler(&plan)));
+    out.push_str(&print(emit::handler(&plan, opts)));
     out
 }
 

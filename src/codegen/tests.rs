@@ -276,7 +276,7 @@ fn printing_part_by_part_is_printing_the_whole_file() {
             for (t, c) in plan.tools.iter().zip(&art.catalogs[0].tools) {
                 all.extend(emit::tool(t, c, &opts));
             }
-            all.extend(emit::handler(&plan));
+            all.extend(emit::handler(&plan, &crate::codegen::Options::default()));
             let whole = syn::parse2::<syn::File>(all)
                 .unwrap_or_else(|e| panic!("{name} (schemars: {json_schema_derive}): {e}"));
             assert_eq!(parts, prettyplease::unparse(&whole), "{name}");

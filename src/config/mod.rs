@@ -16,11 +16,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub mod accept;
+pub mod guard;
 pub mod lint;
 pub mod overrides;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates", "accept", "override"];
+pub const SECTIONS: &[&str] = &["lint", "templates", "accept", "override", "guard", "profile"];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -36,6 +37,11 @@ pub struct ProjectConfig {
     pub accepts: Vec<crate::compat::Accept>,
     /// `override "GLOB" { rule … }` blocks, in file order (a later one wins).
     pub overrides: Vec<overrides::Override>,
+    /// `guard { … }`: the session budgets servers of these catalogs enforce; `None`
+    /// without the block (servers then use [`crate::runtime::Guard::DEFAULT`]).
+    pub guard: Option<crate::runtime::Guard>,
+    /// `profile "NAME" { … }`: deployment profiles, in file order.
+    pub profiles: Vec<guard::ProfileSection>,
 }
 
 /// Why the configuration could not be used.
@@ -110,11 +116,35 @@ impl ProjectConfig {
         let mut templates_seen = false;
         let mut accepts = Vec::new();
         let mut overrides = Vec::new();
+        let mut guard = None;
+        let mut profiles: Vec<guard::ProfileSection> = Vec::new();
         for node in doc.nodes() {
             match node.name.value {
                 "lint" => lint.read(&mut r, &node),
                 "accept" => accepts.extend(accept::read(&mut r, &node, file)),
                 "override" => overrides.extend(overrides::read(&mut r, &node, dir)),
+                "guard" if guard.is_some() => r.fail(
+                    "duplicate",
+                    node.name.span,
+                    "`guard` is given twice",
+                    Some("keep one of them".to_string()),
+                ),
+                "guard" => guard = Some(guard::read_guard(&mut r, &node)),
+                "profile" => {
+                    let Some(p) = guard::read_profile(&mut r, &node, file) else {
+                        continue;
+                    };
+                    if profiles.iter().any(|q| q.name.0 == p.name.0) {
+                        r.fail(
+                            "duplicate",
+                            p.name.1,
+                            format!("profile `{}` is declared twice", p.name.0),
+                            Some("rename or remove one of them".to_string()),
+                        );
+                        continue;
+                    }
+                    profiles.push(p);
+                }
                 "templates" => {
                     if templates_seen {
                         r.fail(
@@ -140,6 +170,8 @@ impl ProjectConfig {
             templates,
             accepts,
             overrides,
+            guard,
+            profiles,
         })
     }
 }

@@ -91,6 +91,8 @@ pub struct ContractFacts {
     output_kind: Option<&'static str>,
     /// The stability level, unless `stable`.
     stability: Option<&'static str>,
+    /// `resource key=`: the input field naming the resource a write changes.
+    resource: Option<String>,
 }
 
 impl ContractFacts {
@@ -133,6 +135,7 @@ impl ContractFacts {
             stability: Some(tool.stability())
                 .filter(|s| *s != crate::model::Stability::Stable)
                 .map(crate::model::Stability::as_str),
+            resource: tool.resource.as_ref().map(|r| r.key.value.clone()),
         }
     }
 
@@ -140,8 +143,8 @@ impl ContractFacts {
     ///
     /// Keys use the catalog's own spelling. Absent optional parts are `null` rather than
     /// missing, so every contract has the same keys, except `idempotent` (natural
-    /// idempotency), `output-kind` (an unstructured result) and `stability` (a level other
-    /// than `stable`), which appear only when used.
+    /// idempotency), `output-kind` (an unstructured result), `stability` (a level other
+    /// than `stable`) and `resource` (`resource key=`), which appear only when used.
     /// Errors are sorted by code and
     /// needs-input by name: reordering declarations is not a contract change. The
     /// idempotency scope keeps its written order (it names a compound key).
@@ -203,6 +206,10 @@ impl ContractFacts {
         }
         if let Some(level) = self.stability {
             m.insert("stability".into(), json!(level));
+        }
+        // Callers may rely on writes to one resource not racing: a contract change.
+        if let Some(key) = &self.resource {
+            m.insert("resource".into(), json!({ "key": key }));
         }
         Value::Object(m)
     }

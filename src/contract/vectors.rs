@@ -892,6 +892,44 @@ pub fn records(project: &Project, artifacts: &Artifacts) -> Result<Vec<Value>, S
     Ok(out)
 }
 
+/// One refusal vector per tool of `project` that profile `profile` disables, in
+/// [`records`] order: a call with its minimal valid input (`instance`) that a server started
+/// with the profile answers as an unknown tool, JSON-RPC error −32602 (`"expect":
+/// "unknown-tool"`), the tool being absent from `tools/list`.
+pub fn refusals(
+    project: &Project,
+    artifacts: &Artifacts,
+    profile: &str,
+    disabled: &[&str],
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for c in catalogs_by_name(project) {
+        let cat = &project.catalogs[c];
+        for (t, tool) in cat.tools.iter().enumerate() {
+            let Some(contract) = artifacts.tool(c, t) else {
+                continue;
+            };
+            if !disabled.contains(&tool.name.value.as_str()) {
+                continue;
+            }
+            out.push(json!({
+                "id": format!("{}/{}/call/disabled", cat.name.value, tool.name.value),
+                "catalog": cat.name.value,
+                "catalog_version": cat.version.value,
+                "tool": tool.name.value,
+                "tool_version": tool.version.value,
+                "side": "call",
+                "kind": "disabled",
+                "pointer": "",
+                "note": format!("disabled by profile `{profile}`: not listed, and a call is an unknown tool (JSON-RPC -32602)"),
+                "instance": minimal(&contract.input_schema_value()),
+                "expect": "unknown-tool",
+            }));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,6 +139,31 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "A duplicate tool, type, field, error code or enum value.",
         "Rename or remove one of them.",
     ),
+    (
+        "profile/unknown-tool",
+        "A profile disables a tool the catalogs do not have (`lint --profile`): a misspelled name leaves the real tool enabled.",
+        "Write the tool's exact name in `disable`.",
+    ),
+    (
+        "profile/missing-approval",
+        "A tool of an effect class the profile's `require-approval` names does not ask the user to confirm each call.",
+        "Add `needs-input \"approval\" kind=\"confirmation\"` to the tool, or disable it in the profile.",
+    ),
+    (
+        "profile/disabled-tool-named",
+        "A tool the profile keeps still names a disabled tool (its `on-timeout` status tool, or its description): the model is sent to a tool that is not listed.",
+        "Stop naming the disabled tool, or keep it enabled.",
+    ),
+    (
+        "profile/missing-guard",
+        "The profile has `require-guard` and catalogc.kdl declares no `guard { … }` budgets.",
+        "Add a `guard` block to catalogc.kdl.",
+    ),
+    (
+        "profile/mock-forbidden",
+        "`serve --mock --profile` with a profile that has `forbid-mock`.",
+        "Serve the real server under this profile, or use another profile for the mock.",
+    ),
 ];
 
 /// The summary and the fix of loader error code `id`; `None` for a code of another layer.

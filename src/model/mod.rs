@@ -125,6 +125,9 @@ pub struct Tool {
     pub idempotency: Option<Box<Idempotency>>,
     /// The confirmation a destructive call needs.
     pub confirm: Option<Box<Confirm>>,
+    /// `resource key=`: the input field naming the resource a write changes; the server
+    /// serializes the writes on one resource value.
+    pub resource: Option<Box<Resource>>,
     /// What the model should do after a timeout.
     pub on_timeout: Option<Box<OnTimeout>>,
     /// Input the tool may ask the user for during the call.
@@ -165,6 +168,7 @@ impl Tool {
             errors: Vec::new(),
             idempotency: None,
             confirm: None,
+            resource: None,
             on_timeout: None,
             needs_input: Vec::new(),
             examples: Examples::default(),
@@ -867,6 +871,16 @@ keyword_enum! {
         Arguments = "arguments",
         ArgumentsResourceVersion = "arguments+resource-version",
     }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// `resource key="FIELD"`: the input field whose value names the resource a write tool
+/// changes. Writes with the same value run one at a time (docs/runtime.md).
+pub struct Resource {
+    /// The input field.
+    pub key: Sp<String>,
+    /// The `resource` node.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]

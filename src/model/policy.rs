@@ -31,6 +31,11 @@ impl Tool {
                 ttl_s: i.ttl_s.as_ref().map(|v| v.value),
             }),
             sensitive,
+            resource: tool.resource.as_ref().map(|r| r.key.value.as_str()),
+            approval: tool
+                .needs_input
+                .iter()
+                .any(|n| n.kind.value == super::InputKind::Confirmation),
         }
     }
 

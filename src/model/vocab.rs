@@ -29,6 +29,7 @@ pub const TOOL_CHILDREN: &[&str] = &[
     "error",
     "idempotency",
     "confirm",
+    "resource",
     "on-timeout",
     "needs-input",
     "examples",
@@ -335,6 +336,15 @@ pub const NODES: &[NodeInfo] = &[
         arg: None,
     },
     NodeInfo {
+        name: "resource",
+        parents: &["tool"],
+        usage: "resource key=\"FIELD\"",
+        meaning: "On a write tool: the input field naming the resource it changes; the server runs the writes on one resource value one at a time.",
+        props: &["key"],
+        children: &[],
+        arg: None,
+    },
+    NodeInfo {
         name: "on-timeout",
         parents: &["tool"],
         usage: "on-timeout \"query-status\" tool=\"STATUS_TOOL\"",
@@ -621,6 +631,12 @@ pub const PROPS: &[PropInfo] = {
             "digest",
             Keyword(ConfirmDigest::NAMES),
             "Required: what the confirmation digest covers.",
+        ),
+        prop(
+            "resource",
+            "key",
+            Text,
+            "Required: the top-level required scalar input field naming the resource.",
         ),
         prop(
             "on-timeout",

@@ -94,7 +94,8 @@ pub async fn serve_http_with<Ctx: Send + Sync + 'static>(
     let rmcp_config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .disable_allowed_origins();
-    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions, rmcp_config);
+    let service =
+        StreamableHttpService::new(move || Ok(server.new_session()), sessions, rmcp_config);
     loop {
         let (stream, _) = listener.accept().await?;
         let service = service.clone();

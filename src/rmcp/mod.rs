@@ -46,12 +46,17 @@
 //!   write's caller to query the status tool rather than retry).
 //! - A handler that panics or returns its `Error::Internal` yields `INTERNAL_ERROR`; the
 //!   server keeps serving.
+//! - Session budgets (`guard { … }`, [`Server::with_guard`]): a call past a cap is the
+//!   `BUDGET_EXCEEDED` tool error and does not run; writes naming one `resource` value run
+//!   one at a time ([`guard`]). Under a profile ([`Server::with_profile`]) disabled tools are
+//!   neither listed nor callable.
 //! - `max-result-bytes`: a larger encoded result is withheld (`RESULT_TOO_LARGE`).
 //! - Refused approvals, withheld outputs (each violation), panics, internal errors and
 //!   timeouts are logged for the operator through `tracing`; the model sees only the error
 //!   code.
 
 mod approval;
+pub mod guard;
 mod http;
 pub mod idempotency;
 mod message;
@@ -70,7 +75,10 @@ use self::idempotency::{IdempotencyStore, MemoryStore};
 use crate::runtime::call::{
     approval_declined, approval_refused, internal_failure, result_too_large, timed_out,
 };
-use crate::runtime::{CallError, CallResult, Catalog, Content, InputNeeded, Refusal, ToolInfo};
+use crate::runtime::guard::{SessionBudget, budget_exceeded};
+use crate::runtime::{
+    BudgetDecision, CallError, CallResult, Catalog, Content, Guard, InputNeeded, Refusal, ToolInfo,
+};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
@@ -115,6 +123,11 @@ pub trait Service<Ctx>: Send + Sync + 'static {
     fn definitions(&self) -> Vec<Value>;
     /// The published contract and run-time policy of tool `name`.
     fn info(&self, name: &str) -> Option<ToolInfo>;
+    /// The session budgets the catalog's project declares (`guard { … }` in
+    /// `catalogc.kdl`), when it does.
+    fn guard(&self) -> Option<Guard> {
+        None
+    }
     /// Calls tool `name`: checks the arguments, runs the tool, encodes the outcome.
     fn call<'a>(
         &'a self,
@@ -163,6 +176,10 @@ where
 
     fn info(&self, name: &str) -> Option<ToolInfo> {
         C::TOOLS.iter().find(|t| t.name == name).copied()
+    }
+
+    fn guard(&self) -> Option<Guard> {
+        C::GUARD
     }
 
     fn call<'a>(
@@ -267,6 +284,10 @@ pub struct Server<Ctx> {
     /// Scopes the idempotency keys of a caller that has no other scope
     /// ([`idempotency::default_scope`]): one per stdio connection.
     connection: Arc<str>,
+    /// The session budgets and resource locks of the server ([`guard`]).
+    guards: Arc<guard::Guards>,
+    /// This session's spending: one per stdio connection and per HTTP session.
+    session: Arc<SessionBudget>,
 }
 
 impl<Ctx> Clone for Server<Ctx> {
@@ -282,6 +303,8 @@ impl<Ctx> Clone for Server<Ctx> {
             cache_scope: self.cache_scope,
             idempotency: Arc::clone(&self.idempotency),
             connection: Arc::clone(&self.connection),
+            guards: Arc::clone(&self.guards),
+            session: Arc::clone(&self.session),
         }
     }
 }
@@ -329,6 +352,33 @@ impl DefinitionError {
 
 impl std::error::Error for DefinitionError {}
 
+/// Why a server refuses to start under a profile ([`Server::with_profile`]): every way its
+/// catalog breaks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileError {
+    /// The profile's name.
+    pub profile: String,
+    /// Each violation, with its rule.
+    pub violations: Vec<crate::runtime::profile::Violation>,
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the catalog breaks profile `{}` ({} violations)",
+            self.profile,
+            self.violations.len()
+        )?;
+        for v in &self.violations {
+            write!(f, "\n  {}: {} (help: {})", v.rule.id(), v.message, v.help)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
 impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     /// Serves `service`; `context` builds each call's handler context from its request.
     /// `tools/list` results say `ttlMs` 0 and `cacheScope` public until configured;
@@ -358,6 +408,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let secret = approval::random_secret().map_err(DefinitionError::secret)?;
         let approvals =
             Approvals::new(secret, DEFAULT_APPROVAL_TTL).map_err(DefinitionError::secret)?;
+        let declared = service.guard();
+        let guards = guard::Guards::new(declared.unwrap_or_default(), declared.is_some());
         Ok(Server {
             service: Arc::new(service),
             context: Arc::new(context),
@@ -369,6 +421,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             cache_scope: CacheScope::Public,
             idempotency: Arc::new(MemoryStore::new()),
             connection: idempotency::unique_id().into(),
+            guards: Arc::new(guards),
+            session: SessionBudget::new(),
         })
     }
 
@@ -439,6 +493,81 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         self
     }
 
+    /// Caps every session at `guard` instead of the catalog's `guard { … }` (or
+    /// [`Guard::DEFAULT`] without one); see docs/runtime.md.
+    pub fn with_guard(mut self, guard: Guard) -> Server<Ctx> {
+        self.guards = Arc::new(guard::Guards::new(guard, true));
+        self
+    }
+
+    /// Serves under `profile` (`profile "NAME" { … }` in `catalogc.kdl`; a generated catalog
+    /// states its project's profiles as `Catalog::PROFILES`): refused, naming every
+    /// violation, when the catalog breaks it ([`crate::runtime::profile::violations`]);
+    /// otherwise its disabled tools are neither listed nor callable (a call is an unknown
+    /// tool). Set the guard ([`Server::with_guard`]) first: `require-guard` checks it.
+    pub fn with_profile(
+        mut self,
+        profile: &crate::runtime::Profile<'_>,
+    ) -> Result<Server<Ctx>, ProfileError> {
+        let facts: Vec<(String, ToolInfo)> = self
+            .tools
+            .iter()
+            .filter_map(|t| Some((t.name.to_string(), *self.infos.get(t.name.as_ref())?)))
+            .collect();
+        let definitions: Vec<String> = self
+            .tools
+            .iter()
+            .map(|t| serde_json::to_string(t).unwrap_or_default())
+            .collect();
+        let tools: Vec<crate::runtime::profile::ToolFacts<'_>> = facts
+            .iter()
+            .zip(&definitions)
+            .map(
+                |((name, info), definition)| crate::runtime::profile::ToolFacts {
+                    name,
+                    policy: &info.policy,
+                    definition,
+                },
+            )
+            .collect();
+        let violations =
+            crate::runtime::profile::violations(profile, &tools, self.guards.declared, false);
+        if !violations.is_empty() {
+            return Err(ProfileError {
+                profile: profile.name.to_string(),
+                violations,
+            });
+        }
+        self.tools = Arc::new(
+            self.tools
+                .iter()
+                .filter(|t| !profile.disables(&t.name))
+                .cloned()
+                .collect(),
+        );
+        self.infos = Arc::new(
+            self.infos
+                .iter()
+                .filter(|(name, _)| !profile.disables(name))
+                .map(|(n, i)| (n.clone(), *i))
+                .collect(),
+        );
+        Ok(self)
+    }
+
+    /// The session budgets this server holds every session to.
+    pub fn guard(&self) -> Guard {
+        self.guards.guard
+    }
+
+    /// The same server for a new session: a fresh budget, everything else shared.
+    pub(crate) fn new_session(&self) -> Server<Ctx> {
+        Server {
+            session: SessionBudget::new(),
+            ..self.clone()
+        }
+    }
+
     /// The tool definitions as served, in order.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -458,6 +587,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
         self.connection = idempotency::unique_id().into();
+        self.session = SessionBudget::new();
         let running = ServiceExt::serve(self, LineTransport::new(read, write))
             .await
             .map_err(std::io::Error::other)?;
@@ -531,6 +661,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let deadline = limit.map(|l| Instant::now() + l);
         let ctx = self.context_for(round, answers, deadline, &cancel)?;
         let principal = self.principal_of(&ctx, round.http);
+        let _resource = self.guards.hold(policy, round.arguments).await;
         let result = idempotency::enforce(
             &self.idempotency,
             policy,
@@ -651,6 +782,24 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         })
     }
 
+    /// The budget of the session a call belongs to: the server instance's own (a stdio
+    /// connection, an HTTP session), else, for a request without a session, its principal's.
+    fn budget_of(&self, round: &Round<'_>) -> Result<Arc<SessionBudget>, ErrorData> {
+        match round.http {
+            Some(http) if !http.headers.contains_key("mcp-session-id") => {
+                let cancel = CancellationToken::new();
+                let probe = self.context_for(round, &BTreeMap::new(), None, &cancel)?;
+                Ok(self
+                    .guards
+                    .stateless(&self.principal_of(&probe, round.http)))
+            }
+            _ => Ok(Arc::clone(&self.session)),
+        }
+    }
+
+    /// One `tools/call`: admitted by the session's budget ([`guard::Guards::admit`]; a
+    /// refused call is the `BUDGET_EXCEEDED` result and does not run), then run; its
+    /// outcome is recorded against the budget.
     async fn call(
         &self,
         params: CallToolRequestParams,
@@ -669,6 +818,39 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             arguments: &arguments,
             http: rc.extensions.get::<::http::request::Parts>(),
         };
+        let budget = self.budget_of(&round)?;
+        // A 2026-07-28 retry carrying an input request's state is another call than the
+        // first round with the same arguments: it fails or succeeds on its own.
+        let call = match &params.request_state {
+            Some(state) => serde_json::json!({"arguments": &arguments, "requestState": state}),
+            None => arguments.clone(),
+        };
+        let admission = self.guards.admit(&budget, &name, &call);
+        let (BudgetDecision::Admitted, Some(permit)) = (admission.decision, admission.permit)
+        else {
+            let refusal = match admission.decision {
+                BudgetDecision::Exceeded { budget, limit } => budget_exceeded(budget, limit),
+                BudgetDecision::Admitted => internal_failure(&info.policy),
+            };
+            return Ok(CallToolResponse::Complete(to_sdk(refusal)));
+        };
+        let response = self.call_admitted(info, &round, params, &rc).await;
+        match &response {
+            Ok(CallToolResponse::Complete(result)) => permit.finish(error_code(result).as_deref()),
+            // Waiting for the user, or a protocol error: neither a success nor a failure.
+            _ => drop(permit),
+        }
+        response
+    }
+
+    async fn call_admitted(
+        &self,
+        info: ToolInfo,
+        round: &Round<'_>,
+        params: CallToolRequestParams,
+        rc: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (name, arguments) = (round.tool, round.arguments);
         let current = rc
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
@@ -676,14 +858,14 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         // ignored: there only the answer to the server's own elicitation counts.
         let mut answers = BTreeMap::new();
         if current && (params.input_responses.is_some() || params.request_state.is_some()) {
-            match self.verified_answers(&info, &round, &params)? {
+            match self.verified_answers(&info, round, &params)? {
                 Ok(verified) => answers = verified,
                 Err(refused) => return Ok(CallToolResponse::Complete(to_sdk(refused))),
             }
         }
         let mut asked = 0;
         loop {
-            let (result, principal) = self.run_round(&info, &round, &answers).await?;
+            let (result, principal) = self.run_round(&info, round, &answers).await?;
             let Some(need) = result.input_required.as_deref().cloned() else {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             };
@@ -696,7 +878,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 .and_then(|c| c.elicitation)
                 .is_some_and(|e| e.form.is_some() || e.url.is_none());
             let tool = self.tools.iter().find(|t| t.name == name);
-            let params = elicitation(&need, &prompt(tool, &info, &need, &arguments));
+            let params = elicitation(&need, &prompt(tool, &info, &need, arguments));
             if current {
                 // 2026-07-28 forbids an input request the client did not declare, and
                 // requires −32021 when a request cannot proceed without it (HTTP 400).
@@ -709,7 +891,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                     .approvals
                     .issue(
                         &info,
-                        &arguments,
+                        arguments,
                         need.resource_version.as_deref(),
                         &principal,
                         &need.name,
@@ -795,6 +977,17 @@ fn log_refusal(tool: &str, refusal: Refusal) {
         reason = refusal.reason(),
         "approval refused; the tool did not run"
     );
+}
+
+/// The error code of a tool error as sent (its JSON text block's `code`); `None` for a
+/// success.
+fn error_code(result: &CallToolResult) -> Option<String> {
+    if result.is_error != Some(true) {
+        return None;
+    }
+    let text = result.content.first()?.as_text()?;
+    let value: Value = serde_json::from_str(&text.text).ok()?;
+    Some(value.get("code")?.as_str()?.to_string())
 }
 
 /// The size of `result` as sent: its `CallToolResult` JSON, in bytes.

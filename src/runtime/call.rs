@@ -319,6 +319,12 @@ pub trait Catalog<H: ?Sized> {
     const VERSION: &'static str;
     /// Every tool, in declaration order.
     const TOOLS: &'static [ToolInfo];
+    /// The session budgets of the catalog's project (`guard { … }` in `catalogc.kdl`), when
+    /// it declares them; a server holds every session to them.
+    const GUARD: Option<super::Guard> = None;
+    /// The profiles of the catalog's project (`profile "NAME" { … }` in `catalogc.kdl`); a
+    /// server started with one checks the catalog against it.
+    const PROFILES: &'static [super::Profile<'static>] = &[];
 
     /// The `tools/list` payload: `{"tools":[...]}` in declaration order.
     fn tools_list() -> Value {

@@ -10,9 +10,11 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod guard;
 pub mod idempotency;
 pub mod pattern;
 pub mod policy;
+pub mod profile;
 pub mod serial;
 pub mod time;
 pub mod validate;
@@ -22,8 +24,10 @@ pub use call::{
     ToolError, ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use guard::{Budget, BudgetDecision, Guard};
 pub use idempotency::Idempotency;
 pub use policy::Policy;
+pub use profile::Profile;
 pub use serial::{DeResult, Fields, SerResult, StrEnum, StructOut, deserialize_enum};
 pub use time::{Date, DateTime};
 pub use validate::{

@@ -32,6 +32,12 @@ pub struct Policy<'a> {
     /// The input fields marked `sensitive=#true`: their values are never shown to the user
     /// in an approval prompt, nor logged.
     pub sensitive: &'a [&'a str],
+    /// `resource key=`: the input field whose value names the resource this write changes;
+    /// the server runs calls on one resource value one at a time.
+    pub resource: Option<&'a str>,
+    /// The tool asks the user to confirm each call (a `needs-input` of kind
+    /// `confirmation`): what a profile's `require-approval` checks.
+    pub approval: bool,
 }
 
 impl Policy<'static> {
@@ -45,6 +51,8 @@ impl Policy<'static> {
         confirm: None,
         idempotency: None,
         sensitive: &[],
+        resource: None,
+        approval: false,
     };
 }
 

@@ -283,6 +283,18 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
             check(f"{label}: without elicitation, needs-input is MCPError -32021", e.code == -32021, e)
 
 
+async def with_session(era: str, params: StdioServerParameters, body: Callable[[Any], Awaitable[None]]) -> None:
+    """Runs `body` with the `call_tool` of one session of era `era` with the server `params`."""
+    if era == "2025-11-25":
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await body(session.call_tool)
+    else:
+        async with Client(params) as client:
+            await body(client.call_tool)
+
+
 async def timed(call: Callable[[], Awaitable[Any]]) -> tuple[Any, float]:
     started = time.monotonic()
     r = await call()
@@ -294,14 +306,7 @@ async def faults(label: str, era: str, example: StdioServerParameters, slow_mock
     """A panic, a timeout and an oversized result, each followed by a call that succeeds."""
 
     async def each(params: StdioServerParameters, body: Callable[[Any], Awaitable[None]]) -> None:
-        if era == "2025-11-25":
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    await body(session.call_tool)
-        else:
-            async with Client(params) as client:
-                await body(client.call_tool)
+        await with_session(era, params, body)
 
     async def example_faults(call: Any) -> None:
         r = await call("invoice_get", {"invoice_reference": "INV-500"})

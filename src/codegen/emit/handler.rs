@@ -3,12 +3,14 @@
 //! outcome.
 
 use super::{doc, ident};
+use crate::codegen::Options;
 use crate::codegen::plan::CatalogPlan;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The handler trait and `Catalog`, the bottom of a catalog's file.
-pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
+pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> TokenStream {
+    let project = project_consts(opts);
     let cat_doc = doc(plan.cat.summary.as_ref().map(|s| s.value.as_str()));
     let trait_ident = ident(&plan.trait_ident);
     let methods = plan.tools.iter().map(|t| {
@@ -80,6 +82,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
             const NAME: &'static str = NAME;
             const VERSION: &'static str = VERSION;
             const TOOLS: &'static [__rt::ToolInfo] = &[#(#infos),*];
+            #project
 
             // One arm per tool: a large catalog's dispatcher is long by nature.
             #[allow(clippy::too_many_lines)]
@@ -95,6 +98,45 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>) -> TokenStream {
     }
 }
 
+/// `Catalog::GUARD` and `Catalog::PROFILES` when the project declares them (without, the
+/// trait's defaults apply and nothing is written).
+fn project_consts(opts: &Options) -> TokenStream {
+    let guard = opts.guard.map(|g| {
+        let n = |v: u64| super::int_literal(i128::from(v), "");
+        let (calls, ms, same, concurrent) = (
+            n(g.max_calls),
+            n(g.max_session_ms),
+            n(g.max_same_failure),
+            n(g.max_concurrent),
+        );
+        quote! {
+            const GUARD: __rt::Option<__rt::Guard> = __rt::Some(__rt::Guard {
+                max_calls: #calls,
+                max_session_ms: #ms,
+                max_same_failure: #same,
+                max_concurrent: #concurrent,
+            });
+        }
+    });
+    let profiles = (!opts.profiles.is_empty()).then(|| {
+        let each = opts.profiles.iter().map(|p| {
+            let (name, disable, effects) = (&p.name, &p.disable, &p.require_approval);
+            let (guard, mock) = (p.require_guard, p.forbid_mock);
+            quote! {
+                __rt::Profile {
+                    name: #name,
+                    disable: &[#(#disable),*],
+                    require_approval: &[#(#effects),*],
+                    require_guard: #guard,
+                    forbid_mock: #mock,
+                }
+            }
+        });
+        quote!(const PROFILES: &'static [__rt::Profile<'static>] = &[#(#each),*];)
+    });
+    quote!(#guard #profiles)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,7 +145,7 @@ mod tests {
     #[test]
     fn one_method_and_one_dispatch_arm_per_tool() {
         let text = include_str!("../../../catalogs/billing.kdl");
-        let rs = with_plan(text, |plan, _| printed(handler(plan)));
+        let rs = with_plan(text, |plan, _| printed(handler(plan, &Options::default())));
         for part in [
             "pub trait Billing: __rt::Send + __rt::Sync {",
             "type Context: __rt::Send + __rt::Sync;",
@@ -121,7 +163,7 @@ mod tests {
     #[test]
     fn a_catalog_without_tools_knows_no_tool() {
         let rs = with_plan("catalog \"c\" version=\"1.0.0\"\n", |plan, _| {
-            printed(handler(plan))
+            printed(handler(plan, &Options::default()))
         });
         assert!(has(&rs, "let _ = (handler, ctx, arguments);"), "{rs}");
         assert!(

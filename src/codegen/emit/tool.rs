@@ -110,6 +110,8 @@ fn policy(t: &ToolPlan<'_>) -> TokenStream {
         _ => quote!(__rt::None),
     };
     let fields = p.sensitive;
+    let resource = opt_str(p.resource);
+    let approval = p.approval;
     quote! {
         __rt::Policy {
             effect: #effect,
@@ -120,6 +122,8 @@ fn policy(t: &ToolPlan<'_>) -> TokenStream {
             confirm: #confirm,
             idempotency: #idempotency,
             sensitive: &[#(#fields),*],
+            resource: #resource,
+            approval: #approval,
         }
     }
 }

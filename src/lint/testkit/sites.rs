@@ -18,6 +18,14 @@ pub fn field(name: &str, kind: TyKind) -> Field {
     Field::new(name, kind)
 }
 
+/// A required field `name` of type `kind`.
+pub fn required(name: &str, kind: TyKind) -> Field {
+    Field {
+        required: true,
+        ..field(name, kind)
+    }
+}
+
 /// A field of `kind` mirrored into the header `header` (`header=`).
 pub fn headed(name: &str, kind: TyKind, header: &str) -> Field {
     Field {

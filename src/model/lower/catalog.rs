@@ -320,6 +320,7 @@ impl Cx {
         let mut error_codes = KeyHashes::default();
         let mut idempotency = None;
         let mut confirm = None;
+        let mut resource = None;
         let mut on_timeout = None;
         let mut needs_input: Vec<NeedsInput> = Vec::new();
         let mut needs_input_names = KeyHashes::default();
@@ -375,6 +376,7 @@ impl Cx {
                 }
                 "idempotency" => idempotency = self.lower_idempotency(&n),
                 "confirm" => confirm = self.lower_confirm(&n),
+                "resource" => resource = self.lower_resource(&n),
                 "on-timeout" => on_timeout = self.lower_on_timeout(&n),
                 "needs-input" => {
                     if let Some(ni) = self.lower_needs_input(&n) {
@@ -485,6 +487,7 @@ impl Cx {
             errors: compact(errors),
             idempotency: idempotency.map(Box::new),
             confirm: confirm.map(Box::new),
+            resource: resource.map(Box::new),
             on_timeout: on_timeout.map(Box::new),
             needs_input: compact(needs_input),
             examples,

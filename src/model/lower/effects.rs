@@ -185,6 +185,27 @@ impl Cx {
         })
     }
 
+    pub(super) fn lower_resource(&mut self, n: &Node) -> Option<Resource> {
+        self.check_annotations(n);
+        let usage = "resource key=\"invoice_reference\"";
+        let props = self.props(n, &["key"], &|_| None);
+        self.no_children(n);
+        self.args(n, 0, 0, usage);
+        let key = self
+            .required(
+                &props,
+                n,
+                "key",
+                "`resource` needs a `key` naming the input field that names the resource",
+                || format!("write it as `{usage}`"),
+            )
+            .and_then(|e| self.string(&e, "resource `key`"));
+        Some(Resource {
+            key: key?,
+            span: n.span,
+        })
+    }
+
     pub(super) fn lower_on_timeout(&mut self, n: &Node) -> Option<OnTimeout> {
         self.check_annotations(n);
         let usage = "on-timeout \"query-status\" tool=\"STATUS_TOOL\"";

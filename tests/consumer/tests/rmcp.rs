@@ -643,3 +643,33 @@ async fn a_key_of_one_tenant_is_not_another_tenants() {
         "{probe}"
     );
 }
+
+/// The generated catalog states its project's guard and profiles; a server holds every
+/// session to the guard and starts under a profile only when the catalog meets it.
+#[test]
+fn the_projects_guard_and_profiles_reach_the_generated_server() {
+    type Billing = billing::Catalog;
+    let guard = <Billing as Catalog<Memory>>::GUARD;
+    assert_eq!(
+        guard.map(|g| (g.max_calls, g.max_same_failure)),
+        Some((500, 3))
+    );
+    assert_eq!(acme().guard(), guard.unwrap_or_default());
+    let profiles = <Billing as Catalog<Memory>>::PROFILES;
+    let find = |name: &str| profiles.iter().find(|p| p.name == name).copied();
+    let production = find("production").expect("declared");
+    assert!(acme().with_profile(&production).is_ok());
+    let read_only = find("read-only").expect("declared");
+    let refused = acme().with_profile(&read_only).expect_err("refused");
+    let rules: Vec<&str> = refused.violations.iter().map(|v| v.rule.id()).collect();
+    assert_eq!(rules, ["profile/disabled-tool-named"]);
+    // Disabling a tool that others name is refused, naming the first tool that does.
+    let lenient = catalogc::runtime::Profile {
+        disable: &["invoice_get"],
+        ..production
+    };
+    let err = acme()
+        .with_profile(&lenient)
+        .expect_err("invoice_send_reminder names it");
+    assert_eq!(err.violations[0].tool.as_deref(), Some("invoice_list"));
+}

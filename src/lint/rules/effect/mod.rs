@@ -11,4 +11,5 @@ crate::lint::declare_rules! {
     missing_hints,
     hint_contradiction,
     switching_argument,
+    resource_key,
 }
