@@ -166,5 +166,5 @@ fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, bool), C
         shown.push(".kdl");
         sources.push((PathBuf::from(shown), imported.text));
     }
-    Ok((project::load_sources(sources), true))
+    Ok((project::load_published_sources(sources), true))
 }

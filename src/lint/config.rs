@@ -21,6 +21,10 @@ pub struct Config {
     /// The naming convention `naming/tool-name` and `naming/field-name` require; `None`
     /// (`naming "auto"`): each catalog's own, the one most of its names follow.
     pub naming: Option<crate::names::Convention>,
+    /// The catalogs are published MCP tools/lists imported in memory (`catalogc lint
+    /// FILE.json`), not catalogs an author wrote: rules whose fix needs a catalog-only
+    /// construct narrow their test or lower their level ([`super::published`]).
+    pub published: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
