@@ -345,9 +345,29 @@ pub fn load_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loade
     load_sources_with(files, |_, text, id| lower_file(text, id))
 }
 
+/// [`load_sources`] for published MCP tools/lists imported in memory (`catalogc lint
+/// FILE.json …`): each list is its own server, so a tool name two lists share is no
+/// duplicate (catalog names still are, since they name the files' findings).
+pub fn load_published_sources(files: impl IntoIterator<Item = (PathBuf, String)>) -> Loaded {
+    let mut loaded = lowered_sources(files, |_, text, id| lower_file(text, id));
+    complete(&mut loaded, false);
+    loaded
+}
+
 /// [`load_sources`], each file lowered by `lower` (given its path, text and id), which the
 /// language server answers from its cache for the files that did not change.
 pub fn load_sources_with(
+    files: impl IntoIterator<Item = (PathBuf, String)>,
+    lower: impl Fn(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>) + Sync,
+) -> Loaded {
+    let mut loaded = lowered_sources(files, lower);
+    finish(&mut loaded);
+    loaded
+}
+
+/// The files parsed and lowered by `lower`, each on its own, before what spans catalogs is
+/// checked.
+fn lowered_sources(
     files: impl IntoIterator<Item = (PathBuf, String)>,
     lower: impl Fn(&Path, &str, FileId) -> (Option<Catalog>, Vec<Diagnostic>) + Sync,
 ) -> Loaded {
@@ -373,7 +393,6 @@ fn assemble(files: Vec<(PathBuf, String)>, lowered: Vec<(LineIndex, Lowered)>) -
             loaded.project.catalogs.push(c);
         }
     }
-    finish(&mut loaded);
     loaded
 }
 
@@ -417,7 +436,12 @@ fn with_syntax_errors(
 /// Completes a project whose files went through [`lower_file`] in `sources` order: checks
 /// what spans catalogs (duplicate names, oversized schemas) and sorts the diagnostics.
 pub fn finish(loaded: &mut Loaded) {
-    cross_catalog_duplicates(loaded);
+    complete(loaded, true);
+}
+
+/// [`finish`]; `tools_global`: tool names must be unique across the catalogs.
+fn complete(loaded: &mut Loaded, tools_global: bool) {
+    cross_catalog_duplicates(loaded, tools_global);
     oversized_schemas(loaded);
     sort_diagnostics(&mut loaded.diagnostics);
 }
@@ -482,7 +506,8 @@ fn enclosing_tool(doc: &syntax::Document, offset: usize) -> Option<std::sync::Ar
 
 /// Tool names are global to the MCP server that serves every catalog, and catalog names
 /// name generated modules: both must be unique across files. The later one is dropped.
-fn cross_catalog_duplicates(loaded: &mut Loaded) {
+/// Without `tools_global` (published lists, each its own server) only catalog names are.
+fn cross_catalog_duplicates(loaded: &mut Loaded, tools_global: bool) {
     let mut catalogs: FastMap<String, FileId> = FastMap::default();
     let mut tools: FastMap<String, (String, FileId)> = FastMap::default();
     let mut keep_catalog = Vec::with_capacity(loaded.project.catalogs.len());
@@ -506,6 +531,10 @@ fn cross_catalog_duplicates(loaded: &mut Loaded) {
         }
         catalogs.insert(c.name.value.clone(), c.file);
         keep_catalog.push(c);
+    }
+    if !tools_global {
+        loaded.project.catalogs = keep_catalog;
+        return;
     }
     for c in &mut keep_catalog {
         // Filtered in place: a second list of a catalog's tools doubled the model at the end

@@ -521,3 +521,25 @@ fn thresholds_and_forbidden_fields_from_configuration() {
         r.stdout
     );
 }
+
+#[test]
+fn each_published_list_is_its_own_namespace() {
+    let dir = tempdir();
+    let list = r#"{"tools": [{"name": "search_items", "description": "Search the items.",
+        "inputSchema": {"type": "object", "properties": {"status": {"type": "string"}}}}]}"#;
+    write(dir.path(), "a.json", list);
+    write(dir.path(), "b.json", list);
+    let r = run(
+        dir.path(),
+        &["lint", "--format", "json", "a.json", "b.json"],
+    );
+    let rules = rules_of(&r);
+    assert!(
+        !rules.iter().any(|r| r == "naming/duplicate"),
+        "{}",
+        r.stdout
+    );
+    // Both lists' `status` fields are reported: neither tool was dropped.
+    let undocumented = rules.iter().filter(|r| *r == "selection/field-doc").count();
+    assert_eq!(undocumented, 2, "{}", r.stdout);
+}

@@ -195,7 +195,7 @@ fn load(paths: &[PathBuf], global: &Global) -> Result<(project::Loaded, Vec<List
         sources.push((PathBuf::from(shown), imported.text));
         lists.push((path.clone(), text));
     }
-    Ok((project::load_sources(sources), lists))
+    Ok((project::load_published_sources(sources), lists))
 }
 
 /// Points the findings on imported lists into the JSON files they came from: each list's

@@ -24,6 +24,10 @@ pub struct Config {
     /// The day `catalog/sunset-approaching` measures sunsets from; `None`: the rule finds
     /// nothing. The command line sets it (`CATALOGC_TODAY` or the UTC date), never the file.
     pub today: Option<chrono::NaiveDate>,
+    /// The catalogs are published MCP tools/lists imported in memory (`catalogc lint
+    /// FILE.json`), not catalogs an author wrote: rules whose fix needs a catalog-only
+    /// construct narrow their test or lower their level ([`super::published`]).
+    pub published: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -393,6 +393,7 @@ pub fn run(
         .collect();
     for ((rule, configured), findings) in enabled.iter().zip(found) {
         let (rule, configured) = (*rule, *configured);
+        let findings = once_per_declaration(findings);
         out.reserve_exact(findings.len());
         for f in findings {
             let level = if config.level_is_set(rule) {
@@ -419,6 +420,52 @@ pub fn run(
         (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
     });
     out
+}
+
+/// One rule's findings with each defect of a shared named type kept once: the rules that
+/// check every use of a type (its level depends on the side it is used on) find the same
+/// defect at the same declaration once per tool that uses it. A finding at the same place,
+/// at the same level and with the same message but for its path is that defect again; the
+/// first is kept and says how many tools share it.
+fn once_per_declaration(findings: Vec<Finding>) -> Vec<Finding> {
+    use std::collections::hash_map::Entry;
+    let mut first: std::collections::HashMap<(FileId, usize, usize, Option<Level>, String), usize> =
+        std::collections::HashMap::new();
+    let mut uses: Vec<Vec<String>> = Vec::with_capacity(findings.len());
+    let mut kept: Vec<Finding> = Vec::with_capacity(findings.len());
+    for f in findings {
+        let Some(tool) = f.tool.clone().filter(|_| f.span.start < f.span.end) else {
+            uses.push(Vec::new());
+            kept.push(f);
+            continue;
+        };
+        let message = match &f.path {
+            Some(p) if !p.is_empty() => f.message.replace(p.as_str(), ""),
+            _ => f.message.clone(),
+        };
+        match first.entry((f.file, f.span.start, f.span.end, f.level, message)) {
+            Entry::Occupied(e) => {
+                let tools = &mut uses[*e.get()];
+                if !tools.contains(&tool) {
+                    tools.push(tool);
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(kept.len());
+                uses.push(vec![tool]);
+                kept.push(f);
+            }
+        }
+    }
+    for (f, tools) in kept.iter_mut().zip(uses) {
+        if tools.len() > 1 {
+            let n = tools.len();
+            f.message.push_str(&format!(
+                " (a shared type: the same declaration in {n} tools)"
+            ));
+        }
+    }
+    kept
 }
 
 /// The findings of `rules`, one list per rule in the same order: the project hooks, then one
@@ -595,5 +642,32 @@ mod tests {
             assert!(!rule.summary.is_empty(), "{}", rule.id);
         }
         assert!(!seen.is_empty());
+    }
+
+    #[test]
+    fn a_defect_of_a_shared_type_is_reported_once() {
+        let at = |tool: &str, path: &str, start: usize| Finding {
+            file: FileId(0),
+            span: Span::new(start, start + 4),
+            message: format!("string field `{path}` has no `max-length`"),
+            help: None,
+            tool: Some(tool.to_string()),
+            path: Some(path.to_string()),
+            level: None,
+        };
+        let kept = once_per_declaration(vec![
+            at("a_get", "input.address.street", 10),
+            at("b_get", "output.address.street", 10),
+            at("b_get", "input.home.street", 10),
+            at("b_get", "input.note", 20),
+        ]);
+        let paths: Vec<&str> = kept.iter().filter_map(|f| f.path.as_deref()).collect();
+        assert_eq!(paths, ["input.address.street", "input.note"]);
+        assert!(
+            kept[0]
+                .message
+                .ends_with("(a shared type: the same declaration in 2 tools)")
+        );
+        assert!(!kept[1].message.contains("shared"));
     }
 }

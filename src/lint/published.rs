@@ -5,6 +5,9 @@
 //! imported list it would report the import's blanks, not the server's defects.
 
 use super::Config;
+use crate::lint::text::pattern;
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// The rules a published tool list cannot satisfy, in registry order.
 pub const CATALOG_ONLY: &[&str] = &[
@@ -22,10 +25,253 @@ pub const CATALOG_ONLY: &[&str] = &[
 /// `config` with the [`CATALOG_ONLY`] rules turned off, and their IDs for the summary.
 pub fn config(config: &Config) -> (Config, Vec<String>) {
     let mut config = config.clone();
+    config.published = true;
     for id in CATALOG_ONLY {
         config.levels.insert((*id).to_string(), None);
     }
     (config, CATALOG_ONLY.iter().map(|s| s.to_string()).collect())
+}
+
+/// Whether a field's text states what a schema bound would encode: a format (`uuid`, an ISO
+/// 8601 date, a hex colour, a language code), a closed set of values listed in prose
+/// (`'asc' or 'desc'`, `Valid values: …`) or a length limit. On a published list a string
+/// or array bound is worth asking for only then; anywhere else its author would invent one.
+pub fn doc_states_a_bound(doc: &str) -> bool {
+    static STATED: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r#"(?i)\buuid\b|\bYYYY\b|\bISO[ -]?8601\b|\bRFC ?3339\b|\bone of\b|\b(?:valid|allowed|possible|accepted|supported) values\b|\bmust be (?:either|one)\b|\bmax(?:imum)?\.? (?:of )?\d+|\bup to \d+ char|\bat most \d+|\d+ characters\b|\bhex\b|#[0-9a-f]{3}\b|\b(?:country|language|currency) code\b|\bISO 639|\bBCP ?47\b|\bsemver\b|\bcron\b|\bIANA\b"#,
+        )
+    });
+    static CHOICES: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(r#"['"`][\w./ -]{1,30}['"`]\s*(?:,|\bor\b|\|)\s*['"`][\w./ -]{1,30}['"`]"#)
+    });
+    static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)(?:e\.g\.|\bexamples?\b|\bsuch as\b|\bfor instance\b|\blike\b|\bmethods?\b|\boperations?\b)[^.]{0,40}$",
+        )
+    });
+    // Values named as the operations a field is required for, not the field's values.
+    static OPERATIONS: LazyLock<Regex> =
+        LazyLock::new(|| pattern(r"(?i)^[^.]{0,20}\b(?:methods?|operations?|actions?)\b"));
+    STATED.is_match(doc)
+        || CHOICES
+            .find_iter(doc)
+            .any(|m| !EXAMPLE.is_match(&doc[..m.start()]) && !OPERATIONS.is_match(&doc[m.end()..]))
+}
+
+/// Last words of field names whose values have a format the name itself states (an email,
+/// a commit SHA, a date, a colour).
+const FORMAT_NAMES: &[&str] = &[
+    "email",
+    "sha",
+    "date",
+    "since",
+    "until",
+    "timestamp",
+    "color",
+    "colour",
+    "locale",
+    "timezone",
+];
+
+/// [`doc_states_a_bound`], or the field's name states a format its doc does not contradict.
+pub fn states_a_bound(name_words: &[String], doc: Option<&str>) -> bool {
+    let doc = doc.unwrap_or("");
+    if doc_states_a_bound(doc) {
+        return true;
+    }
+    static REFERENCE: LazyLock<Regex> =
+        LazyLock::new(|| pattern(r"(?i)\b(?:branch|tag|ref|relative)\b"));
+    name_words
+        .last()
+        .is_some_and(|w| FORMAT_NAMES.contains(&w.as_str()))
+        && !REFERENCE.is_match(doc)
+}
+
+/// Words of field names whose meaning a model reads off the name in any tool: an
+/// undocumented field made only of them (`owner`, `per_page`, `file_path`, `created_at`)
+/// needs no doc.
+const EVIDENT: &[&str] = &[
+    "address",
+    "after",
+    "all",
+    "archived",
+    "asc",
+    "assignee",
+    "assignees",
+    "at",
+    "author",
+    "authors",
+    "before",
+    "body",
+    "branch",
+    "branches",
+    "bytes",
+    "category",
+    "child",
+    "children",
+    "city",
+    "code",
+    "column",
+    "columns",
+    "comment",
+    "comments",
+    "commit",
+    "commits",
+    "completed",
+    "content",
+    "contents",
+    "count",
+    "country",
+    "created",
+    "cursor",
+    "cwd",
+    "date",
+    "deleted",
+    "desc",
+    "description",
+    "dir",
+    "directory",
+    "dry",
+    "edge",
+    "edges",
+    "email",
+    "emails",
+    "enabled",
+    "end",
+    "error",
+    "errors",
+    "file",
+    "filename",
+    "filepath",
+    "files",
+    "first",
+    "force",
+    "from",
+    "full",
+    "has",
+    "height",
+    "id",
+    "ids",
+    "index",
+    "is",
+    "issue",
+    "issues",
+    "item",
+    "items",
+    "key",
+    "keys",
+    "label",
+    "labels",
+    "last",
+    "lat",
+    "latitude",
+    "limit",
+    "line",
+    "lines",
+    "lng",
+    "lon",
+    "longitude",
+    "max",
+    "member",
+    "members",
+    "message",
+    "messages",
+    "min",
+    "ms",
+    "name",
+    "names",
+    "node",
+    "nodes",
+    "note",
+    "notes",
+    "number",
+    "offset",
+    "org",
+    "organization",
+    "owner",
+    "page",
+    "pages",
+    "parent",
+    "path",
+    "paths",
+    "per",
+    "project",
+    "projects",
+    "pull",
+    "q",
+    "query",
+    "recursive",
+    "repo",
+    "repository",
+    "result",
+    "results",
+    "reviewer",
+    "reviewers",
+    "run",
+    "seconds",
+    "sha",
+    "size",
+    "slug",
+    "start",
+    "success",
+    "summary",
+    "tag",
+    "tags",
+    "team",
+    "teams",
+    "text",
+    "timeout",
+    "title",
+    "to",
+    "total",
+    "updated",
+    "url",
+    "urls",
+    "uri",
+    "user",
+    "username",
+    "users",
+    "version",
+    "width",
+    "x",
+    "y",
+];
+
+/// Last words that leave the allowed values or the format open even when every word of the
+/// name is common (`type`, `status`, `data`, `value`).
+const OPEN: &[&str] = &[
+    "type", "kind", "status", "state", "data", "value", "values", "format", "mode", "priority",
+    "source", "target", "selector", "options", "config",
+];
+
+/// Whether an undocumented field of a published tool is clear without a doc: its name is
+/// made of [`EVIDENT`] words and does not end in an [`OPEN`] one, or it is the id, name or
+/// number of a resource the tool's own name or text names (`survey_id` in `survey-delete`).
+pub fn self_evident(name_words: &[String], tool_words: &[String], tool_text: &str) -> bool {
+    let Some(last) = name_words.last() else {
+        return false;
+    };
+    if OPEN.contains(&last.as_str()) {
+        return false;
+    }
+    if name_words.iter().all(|w| EVIDENT.contains(&w.as_str())) {
+        return true;
+    }
+    let resource = name_words.len() >= 2
+        && matches!(
+            last.as_str(),
+            "id" | "ids" | "slug" | "name" | "number" | "key"
+        );
+    resource && {
+        let owner = &name_words[name_words.len() - 2];
+        let plural = format!("{owner}s");
+        let text = tool_text.to_ascii_lowercase();
+        tool_words.iter().any(|w| w == owner || *w == plural)
+            || crate::names::words(&text)
+                .iter()
+                .any(|w| w == owner || *w == plural)
+    }
 }
 
 #[cfg(test)]
@@ -51,5 +297,50 @@ mod tests {
             let rule = super::super::rule(id);
             assert!(rule.is_some_and(|r| c.level_for(r).is_none()), "{id}");
         }
+    }
+
+    #[test]
+    fn a_bound_is_stated_by_a_format_values_in_prose_or_a_limit() {
+        for doc in [
+            "The uuid identifier of the worklog",
+            "Check-in date (YYYY-MM-DD)",
+            "Sort order: 'asc' or 'desc'",
+            "Valid values: \"ALL_USERS\", \"ADMINS_ONLY\"",
+            "A title of at most 80 characters",
+        ] {
+            assert!(doc_states_a_bound(doc), "{doc}");
+        }
+        for doc in [
+            "The ID of the project",
+            "The app identifier (e.g. 'sentry-frontend', 'com.example.app')",
+            "Comment content (required for 'add', 'reply', and 'update' methods)",
+            "URL to navigate to",
+        ] {
+            assert!(!doc_states_a_bound(doc), "{doc}");
+        }
+        let w = |n: &str| crate::names::words(n);
+        assert!(states_a_bound(&w("author_email"), None));
+        assert!(!states_a_bound(
+            &w("ref_sha"),
+            Some("A branch, tag or commit SHA")
+        ));
+    }
+
+    #[test]
+    fn self_evident_names_and_resource_ids() {
+        let w = |n: &str| crate::names::words(n);
+        let tool = w("survey-delete");
+        assert!(self_evident(&w("owner"), &tool, ""));
+        assert!(self_evident(&w("per_page"), &tool, ""));
+        assert!(self_evident(&w("created_at"), &tool, ""));
+        assert!(self_evident(&w("surveyId"), &tool, ""));
+        assert!(self_evident(&w("worklog_id"), &w("worklog_update"), ""));
+        assert!(!self_evident(&w("status"), &tool, ""));
+        assert!(!self_evident(&w("widget_selector"), &tool, ""));
+        assert!(!self_evident(
+            &w("holdout_id"),
+            &w("experiment_create"),
+            "Create an experiment"
+        ));
     }
 }

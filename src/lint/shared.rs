@@ -77,6 +77,52 @@ pub(crate) fn vague_name(name: &str) -> Option<Vague> {
     }
 }
 
+/// Verbs of writes a repeated call leaves as the first one did: a delete, a state set or
+/// switched (`issue_delete`, `flag_set`, `monitor_pause`).
+const IDEMPOTENT_VERBS: &[&str] = &[
+    "delete",
+    "remove",
+    "set",
+    "unset",
+    "put",
+    "replace",
+    "archive",
+    "unarchive",
+    "close",
+    "reopen",
+    "cancel",
+    "revoke",
+    "disable",
+    "enable",
+    "pause",
+    "resume",
+    "stop",
+    "clear",
+    "dismiss",
+    "deactivate",
+    "activate",
+    "mark",
+    "lock",
+    "unlock",
+];
+
+/// A write that reads as naturally idempotent: a verb of [`IDEMPOTENT_VERBS`] on a target a
+/// required input names (an id, a name, a key): the help of the rules that ask for an
+/// idempotency key or a timeout recovery then leads with `idempotent=#true`.
+pub(crate) fn reads_idempotent(tool: &crate::model::Tool) -> bool {
+    let verb = crate::names::words(&tool.name.value)
+        .iter()
+        .any(|w| IDEMPOTENT_VERBS.contains(&w.as_str()));
+    let target = tool.input.fields.iter().filter(|f| f.required).any(|f| {
+        let w = crate::names::words(&f.name.value);
+        matches!(
+            w.last().map(String::as_str),
+            Some("id" | "ids" | "name" | "key" | "slug" | "number")
+        )
+    });
+    verb && target
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Vague, pattern_max_len, vague_name};

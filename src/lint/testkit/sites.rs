@@ -121,6 +121,14 @@ pub fn check_with(rule: &Rule, catalogs: Vec<Catalog>, config: &Config) -> Vec<F
         .collect()
 }
 
+/// The configuration `catalogc lint FILE.json` lints a published tools/list with.
+pub fn published() -> Config {
+    Config {
+        published: true,
+        ..Config::default()
+    }
+}
+
 pub fn check(rule: &Rule, catalog: Catalog) -> Vec<Finding> {
     check_with(rule, vec![catalog], &Config::default())
 }

@@ -4,7 +4,7 @@ use crate::lint::walk::{site_finding, site_span};
 use crate::diag::Level;
 use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding};
-use crate::model::TyKind;
+use crate::model::{Format, TyKind};
 
 crate::lint::declare_rule! {
     /// ## What it does
@@ -12,6 +12,12 @@ crate::lint::declare_rule! {
     /// types, has `max-items`. Two bounds count as well: `unique=#true` items from a closed
     /// `enum` (or booleans) hold at most as many elements as there are values, and an array in
     /// a tool's `output` is bounded by the tool's `limits max-items`.
+    ///
+    /// On a published tools/list (`catalogc lint FILE.json`) arrays of a closed `enum` (unique
+    /// or not), input include/exclude or filter lists (`include_fields`, `exclude`,
+    /// `statuses`, a doc that opens with "Filters results by …") and lists of dates are not
+    /// reported, and an output array is a warning: a result the server
+    /// fills, not a fan-out the model chooses.
     ///
     /// ## Why is this bad?
     /// Without a bound the model may send thousands of elements in one call (a fan-out the
@@ -40,7 +46,7 @@ crate::lint::declare_rule! {
 }
 
 // Once per declaration: the bound is missing wherever the type is used.
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let TyKind::Array(a) = &site.ty.kind else {
         return;
     };
@@ -58,17 +64,46 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     if a.max_items.is_some() || unique_closed || result_limited {
         return;
     }
-    out.push(
-        site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
-            .help("add `max-items=N`: the most elements a call may send or a result may hold"),
-    );
+    if cx.config.published && (closed_items(&a.items.kind) || is_filter(site, &a.items.kind)) {
+        return;
+    }
+    let f = site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
+        .help("add `max-items=N`: the most elements a call may send or a result may hold");
+    out.push(if cx.config.published && site.side == Some(Side::Output) { f.level(Level::Warn) } else { f });
+}
+
+/// Items of a closed enum (or booleans): the values bound what a sensible call sends.
+fn closed_items(items: &TyKind) -> bool {
+    match items {
+        TyKind::String(s) => s.enum_values.as_ref().is_some_and(|e| !e.extensible),
+        TyKind::Boolean => true,
+        _ => false,
+    }
+}
+
+/// First words of include/exclude and filter lists: the model's selection, not a batch.
+const FILTERS: &[&str] = &[
+    "include", "exclude", "fields", "select", "expand", "filter", "filters", "sort", "order",
+    "group", "columns", "properties", "metrics", "types", "statuses", "states", "kinds",
+];
+
+/// An input list whose name or doc says it selects or filters (`include_fields`, `exclude`,
+/// `statuses`, "Filters results by location"), or a list of dates (the periods a report
+/// compares).
+fn is_filter(site: &Site, items: &TyKind) -> bool {
+    let named = site.name_words().first().is_some_and(|w| FILTERS.contains(&w.as_str()));
+    let doc = site.field.and_then(|f| f.doc.as_ref()).map_or("", |d| d.value.as_str());
+    let opening: String = doc.chars().take(80).collect::<String>().to_ascii_lowercase();
+    let dates = matches!(items, TyKind::Timestamp)
+        || matches!(items, TyKind::String(s) if s.format.as_ref().is_some_and(|f| matches!(f.value, Format::Date | Format::DateTime)));
+    site.side == Some(Side::Input) && (named || opening.contains("filter") || dates)
 }
 
 #[cfg(test)]
 mod tests {
     use crate::lint::testkit::sites::*;
     use super::RULE;
-    use crate::model::Effect;
+    use crate::model::{Effect, TyKind};
 
     #[test]
     fn unique_enum_items_and_result_limits_bound_an_array() {
@@ -119,5 +154,34 @@ mod tests {
         let f = check(&RULE, catalog(vec![t], vec![ty]));
         assert_eq!(paths(&f), ["input.grid[]", "Batch.ids"]);
         assert_eq!(f[1].tool, None);
+    }
+
+    #[test]
+    fn a_published_list_skips_enum_and_filter_lists_and_warns_on_output() {
+        use crate::model::{EnumValues, Span, StringTy};
+        let closed = TyKind::String(Box::new(StringTy {
+            enum_values: Some(EnumValues {
+                values: vec![sp("open".to_string()), sp("closed".to_string())],
+                extensible: false,
+                span: Span::default(),
+            }),
+            ..StringTy::default()
+        }));
+        let t = tool(
+            "issue_list",
+            Effect::Read,
+            vec![
+                field("states", array(closed, None)),
+                field("include_fields", array(string(), None)),
+                field("issue_ids", array(string(), None)),
+            ],
+            Some(vec![field("issues", array(string(), None))]),
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone(), ], vec![])], &published());
+        assert_eq!(paths(&f), ["input.issue_ids", "output.issues"]);
+        assert_eq!(f[0].level, None);
+        assert_eq!(f[1].level, Some(crate::diag::Level::Warn));
+        // A catalog keeps every one of them.
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 4);
     }
 }

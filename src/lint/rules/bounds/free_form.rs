@@ -13,6 +13,10 @@ crate::lint::declare_rule! {
     /// object or `json` field has a `doc`. (A `json` value cannot state a size in its schema:
     /// its `doc` must say what goes in it.)
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) a value whose name or doc says it
+    /// is an open map by design — headers, environment variables, labels, metadata, a
+    /// record's fields, a document or the arguments the tool passes on — is not reported.
+    ///
     /// ## Why is this bad?
     /// An open object or a value of any type is the one place the schema does not guide the
     /// model: without a stated number of keys a call may send thousands of them, and without a
@@ -47,7 +51,7 @@ crate::lint::declare_rule! {
 }
 
 // Once per declaration: the bound and the doc are missing wherever the type is used.
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let (what, max_entries) = match &site.ty.kind {
         TyKind::Map(m) => ("map", Some(&m.max_entries)),
         TyKind::Object(o) => match &o.extra {
@@ -57,6 +61,9 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         TyKind::Json => ("`json` value", None),
         _ => return,
     };
+    if cx.config.published && open_by_design(site) {
+        return;
+    }
     if max_entries.is_some_and(Option::is_none) {
         out.push(
             site_finding(
@@ -81,6 +88,24 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
             .help("add a `doc` that says which keys and values the server understands, with an example"),
         );
     }
+}
+
+/// Words of values that are open maps by design: HTTP headers, environment variables,
+/// labels and metadata, a record's fields, a document, arguments or settings the tool passes
+/// on.
+const OPEN_BY_DESIGN: &[&str] = &[
+    "header", "headers", "env", "environment", "label", "labels", "metadata", "meta", "fields",
+    "document", "documents", "pipeline", "arguments", "args", "properties", "variables",
+    "params", "parameters", "record", "style", "options", "config", "settings", "filter",
+    "query", "props", "attributes", "annotations", "tags", "payload", "body", "changes",
+];
+
+/// On a published list: the field's name or doc says it is an open map by design.
+fn open_by_design(site: &Site) -> bool {
+    let doc = site.field.and_then(|f| f.doc.as_ref()).map_or("", |d| d.value.as_str());
+    let mut words = site.name_words().to_vec();
+    words.extend(crate::names::words(doc));
+    words.iter().any(|w| OPEN_BY_DESIGN.contains(&w.as_str()))
 }
 
 #[cfg(test)]

@@ -16,6 +16,13 @@ crate::lint::declare_rule! {
     /// `cursor` is bounded by default (512 characters). An error in `input` (at any depth,
     /// through named types), a warning in `output`.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) the rule keeps those levels only
+    /// where the field's doc or name states what a bound would encode — a format (`uuid`, an
+    /// ISO 8601 date, an email, a hex colour, a language code), values listed in prose, or a
+    /// length limit — and reports every other unbounded string (identifiers, names, URLs,
+    /// paths, queries, free content) as `info`, hardening advice: there its author would
+    /// have to invent a limit. A field named `…cursor` is not reported there.
+    ///
     /// ## Why is this bad?
     /// An unbounded input string is where the model pastes a whole document, a prompt, or an
     /// injection payload, and where a server's buffers and logs grow without limit; clients that
@@ -44,7 +51,7 @@ crate::lint::declare_rule! {
 }
 
 // Per use: the level depends on the side a named type is used on.
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let catalog = site.catalog;
     let (Some(tool), Some(side)) = (site.tool, site.side) else { return };
     let TyKind::String(s) = &site.ty.kind else {
@@ -57,10 +64,29 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
         Some(_) => "string field",
         None => "string items",
     };
-    let level = match side {
+    let mut level = match side {
         Side::Input => Level::Error,
         Side::Output => Level::Warn,
     };
+    if cx.config.published {
+        // The field's own words, or those of the array whose items these are.
+        let (words, doc) = match site.field {
+            Some(f) => (crate::names::words(&f.name.value), f.doc.as_ref()),
+            None => (Vec::new(), None),
+        };
+        if words.last().is_some_and(|w| w == "cursor") {
+            return;
+        }
+        let items_doc = site.field.is_none().then(|| {
+            let leaf = site.path.trim_end_matches("[]");
+            let name = leaf.rsplit('.').next().unwrap_or(leaf);
+            site.siblings.iter().find(|f| f.name.value == name).and_then(|f| f.doc.as_ref())
+        });
+        let doc = doc.or(items_doc.flatten()).map(|d| d.value.as_str());
+        if !crate::lint::published::states_a_bound(&words, doc) {
+            level = Level::Info;
+        }
+    }
     out.push(
         Finding::in_tool(
             catalog,
@@ -121,5 +147,28 @@ mod tests {
         );
         let f = check(&RULE, catalog(vec![t], vec![ty]));
         assert_eq!(paths(&f), ["input.address.street", "output.address.street"]);
+    }
+
+    #[test]
+    fn a_published_list_keeps_the_level_only_where_the_text_states_a_bound() {
+        let documented = |name: &str, doc: &str| crate::model::Field {
+            doc: Some(sp(doc.to_string())),
+            ..field(name, string())
+        };
+        let t = tool(
+            "event_list",
+            Effect::Read,
+            vec![
+                documented("project_id", "The project to list events of."),
+                documented("since", "Start of the window (ISO 8601)."),
+                documented("sort", "Sort order: 'asc' or 'desc'."),
+                field("page_cursor", string()),
+            ],
+            None,
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t], vec![])], &published());
+        assert_eq!(paths(&f), ["input.project_id", "input.since", "input.sort"]);
+        let levels: Vec<Option<Level>> = f.iter().map(|f| f.level).collect();
+        assert_eq!(levels, [Some(Level::Info), Some(Level::Error), Some(Level::Error)]);
     }
 }

@@ -62,7 +62,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                             tool.effect.span,
                             format!("`{}` tool `{name}` has no `on-timeout`", tool.effect.value.as_str()),
                         )
-                        .help("add `on-timeout \"query-status\" tool=\"<read tool>\"`, or `on-timeout \"retry-with-key\"` with `idempotency`"),
+                        .help(if crate::lint::shared::reads_idempotent(tool) {
+                            "a repeated call of this write likely changes nothing (a delete by id, a state set): add `idempotent=#true` to `effect`, and a timeout is recovered by calling again; otherwise add `on-timeout \"query-status\" tool=\"<read tool>\"`, or `on-timeout \"retry-with-key\"` with `idempotency`"
+                        } else {
+                            "add `on-timeout \"query-status\" tool=\"<read tool>\"`, or `on-timeout \"retry-with-key\"` with `idempotency`"
+                        }),
                     );
                 }
                 continue;

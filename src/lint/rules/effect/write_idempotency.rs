@@ -47,7 +47,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         tool.effect.span,
                         format!("`{}` tool `{}` has no `idempotency`: a retry repeats the side effect", effect.as_str(), tool.name.value),
                     )
-                    .help("add `idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\"` and a required `idempotency_key` string input, or `idempotent=#true` on `effect` when a repeated call changes nothing (a delete by name, an upsert by natural key)"),
+                    .help(if crate::lint::shared::reads_idempotent(tool) {
+                        "a repeated call of this write likely changes nothing (a delete by id, a state set): add `idempotent=#true` to `effect`; otherwise add `idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\"` and a required `idempotency_key` string input"
+                    } else {
+                        "add `idempotency key=\"idempotency_key\" scope=\"tenant\" \"operation\"` and a required `idempotency_key` string input, or `idempotent=#true` on `effect` when a repeated call changes nothing (a delete by name, an upsert by natural key)"
+                    }),
                 );
             }
         }

@@ -10,7 +10,10 @@ crate::lint::declare_rule! {
     /// requires none of them. Not flagged: a tool that takes no input at all (`cache_clear`,
     /// `logging_toggle`) or whose name has the word `all` (`mark_all_notifications_read`), since
     /// what it changes is fixed by its name; and a tool whose every field has a `default`, since
-    /// `{}` then means the documented defaults.
+    /// `{}` then means the documented defaults. On a published tools/list (`catalogc lint
+    /// FILE.json`), where defaults often live only in the server, a write is flagged only when
+    /// one of its optional fields names what it acts on (an `…id`, `…number`, `…slug` or
+    /// `…url`): `git_push` or `git_add` with no arguments act on a default target.
     ///
     /// ## Why is this bad?
     /// The model may call the tool with `{}`, and the schema says that is fine. Then the server
@@ -47,6 +50,16 @@ crate::lint::declare_rule! {
 /// Fields named in the help before the rest is summed up.
 const NAMED_AT_MOST: usize = 3;
 
+/// A field that names what a write acts on: an id, a number, a slug or a link to a resource
+/// (`issue_id`, `issueUrl`, `pull_number`). On a published list a write none of whose
+/// optional fields does so (`git_add`, `git_push`) works on a default target the server
+/// knows (the current directory, the tracked remote), and `{}` is a meaningful call.
+fn names_a_target(field: &crate::model::Field) -> bool {
+    let w = crate::names::words(&field.name.value);
+    matches!(w.last().map(String::as_str), Some("id" | "ids" | "number" | "slug" | "uuid"))
+        || (w.len() >= 2 && matches!(w.last().map(String::as_str), Some("url" | "uri")))
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in &catalog.tools {
@@ -57,6 +70,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 || by_name
                 || fields.iter().any(|f| f.required)
                 || fields.iter().all(|f| f.default.is_some())
+                || (cx.config.published && !fields.iter().any(names_a_target))
             {
                 continue;
             }

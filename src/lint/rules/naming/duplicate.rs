@@ -23,7 +23,10 @@ crate::lint::declare_rule! {
     /// already dropped from the model. This rule's own check adds what an exact comparison
     /// misses: names in one scope that differ only by case or separators (`user_name` and
     /// `userName`, enum values `in_progress` and `In-Progress`, types `Invoice` and `INVOICE`,
-    /// tools `invoice_get` and `invoice-get`).
+    /// tools `invoice_get` and `invoice-get`). On a published tools/list (`catalogc lint
+    /// FILE.json …`) enum values that differ only so are `info` (servers accept `y` and `Y`,
+    /// or `-timestamp` for the descending order, on purpose), and each list is its own
+    /// server: a tool name two lists share is no duplicate.
     ///
     /// ## Why is this bad?
     /// The model refers to tools, fields and values by name. Two tools with one name shadow each
@@ -193,7 +196,7 @@ fn names(_: &Context, catalog: &Catalog, out: &mut Vec<Finding>) {
 }
 
 /// Objects declared inside fields, and enum values.
-fn values_and_objects(_: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
+fn values_and_objects(cx: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) {
     if let TyKind::Object(o) = &site.ty.kind {
         check_fields(site.catalog, site.tool, &o.fields, site.path, out);
     }
@@ -203,6 +206,9 @@ fn values_and_objects(_: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) 
     };
     if let Some(values) = enum_values {
         near_duplicates(values.values.iter(), |value, first| {
+            // On a published list the server accepts both spellings on purpose (`y` / `Y`,
+            // `timestamp` / `-timestamp` for the sort order): hardening advice.
+            let level = if cx.config.published { Level::Info } else { Level::Error };
             out.push(
                 finding(
                     site.catalog,
@@ -211,7 +217,8 @@ fn values_and_objects(_: &Context, site: &Site<'_, '_>, out: &mut Vec<Finding>) 
                     format!("enum value `{}` differs from `{first}` only by case or separators", value.value),
                 )
                 .path(site.path)
-                .help("keep one spelling of each value; the model cannot tell which one the server expects"),
+                .help("keep one spelling of each value; the model cannot tell which one the server expects")
+                .level(level),
             );
         });
     }

@@ -12,7 +12,9 @@ crate::lint::declare_rule! {
     /// (`invoice_list`), camelCase (`invoiceList`) or kebab-case (`invoice-list`). The
     /// convention is the project's `naming` setting (docs/configuration.md); by default
     /// (`naming "auto"`) it is each catalog's own: the one most of its multi-word tool names
-    /// follow, snake_case on a tie.
+    /// follow, snake_case on a tie. A first segment that every tool name of the catalog
+    /// shares in another case (`API-` in `API-get-user`, `API-post-page`) is the server's
+    /// namespace: the convention is read off the rest of each name.
     ///
     /// ## Why is this bad?
     /// The model chooses tools by name first. A name without a resource and an action
@@ -40,8 +42,14 @@ crate::lint::declare_rule! {
 
 /// Why `name` is not a valid tool name under `convention`, if it is not.
 pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {
+    problem_after(name, "", convention)
+}
+
+/// [`problem`], the convention read off the part of `name` after the catalog's shared
+/// `prefix`.
+fn problem_after(name: &str, prefix: &str, convention: Convention) -> Option<String> {
     let conv = convention.as_str();
-    if !convention.matches(name) {
+    if !convention.matches(&name[prefix.len()..]) {
         Some(format!("tool name `{name}` is not {conv}"))
     } else if crate::names::word_count(name) < 2 {
         Some(format!("tool name `{name}` is one word, not a resource and an action"))
@@ -52,14 +60,33 @@ pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {
     }
 }
 
+/// The first segment (up to and including its `-` or `_`) that every tool name of a catalog
+/// of three tools or more starts with, when it is written in another case than the rest
+/// (`API-` in `API-get-user`, `API-post-page`): the server's namespace, whose spelling is its
+/// own. Empty when there is none.
+fn namespace<'a>(names: &[&'a str]) -> &'a str {
+    let Some(first) = names.first() else { return "" };
+    let Some(end) = first.find(['-', '_']) else { return "" };
+    let prefix = &first[..=end];
+    let other_case = prefix.chars().any(|c| c.is_ascii_uppercase())
+        && names.iter().all(|n| n[prefix.len().min(n.len())..].chars().all(|c| !c.is_ascii_uppercase()));
+    if names.len() >= 3 && other_case && names.iter().all(|n| n.starts_with(prefix) && n.len() > prefix.len()) {
+        prefix
+    } else {
+        ""
+    }
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
+        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.value.as_str()).collect();
+        let prefix = namespace(&names);
         let convention = cx.config.naming.unwrap_or_else(|| {
-            Convention::dominant(catalog.tools.iter().map(|t| t.name.value.as_str()))
+            Convention::dominant(names.iter().map(|n| &n[prefix.len()..]))
         });
         for tool in &catalog.tools {
             let name = &tool.name.value;
-            if let Some(message) = problem(name, convention) {
+            if let Some(message) = problem_after(name, prefix, convention) {
                 let help = if crate::names::word_count(name) < 2 {
                     format!(
                         "add the action to the resource, in {} like the catalog's other tools: `{}` or `{}`",
@@ -100,5 +127,13 @@ mod tests {
             assert!(problem(bad, Convention::Snake).is_some(), "{bad}");
         }
         assert!(problem("find", Convention::Kebab).is_some());
+    }
+
+    #[test]
+    fn a_shared_segment_in_another_case_is_a_namespace() {
+        assert_eq!(super::namespace(&["API-get-user", "API-post-page", "API-patch-page"]), "API-");
+        assert_eq!(super::namespace(&["api-get-user", "api-post-page", "api-patch-page"]), "");
+        assert_eq!(super::namespace(&["API-get-user", "API-post-page"]), "");
+        assert_eq!(super::namespace(&["API-get-user", "API-post-page", "page-get"]), "");
     }
 }

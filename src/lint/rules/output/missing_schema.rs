@@ -10,6 +10,11 @@ crate::lint::declare_rule! {
     /// (`output kind="text"`, `"markdown"` or `"image"`) is not flagged: a JSON schema does not
     /// apply to text, logs or images.
     ///
+    /// A published tools/list cannot say that a tool returns text, so there (`catalogc lint
+    /// FILE.json`) the finding is a warning only for tools whose name or description says
+    /// they return records (`list`, `get`, `search`, `find`, `details`, …) and nothing says
+    /// they return text, a file, an image or a confirmation; it is `info` for the others.
+    ///
     /// ## Why is this bad?
     /// Without `output` the tool has no `outputSchema`: clients get no `structuredContent`
     /// contract, cannot validate results, and the model has to parse free text whose shape can
@@ -42,12 +47,38 @@ crate::lint::declare_rule! {
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         for tool in catalog.tools.iter().filter(|t| t.output.is_none() && t.content.is_none()) {
-            out.push(
-                Finding::in_tool(catalog, tool, tool.name.span, format!("tool `{}` declares no `output`", tool.name.value))
-                    .help("add an `output { field ... }` block describing the structured result, or `output kind=\"text\"` (`markdown`, `image`) when the result is not JSON"),
-            );
+            let f = Finding::in_tool(catalog, tool, tool.name.span, format!("tool `{}` declares no `output`", tool.name.value))
+                .help("add an `output { field ... }` block describing the structured result, or `output kind=\"text\"` (`markdown`, `image`) when the result is not JSON");
+            out.push(if cx.config.published && !returns_records(tool) { f.level(Level::Info) } else { f });
         }
     }
+}
+
+/// Verbs and nouns of tools that return records a client parses (`list_issues`,
+/// `get_user`, `search_nodes`, `file_info`).
+const RECORDS: &[&str] = &[
+    "list", "get", "search", "find", "describe", "details", "info", "status", "show", "lookup",
+    "retrieve", "stats", "query",
+];
+
+/// Words of tools whose result is text, a file, an image or a confirmation, in the name or
+/// the opening of the description.
+const NOT_RECORDS: &[&str] = &[
+    "text", "markdown", "log", "logs", "content", "contents", "screenshot", "image", "pdf",
+    "html", "diagram", "chart", "transcript", "diff", "yaml", "console", "render", "prompt",
+    "instructions", "generate", "execute", "run", "evaluate", "delete", "remove", "dismiss",
+    "navigate", "click", "fill", "close", "upload", "download", "translate", "code",
+];
+
+/// On a published list: the tool's name or description says it returns records, and
+/// neither says it returns text, a file, an image or a confirmation.
+fn returns_records(tool: &crate::model::Tool) -> bool {
+    let summary = tool.summary.as_ref().map_or("", |s| s.value.as_str());
+    let opening: String = summary.chars().take(300).collect();
+    let mut words = crate::names::words(&tool.name.value);
+    words.extend(crate::names::words(&opening.to_ascii_lowercase()));
+    let any = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    any(RECORDS) && !any(NOT_RECORDS)
 }
 
 #[cfg(test)]
@@ -65,5 +96,16 @@ mod tests {
         let f = check(&RULE, catalog(vec![with, without, text], vec![]));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].tool.as_deref(), Some("a_without"));
+    }
+
+    #[test]
+    fn a_published_list_warns_only_on_tools_that_return_records() {
+        use crate::diag::Level;
+        let list = tool("issue_list", Effect::Read, vec![], None);
+        let shot = tool("page_screenshot", Effect::Read, vec![], None);
+        let config = published();
+        let f = check_with(&RULE, vec![catalog(vec![list, shot], vec![])], &config);
+        let levels: Vec<Option<Level>> = f.iter().map(|f| f.level).collect();
+        assert_eq!(levels, [None, Some(Level::Info)]);
     }
 }

@@ -5,7 +5,7 @@ use crate::diag::Level;
 use crate::lint::walk::site_finding;
 use crate::lint::walk::Site;
 use crate::lint::{Context, Finding};
-use crate::model::{TyKind, Unit};
+use crate::model::{Format, TyKind, Unit};
 
 crate::lint::declare_rule! {
     /// ## What it does
@@ -18,6 +18,11 @@ crate::lint::declare_rule! {
     ///   `retry_delay`) must state its unit, `unit="ms"` or `unit="s"`. Names that already end in
     ///   a unit (`timeout_ms`, `delay_s`, `timeout_seconds`) do not end in a duration word and
     ///   pass. String durations (ISO 8601 `PT5S`) carry their unit and pass.
+    ///
+    /// A `string` with `format="date-time"`, `"date"` or `"time"` passes (RFC 3339 states the
+    /// form and the offset). On a published tools/list (`catalogc lint FILE.json`) a field
+    /// whose doc states the form, zone or unit (`ISO 8601`, `UTC`, `Unix`, `in minutes`,
+    /// relative dates) passes too: the list has no `timestamp` type or `unit` to say more.
     ///
     /// ## Why is this bad?
     /// A time without a zone is read in the server's zone by one side and the user's by the
@@ -43,6 +48,12 @@ crate::lint::declare_rule! {
     };
 }
 
+/// A doc that states the form, zone or unit of a time or duration: on a published list the
+/// schema cannot say more.
+static STATED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::lint::text::pattern(r"(?i)\bISO[ -]?8601\b|\bRFC ?3339\b|\bUTC\b|\bunix\b|\bepoch\b|\bYYYY\b|\b(?:milli)?seconds\b|\bminutes\b|\bhours\b|\bms\b|\brelative\b")
+});
+
 #[derive(Debug, PartialEq)]
 enum Problem {
     NotTimestamp,
@@ -56,6 +67,8 @@ fn problem(w: &[String], kind: &TyKind) -> Option<Problem> {
     if is_time {
         return match kind {
             TyKind::Timestamp | TyKind::Object(_) | TyKind::Array(_) | TyKind::Named(_) => None,
+            // An RFC 3339 format states the form and the offset.
+            TyKind::String(s) if s.format.as_ref().is_some_and(|f| matches!(f.value, Format::DateTime | Format::Date | Format::Time)) => None,
             _ => Some(Problem::NotTimestamp),
         };
     }
@@ -73,9 +86,12 @@ fn problem(w: &[String], kind: &TyKind) -> Option<Problem> {
 }
 
 // Once per declaration: the type of a field does not depend on where it is used.
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(field) = site.field else { return };
     let Some(p) = problem(site.name_words(), &site.ty.kind) else { return };
+    if cx.config.published && field.doc.as_ref().is_some_and(|d| STATED.is_match(&d.value)) {
+        return;
+    }
     let path = site.path;
     let kw = site.ty.kind.keyword();
     out.push(match p {
@@ -133,5 +149,16 @@ mod tests {
         let ty = type_def("Ev", vec![field("due_at", bounded_string(30))]);
         let t = tool("a_b", Effect::Read, vec![field("e", named("Ev"))], Some(vec![field("e", named("Ev"))]));
         assert_eq!(paths(&check(&RULE, catalog(vec![t], vec![ty]))), ["Ev.due_at"]);
+    }
+
+    #[test]
+    fn an_rfc_3339_string_format_passes() {
+        use crate::model::{Format, StringTy};
+        let kind = TyKind::String(Box::new(StringTy {
+            format: Some(crate::testing::sp(Format::DateTime)),
+            ..StringTy::default()
+        }));
+        assert_eq!(problem(&words("created_at"), &kind), None);
+        assert_eq!(problem(&words("created_at"), &TyKind::String(Box::default())), Some(Problem::NotTimestamp));
     }
 }

@@ -11,6 +11,14 @@ crate::lint::declare_rule! {
     /// fields of objects inside arrays, and fields of named `type`s (reported once, where the
     /// type is declared, not at every use).
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) it leaves out what a careful
+    /// author would rightly leave undocumented: fields whose name says it all (`owner`,
+    /// `per_page`, `file_path`, `created_at`: common words, not ending in an open one such as
+    /// `type`, `status` or `data`), the id, name or number of a resource the tool names
+    /// (`survey_id` in `survey-delete`), wrapper objects whose own fields carry the meaning,
+    /// and fields the tool's description names; and a field left undocumented in many tools
+    /// (`input.project_id` everywhere) is reported once, at its first tool.
+    ///
     /// ## Why is this bad?
     /// A field's doc becomes its JSON Schema `description`, the only thing besides the name the
     /// model reads to fill in the argument. Without it the model guesses what to pass (an ID or
@@ -36,11 +44,54 @@ crate::lint::declare_rule! {
         id: "selection/field-doc",
         level: Level::Warn,
         summary: "every field (input and output, any depth) has a `doc`",
-        hooks: crate::lint::Hooks::declaration(check),
+        hooks: crate::lint::Hooks::state(|_| Box::<Reported>::default()),
     };
 }
 
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+/// The undocumented fields already reported in this catalog, by side and path below the
+/// tool (`input.owner`), for published lists.
+#[derive(Default)]
+struct Reported(std::collections::HashSet<String>);
+
+impl<'a> crate::lint::RuleState<'a> for Reported {
+    fn catalog(&mut self, _: &Context<'a>, _: &'a crate::model::Catalog, _: &mut Vec<Finding>) {
+        self.0.clear();
+    }
+
+    fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
+        if cx.config.published && !self.worth_a_doc(site) {
+            return;
+        }
+        check(site, out);
+    }
+}
+
+impl Reported {
+    /// On a published list: whether an undocumented field is worth a finding (see the rule
+    /// doc); notes it as reported.
+    fn worth_a_doc(&mut self, site: &Site) -> bool {
+        let (Some(field), Some(tool)) = (site.field, site.tool) else {
+            return true;
+        };
+        if field.doc.as_ref().is_some_and(|d| !d.value.trim().is_empty()) {
+            return true;
+        }
+        let wrapper = match &field.ty.kind {
+            crate::model::TyKind::Object(o) => !o.fields.is_empty(),
+            _ => false,
+        };
+        let text = tool.summary.as_ref().map_or("", |s| s.value.as_str());
+        let named = crate::names::words(text).iter().any(|w| *w == field.name.value.to_ascii_lowercase())
+            || text.contains(&format!("`{}`", field.name.value));
+        let tool_words = crate::names::words(&tool.name.value);
+        if wrapper || named || crate::lint::published::self_evident(site.name_words(), &tool_words, text) {
+            return false;
+        }
+        self.0.insert(site.path.to_string())
+    }
+}
+
+fn check(site: &Site, out: &mut Vec<Finding>) {
     let catalog = site.catalog;
     let Some(field) = site.field else { return };
     if field.doc.as_ref().is_some_and(|d| !d.value.trim().is_empty()) {
@@ -119,5 +170,28 @@ mod tests {
                 (None, Some("Entry.entry_reference")),
             ]
         );
+    }
+
+    #[test]
+    fn a_published_list_skips_evident_fields_and_reports_a_repeated_one_once() {
+        let mut a = tool("issue_list");
+        a.input.fields = vec![
+            field("owner", TyKind::String(Box::default()), None),
+            field("issue_id", TyKind::String(Box::default()), None),
+            field("state", TyKind::String(Box::default()), None),
+        ];
+        let mut b = tool("issue_close");
+        b.input.fields = vec![field("state", TyKind::String(Box::default()), None)];
+        let project = Project {
+            catalogs: vec![catalog("ledger", vec![a, b])],
+        };
+        let config = crate::lint::testkit::sites::published();
+        let found = run_with(&RULE, &project, &config);
+        let paths: Vec<(Option<&str>, Option<&str>)> = found
+            .iter()
+            .map(|f| (f.tool.as_deref(), f.path.as_deref()))
+            .collect();
+        assert_eq!(paths, [(Some("issue_list"), Some("input.state"))]);
+        assert_eq!(run_with(&RULE, &project, &Default::default()).len(), 4);
     }
 }

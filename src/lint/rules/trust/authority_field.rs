@@ -29,6 +29,12 @@ crate::lint::declare_rule! {
     ///
     /// Names are compared by words, ignoring case and separators.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`), where the server's own texts
+    /// are the only other evidence, a `session_id` counts only when its doc speaks of a
+    /// token, ticket or credential (otherwise it names a session the server keeps), a
+    /// `workspace` only when its doc speaks of a path, directory or folder, and a bare `host`
+    /// only when its doc speaks of the server, API or instance the tool connects to.
+    ///
     /// ## Why is this bad?
     /// Whatever is in the arguments, the model chose, and a prompt injection can choose it too.
     /// A session ticket in the arguments is a credential the model sees, logs and can replay; a
@@ -118,7 +124,30 @@ fn classify(w: &[&str], kind: &TyKind) -> Option<Authority> {
     None
 }
 
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+/// On a published list, where a name alone is weak evidence: a `session_id` is the id of a
+/// session the server keeps (a credential only when named a ticket, a key or a cookie, or
+/// when its doc says so), a `workspace` is a filesystem root only when its doc speaks of a
+/// path, a directory or a folder, and a bare `host` is the server's own endpoint only when
+/// its doc says so (otherwise it is the host the tool looks at).
+fn holds_authority(what: Authority, words: &[String], doc: Option<&str>) -> bool {
+    let doc = crate::names::words(doc.unwrap_or(""));
+    let says = |list: &[&str]| doc.iter().any(|w| list.contains(&w.as_str()));
+    match what {
+        Authority::Session => {
+            !matches!(words.last().map(String::as_str), Some("id"))
+                || says(&["token", "ticket", "credential", "secret", "cookie", "auth", "authentication"])
+        }
+        Authority::Root if matches!(words, [w] if w == "workspace") => {
+            says(&["path", "directory", "dir", "folder", "filesystem", "root"])
+        }
+        Authority::Endpoint if matches!(words, [w] if w == "host" || w == "hostname") => {
+            says(&["server", "api", "instance", "connect", "credentials", "base"])
+        }
+        _ => true,
+    }
+}
+
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     if site.side != Some(Side::Input) {
         return;
     }
@@ -127,6 +156,9 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(what) = classify(&word_refs(site.name_words()), &site.ty.kind) else {
         return;
     };
+    if cx.config.published && !holds_authority(what, site.name_words(), field.doc.as_ref().map(|d| d.value.as_str())) {
+        return;
+    }
     let (message, help) = match what {
         Authority::Session => (
             format!("input field `{}` passes a session credential through the model", site.path),

@@ -25,6 +25,8 @@ crate::lint::declare_rule! {
     ///   word is `page`, `next`, `continuation`, `pagination`, `sync`, `cursor` or `resume`
     ///   (`page_token`, `nextPageToken`) is a pagination cursor, not a credential, and passes;
     ///   so do `token_count` and `max_tokens`, which do not end in the word `token`;
+    /// - on a published tools/list (`catalogc lint FILE.json`) the `role` of a list element
+    ///   (`messages[].role`, a chat message's author) is not flagged;
     /// - a bare `role`/`roles` is flagged even where it filters other users by role (a real
     ///   `list_platform_users role=` does); name such a filter for what it is
     ///   (`member_role_filter`), which passes;
@@ -108,6 +110,11 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let w = site.name_words();
     let what = built_in(&word_refs(w)).or_else(|| forbidden_by_config(cx, w).then_some("what the project forbids"));
     let Some(what) = what else { return };
+    // On a published list, the `role` of an element of a list (a chat message's `role`) is
+    // the element's data, not the caller's authorization.
+    if cx.config.published && matches!(word_refs(w).as_slice(), ["role"]) && site.path.contains("[].") {
+        return;
+    }
     out.push(
         site_finding(site, field.name.span, format!("input field `{}` carries {what}", site.path))
             .help("remove it from the input: take it from the authenticated context of the call on the server"),
