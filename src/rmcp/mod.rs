@@ -54,10 +54,16 @@ mod http;
 pub mod idempotency;
 mod message;
 mod stdio;
+#[cfg(feature = "cli")]
+mod telemetry;
+mod trace;
 
 pub use self::approval::DEFAULT_APPROVAL_TTL;
 pub use self::http::{HttpConfig, MAX_BODY, listen, serve_http, serve_http_with};
 pub use self::stdio::{LineTransport, MAX_LINE};
+#[cfg(feature = "cli")]
+pub use self::telemetry::{Telemetry, TelemetryGuard};
+pub use self::trace::error_kind;
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 /// The token a handler watches to stop work at its deadline ([`Request::cancel`]).
@@ -65,6 +71,7 @@ pub use tokio_util::sync::CancellationToken;
 
 use self::approval::{Approvals, Verdict};
 use self::idempotency::{IdempotencyStore, MemoryStore};
+use self::trace::CallTrace;
 use crate::runtime::call::{
     approval_declined, approval_refused, internal_failure, result_too_large, timed_out,
 };
@@ -86,6 +93,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 /// Sends the server's operator log (`tracing` events: refused approvals, withheld outputs,
 /// panics, timeouts) to stderr, never stdout, which the stdio transport owns. A closed or
@@ -93,11 +101,7 @@ use std::time::{Duration, Instant};
 /// (reporting them would write to stderr again, and panic there).
 #[cfg(feature = "cli")]
 pub fn init_operator_log() {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .log_internal_errors(false)
-        .try_init();
+    let _ = Telemetry::default().install();
 }
 
 /// A boxed future, as [`Service::call`] returns it (the trait stays object safe).
@@ -529,13 +533,17 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let deadline = limit.map(|l| Instant::now() + l);
         let ctx = self.context_for(round, answers, deadline, &cancel)?;
         let principal = self.principal_of(&ctx, round.http);
+        round.trace.reached_store();
         let result = idempotency::enforce(
             &self.idempotency,
             policy,
             &principal,
             round.tool,
             round.arguments,
-            || self.run_handler(info, ctx, round, deadline, cancel),
+            || {
+                round.trace.handler_ran();
+                self.run_handler(info, ctx, round, deadline, cancel)
+            },
         )
         .await
         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
@@ -634,12 +642,17 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             params.input_responses.as_ref(),
         );
         Ok(match verdict {
-            Ok(Verdict::Accepted(answers)) => Ok(answers),
+            Ok(Verdict::Accepted(answers)) => {
+                round.trace.approval_granted();
+                Ok(answers)
+            }
             Ok(Verdict::Declined) => {
+                round.trace.approval_declined();
                 tracing::info!(tool = info.name, "input request declined by the user");
                 Err(approval_declined())
             }
             Err(refusal) => {
+                round.trace.approval_refused();
                 log_refusal(info.name, refusal);
                 Err(approval_refused(refusal))
             }
@@ -650,6 +663,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         &self,
         params: CallToolRequestParams,
         rc: RequestContext<RoleServer>,
+        trace: &CallTrace,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = params.name.to_string();
         let Some(info) = self.infos.get(&name).copied() else {
@@ -663,6 +677,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             tool: &name,
             arguments: &arguments,
             http: rc.extensions.get::<::http::request::Parts>(),
+            trace,
         };
         let current = rc
             .protocol_version()
@@ -716,6 +731,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                     need.name.clone(),
                     InputRequest::Elicitation(ElicitRequest::new(params)),
                 );
+                trace.approval_asked();
                 return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
                     Some(requests),
                     Some(state),
@@ -725,10 +741,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
             asked += 1;
+            trace.approval_asked();
             // A user who does not answer within the approval TTL has declined.
             let ttl = self.approvals.ttl();
             let Ok(reply) = tokio::time::timeout(ttl, rc.peer.create_elicitation(params)).await
             else {
+                trace.approval_refused();
                 log_refusal(info.name, Refusal::Expired);
                 return Ok(CallToolResponse::Complete(to_sdk(approval_refused(
                     Refusal::Expired,
@@ -741,9 +759,11 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 ..Answer::from_elicit(&reply)
             };
             if !answer.accepted {
+                trace.approval_declined();
                 tracing::info!(tool = info.name, "input request declined by the user");
                 return Ok(CallToolResponse::Complete(to_sdk(approval_declined())));
             }
+            trace.approval_granted();
             answers.insert(need.name, answer);
         }
     }
@@ -754,6 +774,8 @@ struct Round<'a> {
     tool: &'a str,
     arguments: &'a Value,
     http: Option<&'a ::http::request::Parts>,
+    /// What the call's trace records of its decisions.
+    trace: &'a CallTrace,
 }
 
 /// Stops a handler's task and cancels its token when dropped while armed: the call ended
@@ -928,6 +950,11 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for Server<Ctx> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context).await
+        let info = self.infos.get(request.name.as_ref());
+        let trace = CallTrace::start(info, &request, &context, &self.connection);
+        let span = trace.span().clone();
+        let outcome = self.call(request, context, &trace).instrument(span).await;
+        trace.finish(&outcome);
+        outcome
     }
 }
