@@ -178,10 +178,10 @@ def run_example(example: str, endpoint: str, tmp: str) -> None:
     trace_file = os.path.join(tmp, "example.jsonl")
     env = dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=endpoint, CATALOGC_TRACE_FILE=trace_file)
     client = Client([example, "--store", "memory"], env)
-    got = client.call("invoice_get", {"invoice_reference": "INV-1042"}, meta={"traceparent": TRACEPARENT, "tracestate": "vendor=1"})
-    names = [got["result"]["structuredContent"]["customer_display_name"]]
+    got = client.call("invoice_get", {"invoice_reference": "INV-1"}, meta={"traceparent": TRACEPARENT, "tracestate": "vendor=1"})
+    names = [got["result"]["structuredContent"]["invoice"]["customer_display_name"]]
     client.call("invoice_list", {"status": "closed"})
-    client.call("invoice_send_reminder", {"invoice_reference": "INV-1042", "note": "please pay", "idempotency_key": "k-0123456789abcdef"})
+    client.call("invoice_send_reminder", {"invoice_reference": "INV-1", "note": "please pay", "idempotency_key": "k-0123456789abcdef"})
     stdout, stderr = client.close()
     spans = check_spans("billing_server", ["invoice_get", "invoice_list", "invoice_send_reminder"], trace_file)
     traced = [s for s in spans if s.name == "tools/call invoice_get"]
