@@ -43,18 +43,17 @@ fn server_binary() -> Result<PathBuf, String> {
     Ok(target.join("release/examples"))
 }
 
-/// Calls `invoice_get` on both servers in turn, [`CALLS`] times each after the warm-up, so
-/// both meet the same load on a shared machine.
-async fn side_by_side(
-    plain: &RunningService<RoleClient, ()>,
-    ours: &RunningService<RoleClient, ()>,
-) -> Result<[Vec<Duration>; 2], String> {
+/// Calls `invoice_get` on each client in turn, [`CALLS`] times each after the warm-up, so
+/// all meet the same load on a shared machine; each client's times, sorted.
+async fn interleaved(
+    clients: &[&RunningService<RoleClient, ()>],
+) -> Result<Vec<Vec<Duration>>, String> {
     let args = serde_json::json!({"invoice_reference": "INV-1"});
     let params = CallToolRequestParams::new("invoice_get")
         .with_arguments(args.as_object().cloned().unwrap_or_default());
-    let mut times = [Vec::with_capacity(CALLS), Vec::with_capacity(CALLS)];
+    let mut times = vec![Vec::with_capacity(CALLS); clients.len()];
     for i in 0..WARM_UP + CALLS {
-        for (client, times) in [plain, ours].into_iter().zip(times.iter_mut()) {
+        for (client, times) in clients.iter().zip(times.iter_mut()) {
             let start = Instant::now();
             client
                 .call_tool_once(params.clone())
@@ -83,25 +82,10 @@ async fn stdio_client(
 
 /// [`CALLS`] calls of `invoice_get` after the warm-up, sorted.
 async fn measure(client: &RunningService<RoleClient, ()>) -> Result<Vec<Duration>, String> {
-    let args = serde_json::json!({"invoice_reference": "INV-1"});
-    let params = CallToolRequestParams::new("invoice_get")
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
     // As a client does before calling: over Streamable HTTP the listed schema says which
     // arguments travel as `Mcp-Param-*` headers too (`invoice_reference` does).
     client.list_all_tools().await.map_err(|e| e.to_string())?;
-    let mut times = Vec::with_capacity(CALLS);
-    for i in 0..WARM_UP + CALLS {
-        let start = Instant::now();
-        client
-            .call_tool_once(params.clone())
-            .await
-            .map_err(|e| e.to_string())?;
-        if i >= WARM_UP {
-            times.push(start.elapsed());
-        }
-    }
-    times.sort();
-    Ok(times)
+    Ok(interleaved(&[client]).await?.pop().unwrap_or_default())
 }
 
 /// The duration at quantile `q` (nearest rank) of sorted `times`, in microseconds.
@@ -132,7 +116,9 @@ async fn run(examples: PathBuf) -> Result<(), String> {
         .env("CATALOGC_TRACE_FILE", &trace);
     let ours = stdio_client(command).await?;
     ours.list_all_tools().await.map_err(|e| e.to_string())?;
-    let [plain_times, our_times] = side_by_side(&plain, &ours).await?;
+    let mut times = interleaved(&[&plain, &ours]).await?;
+    let our_times = times.pop().unwrap_or_default();
+    let plain_times = times.pop().unwrap_or_default();
     let _ = plain.cancel().await;
     let _ = ours.cancel().await;
     let _ = std::fs::remove_file(&trace);
