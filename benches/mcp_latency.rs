@@ -1,7 +1,12 @@
 //! `tools/call` round-trip latency of the example server (examples/billing_server.rs, built
 //! in release by this bench) through the official Rust MCP client, over stdio and over
 //! Streamable HTTP on 127.0.0.1: median and p99 of 1,000 calls of `invoice_get` after 50
-//! warm-up calls. Run with `cargo bench --bench mcp_latency`; it reports, it asserts nothing.
+//! warm-up calls. Side by side over stdio, in the same run and interleaved call by call: a
+//! plain rmcp server whose `#[tool]` handler does the same work
+//! (examples/plain_rmcp_server.rs), and the example server with JSON trace lines on
+//! (`CATALOGC_TRACE_FILE`), its approvals and idempotency store configured; the ratio of
+//! the medians is the cost of catalogc's runtime. Run with `cargo bench --bench
+//! mcp_latency`; it reports, it asserts nothing.
 
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -23,6 +28,8 @@ fn server_binary() -> Result<PathBuf, String> {
             "--quiet",
             "--example",
             "billing_server",
+            "--example",
+            "plain_rmcp_server",
         ])
         .status()
         .map_err(|e| format!("cargo build: {e}"))?;
@@ -33,53 +40,95 @@ fn server_binary() -> Result<PathBuf, String> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
-    Ok(target.join("release/examples/billing_server"))
+    Ok(target.join("release/examples"))
 }
 
-async fn measure(client: &RunningService<RoleClient, ()>) -> Result<Vec<Duration>, String> {
+/// Calls `invoice_get` on each client in turn, [`CALLS`] times each after the warm-up, so
+/// all meet the same load on a shared machine; each client's times, sorted.
+async fn interleaved(
+    clients: &[&RunningService<RoleClient, ()>],
+) -> Result<Vec<Vec<Duration>>, String> {
     let args = serde_json::json!({"invoice_reference": "INV-1"});
     let params = CallToolRequestParams::new("invoice_get")
         .with_arguments(args.as_object().cloned().unwrap_or_default());
-    // As a client does before calling: over Streamable HTTP the listed schema says which
-    // arguments travel as `Mcp-Param-*` headers too (`invoice_reference` does).
-    client.list_all_tools().await.map_err(|e| e.to_string())?;
-    let mut times = Vec::with_capacity(CALLS);
+    let mut times = vec![Vec::with_capacity(CALLS); clients.len()];
     for i in 0..WARM_UP + CALLS {
-        let start = Instant::now();
-        client
-            .call_tool_once(params.clone())
-            .await
-            .map_err(|e| e.to_string())?;
-        if i >= WARM_UP {
-            times.push(start.elapsed());
+        for (client, times) in clients.iter().zip(times.iter_mut()) {
+            let start = Instant::now();
+            client
+                .call_tool_once(params.clone())
+                .await
+                .map_err(|e| e.to_string())?;
+            if i >= WARM_UP {
+                times.push(start.elapsed());
+            }
         }
     }
-    times.sort();
+    for t in &mut times {
+        t.sort();
+    }
     Ok(times)
 }
 
+/// A client of `command` over its stdio.
+async fn stdio_client(
+    mut command: tokio::process::Command,
+) -> Result<RunningService<RoleClient, ()>, String> {
+    command.stderr(Stdio::null());
+    ().serve(TokioChildProcess::new(command).map_err(|e| e.to_string())?)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// [`CALLS`] calls of `invoice_get` after the warm-up, sorted.
+async fn measure(client: &RunningService<RoleClient, ()>) -> Result<Vec<Duration>, String> {
+    // As a client does before calling: over Streamable HTTP the listed schema says which
+    // arguments travel as `Mcp-Param-*` headers too (`invoice_reference` does).
+    client.list_all_tools().await.map_err(|e| e.to_string())?;
+    Ok(interleaved(&[client]).await?.pop().unwrap_or_default())
+}
+
+/// The duration at quantile `q` (nearest rank) of sorted `times`, in microseconds.
+fn quantile_us(times: &[Duration], q: f64) -> f64 {
+    let i = ((times.len() as f64 * q).ceil() as usize).clamp(1, times.len().max(1)) - 1;
+    times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
+}
+
 fn report(transport: &str, times: &[Duration]) {
-    let us = |q: f64| {
-        let i = ((times.len() as f64 * q).ceil() as usize).clamp(1, times.len().max(1)) - 1;
-        times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
     println!(
         "tools/call over {transport:<6} {} calls: median {:>7.0} µs, p99 {:>7.0} µs",
         times.len(),
-        us(0.5),
-        us(0.99)
+        quantile_us(times, 0.5),
+        quantile_us(times, 0.99)
     );
 }
 
-async fn run(server: PathBuf) -> Result<(), String> {
+async fn run(examples: PathBuf) -> Result<(), String> {
+    let server = examples.join("billing_server");
+    let trace = std::env::temp_dir().join(format!("catalogc-bench-{}.jsonl", std::process::id()));
+    let plain = stdio_client(tokio::process::Command::new(
+        examples.join("plain_rmcp_server"),
+    ))
+    .await?;
     let mut command = tokio::process::Command::new(&server);
-    command.stderr(Stdio::null());
-    let stdio =
-        ().serve(TokioChildProcess::new(command).map_err(|e| e.to_string())?)
-            .await
-            .map_err(|e| e.to_string())?;
-    report("stdio", &measure(&stdio).await?);
-    let _ = stdio.cancel().await;
+    command
+        .args(["--store", "memory"])
+        .env("CATALOGC_TRACE_FILE", &trace);
+    let ours = stdio_client(command).await?;
+    ours.list_all_tools().await.map_err(|e| e.to_string())?;
+    let mut times = interleaved(&[&plain, &ours]).await?;
+    let our_times = times.pop().unwrap_or_default();
+    let plain_times = times.pop().unwrap_or_default();
+    let _ = plain.cancel().await;
+    let _ = ours.cancel().await;
+    let _ = std::fs::remove_file(&trace);
+    report("stdio, plain rmcp #[tool]", &plain_times);
+    report("stdio, catalogc + JSON traces", &our_times);
+    println!(
+        "ratio catalogc / plain: median {:.2}x, p99 {:.2}x",
+        quantile_us(&our_times, 0.5) / quantile_us(&plain_times, 0.5),
+        quantile_us(&our_times, 0.99) / quantile_us(&plain_times, 0.99)
+    );
 
     let port = 39_000 + (std::process::id() % 1000) as u16;
     let mut http_server = Command::new(&server)

@@ -16,7 +16,9 @@
 //!
 //! For tests only, `BILLING_SERVER_FAULTS=1` injects faults the runtime must contain:
 //! `invoice_get` of `INV-500` panics, and of `INV-504` never finishes by itself (the tool's
-//! `timeout-ms` of 3000 cancels it). Operator logs go to stderr.
+//! `timeout-ms` of 3000 cancels it). Operator logs go to stderr. `CATALOGC_TRACE_FILE=PATH`
+//! appends one JSON trace line per call to PATH; built with `--features otlp`,
+//! `OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT` exports the call spans over OTLP/HTTP.
 //!
 //! `--profile NAME` (or `BILLING_SERVER_PROFILE=NAME`) serves under a profile of
 //! the repository's `catalogc.kdl` (`production`, `read-only`): the server refuses to
@@ -29,8 +31,8 @@
 //! processes, e.g. `postgres:postgres://user@127.0.0.1:5432/db`) or `memory`. How many
 //! reminders were really sent is `reminder_count` of `invoice_get`.
 
-use catalogc::rmcp::Transport;
 use catalogc::rmcp::idempotency::{MemoryStore, PostgresStore, SqliteStore};
+use catalogc::rmcp::{Telemetry, Transport};
 use catalogc::runtime::Catalog;
 use catalogc_consumer::billing;
 use catalogc_consumer::mcp::{TENANTS, server_over};
@@ -65,7 +67,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    catalogc::rmcp::init_operator_log();
+    // `CATALOGC_TRACE_FILE`: one JSON trace line per call; `OTEL_EXPORTER_OTLP_ENDPOINT`
+    // (built with `--features otlp`): the call spans to that collector.
+    let _telemetry = match Telemetry::from_env("billing_server").install() {
+        Ok(guard) => guard,
+        Err(e) => {
+            eprintln!("billing_server: telemetry: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let memory = Memory {
         faults: std::env::var("BILLING_SERVER_FAULTS").is_ok_and(|v| v == "1"),
         ..Memory::sample()

@@ -24,6 +24,7 @@ pub mod lock;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod profile;
+pub mod report;
 pub mod rules;
 pub mod serve;
 pub mod today;
@@ -88,6 +89,10 @@ pub enum Command {
     /// arguments checked as generated code checks them, minimal valid outputs, declared
     /// errors on request (`--fail TOOL=CODE`).
     Serve(serve::ServeArgs),
+    /// Summarise trace files (`serve --trace`) per tool and per effect class: calls,
+    /// first-pass argument validity, error rates, retries, duplicates prevented, p50/p95,
+    /// budget terminations, approvals.
+    Report(report::ReportArgs),
     /// Serve the Language Server Protocol on stdin/stdout for an editor: diagnostics while
     /// typing, hover, completion, definitions, references, rename, outline, fixes, formatting.
     #[cfg(feature = "lsp")]
@@ -163,6 +168,7 @@ pub fn main() -> u8 {
         #[cfg(feature = "drift")]
         Command::Drift(args) => drift::run(&args, &global),
         Command::Serve(args) => serve::run(&args, &global),
+        Command::Report(args) => report::run(&args),
         #[cfg(feature = "lsp")]
         Command::Lsp(args) => lsp::run(&args),
     };

@@ -1,11 +1,11 @@
 //! `catalogc serve --mock [PATH…] [--http ADDR] [--fail TOOL=CODE]… [--delay TOOL=MS]…`: the
 //! catalogs as a mock MCP server (docs/cli.md), for client developers and tool-choice
 //! evaluations before the server exists. Operator logs (refused approvals, withheld
-//! outputs, timeouts) go to stderr.
+//! outputs, timeouts) go to stderr; `--trace FILE` appends one JSON line per call.
 
 use super::{CliError, Global, Status};
 use crate::mock::Mock;
-use crate::rmcp::{CacheScope, HttpConfig, Server};
+use crate::rmcp::{CacheScope, HttpConfig, Server, Telemetry};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -58,6 +58,10 @@ pub struct ServeArgs {
     /// tool, its arguments (sensitive values hidden), start and end times.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Append one JSON line per `tools/call` to FILE (docs/runtime.md, "Traces"; read by
+    /// `catalogc report`). Default: `CATALOGC_TRACE_FILE`, else none.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 fn tool_code(s: &str) -> Result<(String, String), String> {
@@ -135,8 +139,16 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
             .map_err(|e| CliError(e.to_string()))?,
         None => server,
     };
-    // The operator's log: stderr, never stdout (the stdio transport).
-    crate::rmcp::init_operator_log();
+    // The operator's log: stderr, never stdout (the stdio transport); the call traces to
+    // their file and, when built with `otlp` and OTEL_EXPORTER_OTLP_ENDPOINT is set, to
+    // the collector.
+    let mut telemetry = Telemetry::from_env("catalogc-serve-mock");
+    if args.trace.is_some() {
+        telemetry.trace_file.clone_from(&args.trace);
+    }
+    let _telemetry = telemetry
+        .install()
+        .map_err(|e| CliError(format!("telemetry: {e}")))?;
     let Some(addr) = args.http else {
         server.run(crate::rmcp::Transport::Stdio)?;
         return Ok(Status::Ok);

@@ -21,7 +21,14 @@ pub mod lint;
 pub mod overrides;
 
 /// Top-level sections of `catalogc.kdl`, in documentation order.
-pub const SECTIONS: &[&str] = &["lint", "templates", "accept", "override", "guard", "profile"];
+pub const SECTIONS: &[&str] = &[
+    "lint",
+    "templates",
+    "accept",
+    "override",
+    "guard",
+    "profile",
+];
 
 /// Everything `catalogc.kdl` configures. `Default` is a run without one.
 #[derive(Debug, Clone, PartialEq, Default)]

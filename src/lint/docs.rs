@@ -146,6 +146,24 @@ pub const VALIDATION: &[Measured] = &[
         judged: 23,
     },
     Measured {
+        rule: "effect/hint-contradiction",
+        level: "error",
+        real: 0,
+        judged: 1,
+    },
+    Measured {
+        rule: "effect/hint-contradiction",
+        level: "warn",
+        real: 0,
+        judged: 1,
+    },
+    Measured {
+        rule: "effect/missing-hints",
+        level: "warn",
+        real: 12,
+        judged: 12,
+    },
+    Measured {
         rule: "naming/duplicate",
         level: "info",
         real: 0,
@@ -236,6 +254,12 @@ pub const VALIDATION: &[Measured] = &[
         judged: 1,
     },
     Measured {
+        rule: "trust/code-input",
+        level: "warn",
+        real: 1,
+        judged: 2,
+    },
+    Measured {
         rule: "trust/forbidden-field",
         level: "error",
         real: 5,
@@ -254,10 +278,22 @@ pub const VALIDATION: &[Measured] = &[
         judged: 2,
     },
     Measured {
+        rule: "trust/model-path",
+        level: "warn",
+        real: 1,
+        judged: 1,
+    },
+    Measured {
         rule: "trust/sensitive-unmarked",
         level: "warn",
         real: 9,
         judged: 13,
+    },
+    Measured {
+        rule: "trust/url-fetch",
+        level: "warn",
+        real: 0,
+        judged: 1,
     },
 ];
 

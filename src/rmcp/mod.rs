@@ -61,10 +61,16 @@ mod http;
 pub mod idempotency;
 mod message;
 mod stdio;
+#[cfg(feature = "cli")]
+mod telemetry;
+mod trace;
 
 pub use self::approval::DEFAULT_APPROVAL_TTL;
 pub use self::http::{HttpConfig, MAX_BODY, listen, serve_http, serve_http_with};
 pub use self::stdio::{LineTransport, MAX_LINE};
+#[cfg(feature = "cli")]
+pub use self::telemetry::{Telemetry, TelemetryGuard};
+pub use self::trace::error_kind;
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
 /// The token a handler watches to stop work at its deadline ([`Request::cancel`]).
@@ -72,6 +78,7 @@ pub use tokio_util::sync::CancellationToken;
 
 use self::approval::{Approvals, Verdict};
 use self::idempotency::{IdempotencyStore, MemoryStore};
+use self::trace::CallTrace;
 use crate::runtime::call::{
     approval_declined, approval_refused, internal_failure, result_too_large, timed_out,
 };
@@ -96,6 +103,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 /// Sends the server's operator log (`tracing` events: refused approvals, withheld outputs,
 /// panics, timeouts) to stderr, never stdout, which the stdio transport owns. A closed or
@@ -103,11 +111,7 @@ use std::time::{Duration, Instant};
 /// (reporting them would write to stderr again, and panic there).
 #[cfg(feature = "cli")]
 pub fn init_operator_log() {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .log_internal_errors(false)
-        .try_init();
+    let _ = Telemetry::default().install();
 }
 
 /// A boxed future, as [`Service::call`] returns it (the trait stays object safe).
@@ -662,13 +666,17 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let ctx = self.context_for(round, answers, deadline, &cancel)?;
         let principal = self.principal_of(&ctx, round.http);
         let _resource = self.guards.hold(policy, round.arguments).await;
+        round.trace.reached_store();
         let result = idempotency::enforce(
             &self.idempotency,
             policy,
             &principal,
             round.tool,
             round.arguments,
-            || self.run_handler(info, ctx, round, deadline, cancel),
+            || {
+                round.trace.handler_ran();
+                self.run_handler(info, ctx, round, deadline, cancel)
+            },
         )
         .await
         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
@@ -770,12 +778,17 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             params.input_responses.as_ref(),
         );
         Ok(match verdict {
-            Ok(Verdict::Accepted(answers)) => Ok(answers),
+            Ok(Verdict::Accepted(answers)) => {
+                round.trace.approval_granted();
+                Ok(answers)
+            }
             Ok(Verdict::Declined) => {
+                round.trace.approval_declined();
                 tracing::info!(tool = info.name, "input request declined by the user");
                 Err(approval_declined())
             }
             Err(refusal) => {
+                round.trace.approval_refused();
                 log_refusal(info.name, refusal);
                 Err(approval_refused(refusal))
             }
@@ -804,6 +817,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         &self,
         params: CallToolRequestParams,
         rc: RequestContext<RoleServer>,
+        trace: &CallTrace,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = params.name.to_string();
         let Some(info) = self.infos.get(&name).copied() else {
@@ -817,6 +831,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             tool: &name,
             arguments: &arguments,
             http: rc.extensions.get::<::http::request::Parts>(),
+            trace,
         };
         let budget = self.budget_of(&round)?;
         // A 2026-07-28 retry carrying an input request's state is another call than the
@@ -850,7 +865,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         params: CallToolRequestParams,
         rc: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let (name, arguments) = (round.tool, round.arguments);
+        let (name, arguments, trace) = (round.tool, round.arguments, round.trace);
         let current = rc
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
@@ -903,6 +918,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                     need.name.clone(),
                     InputRequest::Elicitation(ElicitRequest::new(params)),
                 );
+                trace.approval_asked();
                 return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
                     Some(requests),
                     Some(state),
@@ -912,10 +928,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 return Ok(CallToolResponse::Complete(to_sdk(result)));
             }
             asked += 1;
+            trace.approval_asked();
             // A user who does not answer within the approval TTL has declined.
             let ttl = self.approvals.ttl();
             let Ok(reply) = tokio::time::timeout(ttl, rc.peer.create_elicitation(params)).await
             else {
+                trace.approval_refused();
                 log_refusal(info.name, Refusal::Expired);
                 return Ok(CallToolResponse::Complete(to_sdk(approval_refused(
                     Refusal::Expired,
@@ -928,9 +946,11 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 ..Answer::from_elicit(&reply)
             };
             if !answer.accepted {
+                trace.approval_declined();
                 tracing::info!(tool = info.name, "input request declined by the user");
                 return Ok(CallToolResponse::Complete(to_sdk(approval_declined())));
             }
+            trace.approval_granted();
             answers.insert(need.name, answer);
         }
     }
@@ -941,6 +961,8 @@ struct Round<'a> {
     tool: &'a str,
     arguments: &'a Value,
     http: Option<&'a ::http::request::Parts>,
+    /// What the call's trace records of its decisions.
+    trace: &'a CallTrace,
 }
 
 /// Stops a handler's task and cancels its token when dropped while armed: the call ended
@@ -1126,6 +1148,11 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for Server<Ctx> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context).await
+        let info = self.infos.get(request.name.as_ref());
+        let trace = CallTrace::start(info, &request, &context, &self.connection);
+        let span = trace.span().clone();
+        let outcome = self.call(request, context, &trace).instrument(span).await;
+        trace.finish(&outcome);
+        outcome
     }
 }

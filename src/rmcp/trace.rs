@@ -1,0 +1,378 @@
+//! One `tracing` span per `tools/call`, named and attributed after the OpenTelemetry
+//! semantic conventions for MCP, plus catalogc's own decisions under the `catalogc.` prefix
+//! (docs/runtime.md, "Traces").
+//!
+//! The span (target [`TARGET`]) is named `tools/call` and carries `otel.name = "tools/call
+//! {tool}"`, `otel.kind = "server"`, `mcp.method.name`, `mcp.session.id` (a digest of the
+//! session, never the id itself), `mcp.protocol.version`, `jsonrpc.request.id`,
+//! `gen_ai.tool.name`, `gen_ai.operation.name = "execute_tool"`, `network.transport` and, on
+//! failure, `error.type` (`tool_error` for a tool error, the JSON-RPC code for a protocol
+//! error) and `rpc.response.status_code`. When the call ends, one event of the same target
+//! repeats every field with the duration (`mcp.server.operation.duration`, seconds): the
+//! JSON trace line ([`super::telemetry`]) that `catalogc report` reads.
+//!
+//! Nothing a client sent is recorded as it was sent: the arguments are a digest taken after
+//! the tool's `sensitive` fields are removed, the idempotency key a digest of the key. Error
+//! codes and classes come from the catalog, never from a handler's message.
+
+use crate::runtime::ToolInfo;
+use crate::runtime::canonical::{digest, sha256_hex};
+use ::rmcp::ErrorData;
+use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ProtocolVersion};
+use ::rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use std::sync::Mutex;
+use std::time::Instant;
+use tracing::field::Empty;
+
+/// The `tracing` target of the call spans and of the trace lines.
+pub const TARGET: &str = "catalogc::trace";
+
+/// What the server decided during one call, as the call's code paths report it.
+#[derive(Debug, Default)]
+struct Facts {
+    /// `asked`, `granted`, `declined` or `refused`.
+    approval: Option<&'static str>,
+    /// The call reached the idempotency check (the context was built).
+    reached_store: bool,
+    /// The handler ran (the arguments were checked by it).
+    handler_ran: bool,
+}
+
+/// The trace of one `tools/call` in progress.
+#[derive(Debug)]
+pub(super) struct CallTrace {
+    span: tracing::Span,
+    start: Instant,
+    facts: Mutex<Facts>,
+    fixed: Fixed,
+}
+
+/// What is known when the call arrives.
+#[derive(Debug)]
+struct Fixed {
+    tool: String,
+    session: Option<String>,
+    protocol: Option<String>,
+    era: &'static str,
+    request_id: String,
+    transport: &'static str,
+    version: Option<&'static str>,
+    effect: Option<&'static str>,
+    contract: Option<&'static str>,
+    arguments: Option<String>,
+    key: Option<String>,
+}
+
+impl CallTrace {
+    /// Opens the span of one call of `info` (`None`: the tool is unknown). `connection`
+    /// names the session of a transport without session ids (one stdio connection).
+    pub(super) fn start(
+        info: Option<&ToolInfo>,
+        params: &CallToolRequestParams,
+        rc: &RequestContext<RoleServer>,
+        connection: &str,
+    ) -> CallTrace {
+        let http = rc.extensions.get::<::http::request::Parts>();
+        let session = match http {
+            Some(parts) => parts
+                .headers
+                .get("mcp-session-id")
+                .map(|v| session_digest(v.as_bytes())),
+            None => Some(session_digest(connection.as_bytes())),
+        };
+        let protocol = rc.protocol_version().map(|v| v.as_str().to_string());
+        let era = match protocol.as_deref() {
+            Some(v) if v >= ProtocolVersion::V_2026_07_28.as_str() => "2026-07-28",
+            _ => "pre-2026-07-28",
+        };
+        let arguments = params.arguments.as_ref();
+        let fixed = Fixed {
+            tool: params.name.to_string(),
+            session,
+            protocol,
+            era,
+            request_id: rc.id.to_string(),
+            transport: if http.is_some() { "tcp" } else { "pipe" },
+            version: info.map(|i| i.version),
+            effect: info.map(|i| i.policy.effect),
+            contract: info.map(|i| i.contract_hash),
+            arguments: info.map(|i| arguments_digest(i, arguments)),
+            key: info.and_then(|i| {
+                let idem = i.policy.idempotency?;
+                let key = arguments?.get(idem.key)?.as_str()?;
+                Some(sha256_hex(key.as_bytes()))
+            }),
+        };
+        let span = tracing::info_span!(
+            target: TARGET,
+            "tools/call",
+            otel.name = %format_args!("tools/call {}", fixed.tool),
+            otel.kind = "server",
+            otel.status_code = Empty,
+            mcp.method.name = "tools/call",
+            mcp.session.id = fixed.session.as_deref(),
+            mcp.protocol.version = fixed.protocol.as_deref(),
+            jsonrpc.request.id = fixed.request_id.as_str(),
+            gen_ai.tool.name = fixed.tool.as_str(),
+            gen_ai.operation.name = "execute_tool",
+            network.transport = fixed.transport,
+            error.type = Empty,
+            rpc.response.status_code = Empty,
+            catalogc.tool.version = fixed.version,
+            catalogc.tool.effect = fixed.effect,
+            catalogc.contract.hash = fixed.contract,
+            catalogc.arguments.digest = fixed.arguments.as_deref(),
+            catalogc.validation = Empty,
+            catalogc.validation.violations = Empty,
+            catalogc.approval = Empty,
+            catalogc.idempotency = Empty,
+            catalogc.idempotency.key_digest = fixed.key.as_deref(),
+            catalogc.budget = Empty,
+            catalogc.error.code = Empty,
+            catalogc.error.class = Empty,
+            catalogc.error.kind = Empty,
+            catalogc.output = Empty,
+            catalogc.protocol.era = fixed.era,
+        );
+        #[cfg(feature = "otlp")]
+        super::telemetry::continue_trace(&span, params.meta.as_ref(), &rc.meta);
+        CallTrace {
+            span,
+            start: Instant::now(),
+            facts: Mutex::new(Facts::default()),
+            fixed,
+        }
+    }
+
+    /// The call's span, to run the call in.
+    pub(super) fn span(&self) -> &tracing::Span {
+        &self.span
+    }
+
+    fn with(&self, f: impl FnOnce(&mut Facts)) {
+        if let Ok(mut facts) = self.facts.lock() {
+            f(&mut facts);
+        }
+    }
+
+    /// The user was asked to approve (an input request went out).
+    pub(super) fn approval_asked(&self) {
+        self.with(|f| f.approval = Some("asked"));
+    }
+
+    /// The user's answer was verified and accepted.
+    pub(super) fn approval_granted(&self) {
+        self.with(|f| f.approval = Some("granted"));
+    }
+
+    /// The user declined or cancelled.
+    pub(super) fn approval_declined(&self) {
+        self.with(|f| f.approval = Some("declined"));
+    }
+
+    /// The answers were refused (forged, tampered with, expired, for other arguments).
+    pub(super) fn approval_refused(&self) {
+        self.with(|f| f.approval = Some("refused"));
+    }
+
+    /// The call reached its idempotency check.
+    pub(super) fn reached_store(&self) {
+        self.with(|f| f.reached_store = true);
+    }
+
+    /// The handler was started.
+    pub(super) fn handler_ran(&self) {
+        self.with(|f| f.handler_ran = true);
+    }
+
+    /// Records the call's outcome on its span and writes its trace line.
+    pub(super) fn finish(self, outcome: &Result<CallToolResponse, ErrorData>) {
+        let facts = self.facts.into_inner().unwrap_or_default();
+        let fixed = &self.fixed;
+        let decided = decide(&facts, fixed.key.is_some(), outcome);
+        let span = &self.span;
+        if decided.error_type.is_some() {
+            span.record("otel.status_code", "error");
+        }
+        span.record("error.type", decided.error_type.as_deref());
+        span.record("rpc.response.status_code", decided.rpc_code.as_deref());
+        span.record("catalogc.validation", decided.validation);
+        span.record("catalogc.validation.violations", decided.violations);
+        span.record("catalogc.approval", facts.approval);
+        span.record("catalogc.idempotency", decided.idempotency);
+        span.record("catalogc.budget", decided.budget);
+        span.record("catalogc.error.code", decided.code.as_deref());
+        span.record("catalogc.error.class", decided.class.as_deref());
+        span.record("catalogc.error.kind", decided.kind);
+        span.record("catalogc.output", decided.output);
+        let seconds = self.start.elapsed().as_secs_f64();
+        tracing::event!(
+            target: TARGET,
+            tracing::Level::INFO,
+            mcp.method.name = "tools/call",
+            mcp.session.id = fixed.session.as_deref(),
+            mcp.protocol.version = fixed.protocol.as_deref(),
+            mcp.server.operation.duration = seconds,
+            jsonrpc.request.id = fixed.request_id.as_str(),
+            gen_ai.tool.name = fixed.tool.as_str(),
+            gen_ai.operation.name = "execute_tool",
+            network.transport = fixed.transport,
+            error.type = decided.error_type.as_deref(),
+            rpc.response.status_code = decided.rpc_code.as_deref(),
+            catalogc.tool.version = fixed.version,
+            catalogc.tool.effect = fixed.effect,
+            catalogc.contract.hash = fixed.contract,
+            catalogc.arguments.digest = fixed.arguments.as_deref(),
+            catalogc.validation = decided.validation,
+            catalogc.validation.violations = decided.violations,
+            catalogc.approval = facts.approval,
+            catalogc.idempotency = decided.idempotency,
+            catalogc.idempotency.key_digest = fixed.key.as_deref(),
+            catalogc.budget = decided.budget,
+            catalogc.error.code = decided.code.as_deref(),
+            catalogc.error.class = decided.class.as_deref(),
+            catalogc.error.kind = decided.kind,
+            catalogc.output = decided.output,
+            catalogc.protocol.era = fixed.era,
+            "tools/call"
+        );
+    }
+}
+
+/// The outcome fields of one call.
+#[derive(Debug, Default, PartialEq)]
+struct Decided {
+    error_type: Option<String>,
+    rpc_code: Option<String>,
+    validation: Option<&'static str>,
+    violations: Option<u64>,
+    idempotency: Option<&'static str>,
+    budget: Option<&'static str>,
+    code: Option<String>,
+    class: Option<String>,
+    kind: Option<&'static str>,
+    output: Option<&'static str>,
+}
+
+/// Reads the outcome fields off what the call answered and what it did on the way.
+fn decide(facts: &Facts, has_key: bool, outcome: &Result<CallToolResponse, ErrorData>) -> Decided {
+    let result = match outcome {
+        Err(e) => {
+            let code = e.code.0.to_string();
+            return Decided {
+                error_type: Some(code.clone()),
+                rpc_code: Some(code),
+                kind: Some("protocol"),
+                ..Decided::default()
+            };
+        }
+        Ok(CallToolResponse::Complete(result)) => Some(result),
+        Ok(_) => None,
+    };
+    let error = result.and_then(error_object);
+    let code = error
+        .as_ref()
+        .and_then(|e| e.get("code")?.as_str().map(str::to_string));
+    let class = error
+        .as_ref()
+        .and_then(|e| e.get("class")?.as_str().map(str::to_string));
+    let is_error = result.is_some_and(|r| r.is_error == Some(true));
+    let invalid = code.as_deref() == Some("INVALID_ARGUMENTS");
+    let violations = error
+        .as_ref()
+        .filter(|_| invalid)
+        .and_then(|e| e.get("violations")?.as_array().map(|v| v.len() as u64));
+    let idempotency = if !has_key || !facts.reached_store {
+        None
+    } else if facts.handler_ran {
+        Some("executed")
+    } else {
+        Some(match code.as_deref() {
+            Some("IDEMPOTENCY_KEY_REUSED") => "conflict",
+            Some("IDEMPOTENCY_KEY_IN_FLIGHT") => "in-flight",
+            Some("IDEMPOTENCY_UNAVAILABLE") => "unavailable",
+            _ => "replayed",
+        })
+    };
+    let output = match code.as_deref() {
+        _ if result.is_none() || !facts.handler_ran => None,
+        None if !is_error => Some("valid"),
+        Some("INVALID_TOOL_OUTPUT") => Some("withheld"),
+        Some("RESULT_TOO_LARGE") => Some("too-large"),
+        _ => None,
+    };
+    Decided {
+        error_type: is_error.then(|| "tool_error".to_string()),
+        rpc_code: None,
+        validation: facts
+            .handler_ran
+            .then_some(if invalid { "invalid" } else { "valid" }),
+        violations,
+        idempotency,
+        budget: Some(if code.as_deref() == Some("BUDGET_EXCEEDED") {
+            "exceeded"
+        } else {
+            "ok"
+        }),
+        kind: is_error.then(|| error_kind(code.as_deref(), class.as_deref())),
+        code,
+        class,
+        output,
+    }
+}
+
+/// A tool error's object: the JSON of its text block.
+fn error_object(result: &CallToolResult) -> Option<Value> {
+    if result.is_error != Some(true) {
+        return None;
+    }
+    let text = result.content.first()?.as_text()?;
+    serde_json::from_str(&text.text).ok()
+}
+
+/// Which kind of failure a tool error is, for the error rates of `catalogc report`:
+/// `arguments` (the call broke the input schema: `INVALID_ARGUMENTS`), `permission` (class
+/// `permission-denied`, and every refused, declined, expired or impossible approval),
+/// `infrastructure` (classes `rate-limited`, `unavailable`, `timeout`, `budget-exceeded`,
+/// `internal`: the tool could not do its work) or `business` (every other class: the tool
+/// worked and said no — `not-found`, `conflict`, `precondition-failed`, `business-rejected`,
+/// a declared `invalid-argument`).
+pub fn error_kind(code: Option<&str>, class: Option<&str>) -> &'static str {
+    match (code, class) {
+        (Some("INVALID_ARGUMENTS"), _) => "arguments",
+        (
+            Some("APPROVAL_DECLINED" | "APPROVAL_EXPIRED" | "APPROVAL_INVALID" | "INPUT_REQUIRED"),
+            _,
+        )
+        | (_, Some("permission-denied")) => "permission",
+        (
+            _,
+            Some("rate-limited" | "unavailable" | "timeout" | "budget-exceeded" | "internal")
+            | None,
+        ) => "infrastructure",
+        _ => "business",
+    }
+}
+
+/// The digest of the arguments with the tool's sensitive fields removed.
+fn arguments_digest(info: &ToolInfo, arguments: Option<&serde_json::Map<String, Value>>) -> String {
+    let kept: serde_json::Map<String, Value> = arguments
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !info.policy.is_sensitive(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    digest(&Value::Object(kept))
+}
+
+/// A session id as traced: the first 16 hex digits of its SHA-256, so a trace never holds a
+/// live session id.
+fn session_digest(id: &[u8]) -> String {
+    let hex = sha256_hex(id);
+    let digits = hex.strip_prefix("sha256:").unwrap_or(&hex);
+    digits.chars().take(16).collect()
+}
+
+#[cfg(test)]
+mod tests;
