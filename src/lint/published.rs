@@ -246,7 +246,7 @@ const OPEN: &[&str] = &[
 ];
 
 /// Whether an undocumented field of a published tool is clear without a doc: its name is
-/// made of [`EVIDENT`] words and does not end in an [`OPEN`] one, or it is the id, name or
+/// made of `EVIDENT` words and does not end in an `OPEN` one, or it is the id, name or
 /// number of a resource the tool's own name or text names (`survey_id` in `survey-delete`).
 pub fn self_evident(name_words: &[String], tool_words: &[String], tool_text: &str) -> bool {
     let Some(last) = name_words.last() else {
