@@ -395,9 +395,8 @@ tool "{tool}" version="1.0.0" {{
     )
 }
 
-/// The cross-catalog findings of an open catalog follow every way another catalog of its
-/// folder changes: edited in the editor, closed, rewritten on disk with or without an event
-/// from the editor.
+/// An `override` block of catalogc.kdl turns a rule off for the files its glob matches
+/// and for those only: the same finding stays in a catalog outside the glob.
 #[test]
 fn overrides_of_catalogc_kdl_apply_to_the_files_they_match() {
     let c = Client::start();
@@ -414,6 +413,9 @@ fn overrides_of_catalogc_kdl_apply_to_the_files_they_match() {
     assert!(!unknown(&c.diagnostics(&b)), "{:?}", c.diagnostics(&b));
 }
 
+/// The cross-catalog findings of an open catalog follow every way another catalog of its
+/// folder changes: edited in the editor, closed, rewritten on disk with or without an event
+/// from the editor.
 #[test]
 fn cross_catalog_findings_follow_the_other_catalogs() {
     let c = Client::start();
