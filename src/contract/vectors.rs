@@ -23,7 +23,7 @@
 
 use super::shape::shape_of;
 use super::{Artifacts, catalogs_by_name};
-use crate::model::Project;
+use crate::model::{Catalog, Project, Tool};
 use crate::runtime::validate::{check, compile_pattern};
 use serde_json::{Number, Value, json};
 
@@ -851,41 +851,48 @@ pub fn apply(v: &mut Value, edit: &Edit) {
     }
 }
 
+/// Every tool of `project` with its contract, in [`records`] order: catalogs by name (as
+/// `tools/list` orders them), tools in declaration order.
+fn contracts<'p>(
+    project: &'p Project,
+    artifacts: &'p Artifacts,
+) -> impl Iterator<Item = (&'p Catalog, &'p Tool, &'p super::ToolContract)> + 'p {
+    catalogs_by_name(project).into_iter().flat_map(move |c| {
+        let cat = &project.catalogs[c];
+        (cat.tools.iter().enumerate())
+            .filter_map(move |(t, tool)| Some((cat, tool, artifacts.tool(c, t)?)))
+    })
+}
+
 /// Every vector of every tool of `project` as one JSON record each: catalogs by name (as
 /// `tools/list` orders them), tools in declaration order, input then output, vectors in
 /// [`vectors`] order. `artifacts` are the project's contracts. Fails, naming the tool, on a
 /// schema [`vectors`] cannot take.
 pub fn records(project: &Project, artifacts: &Artifacts) -> Result<Vec<Value>, String> {
     let mut out = Vec::new();
-    for c in catalogs_by_name(project) {
-        let cat = &project.catalogs[c];
-        for (t, tool) in cat.tools.iter().enumerate() {
-            let Some(contract) = artifacts.tool(c, t) else {
-                continue;
-            };
-            let sides = [
-                ("input", Some(contract.input_schema_value())),
-                ("output", contract.output_schema_value()),
-            ];
-            for (side, schema) in sides {
-                let Some(schema) = schema else { continue };
-                let side_vectors = vectors(&schema)
-                    .map_err(|e| format!("tool {}: {side} schema {e}", tool.name.value))?;
-                for (i, v) in side_vectors.into_iter().enumerate() {
-                    out.push(json!({
-                        "id": format!("{}/{}/{side}/{i}", cat.name.value, tool.name.value),
-                        "catalog": cat.name.value,
-                        "catalog_version": cat.version.value,
-                        "tool": tool.name.value,
-                        "tool_version": tool.version.value,
-                        "side": side,
-                        "kind": v.kind.as_str(),
-                        "pointer": v.pointer,
-                        "note": v.note,
-                        "instance": v.instance,
-                        "expect": if v.accept { "accept" } else { "reject" },
-                    }));
-                }
+    for (cat, tool, contract) in contracts(project, artifacts) {
+        let sides = [
+            ("input", Some(contract.input_schema_value())),
+            ("output", contract.output_schema_value()),
+        ];
+        for (side, schema) in sides {
+            let Some(schema) = schema else { continue };
+            let side_vectors = vectors(&schema)
+                .map_err(|e| format!("tool {}: {side} schema {e}", tool.name.value))?;
+            for (i, v) in side_vectors.into_iter().enumerate() {
+                out.push(json!({
+                    "id": format!("{}/{}/{side}/{i}", cat.name.value, tool.name.value),
+                    "catalog": cat.name.value,
+                    "catalog_version": cat.version.value,
+                    "tool": tool.name.value,
+                    "tool_version": tool.version.value,
+                    "side": side,
+                    "kind": v.kind.as_str(),
+                    "pointer": v.pointer,
+                    "note": v.note,
+                    "instance": v.instance,
+                    "expect": if v.accept { "accept" } else { "reject" },
+                }));
             }
         }
     }
@@ -903,15 +910,8 @@ pub fn refusals(
     disabled: &[&str],
 ) -> Vec<Value> {
     let mut out = Vec::new();
-    for c in catalogs_by_name(project) {
-        let cat = &project.catalogs[c];
-        for (t, tool) in cat.tools.iter().enumerate() {
-            let Some(contract) = artifacts.tool(c, t) else {
-                continue;
-            };
-            if !disabled.contains(&tool.name.value.as_str()) {
-                continue;
-            }
+    for (cat, tool, contract) in contracts(project, artifacts) {
+        if disabled.contains(&tool.name.value.as_str()) {
             out.push(json!({
                 "id": format!("{}/{}/call/disabled", cat.name.value, tool.name.value),
                 "catalog": cat.name.value,
