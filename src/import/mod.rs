@@ -18,6 +18,7 @@ pub mod effects;
 pub mod kdl;
 pub mod locate;
 mod schema;
+mod shape;
 
 use crate::diag::{FileId, Level};
 use kdl::{Item, Node};

@@ -7,9 +7,11 @@
 
 use super::ToolNotes;
 use super::kdl::{Node, Val};
+use super::shape::Shape;
 use crate::contract::schema::HEADER_KEYWORD;
 use crate::model::{Format, Unit};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Object nesting beyond which a schema becomes a closed empty object: the catalog format
 /// nests declarations at most 64 blocks deep and an array level takes two.
@@ -72,7 +74,7 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
         cx.report(block, &at, lost);
         return;
     }
-    let mut rest: Vec<&str> = shape.keys().map(String::as_str).collect();
+    let mut rest: Vec<&str> = shape.keys().collect();
     rest.retain(|k| !matches!(*k, "$defs" | "definitions" | "title"));
     if let Some(d) = shape.get("description").and_then(Value::as_str) {
         lost.push(format!(
@@ -90,10 +92,10 @@ pub(super) fn top(block: &mut Node, schema: Option<&Value>, side: &str, tn: &mut
 }
 
 /// The keywords of `shape` no step read (`read` lists those of the type's own step).
-fn unread(shape: &Map<String, Value>, keys: &[&str], read: &[&str], lost: &mut Vec<String>) {
+fn unread(shape: &Shape<'_>, keys: &[&str], read: &[&str], lost: &mut Vec<String>) {
     for k in keys {
-        if !read.contains(k) && !COMMON.contains(k) && shape.contains_key(*k) {
-            let value = shape.get(*k).map(short).unwrap_or_default();
+        if !read.contains(k) && !COMMON.contains(k) && shape.contains_key(k) {
+            let value = shape.get(k).map(short).unwrap_or_default();
             lost.push(format!("`{k}` ({value}) is not expressible; left out"));
         }
     }
@@ -144,8 +146,6 @@ struct Cx<'a, 'n, 't> {
     reported: usize,
 }
 
-type Shape = Map<String, Value>;
-
 impl Cx<'_, '_, '_> {
     fn report(&mut self, block: &mut Node, at: &At, lost: Vec<String>) {
         for what in lost {
@@ -155,12 +155,12 @@ impl Cx<'_, '_, '_> {
     }
 
     /// `schema` flattened: see the module documentation. What is dropped goes to `lost`.
-    fn shape(&mut self, schema: &Value, lost: &mut Vec<String>) -> Shape {
+    fn shape<'v>(&mut self, schema: &'v Value, lost: &mut Vec<String>) -> Shape<'v> {
         let Some(obj) = schema.as_object() else {
             lost.push(format!("schema `{}`: any value", short(schema)));
-            return Shape::new();
+            return Shape::default();
         };
-        let mut out = Shape::new();
+        let mut out = Shape::default();
         if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
             let root = self.root;
             match r.strip_prefix('#').and_then(|p| root.pointer(p)) {
@@ -168,7 +168,8 @@ impl Cx<'_, '_, '_> {
                     self.followed += 1;
                     // Popped by `typed` once the whole subtree is built.
                     self.refs.push(r.to_string());
-                    out = self.shape(target, lost);
+                    // A target is shared by every schema naming it: copied, not borrowed.
+                    out = self.shape(target, lost).into_owned();
                 }
                 Some(_) => lost.push(format!("`$ref` {r:?} is recursive: any value")),
                 None => lost.push(format!("`$ref` {r:?} does not resolve: any value")),
@@ -176,7 +177,7 @@ impl Cx<'_, '_, '_> {
         }
         for (k, v) in obj {
             if k != "$ref" {
-                out.insert(k.clone(), v.clone());
+                out.insert(k.clone(), Cow::Borrowed(v));
             }
         }
         self.all_of(&mut out, lost);
@@ -187,12 +188,14 @@ impl Cx<'_, '_, '_> {
 
     /// `allOf`: every part must hold, so the parts are intersected into the outer schema
     /// ([`intersect`]), and the note says what each combined keyword became.
-    fn all_of(&mut self, out: &mut Shape, lost: &mut Vec<String>) {
-        let Some(Value::Array(parts)) = out.remove("allOf") else {
+    fn all_of<'v>(&mut self, out: &mut Shape<'v>, lost: &mut Vec<String>) {
+        // `allOf`, `anyOf` and `oneOf` reach a shape only from the schema's own keywords
+        // (a flattened part or target has none left), so they are borrowed.
+        let Some(Cow::Borrowed(Value::Array(parts))) = out.remove("allOf") else {
             return;
         };
         let mut merged = Vec::new();
-        for p in &parts {
+        for p in parts {
             let part = self.shape(p, lost);
             intersect(out, part, &mut merged);
         }
@@ -209,19 +212,19 @@ impl Cx<'_, '_, '_> {
         }
     }
 
-    fn union(&mut self, out: &mut Shape, lost: &mut Vec<String>) {
+    fn union<'v>(&mut self, out: &mut Shape<'v>, lost: &mut Vec<String>) {
         let key = if out.contains_key("anyOf") {
             "anyOf"
         } else {
             "oneOf"
         };
-        let Some(Value::Array(alts)) = out.remove(key) else {
+        let Some(Cow::Borrowed(Value::Array(alts))) = out.remove(key) else {
             return;
         };
         let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
         let mut kept: Vec<&Value> = alts.iter().filter(|a| !is_null(a)).collect();
         if kept.len() < alts.len() {
-            out.insert(NULLABLE.into(), Value::Bool(true));
+            out.insert(NULLABLE, Cow::Owned(Value::Bool(true)));
         }
         if kept.len() == 1 && alts.len() == 1 {
             lost.push(format!(
@@ -231,8 +234,8 @@ impl Cx<'_, '_, '_> {
         if kept.len() > 1
             && let Some(u) = self.tagged(key, &kept, lost)
         {
-            out.insert("type".into(), Value::from("object"));
-            out.insert(UNION.into(), u);
+            out.insert("type", Cow::Owned(Value::from("object")));
+            out.insert(UNION, Cow::Owned(u));
             return;
         }
         if kept.len() > 1 {
@@ -269,8 +272,8 @@ impl Cx<'_, '_, '_> {
         lost: &mut Vec<String>,
     ) -> Option<Value> {
         let mut flat_lost = Vec::new();
-        let shapes: Vec<Shape> = alts.iter().map(|a| self.shape(a, &mut flat_lost)).collect();
-        let tag_of = |s: &Shape, prop: &str| -> Option<String> {
+        let shapes: Vec<Shape<'_>> = alts.iter().map(|a| self.shape(a, &mut flat_lost)).collect();
+        let tag_of = |s: &Shape<'_>, prop: &str| -> Option<String> {
             let p = s.get("properties")?.get(prop)?;
             let c = match p.get("const") {
                 Some(c) => c,
@@ -309,7 +312,7 @@ impl Cx<'_, '_, '_> {
                 if let Some(Value::Array(r)) = s.get_mut("required") {
                     r.retain(|n| n.as_str() != Some(disc));
                 }
-                Some(Value::Array(vec![Value::from(tag), Value::Object(s)]))
+                Some(Value::Array(vec![Value::from(tag), s.into_value()]))
             })
             .collect();
         Some(serde_json::json!({"discriminator": disc, "key": key, "variants": variants}))
@@ -331,6 +334,7 @@ impl Cx<'_, '_, '_> {
             ) else {
                 continue;
             };
+            let shape = Shape::borrowed(shape);
             let mut vn = Node::new("variant").arg(name).block();
             if let Some(d) = shape.get("description").and_then(Value::as_str) {
                 vn.child(Node::new("doc").arg(d));
@@ -340,10 +344,10 @@ impl Cx<'_, '_, '_> {
                 json: format!("{}.{key}[{i}]", at.json),
             };
             let mut inner = Vec::new();
-            self.object_body(&mut vn, shape, &vat, depth + 1, &mut inner);
-            let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
+            self.object_body(&mut vn, &shape, &vat, depth + 1, &mut inner);
+            let keys: Vec<&str> = shape.keys().collect();
             unread(
-                shape,
+                &shape,
                 &keys,
                 &["properties", "required", "additionalProperties", "title"],
                 &mut inner,
@@ -358,7 +362,7 @@ impl Cx<'_, '_, '_> {
     fn object_body(
         &mut self,
         block: &mut Node,
-        shape: &Shape,
+        shape: &Shape<'_>,
         at: &At,
         depth: usize,
         lost: &mut Vec<String>,
@@ -498,7 +502,7 @@ impl Cx<'_, '_, '_> {
                 if open {
                     // Declared fields, then the extras' type; the body sees a closed object.
                     let mut closed = shape.clone();
-                    closed.insert("additionalProperties".into(), Value::Bool(false));
+                    closed.insert("additionalProperties", Cow::Owned(Value::Bool(false)));
                     self.object_body(&mut node, &closed, at, depth + 1, &mut inner);
                     let extra = self.extra(&shape, at, depth, &mut inner);
                     node.child(extra);
@@ -562,7 +566,7 @@ impl Cx<'_, '_, '_> {
                 }
             }
         }
-        let keys: Vec<&str> = shape.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = shape.keys().collect();
         unread(&shape, &keys, &read, lost);
         node
     }
@@ -570,7 +574,7 @@ impl Cx<'_, '_, '_> {
     /// The `extra` node of an open object with fields: its `additionalProperties` as the
     /// type map values may have, or `json` (for `true`, and with a note for a map of maps or
     /// of unions).
-    fn extra(&mut self, shape: &Shape, at: &At, depth: usize, lost: &mut Vec<String>) -> Node {
+    fn extra(&mut self, shape: &Shape<'_>, at: &At, depth: usize, lost: &mut Vec<String>) -> Node {
         let why =
             "extra properties {} are not expressible (maps and unions of extras have no form)";
         let (node, extra_at, extra_lost) =
@@ -586,7 +590,7 @@ impl Cx<'_, '_, '_> {
     fn map(
         &mut self,
         head: Node,
-        shape: &Shape,
+        shape: &Shape<'_>,
         at: &At,
         depth: usize,
         lost: &mut Vec<String>,
@@ -614,10 +618,10 @@ impl Cx<'_, '_, '_> {
     fn open_values(
         &mut self,
         name: &str,
-        shape: &Shape,
+        shape: &Shape<'_>,
         at: &At,
         depth: usize,
-        fits: &dyn Fn(&Shape) -> bool,
+        fits: &dyn Fn(&Shape<'_>) -> bool,
         why: &str,
     ) -> (Node, At, Vec<String>) {
         let place = At {
@@ -646,7 +650,7 @@ impl Cx<'_, '_, '_> {
     fn array(
         &mut self,
         node: &mut Node,
-        shape: &Shape,
+        shape: &Shape<'_>,
         at: &At,
         depth: usize,
         lost: &mut Vec<String>,
@@ -698,7 +702,7 @@ impl Cx<'_, '_, '_> {
     fn field_level(
         &mut self,
         mut node: Node,
-        shape: &Shape,
+        shape: &Shape<'_>,
         ty: &str,
         lost: &mut Vec<String>,
     ) -> Node {
@@ -741,7 +745,7 @@ impl Cx<'_, '_, '_> {
 
 /// `min-entries` / `max-entries` from `minProperties` / `maxProperties` (of a map or an
 /// open object).
-fn count_props(mut node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
+fn count_props(mut node: Node, shape: &Shape<'_>, lost: &mut Vec<String>) -> Node {
     for (key, attr) in [
         ("minProperties", "min-entries"),
         ("maxProperties", "max-entries"),
@@ -758,7 +762,7 @@ fn count_props(mut node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
 
 /// The format's map values and extras: scalars, arrays and objects with fields (not maps or
 /// unions: a map of maps has no form).
-fn map_value_fits(t: &Shape) -> bool {
+fn map_value_fits(t: &Shape<'_>) -> bool {
     match t.get("type").and_then(Value::as_str) {
         Some("string" | "integer" | "number" | "boolean" | "array") => true,
         Some("object") => !is_map(t) && !t.contains_key(UNION),
@@ -768,7 +772,7 @@ fn map_value_fits(t: &Shape) -> bool {
 
 /// An object schema that is a map: free keys (`additionalProperties` `true` or a schema) and
 /// no named property.
-fn is_map(shape: &Shape) -> bool {
+fn is_map(shape: &Shape<'_>) -> bool {
     let open = match shape.get("additionalProperties") {
         Some(Value::Bool(b)) => *b,
         Some(Value::Object(_)) => true,
@@ -788,13 +792,13 @@ fn is_map(shape: &Shape) -> bool {
 /// intersected keeps `out`'s word: a second `pattern` (the format has one per field) or
 /// another `type`, `format`, `const` or `multipleOf`. `merged` gets one line per keyword
 /// that both had.
-fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
+fn intersect<'v>(out: &mut Shape<'v>, part: Shape<'v>, merged: &mut Vec<String>) {
     for (k, theirs) in part {
-        let Some(mine) = out.get_mut(&k) else {
+        let Some(mine) = out.get(&k) else {
             out.insert(k, theirs);
             continue;
         };
-        if *mine == theirs {
+        if *mine == *theirs {
             continue;
         }
         let f = |v: &Value| v.as_f64();
@@ -806,11 +810,11 @@ fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
                 let lower = k.starts_with("min") || k == "exclusiveMinimum";
                 let (a, b) = (f(mine).unwrap_or(0.0), f(&theirs).unwrap_or(0.0));
                 let keep_theirs = if lower { b > a } else { b < a };
-                let both = format!("`{k}` {mine} and {theirs}");
+                let kept = if keep_theirs { &*theirs } else { mine };
+                merged.push(format!("`{k}` {mine} and {theirs} → {kept}"));
                 if keep_theirs {
-                    *mine = theirs;
+                    out.insert(k, theirs);
                 }
-                merged.push(format!("{both} → {mine}"));
             }
             "enum" if mine.is_array() && theirs.is_array() => {
                 let same = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
@@ -818,7 +822,7 @@ fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
                     _ => a == b,
                 };
                 let theirs = theirs.as_array().map(Vec::as_slice).unwrap_or_default();
-                if let Some(values) = mine.as_array_mut() {
+                if let Some(values) = out.get_mut(&k).and_then(Value::as_array_mut) {
                     let before = values.len();
                     values.retain(|v| theirs.iter().any(|t| same(v, t)));
                     merged.push(format!(
@@ -828,17 +832,12 @@ fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
                     ));
                 }
             }
-            "required" => {
-                if let (Some(mine), Value::Array(theirs)) = (mine.as_array_mut(), theirs) {
-                    for r in theirs {
-                        if !mine.contains(&r) {
-                            mine.push(r);
-                        }
-                    }
-                }
-            }
+            "required" => add_required(out, theirs),
             "properties" => {
-                if let (Some(mine), Value::Object(theirs)) = (mine.as_object_mut(), theirs) {
+                if let (Some(mine), Value::Object(theirs)) = (
+                    out.get_mut(&k).and_then(Value::as_object_mut),
+                    theirs.into_owned(),
+                ) {
                     for (name, schema) in theirs {
                         match mine.get_mut(&name) {
                             Some(m) if *m != schema => {
@@ -854,12 +853,12 @@ fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
                 }
             }
             "uniqueItems" => {
-                if theirs == Value::Bool(true) {
-                    *mine = theirs;
+                if *theirs == Value::Bool(true) {
+                    out.insert(k, theirs);
                 }
             }
-            "additionalProperties" if theirs == Value::Bool(false) => {
-                *mine = theirs;
+            "additionalProperties" if *theirs == Value::Bool(false) => {
+                out.insert(k, theirs);
                 merged.push("`additionalProperties` false in one of them: closed".into());
             }
             "description" | "title" | "examples" | "default" | "$comment" => {}
@@ -872,24 +871,38 @@ fn intersect(out: &mut Shape, part: Shape, merged: &mut Vec<String>) {
 }
 
 /// Adds to `out` every key of `part` it does not have (the outer schema's words win).
-fn merge_under(out: &mut Shape, part: Shape) {
+fn merge_under<'v>(out: &mut Shape<'v>, part: Shape<'v>) {
     for (k, v) in part {
-        match (out.get_mut(&k), v) {
-            (Some(Value::Object(mine)), Value::Object(theirs)) if k == "properties" => {
-                for (pk, pv) in theirs {
-                    mine.entry(pk).or_insert(pv);
-                }
-            }
-            (Some(Value::Array(mine)), Value::Array(theirs)) if k == "required" => {
-                for r in theirs {
-                    if !mine.contains(&r) {
-                        mine.push(r);
+        let Some(mine) = out.get(&k) else {
+            out.insert(k, v);
+            continue;
+        };
+        match k.as_str() {
+            "properties" if mine.is_object() && v.is_object() => {
+                if let (Some(mine), Value::Object(theirs)) = (
+                    out.get_mut(&k).and_then(Value::as_object_mut),
+                    v.into_owned(),
+                ) {
+                    for (pk, pv) in theirs {
+                        mine.entry(pk).or_insert(pv);
                     }
                 }
             }
-            (Some(_), _) => {}
-            (None, v) => {
-                out.insert(k, v);
+            "required" if mine.is_array() && v.is_array() => add_required(out, v),
+            _ => {}
+        }
+    }
+}
+
+/// Adds to `out`'s `required` (when it is a list) each name of `theirs` it lacks.
+fn add_required(out: &mut Shape<'_>, theirs: Cow<'_, Value>) {
+    if let (Some(mine), Value::Array(theirs)) = (
+        out.get_mut("required").and_then(Value::as_array_mut),
+        theirs.into_owned(),
+    ) {
+        for r in theirs {
+            if !mine.contains(&r) {
+                mine.push(r);
             }
         }
     }
@@ -897,7 +910,7 @@ fn merge_under(out: &mut Shape, part: Shape) {
 
 /// `type` as one string: `null` dropped from a list, a union cut to its first member, an
 /// absent type inferred from the other keywords.
-fn single_type(out: &mut Shape, lost: &mut Vec<String>) {
+fn single_type(out: &mut Shape<'_>, lost: &mut Vec<String>) {
     let mut nullable = false;
     let ty = match out.get("type") {
         Some(Value::String(t)) => Some(t.clone()),
@@ -917,16 +930,16 @@ fn single_type(out: &mut Shape, lost: &mut Vec<String>) {
         _ => None,
     };
     if nullable {
-        out.insert(NULLABLE.into(), Value::Bool(true));
+        out.insert(NULLABLE, Cow::Owned(Value::Bool(true)));
     }
     let ty = ty.or_else(|| inferred_type(out));
     match ty {
-        Some(t) => out.insert("type".into(), Value::String(t)),
-        None => out.remove("type"),
-    };
+        Some(t) => out.insert("type", Cow::Owned(Value::String(t))),
+        None => drop(out.remove("type")),
+    }
 }
 
-fn inferred_type(s: &Shape) -> Option<String> {
+fn inferred_type(s: &Shape<'_>) -> Option<String> {
     if s.contains_key("properties") || s.contains_key("additionalProperties") {
         return Some("object".into());
     }
@@ -958,7 +971,11 @@ fn kind_label(v: &Value) -> String {
     }
 }
 
-fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static [&'static str]) {
+fn string(
+    head: Node,
+    shape: &Shape<'_>,
+    lost: &mut Vec<String>,
+) -> (Node, &'static [&'static str]) {
     const READ: &[&str] = &[
         "format",
         "enum",
@@ -970,7 +987,7 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
     let format = shape.get("format").and_then(Value::as_str);
     let only_format = !["enum", "const", "minLength", "maxLength", "pattern"]
         .iter()
-        .any(|k| shape.contains_key(*k));
+        .any(|k| shape.contains_key(k));
     if format == Some("date-time") && only_format {
         return (head.arg("timestamp"), READ);
     }
@@ -1000,7 +1017,7 @@ fn string(head: Node, shape: &Shape, lost: &mut Vec<String>) -> (Node, &'static 
 
 fn number(
     head: Node,
-    shape: &Shape,
+    shape: &Shape<'_>,
     integer: bool,
     lost: &mut Vec<String>,
 ) -> (Node, &'static [&'static str]) {
@@ -1051,7 +1068,7 @@ fn number(
 
 /// The values of an `enum`, or of a `const` written as a one-value enum (with a note).
 fn listed_values<'s>(
-    shape: &'s Shape,
+    shape: &'s Shape<'_>,
     lost: &mut Vec<String>,
 ) -> Option<std::borrow::Cow<'s, [Value]>> {
     match (shape.get("enum"), shape.get("const")) {
@@ -1175,7 +1192,7 @@ fn examples(mut node: Node, v: &Value, ty: &str, lost: &mut Vec<String>) -> Node
 }
 
 /// `header="…"` of an input field from `x-mcp-header` (docs/catalog-format.md).
-fn header(node: Node, shape: &Shape, lost: &mut Vec<String>) -> Node {
+fn header(node: Node, shape: &Shape<'_>, lost: &mut Vec<String>) -> Node {
     match shape.get(HEADER_KEYWORD) {
         None => node,
         Some(Value::String(h)) => node.prop("header", h.as_str()),
