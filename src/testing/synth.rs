@@ -297,7 +297,10 @@ fn write_get(out: &mut String, res: &str, ty: &str, what: &str, place: &str, lis
     reference_field(out, res, true);
     let _ = write!(
         out,
-        r#"    }}
+        r#"        field "idempotency_key" "string" min-length=16 max-length=128 {{
+            doc "Key of an earlier create or delete of this record: the answer says whether it took effect."
+        }}
+    }}
 
     output {{
         field "record" "{ty}" required=#true {{ doc "The record with that reference." }}
