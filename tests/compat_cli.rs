@@ -534,3 +534,74 @@ fn a_backtick_in_a_field_name_cannot_escape_markdown_code_spans() {
         assert_eq!(row.matches("<td>").count(), 5, "{row}");
     }
 }
+
+/// A write tool's `resource key=` through the binary: removing it is major for `breaking`
+/// (a minor bump fails, a major one passes), `changelog` lists it with its class, and `lock
+/// --check` sees the contract hash move; adding it is minor.
+#[test]
+fn resource_key_changes_are_classified_by_breaking_changelog_and_lock() {
+    let tmp = repo_with_catalog();
+    let d = tmp.path();
+    edit(
+        d,
+        "tool \"payment_list\"",
+        r#"tool "invoice_void" version="1.0.0" {
+    summary "Void one invoice."
+    when "Use when the user asks to cancel an invoice."
+    when-not "Not for listing invoices; use invoice_list."
+    effect "update"
+    resource key="invoice_reference"
+    input {
+        field "invoice_reference" "string" required=#true max-length=16 { doc "The invoice."; }
+    }
+}
+
+tool "payment_list""#,
+    );
+    let (code, out, _) = catalogc(d, &["lock"]);
+    assert_eq!(code, 0, "{out}");
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "void"]);
+
+    edit(d, "    resource key=\"invoice_reference\"\n", "");
+    let (code, out, _) = catalogc(d, &["lock", "--check"]);
+    assert_eq!(code, 1, "the contract hash moved without a bump: {out}");
+    assert!(out.contains("invoice_void"), "{out}");
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("compat/tool-resource-removed"), "{out}");
+    assert!(out.contains("suggested 2.0.0"), "{out}");
+    let (_, md, _) = catalogc(d, &["changelog", "--against", "HEAD"]);
+    assert!(md.contains("resource key removed"), "{md}");
+    let bump = |node: &str, from: &str, to: &str| {
+        edit(
+            d,
+            &format!("{node} version=\"{from}\""),
+            &format!("{node} version=\"{to}\""),
+        );
+    };
+    bump("tool \"invoice_void\"", "1.0.0", "1.1.0");
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 1, "a minor bump is not enough: {out}");
+    bump("tool \"invoice_void\"", "1.1.0", "2.0.0");
+    bump("catalog \"billing\"", "1.4.0", "2.0.0");
+    let (code, out, _) = catalogc(d, &["breaking", "--against", "HEAD"]);
+    assert_eq!(code, 0, "{out}");
+
+    // The reverse edit, committed and compared: adding the key is minor.
+    git(d, &["commit", "-qam", "no key"]);
+    edit(
+        d,
+        "    effect \"update\"\n",
+        "    effect \"update\"\n    resource key=\"invoice_reference\"\n",
+    );
+    let (_, json, _) = catalogc(d, &["breaking", "--against", "HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let tools = v["catalogs"][0]["tools"].as_array().expect("tools");
+    let void = tools
+        .iter()
+        .find(|t| t["name"] == "invoice_void")
+        .expect("invoice_void");
+    assert_eq!(void["required"], "minor", "{json}");
+    assert_eq!(void["changes"][0]["rule"], "compat/tool-resource-added");
+}

@@ -456,6 +456,18 @@ kinds! {
         "on-timeout changed",
         "Clients recover from a timeout the way the old contract said (added and removed count as changed).",
         mirror: ToolLevel, reverse: [ToolOnTimeoutChanged];
+    ToolResourceAdded = "compat/tool-resource-added", Minor,
+        "resource key added",
+        "`resource key=` added to a write tool: the server now runs the writes on one resource value one at a time. Every call is accepted and answered as before; overlapping writes on one resource only wait for each other.",
+        mirror: ToolLevel, reverse: [ToolResourceRemoved];
+    ToolResourceRemoved = "compat/tool-resource-removed", Major,
+        "resource key removed",
+        "The server no longer serializes the writes on one resource value: clients that send overlapping writes and rely on them not racing (the documented guarantee) may now see lost updates. Keep the key, or ship a major version and tell clients to serialize themselves.",
+        mirror: ToolLevel, reverse: [ToolResourceAdded];
+    ToolResourceChanged = "compat/tool-resource-changed", Major,
+        "resource key changed",
+        "The writes are serialized by another input field: two calls that named one resource by the old key (and ran one after the other) may now run at once, so the guarantee clients relied on no longer holds for them.",
+        mirror: ToolLevel, reverse: [ToolResourceChanged];
     ToolErrorAdded = "compat/tool-error-added", Minor,
         "error code added",
         "Reported so clients can handle the new code; unknown codes fall back on their class.",
@@ -851,6 +863,9 @@ mod tests {
             ("tool-idempotency-removed", Major),
             ("tool-confirm-removed", Major),
             ("tool-on-timeout-changed", Major),
+            ("tool-resource-added", Minor),
+            ("tool-resource-removed", Major),
+            ("tool-resource-changed", Major),
             ("tool-error-added", Minor),
             ("tool-error-removed", Minor),
             ("tool-error-class-changed", Major),

@@ -23,6 +23,9 @@
 //! - `idempotency` added is minor, changed (key, scope, ttl) major; `confirm` added or its
 //!   digest changed is major; `on-timeout` added or removed counts as changed; `needs-input`
 //!   removed is minor, its kind changed major.
+//! - `resource key=` added is minor (writes on one value only wait for each other), removed
+//!   or changed major (writes clients relied on being serialized may race); no generated
+//!   type changes, so the source class is the wire class.
 //! - `cursor` is a string with `maxLength` 512 and `timestamp` a `date-time` string, and a
 //!   named type is the object it names, so equivalent spellings are not changes.
 //! - Added and removed tools have no version pair to check: the catalog's version carries

@@ -72,6 +72,7 @@ pub(super) fn compare(
     // Each group pushes its changes in a fixed order, so the report is the same every run.
     behaviour(&mut cx, old, new);
     outcome(&mut cx, old, new);
+    resource(&mut cx, old, new);
     errors(&mut cx, old, new);
     limits(&mut cx, old, new);
     needs_input(&mut cx, old, new);
@@ -232,6 +233,35 @@ fn outcome(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
             Some(span(new)),
             detail,
         );
+    }
+}
+
+/// `resource key=`: which input field serializes the writes, added, removed or changed.
+fn resource(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
+    let (os, ns) = (Some(old.span), Some(new.span));
+    match (old.resource.as_deref(), new.resource.as_deref()) {
+        (Some(o), None) => cx.push(
+            Kind::ToolResourceRemoved,
+            "resource",
+            Some(o.span),
+            ns,
+            format!("`{}`", o.key.value),
+        ),
+        (None, Some(n)) => cx.push(
+            Kind::ToolResourceAdded,
+            "resource",
+            os,
+            Some(n.span),
+            format!("`{}`", n.key.value),
+        ),
+        (Some(o), Some(n)) if o.key.value != n.key.value => cx.push(
+            Kind::ToolResourceChanged,
+            "resource",
+            Some(o.key.span),
+            Some(n.key.span),
+            format!("`{}` → `{}`", o.key.value, n.key.value),
+        ),
+        _ => {}
     }
 }
 

@@ -1,11 +1,15 @@
 //! Where a server's `tracing` output goes: the operator log to stderr, the call trace lines
-//! ([`super::trace`]) to a JSON lines file, and with the `otlp` feature the call spans to an
-//! OpenTelemetry collector over OTLP/HTTP (protobuf).
+//! ([`super::trace`]) to a JSON lines file, and with the `otlp` feature the call spans and
+//! the `mcp.server.operation.duration` histogram to an OpenTelemetry collector over
+//! OTLP/HTTP (protobuf).
 //!
 //! A trace line is tracing-subscriber's JSON format with the event's fields at the top level
 //! (docs/trace-line.schema.json). Each layer sees only what it is for: the operator log never
-//! the call spans, the trace file only the trace lines, the exporter only the spans; a
-//! server that traces nothing pays for no span.
+//! the call spans, the trace file only the trace lines, the span exporter only the spans, the
+//! metric only the trace lines; a server that traces nothing pays for no span.
+
+#[cfg(feature = "otlp")]
+mod operation_duration;
 
 use super::trace::TARGET;
 use std::fs::File;
@@ -21,11 +25,11 @@ use tracing_subscriber::util::SubscriberInitExt;
 pub struct Telemetry {
     /// Appends one JSON line per `tools/call` to this file.
     pub trace_file: Option<PathBuf>,
-    /// Exports the call spans over OTLP/HTTP to this collector (e.g.
-    /// `http://127.0.0.1:4318`; the spans go to `/v1/traces` below it). Needs the `otlp`
-    /// feature.
+    /// Exports the call spans and the `mcp.server.operation.duration` histogram over
+    /// OTLP/HTTP to this collector (e.g. `http://127.0.0.1:4318`; the spans go to
+    /// `/v1/traces` below it, the metric to `/v1/metrics`). Needs the `otlp` feature.
     pub otlp_endpoint: Option<String>,
-    /// The `service.name` of the exported spans.
+    /// The `service.name` of the exported spans and metric.
     pub service_name: String,
 }
 
@@ -98,52 +102,81 @@ impl Telemetry {
     where
         S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
     {
+        use opentelemetry::metrics::MeterProvider;
         use opentelemetry::trace::TracerProvider;
         use opentelemetry_otlp::{Protocol, WithExportConfig};
         let Some(endpoint) = &self.otlp_endpoint else {
-            return Ok((None, TelemetryGuard { provider: None }));
+            return Ok((
+                None,
+                TelemetryGuard {
+                    provider: None,
+                    meters: None,
+                },
+            ));
         };
+        let endpoint = endpoint.trim_end_matches('/');
+        let resource = opentelemetry_sdk::Resource::builder()
+            .with_service_name(self.service_name.clone())
+            .build();
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
             .with_protocol(Protocol::HttpBinary)
-            .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
+            .with_endpoint(format!("{endpoint}/v1/traces"))
             .build()
             .map_err(std::io::Error::other)?;
         let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
-            .with_resource(
-                opentelemetry_sdk::Resource::builder()
-                    .with_service_name(self.service_name.clone())
-                    .build(),
-            )
+            .with_resource(resource.clone())
             .build();
-        let layer = tracing_opentelemetry::layer()
+        let metrics = opentelemetry_otlp::MetricExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpBinary)
+            .with_endpoint(format!("{endpoint}/v1/metrics"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        let meters = opentelemetry_sdk::metrics::SdkMeterProvider::builder()
+            .with_periodic_exporter(metrics)
+            .with_resource(resource)
+            .build();
+        let spans = tracing_opentelemetry::layer()
             .with_tracer(provider.tracer("catalogc"))
             .with_filter(filter_fn(|m| m.is_span() && m.target() == TARGET));
+        let durations = operation_duration::OperationDuration::new(&meters.meter("catalogc"))
+            .with_filter(filter_fn(|m| m.is_event() && m.target() == TARGET));
         Ok((
-            Some(layer),
+            Some(spans.and_then(durations)),
             TelemetryGuard {
                 provider: Some(provider),
+                meters: Some(meters),
             },
         ))
     }
 }
 
-/// Keeps the exporter running; dropping it exports the spans still buffered.
+/// Keeps the exporters running; dropping it exports the spans still buffered and the
+/// metric's last figures.
 #[derive(Debug)]
-#[must_use = "dropping the guard stops the span export"]
+#[must_use = "dropping the guard stops the span and metric export"]
 pub struct TelemetryGuard {
     #[cfg(feature = "otlp")]
     provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
+    #[cfg(feature = "otlp")]
+    meters: Option<opentelemetry_sdk::metrics::SdkMeterProvider>,
 }
 
 impl Drop for TelemetryGuard {
     fn drop(&mut self) {
         #[cfg(feature = "otlp")]
-        if let Some(provider) = self.provider.take() {
-            if let Err(e) = provider.shutdown() {
-                eprintln!("catalogc: OTLP export: {e}");
-            }
+        if let Some(provider) = self.provider.take()
+            && let Err(e) = provider.shutdown()
+        {
+            eprintln!("catalogc: OTLP export: {e}");
+        }
+        #[cfg(feature = "otlp")]
+        if let Some(meters) = self.meters.take()
+            && let Err(e) = meters.shutdown()
+        {
+            eprintln!("catalogc: OTLP metric export: {e}");
         }
     }
 }

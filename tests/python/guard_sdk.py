@@ -17,19 +17,32 @@ what reached a tool and when it ran, on the server's side. Per era (ClientSessio
   handler intervals); renames of two notes overlap;
 - out-of-order completion: a slow call sent first finishes after a fast one sent second, and
   each result is its own tool's (rmcp matches them by request id).
+
+Over Streamable HTTP (`serve --mock … --http 127.0.0.1:0`, max-calls 3, one server per era):
+- 2025-11-25: an HTTP session (every call carries its `Mcp-Session-Id`) is refused its fourth
+  call, BUDGET_EXCEEDED naming max-calls and 3, the handler count staying at 3; a second
+  session of the same caller runs its calls;
+- 2026-07-28: requests carry no session id, so the budget is the caller's (its
+  `Authorization`): the fourth call is refused and does not run, a new connection of the same
+  caller is still refused, and another caller's calls run.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_sdk import check, results, tool_error, with_session
 
 CATALOG = "tests/python/guard.kdl"
@@ -170,11 +183,117 @@ async def resources(label: str, era: str, catalogc: str, tmp: Path) -> None:
     await with_session(era, t.params, body)
 
 
+class HttpTarget:
+    """One mock process on a free loopback port, with max-calls 3 and its record file."""
+
+    def __init__(self, catalogc: str, tmp: Path, case: str) -> None:
+        config = tmp / f"{case}.catalogc.kdl"
+        config.write_text("guard { max-calls 3 }\n")
+        self.record = tmp / f"{case}.jsonl"
+        self.log = tmp / f"{case}.stderr"
+        with self.log.open("w") as err:
+            self.proc = subprocess.Popen(
+                [catalogc, "serve", "--mock", CATALOG, "--config", str(config), "--record", str(self.record),
+                 "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 20
+        while not (found := re.search(r"listening on (http://\S+)", self.log.read_text())):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not start: {self.log.read_text()!r}")
+            time.sleep(0.05)
+        self.url = found.group(1)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class Caller:
+    """An HTTP client with its own `Authorization`, noting the session id of each tools/call."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.session_ids: list[str | None] = []
+
+    def http(self) -> Any:
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {self.token}"})
+
+        async def note(request: Any) -> None:
+            if request.method == "POST" and b'"tools/call"' in request.content:
+                self.session_ids.append(request.headers.get("mcp-session-id"))
+
+        http.event_hooks["request"].append(note)
+        return http
+
+    async def session(self, era: str, url: str, body: Any) -> None:
+        """Runs `body` with the `call_tool` of one connection of era `era`."""
+        async with self.http() as http:
+            if era == "2025-11-25":
+                async with streamable_http_client(url, http_client=http) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        await body(session.call_tool)
+            else:
+                async with Client(streamable_http_client(url, http_client=http)) as client:
+                    check(f"guard {era} http: the client speaks {era}", client.protocol_version == era,
+                          client.protocol_version)
+                    await body(client.call_tool)
+
+
+async def http_budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
+    """max-calls over Streamable HTTP: per HTTP session (2025-11-25), per caller (2026-07-28)."""
+    one = {"note_reference": "NOTE-1"}
+    t = HttpTarget(catalogc, tmp, f"{era}-http")
+    try:
+        first = Caller("alice")
+
+        async def spend(call: Any) -> None:
+            for _ in range(3):
+                r = await call("note_get", one)
+                assert not r.is_error, r
+            r = await call("note_get", one)
+            ran = len(runs(t.record))
+            check(f"{label}: the call past max-calls is BUDGET_EXCEEDED and does not run",
+                  refused(r, "max-calls", 3) and ran == 3, (ran, r))
+
+        await first.session(era, t.url, spend)
+        ids = set(first.session_ids)
+        if era == "2025-11-25":
+            check(f"{label}: every call carried the one HTTP session id",
+                  len(first.session_ids) == 4 and len(ids) == 1 and None not in ids, first.session_ids)
+        else:
+            check(f"{label}: the calls carried no HTTP session id", ids == {None}, first.session_ids)
+
+        def runs_once(what: str) -> Any:
+            async def body(call: Any) -> None:
+                before = len(runs(t.record))
+                r = await call("note_get", one)
+                check(f"{label}: {what} is not affected", not r.is_error and len(runs(t.record)) == before + 1, r)
+
+            return body
+
+        if era == "2025-11-25":
+            second = Caller("alice")
+            await second.session(era, t.url, runs_once("a second session of the same caller"))
+            check(f"{label}: the second session has its own id",
+                  second.session_ids and second.session_ids[0] not in ids, (ids, second.session_ids))
+        else:
+            async def still_refused(call: Any) -> None:
+                r = await call("note_get", one)
+                check(f"{label}: a new connection of the same caller is still refused (the caller's budget)",
+                      refused(r, "max-calls", 3) and len(runs(t.record)) == 3, r)
+
+            await Caller("alice").session(era, t.url, still_refused)
+            await Caller("bob").session(era, t.url, runs_once("another caller"))
+    finally:
+        t.stop()
+
+
 async def main(catalogc: str) -> None:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         for era in ("2025-11-25", "2026-07-28"):
-            for part in (budgets, resources):
+            for part in (budgets, resources, http_budgets):
                 label = f"guard {era} {part.__name__}"
                 try:
                     with anyio.fail_after(60):
