@@ -181,4 +181,19 @@ mod tests {
         assert_eq!(paths(&f), ["input.labels", "input.labels"]);
         assert!(f[0].message.contains("open object"), "{}", f[0].message);
     }
+
+    #[test]
+    fn a_published_list_accepts_a_named_syntax_and_open_array_items() {
+        let mut projection = field("projection", map(None));
+        projection.doc = Some(Sp::new("Matching the syntax of db.collection.find()".to_string(), Default::default()));
+        let t = tool(
+            "find",
+            Effect::Read,
+            vec![projection, field("documents", array(map(None), None)), field("shape", map(None))],
+            None,
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.shape", "input.shape"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 4);
+    }
 }

@@ -167,4 +167,16 @@ mod tests {
         assert_eq!(problem(&words("created_at"), &kind), None);
         assert_eq!(problem(&words("created_at"), &TyKind::String(Box::default())), Some(Problem::NotTimestamp));
     }
+
+    #[test]
+    fn a_published_duration_in_days_passes() {
+        let days = crate::model::Field {
+            doc: Some(sp("Duration in days for iterations.".to_string())),
+            ..field("iteration_duration", int(Some(1), Some(90)))
+        };
+        let t = tool("project_write", Effect::Update, vec![days, field("retry_delay", int(Some(0), Some(9)))], None);
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.retry_delay"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 2);
+    }
 }

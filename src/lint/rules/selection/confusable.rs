@@ -763,4 +763,14 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_published_list_reports_a_cluster_as_advice() {
+        let a = with_text("invoice_list", "List the invoices of the tenant.", "Use to find invoices.");
+        let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
+        let project = crate::model::Project { catalogs: vec![catalog("test", vec![a, b])] };
+        let found = run_with(&RULE, &project, &crate::lint::testkit::sites::published());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].level, Some(Level::Info));
+    }
 }

@@ -153,4 +153,17 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_published_list_measures_only_the_whole_description() {
+        let mut summary_only = tool("ledger_entry_get");
+        summary_only.summary = s(&"a".repeat(700));
+        let mut whole = tool("ledger_entry_list");
+        whole.summary = s(&"a".repeat(1100));
+        let project = crate::model::Project { catalogs: vec![catalog("test", vec![summary_only, whole])] };
+        let found = run_with(&RULE, &project, &crate::lint::testkit::sites::published());
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].starts_with("the rendered description of tool `ledger_entry_list`"), "{messages:?}");
+    }
 }
