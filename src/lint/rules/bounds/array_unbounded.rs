@@ -15,9 +15,11 @@ crate::lint::declare_rule! {
     ///
     /// On a published tools/list (`catalogc lint FILE.json`) arrays of a closed `enum` (unique
     /// or not), input include/exclude or filter lists (`include_fields`, `exclude`,
-    /// `statuses`, a doc that opens with "Filters results by …") and lists of dates are not
-    /// reported, and an output array is a warning: a result the server
-    /// fills, not a fan-out the model chooses.
+    /// `statuses`, a doc that opens with "Filters results by …"), lists of dates and the
+    /// lists an object holds as its settings (its `tags`, the `headers` a monitor sends, a
+    /// configured `…_list` such as `csp_src_list`) are not reported, and an output array is
+    /// `info`, hardening advice: a result the server fills, not a fan-out the model chooses,
+    /// whose size its author could only invent.
     ///
     /// ## Why is this bad?
     /// Without a bound the model may send thousands of elements in one call (a fan-out the
@@ -64,12 +66,12 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     if a.max_items.is_some() || unique_closed || result_limited {
         return;
     }
-    if cx.config.published && (closed_items(&a.items.kind) || is_filter(site, &a.items.kind)) {
+    if cx.config.published && (closed_items(&a.items.kind) || is_filter(site, &a.items.kind) || is_setting(site)) {
         return;
     }
     let f = site_finding(site, site_span(site), format!("array `{}` has no `max-items`", site.path))
         .help("add `max-items=N`: the most elements a call may send or a result may hold");
-    out.push(if cx.config.published && site.side == Some(Side::Output) { f.level(Level::Warn) } else { f });
+    out.push(if cx.config.published && site.side == Some(Side::Output) { f.level(Level::Info) } else { f });
 }
 
 /// Items of a closed enum (or booleans): the values bound what a sensible call sends.
@@ -97,6 +99,17 @@ fn is_filter(site: &Site, items: &TyKind) -> bool {
     let dates = matches!(items, TyKind::Timestamp)
         || matches!(items, TyKind::String(s) if s.format.as_ref().is_some_and(|f| matches!(f.value, Format::Date | Format::DateTime)));
     site.side == Some(Side::Input) && (named || opening.contains("filter") || dates)
+}
+
+/// Last words of lists an object holds as its settings, not a batch of work: its `tags`, the
+/// HTTP `headers` a monitor sends, a configured `…_list` (`csp_src_list`).
+const SETTINGS: &[&str] = &["tags", "headers", "list"];
+
+/// An input list that is one of the settings of the object the tool writes.
+fn is_setting(site: &Site) -> bool {
+    let leaf = site.path.trim_end_matches("[]");
+    let words = crate::names::words(leaf.rsplit('.').next().unwrap_or(leaf));
+    site.side == Some(Side::Input) && words.last().is_some_and(|w| SETTINGS.contains(&w.as_str()))
 }
 
 #[cfg(test)]
@@ -157,7 +170,7 @@ mod tests {
     }
 
     #[test]
-    fn a_published_list_skips_enum_and_filter_lists_and_warns_on_output() {
+    fn a_published_list_skips_enum_filter_and_setting_lists_and_advises_on_output() {
         use crate::model::{EnumValues, Span, StringTy};
         let closed = TyKind::String(Box::new(StringTy {
             enum_values: Some(EnumValues {
@@ -174,14 +187,16 @@ mod tests {
                 field("states", array(closed, None)),
                 field("include_fields", array(string(), None)),
                 field("issue_ids", array(string(), None)),
+                field("tags", array(string(), None)),
+                field("csp_src_list", array(string(), None)),
             ],
             Some(vec![field("issues", array(string(), None))]),
         );
         let f = check_with(&RULE, vec![catalog(vec![t.clone(), ], vec![])], &published());
         assert_eq!(paths(&f), ["input.issue_ids", "output.issues"]);
         assert_eq!(f[0].level, None);
-        assert_eq!(f[1].level, Some(crate::diag::Level::Warn));
+        assert_eq!(f[1].level, Some(crate::diag::Level::Info));
         // A catalog keeps every one of them.
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 4);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 6);
     }
 }

@@ -15,7 +15,9 @@ crate::lint::declare_rule! {
     ///
     /// On a published tools/list (`catalogc lint FILE.json`) a value whose name or doc says it
     /// is an open map by design — headers, environment variables, labels, metadata, a
-    /// record's fields, a document or the arguments the tool passes on — is not reported.
+    /// record's fields, a document or the arguments the tool passes on — or whose doc names
+    /// the upstream syntax it follows ("matching the syntax of … db.collection.find()") is
+    /// not reported; for array items the array's name counts.
     ///
     /// ## Why is this bad?
     /// An open object or a value of any type is the one place the schema does not guide the
@@ -97,14 +99,20 @@ const OPEN_BY_DESIGN: &[&str] = &[
     "header", "headers", "env", "environment", "label", "labels", "metadata", "meta", "fields",
     "document", "documents", "pipeline", "arguments", "args", "properties", "variables",
     "params", "parameters", "record", "style", "options", "config", "settings", "filter",
-    "query", "props", "attributes", "annotations", "tags", "payload", "body", "changes",
+    "query", "props", "attributes", "annotations", "tags", "payload", "body", "changes", "syntax",
 ];
 
-/// On a published list: the field's name or doc says it is an open map by design.
+/// On a published list: the field's name or doc says it is an open map by design, or the doc
+/// names the upstream syntax it follows. For array items (`documents[]`) the array's name
+/// counts.
 fn open_by_design(site: &Site) -> bool {
     let doc = site.field.and_then(|f| f.doc.as_ref()).map_or("", |d| d.value.as_str());
     let mut words = site.name_words().to_vec();
     words.extend(crate::names::words(doc));
+    if site.field.is_none() {
+        let leaf = site.path.trim_end_matches("[]");
+        words.extend(crate::names::words(leaf.rsplit('.').next().unwrap_or(leaf)));
+    }
     words.iter().any(|w| OPEN_BY_DESIGN.contains(&w.as_str()))
 }
 
@@ -172,5 +180,20 @@ mod tests {
         let f = check(&RULE, catalog(vec![t], vec![]));
         assert_eq!(paths(&f), ["input.labels", "input.labels"]);
         assert!(f[0].message.contains("open object"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn a_published_list_accepts_a_named_syntax_and_open_array_items() {
+        let mut projection = field("projection", map(None));
+        projection.doc = Some(Sp::new("Matching the syntax of db.collection.find()".to_string(), Default::default()));
+        let t = tool(
+            "find",
+            Effect::Read,
+            vec![projection, field("documents", array(map(None), None)), field("shape", map(None))],
+            None,
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.shape", "input.shape"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 4);
     }
 }

@@ -14,7 +14,9 @@ crate::lint::declare_rule! {
     /// bound (`max` or `exclusive-max`). Output numbers are not checked. On a published
     /// tools/list (`catalogc lint FILE.json`) identifiers (a name ending in `id`, `ids` or
     /// `number`: `run_id`, `issue_number`) are not checked: any positive value names
-    /// something.
+    /// something; nor is a position in the data (a `page`, `offset`, `skip`, `index`, `line`
+    /// or `position`, not a size such as `per_page`) that has a lower bound: its upper end is the data's length, which no
+    /// bound the author could write would state.
     ///
     /// ## Why is this bad?
     /// The model produces numbers that fit the schema but not the intent: a negative quantity, a
@@ -72,6 +74,15 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     if cx.config.published && id {
         return;
     }
+    // A position in the data (`page`, `offset`, `start_line`) bounded below: the data's own
+    // length is its upper end.
+    let w = site.name_words();
+    let position = matches!(w.last().map(String::as_str), Some("page" | "offset" | "skip" | "index" | "line" | "position"))
+        // `per_page` is a page size.
+        && !w.iter().any(|w| w == "per");
+    if cx.config.published && position && (n.min.is_some() || n.exclusive_min.is_some()) {
+        return;
+    }
     out.push(
         site_finding(
             site,
@@ -112,5 +123,24 @@ mod tests {
         assert_eq!(paths(&f), ["input.floor", "input.ceiling", "input.free", "input.counts[]"]);
         assert!(f[0].message.contains("upper bound"), "{}", f[0].message);
         assert!(f[1].message.contains("lower bound"), "{}", f[1].message);
+    }
+
+    #[test]
+    fn a_published_list_skips_identifiers_and_positions_bounded_below() {
+        let t = tool(
+            "issue_list",
+            Effect::Read,
+            vec![
+                field("page", int(Some(1), None)),
+                field("start_line", int(Some(1), None)),
+                field("offset", int(None, None)),
+                field("issue_number", int(None, None)),
+                field("per_page", int(Some(1), None)),
+            ],
+            None,
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.offset", "input.per_page"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 5);
     }
 }

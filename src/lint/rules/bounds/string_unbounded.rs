@@ -21,7 +21,8 @@ crate::lint::declare_rule! {
     /// ISO 8601 date, an email, a hex colour, a language code), values listed in prose, or a
     /// length limit — and reports every other unbounded string (identifiers, names, URLs,
     /// paths, queries, free content) as `info`, hardening advice: there its author would
-    /// have to invent a limit. A field named `…cursor` is not reported there.
+    /// have to invent a limit. Output strings are `info` there too: their length is the
+    /// server's data. A field named `…cursor` is not reported there.
     ///
     /// ## Why is this bad?
     /// An unbounded input string is where the model pastes a whole document, a prompt, or an
@@ -83,7 +84,8 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
             site.siblings.iter().find(|f| f.name.value == name).and_then(|f| f.doc.as_ref())
         });
         let doc = doc.or(items_doc.flatten()).map(|d| d.value.as_str());
-        if !crate::lint::published::states_a_bound(&words, doc) {
+        // An output string's length is the server's data: a bound there would be invented.
+        if side == Side::Output || !crate::lint::published::states_a_bound(&words, doc) {
             level = Level::Info;
         }
     }
@@ -164,11 +166,12 @@ mod tests {
                 documented("sort", "Sort order: 'asc' or 'desc'."),
                 field("page_cursor", string()),
             ],
-            None,
+            Some(vec![documented("created", "When the event was created (ISO 8601).")]),
         );
         let f = check_with(&RULE, vec![catalog(vec![t], vec![])], &published());
-        assert_eq!(paths(&f), ["input.project_id", "input.since", "input.sort"]);
+        assert_eq!(paths(&f), ["input.project_id", "input.since", "input.sort", "output.created"]);
         let levels: Vec<Option<Level>> = f.iter().map(|f| f.level).collect();
-        assert_eq!(levels, [Some(Level::Info), Some(Level::Error), Some(Level::Error)]);
+        // An output string is the server's data: advice only.
+        assert_eq!(levels, [Some(Level::Info), Some(Level::Error), Some(Level::Error), Some(Level::Info)]);
     }
 }

@@ -28,6 +28,11 @@ crate::lint::declare_rule! {
     /// change, so a catalog that keeps to camelCase is not asked to switch. Long names cost
     /// tokens on every call.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) the finding is a warning: the
+    /// schema states every name the model must write, so a name in another convention is an
+    /// inconsistency to fix, not a defect that misleads the model; and a server's names often
+    /// mirror its upstream API's own, which the list cannot show.
+    ///
     /// ## Example
     /// ```kdl
     /// field "invoice_reference" "string" max-length=32
@@ -116,7 +121,8 @@ fn check(cx: &Context, site: &Site, convention: Convention, out: &mut Vec<Findin
             convention.apply(name)
         )
     };
-    out.push(finding.path(site.path).help(help));
+    let finding = finding.path(site.path).help(help);
+    out.push(if cx.config.published { finding.level(Level::Warn) } else { finding });
 }
 
 #[cfg(test)]
@@ -141,6 +147,22 @@ mod tests {
         assert!(Convention::Kebab.matches("list-collections"));
         assert!(!Convention::Kebab.matches("list--collections"));
         assert_eq!(Convention::Camel.apply("per_page"), "perPage");
+    }
+
+    #[test]
+    fn a_published_list_reports_a_name_off_the_convention_as_a_warning() {
+        use crate::lint::testkit::sites::*;
+        use crate::model::Effect;
+        let t = tool(
+            "issue_list",
+            Effect::Read,
+            vec![field("issue_number", int(None, None)), field("per_page", int(None, None)), field("pullNumber", int(None, None))],
+            None,
+        );
+        let f = check_with(&super::RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.pullNumber"]);
+        assert_eq!(f[0].level, Some(crate::diag::Level::Warn));
+        assert_eq!(check(&super::RULE, catalog(vec![t], vec![]))[0].level, None);
     }
 
     #[test]

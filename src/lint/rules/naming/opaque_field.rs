@@ -13,6 +13,11 @@ crate::lint::declare_rule! {
     /// (the end of a relation), the operands and coordinates `a`, `b`, `x`, `y`, `z`, and
     /// `params` (the domain term of pipeline and template parameters).
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) a `string` named `q` is not
+    /// reported: it is the search parameter of the web's query strings (`?q=`), kept by the
+    /// upstream APIs (GitHub's, Okta's) that published tools mirror, and renaming a published
+    /// field breaks its callers.
+    ///
     /// ## Why is this bad?
     /// The model fills arguments from the field name and its `doc`. `q` could be a search query,
     /// a quantity or a quarter; the model guesses, and a guess that fits the schema is a silent
@@ -60,11 +65,15 @@ fn is_opaque(name: &str, words: &[String]) -> bool {
             .all(|w| ABBREVIATIONS.contains(&w.as_str()) || (w.len() <= 2 && !READABLE_SHORT.contains(&w.as_str())))
 }
 
-fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
+fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let catalog = site.catalog;
     let Some(field) = site.field else { return };
     let name = &field.name.value;
     if !is_opaque(name, site.name_words()) {
+        return;
+    }
+    // The search parameter of a query string, as the upstream API names it.
+    if cx.config.published && name == "q" && matches!(site.ty.kind, crate::model::TyKind::String(_)) {
         return;
     }
     let message = format!("field name `{name}` does not say what the field holds");
@@ -83,6 +92,16 @@ fn check(_: &Context, site: &Site, out: &mut Vec<Finding>) {
 mod tests {
     use crate::names::words;
     use super::is_opaque;
+
+    #[test]
+    fn a_published_search_parameter_q_is_readable() {
+        use crate::lint::testkit::sites::*;
+        use crate::model::Effect;
+        let t = tool("user_search", Effect::Read, vec![field("q", string()), field("n", int(None, None))], None);
+        let f = check_with(&super::RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.n"]);
+        assert_eq!(check(&super::RULE, catalog(vec![t], vec![])).len(), 2);
+    }
 
     #[test]
     fn opaque_names() {

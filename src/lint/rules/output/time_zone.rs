@@ -22,7 +22,7 @@ crate::lint::declare_rule! {
     /// A `string` with `format="date-time"`, `"date"` or `"time"` passes (RFC 3339 states the
     /// form and the offset). On a published tools/list (`catalogc lint FILE.json`) a field
     /// whose doc states the form, zone or unit (`ISO 8601`, `UTC`, `Unix`, `in minutes`,
-    /// relative dates) passes too: the list has no `timestamp` type or `unit` to say more.
+    /// relative dates; for a duration also `in days` or `in weeks`) passes too: the list has no `timestamp` type or `unit` to say more.
     ///
     /// ## Why is this bad?
     /// A time without a zone is read in the server's zone by one side and the user's by the
@@ -53,6 +53,11 @@ crate::lint::declare_rule! {
 static STATED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::lint::text::pattern(r"(?i)\bISO[ -]?8601\b|\bRFC ?3339\b|\bUTC\b|\bunix\b|\bepoch\b|\bYYYY\b|\b(?:milli)?seconds\b|\bminutes\b|\bhours\b|\bms\b|\brelative\b")
 });
+
+/// A doc that states a duration's unit in days or weeks (`Duration in days`): on a published
+/// list a duration's unit needs no more.
+static DURATION_UNIT: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| crate::lint::text::pattern(r"(?i)\b(?:in|of) (?:days|weeks)\b"));
 
 #[derive(Debug, PartialEq)]
 enum Problem {
@@ -89,7 +94,8 @@ fn problem(w: &[String], kind: &TyKind) -> Option<Problem> {
 fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(field) = site.field else { return };
     let Some(p) = problem(site.name_words(), &site.ty.kind) else { return };
-    if cx.config.published && field.doc.as_ref().is_some_and(|d| STATED.is_match(&d.value)) {
+    let stated = |d: &crate::model::Sp<String>| STATED.is_match(&d.value) || (p == Problem::NoUnit && DURATION_UNIT.is_match(&d.value));
+    if cx.config.published && field.doc.as_ref().is_some_and(stated) {
         return;
     }
     let path = site.path;
@@ -160,5 +166,17 @@ mod tests {
         }));
         assert_eq!(problem(&words("created_at"), &kind), None);
         assert_eq!(problem(&words("created_at"), &TyKind::String(Box::default())), Some(Problem::NotTimestamp));
+    }
+
+    #[test]
+    fn a_published_duration_in_days_passes() {
+        let days = crate::model::Field {
+            doc: Some(sp("Duration in days for iterations.".to_string())),
+            ..field("iteration_duration", int(Some(1), Some(90)))
+        };
+        let t = tool("project_write", Effect::Update, vec![days, field("retry_delay", int(Some(0), Some(9)))], None);
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.retry_delay"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 2);
     }
 }

@@ -52,6 +52,11 @@ crate::lint::declare_rule! {
     /// Terms are indexed once: only tools sharing a term are compared, and tools with the same
     /// text are compared as one, so a catalog of thousands of tools is checked in milliseconds.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) a cluster is `info`, hardening
+    /// advice: a published list has no `when-not` or `examples` to name the other tool, and
+    /// there the names, which a model reads first, tell the tools apart in most pairs whose
+    /// texts read alike (`add_issue_reaction` / `add_issue_comment_reaction`).
+    ///
     /// ## Why is this bad?
     /// When two tools describe themselves in the same words, the model cannot tell which one a
     /// request is for and picks either, calling a write where a read was meant or the other way
@@ -419,8 +424,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         };
         let an = &tools[*first].1.name.value;
         let span = b.summary.as_ref().map_or(b.name.span, |s| s.span);
+        // On a published list the names, which a model reads first, usually tell the tools
+        // apart where their texts alike: hardening advice there.
+        let level = if cx.config.published { Level::Info } else { Level::Warn };
         out.push(
-            Finding::in_tool(cb, b, span, message).help(if rest.is_empty() {
+            Finding::in_tool(cb, b, span, message).level(level).help(if rest.is_empty() {
                 format!(
                     "say what differs, and name the other tool in `when-not` (\"…; use {an} to …\") or in `examples {{ confusable \"{an}\" }}`"
                 )
@@ -754,5 +762,15 @@ mod tests {
                 ("resource1998_read", "resource3_read"),
             ]
         );
+    }
+
+    #[test]
+    fn a_published_list_reports_a_cluster_as_advice() {
+        let a = with_text("invoice_list", "List the invoices of the tenant.", "Use to find invoices.");
+        let b = with_text("invoice_search", "List invoices of the tenant.", "Use to find the invoices.");
+        let project = crate::model::Project { catalogs: vec![catalog("test", vec![a, b])] };
+        let found = run_with(&RULE, &project, &crate::lint::testkit::sites::published());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].level, Some(Level::Info));
     }
 }

@@ -14,7 +14,9 @@ crate::lint::declare_rule! {
     /// On a published tools/list (`catalogc lint FILE.json`) it leaves out what a careful
     /// author would rightly leave undocumented: fields whose name says it all (`owner`,
     /// `per_page`, `file_path`, `created_at`: common words, not ending in an open one such as
-    /// `type`, `status` or `data`), the id, name or number of a resource the tool names
+    /// `type`, `status` or `data`; or, not a boolean, ending in a word that says the kind of
+    /// value and its unit: `toolCallCount`, `agentName`, `webUrl`, `durationMs`,
+    /// `timeWindowMinutes`), the id, name or number of a resource the tool names
     /// (`survey_id` in `survey-delete`), wrapper objects whose own fields carry the meaning,
     /// and fields the tool's description names; and a field left undocumented in many tools
     /// (`input.project_id` everywhere) is reported once, at its first tool.
@@ -84,11 +86,28 @@ impl Reported {
         let named = crate::names::words(text).iter().any(|w| *w == field.name.value.to_ascii_lowercase())
             || text.contains(&format!("`{}`", field.name.value));
         let tool_words = crate::names::words(&tool.name.value);
-        if wrapper || named || crate::lint::published::self_evident(site.name_words(), &tool_words, text) {
+        if wrapper || named || names_its_kind(site) || crate::lint::published::self_evident(site.name_words(), &tool_words, text) {
             return false;
         }
         self.0.insert(site.path.to_string())
     }
+}
+
+/// Last words that say what kind of value a field holds, and in which unit: a count, a name,
+/// a URL, a text, a duration in milliseconds, seconds, minutes, hours or days.
+const KINDS: &[&str] = &[
+    "count", "name", "url", "text", "title", "header", "label", "description", "message", "email",
+    "ms", "seconds", "minutes", "hours", "days",
+];
+
+/// On a published list: a field of two or more words, not a boolean, whose last word says
+/// what kind of value it holds (`toolCallCount`, `agentName`, `webUrl`, `durationMs`): the
+/// leading words say of what, so a doc would repeat the name.
+fn names_its_kind(site: &Site) -> bool {
+    let w = site.name_words();
+    w.len() >= 2
+        && !matches!(site.ty.kind, crate::model::TyKind::Boolean)
+        && w.last().is_some_and(|l| KINDS.contains(&l.as_str()))
 }
 
 fn check(site: &Site, out: &mut Vec<Finding>) {
@@ -179,6 +198,8 @@ mod tests {
             field("owner", TyKind::String(Box::default()), None),
             field("issue_id", TyKind::String(Box::default()), None),
             field("state", TyKind::String(Box::default()), None),
+            field("comment_count", TyKind::Integer(Box::default()), None),
+            field("white_label", TyKind::Boolean, None),
         ];
         let mut b = tool("issue_close");
         b.input.fields = vec![field("state", TyKind::String(Box::default()), None)];
@@ -191,7 +212,7 @@ mod tests {
             .iter()
             .map(|f| (f.tool.as_deref(), f.path.as_deref()))
             .collect();
-        assert_eq!(paths, [(Some("issue_list"), Some("input.state"))]);
-        assert_eq!(run_with(&RULE, &project, &Default::default()).len(), 4);
+        assert_eq!(paths, [(Some("issue_list"), Some("input.state")), (Some("issue_list"), Some("input.white_label"))]);
+        assert_eq!(run_with(&RULE, &project, &Default::default()).len(), 6);
     }
 }

@@ -21,6 +21,10 @@ crate::lint::declare_rule! {
     /// 100th percentile), since one sentence of guidance has no business being longer.
     /// `tests/corpus.rs` recomputes these percentiles and fails when one moves.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) only the whole description is
+    /// measured: the server wrote one text, which import splits into summary, when and
+    /// when-not, and a description of 560 to 1024 characters reaches the model whole.
+    ///
     /// ## Why is this bad?
     /// Every tool's description is sent to the model on every turn: long texts cost tokens for
     /// every conversation, push other tools out of the model's attention, and some clients cut
@@ -59,11 +63,18 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     let th = &cx.config.thresholds;
     for (ci, catalog) in cx.project.catalogs.iter().enumerate() {
         for (ti, tool) in catalog.tools.iter().enumerate() {
-            for (child, text, max) in [
-                ("summary", &tool.summary, th.summary_max),
-                ("when", &tool.when, th.when_max),
-                ("when-not", &tool.when_not, th.when_max),
-            ] {
+            // A published list has one description, split by import: only its whole length
+            // is the server's.
+            let texts = if cx.config.published {
+                [].as_slice()
+            } else {
+                &[
+                    ("summary", &tool.summary, th.summary_max),
+                    ("when", &tool.when, th.when_max),
+                    ("when-not", &tool.when_not, th.when_max),
+                ]
+            };
+            for &(child, text, max) in texts {
                 let Some(t) = text else { continue };
                 let n = t.value.chars().count();
                 if n > max {
@@ -141,5 +152,18 @@ mod tests {
                 &description,
             ]
         );
+    }
+
+    #[test]
+    fn a_published_list_measures_only_the_whole_description() {
+        let mut summary_only = tool("ledger_entry_get");
+        summary_only.summary = s(&"a".repeat(700));
+        let mut whole = tool("ledger_entry_list");
+        whole.summary = s(&"a".repeat(1100));
+        let project = crate::model::Project { catalogs: vec![catalog("test", vec![summary_only, whole])] };
+        let found = run_with(&RULE, &project, &crate::lint::testkit::sites::published());
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].starts_with("the rendered description of tool `ledger_entry_list`"), "{messages:?}");
     }
 }

@@ -27,9 +27,11 @@ crate::lint::declare_rule! {
     ///   so do `token_count` and `max_tokens`, which do not end in the word `token`;
     /// - on a published tools/list (`catalogc lint FILE.json`) the `role` of a list element
     ///   (`messages[].role`, a chat message's author) is not flagged;
-    /// - a bare `role`/`roles` is flagged even where it filters other users by role (a real
-    ///   `list_platform_users role=` does); name such a filter for what it is
-    ///   (`member_role_filter`), which passes;
+    /// - a bare `role`/`roles` is flagged even where it filters other users by role; name
+    ///   such a filter for what it is (`member_role_filter`), which passes. On a published
+    ///   tools/list a `role` whose doc opens "Filter by …" (a real `list_platform_users
+    ///   role=`) is not flagged: renaming a published field breaks its callers, and the doc
+    ///   already says it filters;
     /// - the project's own names (`forbidden-fields "org_id" ...` in the `lint` block of
     ///   `catalogc.kdl`), matched as whole names by the same word comparison.
     ///
@@ -115,6 +117,11 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     if cx.config.published && matches!(word_refs(w).as_slice(), ["role"]) && site.path.contains("[].") {
         return;
     }
+    // Nor is a `role` whose doc opens "Filter by …": the role the listed users hold.
+    let filter = field.doc.as_ref().is_some_and(|d| d.value.trim_start().to_ascii_lowercase().starts_with("filter"));
+    if cx.config.published && matches!(word_refs(w).as_slice(), ["role"]) && filter {
+        return;
+    }
     out.push(
         site_finding(site, field.name.span, format!("input field `{}` carries {what}", site.path))
             .help("remove it from the input: take it from the authenticated context of the call on the server"),
@@ -157,6 +164,17 @@ mod tests {
         ] {
             assert!(!forbidden(name), "{name} should pass");
         }
+    }
+
+    #[test]
+    fn a_published_role_filter_passes() {
+        let filter = crate::model::Field {
+            doc: Some(sp("Filter by user role (admins, auditor).".to_string())),
+            ..field("role", bounded_string(16))
+        };
+        let t = tool("list_platform_users", Effect::Read, vec![filter], None);
+        assert!(check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published()).is_empty());
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 1);
     }
 
     #[test]
