@@ -70,26 +70,26 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "bounds/array-unbounded",
         level: "error",
-        real: 77,
+        real: 68,
         judged: 93,
     },
     Measured {
         rule: "bounds/array-unbounded",
         level: "info",
-        real: 65,
-        judged: 73,
+        real: 4,
+        judged: 71,
     },
     Measured {
         rule: "bounds/field-count",
         level: "warn",
-        real: 0,
+        real: 2,
         judged: 2,
     },
     Measured {
         rule: "bounds/free-form",
         level: "warn",
-        real: 35,
-        judged: 36,
+        real: 11,
+        judged: 32,
     },
     Measured {
         rule: "bounds/integer-as-number",
@@ -100,19 +100,19 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "bounds/number-unbounded",
         level: "error",
-        real: 142,
+        real: 113,
         judged: 150,
     },
     Measured {
         rule: "bounds/offset-pagination",
         level: "warn",
-        real: 0,
-        judged: 3,
+        real: 2,
+        judged: 7,
     },
     Measured {
         rule: "bounds/pseudo-bound",
         level: "error",
-        real: 8,
+        real: 34,
         judged: 34,
     },
     Measured {
@@ -124,20 +124,20 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "bounds/string-unbounded",
         level: "error",
-        real: 145,
-        judged: 147,
+        real: 126,
+        judged: 146,
     },
     Measured {
         rule: "bounds/string-unbounded",
         level: "info",
-        real: 38,
+        real: 35,
         judged: 717,
     },
     Measured {
         rule: "catalog/budget",
         level: "warn",
-        real: 23,
-        judged: 23,
+        real: 15,
+        judged: 21,
     },
     Measured {
         rule: "effect/hint-contradiction",
@@ -154,8 +154,14 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "effect/missing-hints",
         level: "warn",
-        real: 12,
-        judged: 12,
+        real: 13,
+        judged: 13,
+    },
+    Measured {
+        rule: "effect/switching-argument",
+        level: "warn",
+        real: 5,
+        judged: 5,
     },
     Measured {
         rule: "naming/duplicate",
@@ -166,20 +172,20 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "naming/field-name",
         level: "warn",
-        real: 47,
+        real: 24,
         judged: 47,
     },
     Measured {
         rule: "naming/opaque-field",
         level: "warn",
-        real: 1,
+        real: 0,
         judged: 1,
     },
     Measured {
         rule: "naming/tool-name",
         level: "error",
-        real: 2,
-        judged: 2,
+        real: 1,
+        judged: 1,
     },
     Measured {
         rule: "output/missing-schema",
@@ -190,13 +196,13 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "output/missing-schema",
         level: "warn",
-        real: 52,
-        judged: 54,
+        real: 42,
+        judged: 48,
     },
     Measured {
         rule: "output/money",
         level: "error",
-        real: 0,
+        real: 2,
         judged: 4,
     },
     Measured {
@@ -214,7 +220,7 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "selection/field-doc",
         level: "warn",
-        real: 54,
+        real: 28,
         judged: 125,
     },
     Measured {
@@ -274,13 +280,13 @@ pub const VALIDATION: &[Measured] = &[
     Measured {
         rule: "trust/model-path",
         level: "warn",
-        real: 1,
-        judged: 1,
+        real: 4,
+        judged: 4,
     },
     Measured {
         rule: "trust/sensitive-unmarked",
         level: "warn",
-        real: 9,
+        real: 13,
         judged: 13,
     },
     Measured {
