@@ -813,11 +813,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         params: &CallToolRequestParams,
     ) -> Result<Result<BTreeMap<String, Answer>, CallResult>, ErrorData> {
         // The principal comes from a context built without any answer.
-        let cancel = CancellationToken::new();
-        let probe = self
-            .context_for(round, &BTreeMap::new(), None, &cancel)
-            .await?;
-        let principal = self.principal_of(&probe, round.http);
+        let principal = self.probed_principal(info, round).await?;
         let verdict = self.approvals.verify(
             info,
             round.arguments,
@@ -845,19 +841,45 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// The budget of the session a call belongs to: the server instance's own (a stdio
     /// connection, an HTTP session), else, for a request without a session, its principal's.
-    async fn budget_of(&self, round: &Round<'_>) -> Result<Arc<SessionBudget>, ErrorData> {
+    async fn budget_of(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+    ) -> Result<Arc<SessionBudget>, ErrorData> {
         match round.http {
             Some(http) if !http.headers.contains_key("mcp-session-id") => {
-                let cancel = CancellationToken::new();
-                let probe = self
-                    .context_for(round, &BTreeMap::new(), None, &cancel)
-                    .await?;
-                Ok(self
-                    .guards
-                    .stateless(&self.principal_of(&probe, round.http)))
+                let principal = self.probed_principal(info, round).await?;
+                Ok(self.guards.stateless(&principal))
             }
             _ => Ok(Arc::clone(&self.session)),
         }
+    }
+
+    /// The principal of a context built without any answer, before the call runs; the
+    /// context function is held to the tool's `timeout-ms` here too.
+    async fn probed_principal(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+    ) -> Result<String, ErrorData> {
+        let cancel = CancellationToken::new();
+        let limit = info.policy.timeout_ms.map(Duration::from_millis);
+        let deadline = limit.map(|l| Instant::now() + l);
+        let none = BTreeMap::new();
+        let context = self.context_for(round, &none, deadline, &cancel);
+        let probe = match deadline {
+            Some(at) => tokio::time::timeout_at(at.into(), context)
+                .await
+                .map_err(|_| {
+                    cancel.cancel();
+                    ErrorData::internal_error(
+                        "the context function did not finish within the tool's timeout-ms",
+                        None,
+                    )
+                })??,
+            None => context.await?,
+        };
+        Ok(self.principal_of(&probe, round.http))
     }
 
     /// One `tools/call`: admitted by the session's budget ([`guard::Guards::admit`]; a
@@ -884,7 +906,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             request: &rc,
             trace,
         };
-        let budget = self.budget_of(&round).await?;
+        let budget = self.budget_of(&info, &round).await?;
         // A 2026-07-28 retry carrying an input request's state is another call than the
         // first round with the same arguments: it fails or succeeds on its own.
         let call = match &params.request_state {

@@ -445,14 +445,16 @@ async fn an_async_context_function_builds_the_context_under_the_deadline() {
         Server::catalog_async::<billing::Catalog, _, _, _>(
             Memory::sample(),
             move |r: &Request<'_>| {
-                let tool = r.tool.to_string();
+                // What the lookup needs is read from the borrowed request first.
+                let token = r.header("authorization").map(str::to_string);
                 async move {
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                    if stall && tool == "invoice_get" {
+                    if stall {
                         std::future::pending::<()>().await;
                     }
+                    let tenant = token.as_deref().and_then(|t| t.strip_prefix("Bearer "));
                     Ok(Session {
-                        tenant: "acme".into(),
+                        tenant: tenant.unwrap_or("acme").to_string(),
                     })
                 }
             },
@@ -470,6 +472,15 @@ async fn an_async_context_function_builds_the_context_under_the_deadline() {
         .await;
     assert_eq!(tool_error(&r)["code"], json!("TOOL_TIMEOUT"), "{r}");
     assert!(started.elapsed() < std::time::Duration::from_millis(3500));
+    // A stateless HTTP request builds a context first, for its budget: held to the deadline
+    // too, and refused with a protocol error rather than left hanging.
+    let addr = serve_http(server(true)).await;
+    let started = std::time::Instant::now();
+    let r = http_call(addr, "", "invoice_list", json!({"status": "overdue"})).await;
+    let message = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("timeout-ms"), "{r}");
+    // invoice_list: `timeout-ms=5000`.
+    assert!(started.elapsed() < std::time::Duration::from_millis(5500));
 }
 
 /// `server` over Streamable HTTP on a free loopback port; its address.
