@@ -16,6 +16,8 @@
 #   bash benches/clean_build.sh [WORKDIR]     # default: a new temporary folder, kept
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=benches/support/manifest.sh
+source "$repo/benches/support/manifest.sh"
 work=${1:-$(mktemp -d -t catalogc-clean-build.XXXXXX)}
 mkdir -p "$work"
 echo "work folder: $work"
@@ -24,21 +26,7 @@ echo "work folder: $work"
 c="$work/with-catalogc"
 mkdir -p "$c/src" "$c/catalogs"
 cp "$repo/catalogs/billing.kdl" "$c/catalogs/"
-cat >"$c/Cargo.toml" <<EOF
-[package]
-name = "with-catalogc"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-catalogc = { path = "$repo", default-features = false }
-
-[build-dependencies]
-catalogc = { path = "$repo", default-features = false, features = ["compiler"] }
-
-[workspace]
-EOF
+catalogc_manifest "with-catalogc" "$repo" >"$c/Cargo.toml"
 cat >"$c/build.rs" <<'EOF'
 fn main() {
     catalogc::Builder::new().catalogs("catalogs").compile().expect("catalogs");

@@ -14,9 +14,13 @@
 //! approval is bound to the tenant and expires after `BILLING_SERVER_APPROVAL_TTL_MS`
 //! milliseconds (default: the runtime's 5 minutes).
 //!
+//! `invoice_list` reports its progress (`notifications/progress`, one per invoice read) when
+//! the client sends a `progressToken`.
+//!
 //! For tests only, `BILLING_SERVER_FAULTS=1` injects faults the runtime must contain:
-//! `invoice_get` of `INV-500` panics, and of `INV-504` never finishes by itself (the tool's
-//! `timeout-ms` of 3000 cancels it). Operator logs go to stderr. `CATALOGC_TRACE_FILE=PATH`
+//! `invoice_get` of `INV-500` panics, and of `INV-504` waits for its cancellation: the
+//! client's `notifications/cancelled` ends it with the declared `BILLING_UNAVAILABLE`, else
+//! the tool's `timeout-ms` of 3000 with `TOOL_TIMEOUT`. Operator logs go to stderr. `CATALOGC_TRACE_FILE=PATH`
 //! appends one JSON trace line per call to PATH; built with `--features otlp`,
 //! `OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT` exports the call spans over OTLP/HTTP.
 //!

@@ -45,11 +45,9 @@ impl Plain {
         };
         let session = Session {
             tenant: "acme".into(),
-            approved: Vec::new(),
-            cancel: catalogc::rmcp::CancellationToken::new(),
-            deadline: None,
         };
-        match self.memory.invoice_get(&session, input).await {
+        let call = catalogc::runtime::Call::default();
+        match self.memory.invoice_get(&session, &call, input).await {
             Ok(output) => serde_json::to_value(output)
                 .map(CallToolResult::structured)
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None)),

@@ -502,6 +502,9 @@ pub mod invoice_list {
         }
     }
     impl __rt::StdError for Error {}
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era.
+    pub type Call = __rt::Call;
 }
 /// Return one invoice of the authenticated tenant by its invoice number, with reminder history.
 #[allow(dead_code)]
@@ -732,6 +735,9 @@ pub mod invoice_get {
         }
     }
     impl __rt::StdError for Error {}
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era.
+    pub type Call = __rt::Call;
 }
 /// Send the customer of one overdue invoice a payment reminder email.
 #[allow(dead_code)]
@@ -1042,11 +1048,38 @@ pub mod invoice_send_reminder {
     }
     /// The handler's answer: more input from the user, or the output.
     pub type Reply = __rt::Reply<Output, NeedsInput>;
+    /// The user's answers to this tool's input requests in this call, as the server
+    /// verified them: each is bound to this tool, these arguments and this caller.
+    #[derive(
+        __rt::Debug,
+        __rt::Clone,
+        __rt::Default,
+        __rt::PartialEq,
+        __rt::Eq,
+        __rt::Hash
+    )]
+    pub struct Answers {
+        /// The user approves sending this reminder to the customer.
+        /// The answer to `needs-input "approval" kind="confirmation"`.
+        pub approval: __rt::Confirmation,
+    }
+    impl __rt::FromAnswers for Answers {
+        fn from_answers(answers: &__rt::RawAnswers) -> Self {
+            Answers {
+                approval: __rt::Confirmation::read(answers, "approval"),
+            }
+        }
+    }
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era, and the user's [`Answers`].
+    pub type Call = __rt::Call<Answers>;
 }
 /// Invoices of the authenticated tenant: list, read and payment reminders.
 ///
 /// One method per tool. The context carries what the server trusts about the request
-/// (identity, tenant, policy); it never comes from tool arguments.
+/// (identity, tenant, policy); it never comes from tool arguments. The call says what
+/// the protocol said of this one: its request id, deadline, cancellation, progress
+/// reporter, protocol era and, for a tool with `needs-input`, the user's answers.
 #[allow(dead_code)]
 pub trait Billing: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
@@ -1055,6 +1088,7 @@ pub trait Billing: __rt::Send + __rt::Sync {
     fn invoice_list(
         &self,
         ctx: &Self::Context,
+        call: &invoice_list::Call,
         input: invoice_list::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<invoice_list::Output, invoice_list::Error>,
@@ -1063,6 +1097,7 @@ pub trait Billing: __rt::Send + __rt::Sync {
     fn invoice_get(
         &self,
         ctx: &Self::Context,
+        call: &invoice_get::Call,
         input: invoice_get::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<invoice_get::Output, invoice_get::Error>,
@@ -1071,6 +1106,7 @@ pub trait Billing: __rt::Send + __rt::Sync {
     fn invoice_send_reminder(
         &self,
         ctx: &Self::Context,
+        call: &invoice_send_reminder::Call,
         input: invoice_send_reminder::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<invoice_send_reminder::Reply, invoice_send_reminder::Error>,
@@ -1115,30 +1151,39 @@ impl<H: Billing> __rt::Catalog<H> for Catalog {
     async fn call(
         handler: &H,
         ctx: &H::Context,
+        call: &__rt::Call,
         name: &str,
         arguments: __rt::serde_json::Value,
     ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
-        let call: __rt::call::BoxCall<'_> = match name {
+        let running: __rt::call::BoxCall<'_> = match name {
             invoice_list::NAME => {
                 __rt::call::boxed(
-                    __rt::call::run(arguments, |input| handler.invoice_list(ctx, input)),
+                    __rt::call::run(
+                        arguments,
+                        |input| handler.invoice_list(ctx, call, input),
+                    ),
                 )
             }
             invoice_get::NAME => {
                 __rt::call::boxed(
-                    __rt::call::run(arguments, |input| handler.invoice_get(ctx, input)),
-                )
-            }
-            invoice_send_reminder::NAME => {
-                __rt::call::boxed(
-                    __rt::call::run_reply(
+                    __rt::call::run(
                         arguments,
-                        |input| handler.invoice_send_reminder(ctx, input),
+                        |input| handler.invoice_get(ctx, call, input),
                     ),
                 )
             }
+            invoice_send_reminder::NAME => {
+                __rt::call::boxed(async move {
+                    let call = call.typed::<invoice_send_reminder::Answers>();
+                    __rt::call::run_reply(
+                            arguments,
+                            |input| handler.invoice_send_reminder(ctx, &call, input),
+                        )
+                        .await
+                })
+            }
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };
-        __rt::Ok(call.await)
+        __rt::Ok(running.await)
     }
 }

@@ -389,6 +389,9 @@ pub mod payment_transfer_preview {
         }
     }
     impl __rt::StdError for Error {}
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era.
+    pub type Call = __rt::Call;
 }
 /// Transfer money between two accounts of the authenticated tenant.
 #[allow(dead_code)]
@@ -773,6 +776,31 @@ pub mod payment_transfer_submit {
     }
     /// The handler's answer: more input from the user, or the output.
     pub type Reply = __rt::Reply<Output, NeedsInput>;
+    /// The user's answers to this tool's input requests in this call, as the server
+    /// verified them: each is bound to this tool, these arguments and this caller.
+    #[derive(
+        __rt::Debug,
+        __rt::Clone,
+        __rt::Default,
+        __rt::PartialEq,
+        __rt::Eq,
+        __rt::Hash
+    )]
+    pub struct Answers {
+        /// The user approves the exact transfer: amount, currency, source and destination.
+        /// The answer to `needs-input "approval" kind="confirmation"`.
+        pub approval: __rt::Confirmation,
+    }
+    impl __rt::FromAnswers for Answers {
+        fn from_answers(answers: &__rt::RawAnswers) -> Self {
+            Answers {
+                approval: __rt::Confirmation::read(answers, "approval"),
+            }
+        }
+    }
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era, and the user's [`Answers`].
+    pub type Call = __rt::Call<Answers>;
 }
 /// Tell how one transfer of the authenticated tenant ended: accepted, settled or rejected.
 #[allow(dead_code)]
@@ -1065,11 +1093,16 @@ pub mod payment_transfer_status {
         }
     }
     impl __rt::StdError for Error {}
+    /// What the handler learns of its call: request id, deadline, cancellation,
+    /// progress, protocol era.
+    pub type Call = __rt::Call;
 }
 /// Transfers between accounts of the authenticated tenant: preview, submit and status.
 ///
 /// One method per tool. The context carries what the server trusts about the request
-/// (identity, tenant, policy); it never comes from tool arguments.
+/// (identity, tenant, policy); it never comes from tool arguments. The call says what
+/// the protocol said of this one: its request id, deadline, cancellation, progress
+/// reporter, protocol era and, for a tool with `needs-input`, the user's answers.
 #[allow(dead_code)]
 pub trait Payments: __rt::Send + __rt::Sync {
     /// Identity, tenant and policy from the authenticated request — never from arguments.
@@ -1078,6 +1111,7 @@ pub trait Payments: __rt::Send + __rt::Sync {
     fn payment_transfer_preview(
         &self,
         ctx: &Self::Context,
+        call: &payment_transfer_preview::Call,
         input: payment_transfer_preview::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<
@@ -1089,6 +1123,7 @@ pub trait Payments: __rt::Send + __rt::Sync {
     fn payment_transfer_submit(
         &self,
         ctx: &Self::Context,
+        call: &payment_transfer_submit::Call,
         input: payment_transfer_submit::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<
@@ -1100,6 +1135,7 @@ pub trait Payments: __rt::Send + __rt::Sync {
     fn payment_transfer_status(
         &self,
         ctx: &Self::Context,
+        call: &payment_transfer_status::Call,
         input: payment_transfer_status::Input,
     ) -> impl __rt::Future<
         Output = __rt::Result<
@@ -1147,36 +1183,39 @@ impl<H: Payments> __rt::Catalog<H> for Catalog {
     async fn call(
         handler: &H,
         ctx: &H::Context,
+        call: &__rt::Call,
         name: &str,
         arguments: __rt::serde_json::Value,
     ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
-        let call: __rt::call::BoxCall<'_> = match name {
+        let running: __rt::call::BoxCall<'_> = match name {
             payment_transfer_preview::NAME => {
                 __rt::call::boxed(
                     __rt::call::run(
                         arguments,
-                        |input| handler.payment_transfer_preview(ctx, input),
+                        |input| handler.payment_transfer_preview(ctx, call, input),
                     ),
                 )
             }
             payment_transfer_submit::NAME => {
-                __rt::call::boxed(
+                __rt::call::boxed(async move {
+                    let call = call.typed::<payment_transfer_submit::Answers>();
                     __rt::call::run_reply(
-                        arguments,
-                        |input| handler.payment_transfer_submit(ctx, input),
-                    ),
-                )
+                            arguments,
+                            |input| handler.payment_transfer_submit(ctx, &call, input),
+                        )
+                        .await
+                })
             }
             payment_transfer_status::NAME => {
                 __rt::call::boxed(
                     __rt::call::run(
                         arguments,
-                        |input| handler.payment_transfer_status(ctx, input),
+                        |input| handler.payment_transfer_status(ctx, call, input),
                     ),
                 )
             }
             _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
         };
-        __rt::Ok(call.await)
+        __rt::Ok(running.await)
     }
 }

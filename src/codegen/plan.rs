@@ -233,6 +233,8 @@ pub struct ToolPlan<'a> {
     pub items: Vec<Item<'a>>,
     pub errors: Vec<(String, &'a ErrorDef)>,
     pub needs: Vec<(String, &'a NeedsInput)>,
+    /// The field of each of `needs` in the tool's `Answers`, in the same order.
+    pub answer_fields: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -285,8 +287,15 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
         .iter()
         .map(|tool| {
             let module = modules.claim(rust_ident(&tool.name.value, Case::Snake), Case::Snake);
-            let mut unique =
-                Unique::with_reserved(["Input", "Output", "Error", "NeedsInput", "Reply"]);
+            let mut unique = Unique::with_reserved([
+                "Input",
+                "Output",
+                "Error",
+                "NeedsInput",
+                "Reply",
+                "Answers",
+                "Call",
+            ]);
             let mut items = Vec::new();
             // The root's enums, then the tool's own: a value set has one type.
             let mut tool_enums = enums.clone();
@@ -310,12 +319,14 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
             mark_hashable(&mut items, &root_unhashable);
             let errors = pascal_names(["Internal"], &tool.errors, |e| &e.code.value);
             let needs = pascal_names([], &tool.needs_input, |n| &n.name.value);
+            let answer_fields = unique_names(Case::Snake, [], &tool.needs_input, |n| &n.name.value);
             ToolPlan {
                 tool,
                 module,
                 items,
                 errors,
                 needs,
+                answer_fields,
             }
         })
         .collect();
@@ -412,15 +423,21 @@ fn pascal_names<'t, T, const N: usize>(
     items: &'t [T],
     name: impl Fn(&T) -> &str,
 ) -> Vec<(String, &'t T)> {
+    let idents = unique_names(Case::Pascal, reserved, items, &name);
+    idents.into_iter().zip(items).collect()
+}
+
+/// The identifiers of `items` in `case`, numbered where they collide (in order).
+fn unique_names<T, const N: usize>(
+    case: Case,
+    reserved: [&str; N],
+    items: &[T],
+    name: impl Fn(&T) -> &str,
+) -> Vec<String> {
     let mut unique = Unique::with_reserved(reserved);
     items
         .iter()
-        .map(|i| {
-            (
-                unique.claim(rust_ident(name(i), Case::Pascal), Case::Pascal),
-                i,
-            )
-        })
+        .map(|i| unique.claim(rust_ident(name(i), case), case))
         .collect()
 }
 

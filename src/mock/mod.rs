@@ -373,6 +373,7 @@ impl Service<Answers> for Mock {
     fn call<'a>(
         &'a self,
         ctx: &'a Answers,
+        _call: &'a crate::runtime::Call,
         name: &'a str,
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>> {

@@ -176,7 +176,7 @@ impl Approvals {
         }
         let answer = responses
             .and_then(|r| r.get(&state.need))
-            .map(Answer::from_response)
+            .map(super::answer_from_response)
             .ok_or(Refusal::Unanswered)?;
         if !answer.accepted {
             return Ok(Verdict::Declined);

@@ -28,10 +28,15 @@
 //!   ([`idempotency`], records in the store [`Server::with_idempotency_store`] sets).
 //! - The server never logs to the client (`notifications/message`): it declares no
 //!   `logging` capability, so no request can ask for a log level.
-//! - The handler's context is built per call by a function the server author supplies,
-//!   from the [`Request`]: its HTTP request head (e.g. an authorization header → tenant),
-//!   the answers to input requests, the call's deadline and cancellation token. Returning
-//!   an error refuses the call.
+//! - The handler's context is built per call by a function the server author supplies
+//!   (sync, or async with [`Server::catalog_async`]), from the [`Request`]: its HTTP request
+//!   head (e.g. an authorization header → tenant), the answers to input requests, the
+//!   call's deadline and cancellation token. Returning an error refuses the call.
+//! - Beside that context every handler method receives a [`Call`]: the request id, the
+//!   deadline, a cancellation signal (the deadline, or the client's
+//!   `notifications/cancelled`), a progress reporter that sends `notifications/progress`
+//!   when the client sent a `progressToken`, the protocol era, and the verified answers,
+//!   typed as the tool declares them.
 //!
 //! What every call is held to (docs/runtime.md):
 //! - An answer to an input request counts only when it is bound to this exact call. On
@@ -56,6 +61,7 @@
 //!   code.
 
 mod approval;
+mod call;
 pub mod guard;
 mod http;
 pub mod idempotency;
@@ -71,9 +77,13 @@ pub use self::stdio::{LineTransport, MAX_LINE};
 #[cfg(feature = "cli")]
 pub use self::telemetry::{Telemetry, TelemetryGuard};
 pub use self::trace::error_kind;
+/// What a handler learns of its call ([`crate::runtime::Call`]), and the user's answer to
+/// an input request.
+pub use crate::runtime::{Answer, Call, Era, RequestId};
 /// The SDK types of this module's API, so a server needs no direct `rmcp` dependency.
 pub use ::rmcp::{ErrorData, model::CacheScope};
-/// The token a handler watches to stop work at its deadline ([`Request::cancel`]).
+/// The token a context function may watch to stop work at the call's deadline
+/// ([`Request::cancel`]).
 pub use tokio_util::sync::CancellationToken;
 
 use self::approval::{Approvals, Verdict};
@@ -90,7 +100,7 @@ use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
     InputRequest, InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::{ServerHandler, ServiceExt};
@@ -132,10 +142,12 @@ pub trait Service<Ctx>: Send + Sync + 'static {
     fn guard(&self) -> Option<Guard> {
         None
     }
-    /// Calls tool `name`: checks the arguments, runs the tool, encodes the outcome.
+    /// Calls tool `name`: checks the arguments, runs the tool with `ctx` and what it learns
+    /// of the call (`call`), encodes the outcome.
     fn call<'a>(
         &'a self,
         ctx: &'a Ctx,
+        call: &'a Call,
         name: &'a str,
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>>;
@@ -189,51 +201,34 @@ where
     fn call<'a>(
         &'a self,
         ctx: &'a C::Context,
+        call: &'a Call,
         name: &'a str,
         arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>> {
-        Box::pin(C::call(&self.handler, ctx, name, arguments))
+        Box::pin(C::call(&self.handler, ctx, call, name, arguments))
     }
 }
 
-/// The user's answer to one input request.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    /// The user accepted (for a confirmation: confirmed). A decline or cancel is `false`.
-    pub accepted: bool,
-    /// What the user entered (`{"value": …}` for `text`, `choice` and `credential`),
-    /// when accepted.
-    pub content: Option<Value>,
-    /// The resource version the user approved, when the handler asked with
-    /// `Reply::InputRequiredAt`: compare it with the current version before acting.
-    pub resource_version: Option<String>,
+/// The answer of an `elicitation/create` result.
+fn answer_from_elicit(result: &ElicitResult) -> Answer {
+    let accepted = result.action == ElicitationAction::Accept;
+    Answer {
+        accepted,
+        content: if accepted {
+            result.content.clone()
+        } else {
+            None
+        },
+        resource_version: None,
+    }
 }
 
-impl Answer {
-    fn from_elicit(result: &ElicitResult) -> Answer {
-        let accepted = result.action == ElicitationAction::Accept;
-        Answer {
-            accepted,
-            content: if accepted {
-                result.content.clone()
-            } else {
-                None
-            },
-            resource_version: None,
-        }
-    }
-
-    /// An answer as a client sent it in `inputResponses` (an `ElicitResult`); anything else
-    /// counts as not accepted.
-    fn from_response(value: &Value) -> Answer {
-        serde_json::from_value::<ElicitResult>(value.clone())
-            .map(|r| Answer::from_elicit(&r))
-            .unwrap_or(Answer {
-                accepted: false,
-                content: None,
-                resource_version: None,
-            })
-    }
+/// An answer as a client sent it in `inputResponses` (an `ElicitResult`); anything else
+/// counts as not accepted.
+fn answer_from_response(value: &Value) -> Answer {
+    serde_json::from_value::<ElicitResult>(value.clone())
+        .map(|r| answer_from_elicit(&r))
+        .unwrap_or_default()
 }
 
 /// What the context function sees of one `tools/call`.
@@ -267,7 +262,8 @@ impl Request<'_> {
     }
 }
 
-type ContextFn<Ctx> = dyn Fn(&Request<'_>) -> Result<Ctx, ErrorData> + Send + Sync;
+type ContextFn<Ctx> =
+    dyn Fn(&Request<'_>) -> BoxFuture<'static, Result<Ctx, ErrorData>> + Send + Sync;
 type PrincipalFn<Ctx> = dyn Fn(&Ctx) -> Option<String> + Send + Sync;
 
 /// How many times one `tools/call` may ask a 2025-era client for input within the call.
@@ -393,6 +389,23 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         S: Service<Ctx>,
         F: Fn(&Request<'_>) -> Result<Ctx, ErrorData> + Send + Sync + 'static,
     {
+        Server::new_async(service, move |r: &Request<'_>| {
+            std::future::ready(context(r))
+        })
+    }
+
+    /// As [`Server::new`], with an async context function: it reads what it needs of the
+    /// borrowed [`Request`] and returns a future that builds the context (a database or
+    /// identity lookup, say). The future runs under the tool's deadline: past it, the call
+    /// is `TOOL_TIMEOUT`.
+    pub fn new_async<S, F, Fut>(service: S, context: F) -> Result<Server<Ctx>, DefinitionError>
+    where
+        S: Service<Ctx>,
+        F: Fn(&Request<'_>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Ctx, ErrorData>> + Send + 'static,
+    {
+        let context: Arc<ContextFn<Ctx>> =
+            Arc::new(move |r: &Request<'_>| Box::pin(context(r)) as BoxFuture<'static, _>);
         let tools = service
             .definitions()
             .into_iter()
@@ -416,7 +429,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let guards = guard::Guards::new(declared.unwrap_or_default(), declared.is_some());
         Ok(Server {
             service: Arc::new(service),
-            context: Arc::new(context),
+            context,
             principal: Arc::new(|_: &Ctx| None),
             tools: Arc::new(tools),
             infos: Arc::new(infos),
@@ -439,6 +452,22 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         F: Fn(&Request<'_>) -> Result<Ctx, ErrorData> + Send + Sync + 'static,
     {
         Server::new(Generated::<C, H>::new(handler), context)
+    }
+
+    /// Serves generated catalog `C` with `handler` and an async context function
+    /// ([`Server::new_async`]): `Server::catalog_async::<billing::Catalog, _, _, _>(handler,
+    /// context)`.
+    pub fn catalog_async<C, H, F, Fut>(
+        handler: H,
+        context: F,
+    ) -> Result<Server<Ctx>, DefinitionError>
+    where
+        C: Catalog<H, Context = Ctx> + 'static,
+        H: Send + Sync + 'static,
+        F: Fn(&Request<'_>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Ctx, ErrorData>> + Send + 'static,
+    {
+        Server::new_async(Generated::<C, H>::new(handler), context)
     }
 
     /// How long a client may cache `tools/list` (`ttlMs`).
@@ -619,21 +648,22 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     }
 
     /// The handler context for one round of a call.
-    fn context_for(
+    async fn context_for(
         &self,
         round: &Round<'_>,
         answers: &BTreeMap<String, Answer>,
         deadline: Option<Instant>,
         cancel: &CancellationToken,
     ) -> Result<Ctx, ErrorData> {
-        (self.context)(&Request {
+        let context = (self.context)(&Request {
             tool: round.tool,
             arguments: round.arguments,
             answers,
             http: round.http,
             deadline,
             cancel,
-        })
+        });
+        context.await
     }
 
     /// Who the caller in `ctx` is: the configured principal, else the request's default
@@ -659,11 +689,25 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     ) -> Result<(CallResult, String), ErrorData> {
         let policy = &info.policy;
         let limit = policy.timeout_ms.map(Duration::from_millis);
-        let cancel = CancellationToken::new();
-        // The deadline is set before the idempotency wait, so a call waiting for an
-        // earlier one with its key is held to the same limit as its own handler.
+        // A child of the request's token: the client's `notifications/cancelled` reaches
+        // the handler through it.
+        let cancel = round.request.ct.child_token();
+        // The deadline is set before the context is built and before the idempotency wait,
+        // so a slow context function, or a call waiting for an earlier one with its key,
+        // is held to the same limit as its own handler.
         let deadline = limit.map(|l| Instant::now() + l);
-        let ctx = self.context_for(round, answers, deadline, &cancel)?;
+        let context = self.context_for(round, answers, deadline, &cancel);
+        let ctx = match deadline {
+            Some(at) => match tokio::time::timeout_at(at.into(), context).await {
+                Ok(ctx) => ctx?,
+                Err(_) => {
+                    tracing::warn!(tool = info.name, "context function timed out");
+                    let principal = idempotency::default_scope(round.http, &self.connection);
+                    return Ok((timed_out(policy), principal));
+                }
+            },
+            None => context.await?,
+        };
         let principal = self.principal_of(&ctx, round.http);
         let _resource = self.guards.hold(policy, round.arguments).await;
         round.trace.reached_store();
@@ -675,7 +719,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             round.arguments,
             || {
                 round.trace.handler_ran();
-                self.run_handler(info, ctx, round, deadline, cancel)
+                let call = call::call_of(round.request, deadline, &cancel, answers);
+                self.run_handler(info, ctx, call, round, deadline, cancel)
             },
         )
         .await
@@ -683,12 +728,13 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         Ok((result, principal))
     }
 
-    /// Runs the handler of tool `info` with `ctx` on its own task until `deadline`, and
-    /// reduces a panic, a timeout or an oversized result to its tool error.
+    /// Runs the handler of tool `info` with `ctx` and `call` on its own task until
+    /// `deadline`, and reduces a panic, a timeout or an oversized result to its tool error.
     async fn run_handler(
         &self,
         info: &ToolInfo,
         ctx: Ctx,
+        call: Call,
         round: &Round<'_>,
         deadline: Option<Instant>,
         cancel: CancellationToken,
@@ -696,7 +742,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let policy = &info.policy;
         let service = Arc::clone(&self.service);
         let (tool, arguments) = (round.tool.to_string(), round.arguments.clone());
-        let task = tokio::spawn(async move { service.call(&ctx, &tool, arguments).await });
+        let task = tokio::spawn(async move { service.call(&ctx, &call, &tool, arguments).await });
         // Dropped with this future (the client went away), at the deadline or after a
         // panic: the handler stops and its token says so.
         let mut stop = Stop {
@@ -760,16 +806,14 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// The verified answers of a 2026-07-28 retry that carries `inputResponses` or a
     /// `requestState`; `Err` is the final result refusing it.
-    fn verified_answers(
+    async fn verified_answers(
         &self,
         info: &ToolInfo,
         round: &Round<'_>,
         params: &CallToolRequestParams,
     ) -> Result<Result<BTreeMap<String, Answer>, CallResult>, ErrorData> {
         // The principal comes from a context built without any answer.
-        let cancel = CancellationToken::new();
-        let probe = self.context_for(round, &BTreeMap::new(), None, &cancel)?;
-        let principal = self.principal_of(&probe, round.http);
+        let principal = self.probed_principal(info, round).await?;
         let verdict = self.approvals.verify(
             info,
             round.arguments,
@@ -797,17 +841,45 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// The budget of the session a call belongs to: the server instance's own (a stdio
     /// connection, an HTTP session), else, for a request without a session, its principal's.
-    fn budget_of(&self, round: &Round<'_>) -> Result<Arc<SessionBudget>, ErrorData> {
+    async fn budget_of(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+    ) -> Result<Arc<SessionBudget>, ErrorData> {
         match round.http {
             Some(http) if !http.headers.contains_key("mcp-session-id") => {
-                let cancel = CancellationToken::new();
-                let probe = self.context_for(round, &BTreeMap::new(), None, &cancel)?;
-                Ok(self
-                    .guards
-                    .stateless(&self.principal_of(&probe, round.http)))
+                let principal = self.probed_principal(info, round).await?;
+                Ok(self.guards.stateless(&principal))
             }
             _ => Ok(Arc::clone(&self.session)),
         }
+    }
+
+    /// The principal of a context built without any answer, before the call runs; the
+    /// context function is held to the tool's `timeout-ms` here too.
+    async fn probed_principal(
+        &self,
+        info: &ToolInfo,
+        round: &Round<'_>,
+    ) -> Result<String, ErrorData> {
+        let cancel = CancellationToken::new();
+        let limit = info.policy.timeout_ms.map(Duration::from_millis);
+        let deadline = limit.map(|l| Instant::now() + l);
+        let none = BTreeMap::new();
+        let context = self.context_for(round, &none, deadline, &cancel);
+        let probe = match deadline {
+            Some(at) => tokio::time::timeout_at(at.into(), context)
+                .await
+                .map_err(|_| {
+                    cancel.cancel();
+                    ErrorData::internal_error(
+                        "the context function did not finish within the tool's timeout-ms",
+                        None,
+                    )
+                })??,
+            None => context.await?,
+        };
+        Ok(self.principal_of(&probe, round.http))
     }
 
     /// One `tools/call`: admitted by the session's budget ([`guard::Guards::admit`]; a
@@ -831,9 +903,10 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             tool: &name,
             arguments: &arguments,
             http: rc.extensions.get::<::http::request::Parts>(),
+            request: &rc,
             trace,
         };
-        let budget = self.budget_of(&round)?;
+        let budget = self.budget_of(&info, &round).await?;
         // A 2026-07-28 retry carrying an input request's state is another call than the
         // first round with the same arguments: it fails or succeeds on its own.
         let call = match &params.request_state {
@@ -866,14 +939,12 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         rc: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let (name, arguments, trace) = (round.tool, round.arguments, round.trace);
-        let current = rc
-            .protocol_version()
-            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let current = call::era(rc) == Era::Current;
         // Only a 2026-07-28 retry answers with `inputResponses`; an earlier client's are
         // ignored: there only the answer to the server's own elicitation counts.
         let mut answers = BTreeMap::new();
         if current && (params.input_responses.is_some() || params.request_state.is_some()) {
-            match self.verified_answers(&info, round, &params)? {
+            match self.verified_answers(&info, round, &params).await? {
                 Ok(verified) => answers = verified,
                 Err(refused) => return Ok(CallToolResponse::Complete(to_sdk(refused))),
             }
@@ -943,7 +1014,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 .map_err(|e| ErrorData::internal_error(format!("elicitation failed: {e}"), None))?;
             let answer = Answer {
                 resource_version: need.resource_version.clone(),
-                ..Answer::from_elicit(&reply)
+                ..answer_from_elicit(&reply)
             };
             if !answer.accepted {
                 trace.approval_declined();
@@ -961,6 +1032,8 @@ struct Round<'a> {
     tool: &'a str,
     arguments: &'a Value,
     http: Option<&'a ::http::request::Parts>,
+    /// The request as rmcp received it: its id, `_meta`, cancellation token and peer.
+    request: &'a RequestContext<RoleServer>,
     /// What the call's trace records of its decisions.
     trace: &'a CallTrace,
 }

@@ -18,7 +18,7 @@
 use crate::runtime::ToolInfo;
 use crate::runtime::canonical::{digest, sha256_hex};
 use ::rmcp::ErrorData;
-use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ProtocolVersion};
+use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use ::rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -82,10 +82,7 @@ impl CallTrace {
             None => Some(session_digest(connection.as_bytes())),
         };
         let protocol = rc.protocol_version().map(|v| v.as_str().to_string());
-        let era = match protocol.as_deref() {
-            Some(v) if v >= ProtocolVersion::V_2026_07_28.as_str() => "2026-07-28",
-            _ => "pre-2026-07-28",
-        };
+        let era = super::call::era(rc).as_str();
         let arguments = params.arguments.as_ref();
         let fixed = Fixed {
             tool: params.name.to_string(),

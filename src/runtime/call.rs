@@ -331,11 +331,13 @@ pub trait Catalog<H: ?Sized> {
         json!({ "tools": Self::TOOLS.iter().map(ToolInfo::definition).collect::<Vec<_>>() })
     }
 
-    /// Calls tool `name` with `arguments`: checks them, runs the handler, checks its output
-    /// and encodes the outcome. Only an unknown tool is a protocol error.
+    /// Calls tool `name` with `arguments`: checks them, runs the handler (with `ctx` and
+    /// what it learns of the call, `call`, its answers typed as the tool declares them),
+    /// checks its output and encodes the outcome. Only an unknown tool is a protocol error.
     fn call(
         handler: &H,
         ctx: &Self::Context,
+        call: &super::Call,
         name: &str,
         arguments: Value,
     ) -> impl Future<Output = Result<CallResult, CallError>> + Send;

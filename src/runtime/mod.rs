@@ -10,6 +10,7 @@
 pub mod call;
 pub mod canonical;
 pub mod content;
+pub mod context;
 pub mod guard;
 pub mod idempotency;
 pub mod pattern;
@@ -24,6 +25,10 @@ pub use call::{
     ToolError, ToolInfo, approval_digest,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
+pub use context::{
+    Answer, Call, CallBuilder, Cancellation, Confirmation, Credential, Era, FromAnswers, Progress,
+    ProgressSink, RawAnswers, RequestId, answer_text,
+};
 pub use guard::{Budget, BudgetDecision, Guard};
 pub use idempotency::Idempotency;
 pub use policy::Policy;

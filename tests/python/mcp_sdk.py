@@ -26,6 +26,8 @@ The tool with an idempotency key runs once per key: a repeated call returns the 
 the example server, invoice_get's reminder_count shows the handler ran once), and the key sent
 with other arguments is the IDEMPOTENCY_KEY_REUSED tool error, retry never, the handler not run.
 The example keeps its keys in memory here (`--store memory`): each server process starts afresh.
+The example's invoice_list reports its progress (notifications/progress) to a call made with a
+progress callback, in both eras.
 """
 
 from __future__ import annotations
@@ -179,6 +181,19 @@ async def idempotent(label: str, call: Callable[[str, dict[str, Any]], Awaitable
         check(f"{label}: a reused key does not run the handler", await sent() == after, after)
 
 
+async def reports_progress(label: str, call: Callable[..., Awaitable[Any]]) -> None:
+    """The example's invoice_list reports one progress step per invoice read to a client that
+    sent a progress token (the SDK sends one with a progress callback)."""
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    r = await call("invoice_list", {"status": "overdue"}, progress_callback=on_progress)
+    check(f"{label}: progress reaches the client's callback before the result",
+          not r.is_error and seen == [(1.0, 1.0, "read INV-1")], (seen, r))
+
+
 async def legacy(label: str, params: StdioServerParameters, expected: list[dict[str, Any]],
                  expiring: StdioServerParameters) -> None:
     asked = Asked()
@@ -188,6 +203,8 @@ async def legacy(label: str, params: StdioServerParameters, expected: list[dict[
             check(f"{label}: initialize negotiates 2025-11-25", init.protocol_version == "2025-11-25",
                   init.protocol_version)
             await common(label, session.list_tools, session.call_tool, expected)
+            if label.startswith("example"):
+                await reports_progress(label, session.call_tool)
             done = await session.call_tool("invoice_send_reminder", REMINDER)
             check(f"{label}: needs-input is elicited within the call, then completes",
                   completed(done) and len(asked.messages) == 1, (asked.messages, done))
@@ -229,6 +246,8 @@ async def modern(label: str, params: StdioServerParameters, expected: list[dict[
         check(f"{label}: auto mode negotiates 2026-07-28", client.protocol_version == "2026-07-28",
               client.protocol_version)
         await common(label, lambda: client.list_tools(), client.call_tool, expected)
+        if label.startswith("example"):
+            await reports_progress(label, client.call_tool)
         first = await client.session.call_tool("invoice_send_reminder", REMINDER, allow_input_required=True)
         requests = getattr(first, "input_requests", None) or {}
         check(f"{label}: needs-input is an InputRequiredResult asking for approval",

@@ -23,7 +23,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> Tok
         };
         quote! {
             #d
-            fn #m(&self, ctx: &Self::Context, input: #m::Input)
+            fn #m(&self, ctx: &Self::Context, call: &#m::Call, input: #m::Input)
                 -> impl __rt::Future<Output = __rt::Result<#ok, #m::Error>>
                 + __rt::Send;
         }
@@ -34,18 +34,23 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> Tok
     });
     let arms = plan.tools.iter().map(|t| {
         let m = ident(&t.module);
-        let run = if t.needs.is_empty() {
-            quote!(run)
+        if t.needs.is_empty() {
+            quote! {
+                #m::NAME => __rt::call::boxed(__rt::call::run(arguments, |input| handler.#m(ctx, call, input))),
+            }
         } else {
-            quote!(run_reply)
-        };
-        quote! {
-            #m::NAME => __rt::call::boxed(__rt::call::#run(arguments, |input| handler.#m(ctx, input))),
+            // The call with the answers typed as the tool declares them.
+            quote! {
+                #m::NAME => __rt::call::boxed(async move {
+                    let call = call.typed::<#m::Answers>();
+                    __rt::call::run_reply(arguments, |input| handler.#m(ctx, &call, input)).await
+                }),
+            }
         }
     });
     let dispatch = if plan.tools.is_empty() {
         quote! {
-            let _ = (handler, ctx, arguments);
+            let _ = (handler, ctx, call, arguments);
             __rt::Err(__rt::CallError::UnknownTool(name.into()))
         }
     } else {
@@ -53,18 +58,20 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> Tok
         // rather than a state per tool, which keeps checking a large catalog's dispatcher
         // linear and its future small.
         quote! {
-            let call: __rt::call::BoxCall<'_> = match name {
+            let running: __rt::call::BoxCall<'_> = match name {
                 #(#arms)*
                 _ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),
             };
-            __rt::Ok(call.await)
+            __rt::Ok(running.await)
         }
     };
     quote! {
         #cat_doc
         ///
         /// One method per tool. The context carries what the server trusts about the request
-        /// (identity, tenant, policy); it never comes from tool arguments.
+        /// (identity, tenant, policy); it never comes from tool arguments. The call says what
+        /// the protocol said of this one: its request id, deadline, cancellation, progress
+        /// reporter, protocol era and, for a tool with `needs-input`, the user's answers.
         #[allow(dead_code)]
         pub trait #trait_ident: __rt::Send + __rt::Sync {
             /// Identity, tenant and policy from the authenticated request — never from arguments.
@@ -89,6 +96,7 @@ pub(in crate::codegen) fn handler(plan: &CatalogPlan<'_>, opts: &Options) -> Tok
             async fn call(
                 handler: &H,
                 ctx: &H::Context,
+                call: &__rt::Call,
                 name: &str,
                 arguments: __rt::serde_json::Value,
             ) -> __rt::Result<__rt::CallResult, __rt::CallError> {
@@ -149,10 +157,11 @@ mod tests {
         for part in [
             "pub trait Billing: __rt::Send + __rt::Sync {",
             "type Context: __rt::Send + __rt::Sync;",
-            "fn invoice_list(&self, ctx: &Self::Context, input: invoice_list::Input) -> impl __rt::Future<Output = __rt::Result<invoice_list::Output, invoice_list::Error>> + __rt::Send;",
+            "fn invoice_list(&self, ctx: &Self::Context, call: &invoice_list::Call, input: invoice_list::Input) -> impl __rt::Future<Output = __rt::Result<invoice_list::Output, invoice_list::Error>> + __rt::Send;",
             "-> impl __rt::Future<Output = __rt::Result<invoice_send_reminder::Reply, invoice_send_reminder::Error>>",
             "const TOOLS: &'static [__rt::ToolInfo] = &[invoice_list::INFO, invoice_get::INFO, invoice_send_reminder::INFO];",
-            "__rt::call::boxed(__rt::call::run(arguments, |input| handler.invoice_list(ctx, input)))",
+            "__rt::call::boxed(__rt::call::run(arguments, |input| handler.invoice_list(ctx, call, input)))",
+            "let call = call.typed::<invoice_send_reminder::Answers>();",
             "__rt::call::run_reply(arguments",
             "_ => return __rt::Err(__rt::CallError::UnknownTool(name.into())),",
         ] {
@@ -165,7 +174,7 @@ mod tests {
         let rs = with_plan("catalog \"c\" version=\"1.0.0\"\n", |plan, _| {
             printed(handler(plan, &Options::default()))
         });
-        assert!(has(&rs, "let _ = (handler, ctx, arguments);"), "{rs}");
+        assert!(has(&rs, "let _ = (handler, ctx, call, arguments);"), "{rs}");
         assert!(
             has(&rs, "const TOOLS: &'static [__rt::ToolInfo] = &[];"),
             "{rs}"

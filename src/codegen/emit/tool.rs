@@ -5,7 +5,7 @@
 use super::{At, Options, doc, ident, item, opt_u64};
 use crate::codegen::plan::{FieldPlan, Item, RTy, ToolPlan};
 use crate::contract::ToolContract;
-use crate::model::{ConfirmDigest, ContentKind};
+use crate::model::{ConfirmDigest, ContentKind, InputKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -193,11 +193,17 @@ fn input_methods(t: &ToolPlan<'_>) -> TokenStream {
     quote! { impl Input { #(#methods)* } }
 }
 
-/// `NeedsInput` and `Reply`, when the tool declares `needs-input`.
+/// `NeedsInput`, `Reply` and `Answers`, when the tool declares `needs-input`; and `Call`,
+/// what the handler learns of its call (with the typed answers).
 fn needs_input(t: &ToolPlan<'_>) -> TokenStream {
     if t.needs.is_empty() {
-        return TokenStream::new();
+        return quote! {
+            /// What the handler learns of its call: request id, deadline, cancellation,
+            /// progress, protocol era.
+            pub type Call = __rt::Call;
+        };
     }
+    let answers = answers(t);
     let variants = t.needs.iter().map(|(v, n)| {
         let vid = ident(v);
         let d = doc(n.doc.as_ref().map(|d| d.value.as_str()));
@@ -226,6 +232,61 @@ fn needs_input(t: &ToolPlan<'_>) -> TokenStream {
         }
         /// The handler's answer: more input from the user, or the output.
         pub type Reply = __rt::Reply<Output, NeedsInput>;
+        #answers
+        /// What the handler learns of its call: request id, deadline, cancellation,
+        /// progress, protocol era, and the user's [`Answers`].
+        pub type Call = __rt::Call<Answers>;
+    }
+}
+
+/// `Answers`: one field per `needs-input`, its outcome typed by its kind (a confirmation's
+/// outcome, the text of a `text` or `choice`, a redacted `credential`).
+fn answers(t: &ToolPlan<'_>) -> TokenStream {
+    let fields = t.needs.iter().zip(&t.answer_fields).map(|((_, n), f)| {
+        let fid = ident(f);
+        let (name, kind) = (n.name.value.as_str(), n.kind.value);
+        let (ty, read) = match kind {
+            InputKind::Confirmation => (
+                quote!(__rt::Confirmation),
+                quote!(__rt::Confirmation::read(answers, #name)),
+            ),
+            InputKind::Credential => (
+                quote!(__rt::Option<__rt::Credential>),
+                quote!(__rt::Credential::read(answers, #name)),
+            ),
+            InputKind::Choice | InputKind::Text => (
+                quote!(__rt::Option<__rt::String>),
+                quote!(__rt::answer_text(answers, #name)),
+            ),
+        };
+        let what = format!(
+            " The answer to `needs-input \"{name}\" kind=\"{}\"`.",
+            kind.as_str()
+        );
+        let d = doc(n.doc.as_ref().map(|d| d.value.as_str()));
+        (
+            quote! {
+                #d
+                #[doc = #what]
+                pub #fid: #ty,
+            },
+            quote!(#fid: #read,),
+        )
+    });
+    let (decls, reads): (Vec<_>, Vec<_>) = fields.unzip();
+    quote! {
+        /// The user's answers to this tool's input requests in this call, as the server
+        /// verified them: each is bound to this tool, these arguments and this caller.
+        #[derive(__rt::Debug, __rt::Clone, __rt::Default,
+            __rt::PartialEq, __rt::Eq, __rt::Hash)]
+        pub struct Answers {
+            #(#decls)*
+        }
+        impl __rt::FromAnswers for Answers {
+            fn from_answers(answers: &__rt::RawAnswers) -> Self {
+                Answers { #(#reads)* }
+            }
+        }
     }
 }
 
@@ -258,6 +319,10 @@ mod tests {
             "pub fn approval_digest(&self) -> __rt::String { __rt::approval_digest(self, __rt::None) }",
             "pub enum NeedsInput {",
             "pub type Reply = __rt::Reply<Output, NeedsInput>;",
+            "pub struct Answers {",
+            "pub approval: __rt::Confirmation,",
+            r#"approval: __rt::Confirmation::read(answers, "approval"),"#,
+            "pub type Call = __rt::Call<Answers>;",
             "pub enum Error {",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");

@@ -1,10 +1,9 @@
 //! The billing catalog served over MCP (`catalogc::rmcp`): what a server author adds to the
 //! handler — where each call's trusted context comes from.
 
-use crate::billing::{self, invoice_send_reminder};
+use crate::billing;
 use crate::memory::{Memory, Session};
 use catalogc::rmcp::{DefinitionError, ErrorData, Request, Server};
-use catalogc::runtime::serde_json;
 
 /// The tenants the in-memory data knows.
 pub const TENANTS: [&str; 2] = ["acme", "other"];
@@ -27,9 +26,9 @@ pub fn server_over(
 }
 
 /// The trusted context of one call: the tenant from the request's `Authorization: Bearer
-/// TENANT` header (over HTTP), else `default_tenant`; the approval of exactly these
-/// arguments when the user confirmed them (the server has checked that the answer is bound
-/// to this call); and the call's cancellation token and deadline.
+/// TENANT` header (over HTTP), else `default_tenant`. (What the protocol says of the call —
+/// its deadline, cancellation, progress token and the user's answers — the handler reads
+/// from its `Call`.)
 pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorData> {
     let tenant = match r.header("authorization") {
         None => default_tenant.to_string(),
@@ -38,20 +37,5 @@ pub fn session(r: &Request<'_>, default_tenant: &str) -> Result<Session, ErrorDa
             _ => return Err(ErrorData::invalid_request("unknown bearer token", None)),
         },
     };
-    let mut approved = Vec::new();
-    if r.tool == invoice_send_reminder::NAME && r.accepted("approval") {
-        // The digest binds the approval to these arguments; arguments that do not parse
-        // are refused by the contract check anyway.
-        if let Ok(input) =
-            serde_json::from_value::<invoice_send_reminder::Input>(r.arguments.clone())
-        {
-            approved.push(input.approval_digest());
-        }
-    }
-    Ok(Session {
-        tenant,
-        approved,
-        cancel: r.cancel.clone(),
-        deadline: r.deadline,
-    })
+    Ok(Session { tenant })
 }

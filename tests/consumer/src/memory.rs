@@ -1,25 +1,20 @@
 //! The billing catalog over in-memory data: what a server author writes by hand. Each
-//! method receives input that already passed the contract, and returns typed output or one
-//! of the catalog's errors.
+//! method receives the server author's context, what it learns of the call (deadline,
+//! cancellation, progress, the user's typed answers) and input that already passed the
+//! contract, and returns typed output or one of the catalog's errors.
 
 use crate::billing::{self, Invoice, InvoiceCurrency, InvoiceStatus};
 use crate::billing::{invoice_get, invoice_list, invoice_send_reminder};
-use catalogc::rmcp::CancellationToken;
-use catalogc::runtime::{Date, DateTime};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use catalogc::runtime::{Confirmation, Date, DateTime};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// What the server trusts about a request: from the authenticated session, never from
 /// tool arguments.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     pub tenant: String,
-    /// Approval digests the user confirmed in the host's approval dialog.
-    pub approved: Vec<String>,
-    /// Cancelled when the call's deadline passes or its client goes away.
-    pub cancel: CancellationToken,
-    /// When the server cancels the call (`limits timeout-ms=`); `None` without a limit.
-    pub deadline: Option<Instant>,
 }
 
 /// The least time `invoice_list` needs before its deadline to start a listing.
@@ -36,6 +31,9 @@ pub struct Memory {
     /// Test-only faults, to prove the server survives them: `invoice_get` of
     /// [`PANIC_INVOICE`] panics, of [`HANG_INVOICE`] waits until the call is cancelled.
     pub faults: bool,
+    /// How many calls of [`HANG_INVOICE`] ended because they were cancelled (shared, so a
+    /// test can watch a server that owns the `Memory`).
+    pub cancelled: Arc<AtomicUsize>,
 }
 
 /// With [`Memory::faults`], `invoice_get` of this invoice panics.
@@ -84,17 +82,16 @@ impl billing::Billing for Memory {
     async fn invoice_list(
         &self,
         ctx: &Session,
+        call: &invoice_list::Call,
         input: invoice_list::Input,
     ) -> Result<invoice_list::Output, invoice_list::Error> {
         // A listing that cannot finish before the deadline, or a call already cancelled,
         // is refused with the reason rather than started.
-        if ctx.cancel.is_cancelled() {
+        if call.is_cancelled() {
             let detail = "the call was cancelled before the listing started".to_string();
             return Err(invoice_list::Error::BillingUnavailable(Some(detail)));
         }
-        if let Some(deadline) = ctx.deadline
-            && deadline.saturating_duration_since(Instant::now()) < LIST_BUDGET
-        {
+        if call.remaining().is_some_and(|left| left < LIST_BUDGET) {
             let detail = format!(
                 "less than {} ms left before the call's deadline",
                 LIST_BUDGET.as_millis()
@@ -110,13 +107,22 @@ impl billing::Billing for Memory {
             return Err(invoice_list::Error::InvalidCursor(Some(detail)));
         }
         let size = usize::from(input.page_size);
-        let items = self
+        let found: Vec<&Invoice> = self
             .invoices
             .iter()
             .filter(|(t, i)| *t == ctx.tenant && i.status == wanted)
-            .map(|(_, i)| i.clone())
+            .map(|(_, i)| i)
             .take(size)
             .collect();
+        // One progress report per invoice read (sent only when the client asked for them).
+        let total = found.len() as f64;
+        let mut items = Vec::with_capacity(found.len());
+        for invoice in found {
+            items.push(invoice.clone());
+            let message = format!("read {}", invoice.invoice_reference);
+            call.progress(items.len() as f64, Some(total), Some(&message))
+                .await;
+        }
         Ok(invoice_list::Output {
             items,
             next_cursor: None,
@@ -126,15 +132,19 @@ impl billing::Billing for Memory {
     async fn invoice_get(
         &self,
         ctx: &Session,
+        call: &invoice_get::Call,
         input: invoice_get::Input,
     ) -> Result<invoice_get::Output, invoice_get::Error> {
         if self.faults && input.invoice_reference == PANIC_INVOICE {
             panic!("injected fault: invoice_get of {PANIC_INVOICE}");
         }
         if self.faults && input.invoice_reference == HANG_INVOICE {
-            // Stops only when the server cancels the call at its deadline.
-            ctx.cancel.cancelled().await;
-            return Err(invoice_get::Error::BillingUnavailable(None));
+            // Stops only when the call is cancelled: by its client (then this error is the
+            // answer), or at its deadline (then the server answers `TOOL_TIMEOUT`).
+            call.cancelled().await;
+            self.cancelled.fetch_add(1, Ordering::SeqCst);
+            let detail = "the call was cancelled before the invoice was read".to_string();
+            return Err(invoice_get::Error::BillingUnavailable(Some(detail)));
         }
         let mut invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
@@ -162,6 +172,7 @@ impl billing::Billing for Memory {
     async fn invoice_send_reminder(
         &self,
         ctx: &Session,
+        call: &invoice_send_reminder::Call,
         input: invoice_send_reminder::Input,
     ) -> Result<invoice_send_reminder::Reply, invoice_send_reminder::Error> {
         use invoice_send_reminder::{Error, NeedsInput, Output, Reply};
@@ -174,14 +185,19 @@ impl billing::Billing for Memory {
                 invoice.due_date
             ))));
         }
-        if !ctx.approved.contains(&input.approval_digest()) {
-            return Ok(Reply::InputRequired {
-                needs: NeedsInput::Approval,
-                prompt: format!(
-                    "Send a payment reminder for {} to the customer?",
-                    input.invoice_reference
-                ),
-            });
+        // The server has checked that a confirmation is bound to this tool, these arguments
+        // and this tenant; without one, the user is asked.
+        match &call.answers().approval {
+            Confirmation::Confirmed { .. } => {}
+            Confirmation::Unanswered | Confirmation::Declined => {
+                return Ok(Reply::InputRequired {
+                    needs: NeedsInput::Approval,
+                    prompt: format!(
+                        "Send a payment reminder for {} to the customer?",
+                        input.invoice_reference
+                    ),
+                });
+            }
         }
         // A poisoned log is a broken invariant, not the mail service's failure.
         let mut sent = self

@@ -3,7 +3,7 @@
 //! and an unknown tool.
 
 use catalogc::runtime::serde_json::{self, Value, json};
-use catalogc::runtime::{CallResult, Catalog, ToolError, Validate};
+use catalogc::runtime::{Answer, Call, CallResult, Catalog, RawAnswers, ToolError, Validate};
 use catalogc_consumer::billing::{self, invoice_list, invoice_send_reminder};
 use catalogc_consumer::block_on;
 use catalogc_consumer::memory::{Memory, Session};
@@ -13,13 +13,30 @@ type Billing = billing::Catalog;
 fn acme() -> Session {
     Session {
         tenant: "acme".into(),
-        ..Session::default()
     }
 }
 
 fn call(memory: &Memory, ctx: &Session, tool: &str, args: Value) -> CallResult {
-    block_on(<Billing as Catalog<Memory>>::call(memory, ctx, tool, args))
-        .unwrap_or_else(|e| panic!("protocol error: {e}"))
+    call_as(memory, ctx, &Call::default(), tool, args)
+}
+
+/// A call with what the server would say of it (`call`).
+fn call_as(memory: &Memory, ctx: &Session, call: &Call, tool: &str, args: Value) -> CallResult {
+    block_on(<Billing as Catalog<Memory>>::call(
+        memory, ctx, call, tool, args,
+    ))
+    .unwrap_or_else(|e| panic!("protocol error: {e}"))
+}
+
+/// A call whose user answered the `approval` request: `accepted` or declined.
+fn answered(accepted: bool) -> Call {
+    let mut answers = RawAnswers::new();
+    let answer = Answer {
+        accepted,
+        ..Answer::default()
+    };
+    answers.insert("approval".into(), answer);
+    Call::builder().answers(answers).build()
 }
 
 fn structured(r: &CallResult) -> &Value {
@@ -189,7 +206,7 @@ fn an_output_that_breaks_its_schema_is_withheld() {
 }
 
 #[test]
-fn needs_input_asks_until_the_exact_arguments_are_approved() {
+fn needs_input_asks_until_the_user_confirms() {
     let m = Memory::sample();
     let args = json!({"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef"});
     let r = call(&m, &acme(), "invoice_send_reminder", args.clone());
@@ -198,23 +215,43 @@ fn needs_input_asks_until_the_exact_arguments_are_approved() {
     assert_eq!(asked["name"], json!("approval"));
     assert_eq!(asked["kind"], json!("confirmation"));
 
-    // The host shows the user the call and records the digest of what they approved.
+    // The digest a host binds the user's approval to (a server checks the binding before
+    // the handler sees the answer).
     let input: invoice_send_reminder::Input =
         serde_json::from_value(args.clone()).unwrap_or_else(|e| panic!("{e}"));
-    let digest = input.approval_digest();
-    assert_eq!(digest, catalogc::runtime::canonical::digest(&args));
+    assert_eq!(
+        input.approval_digest(),
+        catalogc::runtime::canonical::digest(&args)
+    );
     assert_eq!(input.idempotency_key(), "k-0123456789abcdef");
-    let approved = Session {
-        approved: vec![digest],
-        ..acme()
-    };
-    let r = call(&m, &approved, "invoice_send_reminder", args);
+    // A declined request is asked again; the handler reads the outcome as a value.
+    let r = call_as(
+        &m,
+        &acme(),
+        &answered(false),
+        "invoice_send_reminder",
+        args.clone(),
+    );
+    assert_eq!(r.error_code(), Some("INPUT_REQUIRED"));
+    let r = call_as(&m, &acme(), &answered(true), "invoice_send_reminder", args);
     assert!(!r.is_error, "{r:?}");
     assert_eq!(structured(&r)["reminder_reference"], json!("REM-1"));
-    // Approving one call approves nothing else.
-    let other = json!({"invoice_reference": "INV-1", "idempotency_key": "k-fedcba9876543210"});
-    let r = call(&m, &approved, "invoice_send_reminder", other);
-    assert_eq!(r.error_code(), Some("INPUT_REQUIRED"));
+}
+
+#[test]
+fn the_answers_reach_the_handler_typed_as_the_tool_declares_them() {
+    use catalogc::runtime::Confirmation;
+    let typed = answered(true).typed::<invoice_send_reminder::Answers>();
+    assert_eq!(
+        typed.answers().approval,
+        Confirmation::Confirmed {
+            resource_version: None
+        }
+    );
+    let declined = answered(false).typed::<invoice_send_reminder::Answers>();
+    assert_eq!(declined.answers().approval, Confirmation::Declined);
+    let none = Call::default().typed::<invoice_send_reminder::Answers>();
+    assert_eq!(none.answers(), &invoice_send_reminder::Answers::default());
 }
 
 #[test]
@@ -223,6 +260,7 @@ fn an_unknown_tool_is_a_protocol_error() {
     let e = block_on(<Billing as Catalog<Memory>>::call(
         &m,
         &acme(),
+        &Call::default(),
         "invoice_delete",
         json!({}),
     ));
@@ -396,21 +434,17 @@ fn a_declared_error_carries_its_detail_and_the_internal_error_none() {
 #[test]
 fn a_handler_reads_its_deadline_and_cancellation_and_says_why_it_stopped() {
     use catalogc_consumer::memory::LIST_BUDGET;
+    use std::sync::Arc;
     use std::time::{Duration, Instant};
     let m = Memory::sample();
     let args = json!({"status": "open"});
+    let until = |at: Instant| Call::builder().deadline(Some(at)).build();
     // Time enough: the listing runs.
-    let roomy = Session {
-        deadline: Some(Instant::now() + Duration::from_secs(60)),
-        ..acme()
-    };
-    assert!(!call(&m, &roomy, "invoice_list", args.clone()).is_error);
+    let roomy = until(Instant::now() + Duration::from_secs(60));
+    assert!(!call_as(&m, &acme(), &roomy, "invoice_list", args.clone()).is_error);
     // Less than the listing's budget left: refused, and the detail says why.
-    let late = Session {
-        deadline: Some(Instant::now() + LIST_BUDGET / 5),
-        ..acme()
-    };
-    let r = call(&m, &late, "invoice_list", args.clone());
+    let late = until(Instant::now() + LIST_BUDGET / 5);
+    let r = call_as(&m, &acme(), &late, "invoice_list", args.clone());
     assert_eq!(r.error_code(), Some("BILLING_UNAVAILABLE"), "{r:?}");
     assert_eq!(
         structured(&r)["detail"],
@@ -418,11 +452,24 @@ fn a_handler_reads_its_deadline_and_cancellation_and_says_why_it_stopped() {
     );
     assert_eq!(structured(&r)["retryable"], json!(true));
     // Cancelled before it started.
-    let cancelled = acme();
-    cancelled.cancel.cancel();
-    let r = call(&m, &cancelled, "invoice_list", args);
+    let token = catalogc::rmcp::CancellationToken::new();
+    token.cancel();
+    let cancelled = Call::builder().cancellation(Arc::new(token)).build();
+    let r = call_as(&m, &acme(), &cancelled, "invoice_list", args);
     assert_eq!(
         structured(&r)["detail"],
         json!("the call was cancelled before the listing started")
+    );
+    // A call waiting for its cancellation ends with the error the handler declares for it.
+    let hanging = Memory {
+        faults: true,
+        ..Memory::sample()
+    };
+    let args = json!({"invoice_reference": catalogc_consumer::memory::HANG_INVOICE});
+    let r = call_as(&hanging, &acme(), &cancelled, "invoice_get", args);
+    assert_eq!(r.error_code(), Some("BILLING_UNAVAILABLE"), "{r:?}");
+    assert_eq!(
+        structured(&r)["detail"],
+        json!("the call was cancelled before the invoice was read")
     );
 }

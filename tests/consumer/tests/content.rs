@@ -4,19 +4,17 @@
 //! `Reply::InputRequired`.
 
 use catalogc::runtime::serde_json::{Value, json};
-use catalogc::runtime::{CallResult, Catalog, Image, Markdown, Text};
+use catalogc::runtime::{Answer, Call, CallResult, Catalog, Image, Markdown, Text};
 use catalogc_consumer::block_on;
 use catalogc_consumer::notes::{self, note_delete, note_markdown, note_text, note_thumbnail};
 use std::sync::Mutex;
 
-/// Notes by reference; `approved` says whether the user has confirmed deletions.
+/// Notes by reference.
 struct Notes {
     notes: Mutex<Vec<(String, String)>>,
 }
 
-struct Session {
-    approved: bool,
-}
+struct Session;
 
 impl Notes {
     fn find(&self, reference: &str) -> Option<String> {
@@ -34,6 +32,7 @@ impl notes::Notes for Notes {
     async fn note_text(
         &self,
         _ctx: &Session,
+        _call: &note_text::Call,
         input: note_text::Input,
     ) -> Result<note_text::Output, note_text::Error> {
         self.find(&input.note_reference)
@@ -44,6 +43,7 @@ impl notes::Notes for Notes {
     async fn note_markdown(
         &self,
         _ctx: &Session,
+        _call: &note_markdown::Call,
         input: note_markdown::Input,
     ) -> Result<note_markdown::Output, note_markdown::Error> {
         self.find(&input.note_reference)
@@ -54,6 +54,7 @@ impl notes::Notes for Notes {
     async fn note_thumbnail(
         &self,
         _ctx: &Session,
+        _call: &note_thumbnail::Call,
         input: note_thumbnail::Input,
     ) -> Result<note_thumbnail::Output, note_thumbnail::Error> {
         self.find(&input.note_reference)
@@ -66,10 +67,11 @@ impl notes::Notes for Notes {
 
     async fn note_delete(
         &self,
-        ctx: &Session,
+        _ctx: &Session,
+        call: &note_delete::Call,
         input: note_delete::Input,
     ) -> Result<note_delete::Reply, note_delete::Error> {
-        if !ctx.approved {
+        if !call.answers().approval.is_confirmed() {
             return Ok(note_delete::Reply::InputRequired {
                 needs: note_delete::NeedsInput::Approval,
                 prompt: format!("Delete {} for good?", input.note_reference),
@@ -84,12 +86,19 @@ impl notes::Notes for Notes {
     }
 }
 
+/// Calls `tool`; `approved`: with the user's confirmation of its `approval`.
 fn call(notes: &Notes, approved: bool, tool: &str, args: Value) -> CallResult {
+    let mut answers = catalogc::runtime::RawAnswers::new();
+    if approved {
+        let yes = Answer {
+            accepted: true,
+            ..Answer::default()
+        };
+        answers.insert("approval".into(), yes);
+    }
+    let call = Call::builder().answers(answers).build();
     block_on(<notes::Catalog as Catalog<Notes>>::call(
-        notes,
-        &Session { approved },
-        tool,
-        args,
+        notes, &Session, &call, tool, args,
     ))
     .unwrap_or_else(|e| panic!("protocol error: {e}"))
 }

@@ -3,7 +3,7 @@
 //! leading digits map back to the catalog's JSON names.
 
 use catalogc::runtime::serde_json::{self, Value, json};
-use catalogc::runtime::{Catalog, ToolError, Validate};
+use catalogc::runtime::{Call, Catalog, ToolError, Validate};
 use catalogc_consumer::block_on;
 use catalogc_consumer::hostile::{self, Type, Type2, TypeSelf, V3dPNkt, r#async, mut_record};
 
@@ -76,6 +76,7 @@ fn violations(args: Value) -> Vec<String> {
         async fn r#async(
             &self,
             _: &(),
+            _: &r#async::Call,
             _: r#async::Input,
         ) -> Result<r#async::Output, r#async::Error> {
             Err(r#async::Error::NotFound(None))
@@ -83,6 +84,7 @@ fn violations(args: Value) -> Vec<String> {
         async fn mut_record(
             &self,
             _: &(),
+            _: &mut_record::Call,
             input: mut_record::Input,
         ) -> Result<mut_record::Output, mut_record::Error> {
             // Defaults were applied before the handler runs.
@@ -94,6 +96,7 @@ fn violations(args: Value) -> Vec<String> {
     let r = block_on(<hostile::Catalog as Catalog<Nothing>>::call(
         &Nothing,
         &(),
+        &Call::default(),
         "async",
         args,
     ))
@@ -113,6 +116,7 @@ fn violations(args: Value) -> Vec<String> {
     let ok = block_on(<hostile::Catalog as Catalog<Nothing>>::call(
         &Nothing,
         &(),
+        &Call::default(),
         "mut_record",
         json!({"key": "k"}),
     ));

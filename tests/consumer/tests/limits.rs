@@ -2,9 +2,9 @@
 //! its `timeout-ms` deadline (and told so through its token), an oversized result withheld,
 //! a panic contained. A small hand-written [`Service`] stands in for a catalog.
 
-use catalogc::rmcp::{BoxFuture, CancellationToken, Server, Service};
+use catalogc::rmcp::{BoxFuture, Server, Service};
 use catalogc::runtime::serde_json::{Value, json};
-use catalogc::runtime::{CallError, CallResult, Content, Policy, ToolInfo};
+use catalogc::runtime::{Call, CallError, CallResult, Content, Policy, ToolInfo};
 use catalogc::testing::tool_error;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,17 +42,14 @@ fn info(name: &'static str, policy: Policy<'static>) -> ToolInfo {
 /// What the handlers did, for the tests to check.
 #[derive(Default)]
 struct Seen {
-    /// Handlers whose cancellation token fired.
+    /// Handlers whose call was cancelled.
     cancelled: AtomicUsize,
 }
 
 struct Faults(Arc<Seen>);
 
-/// The context: the call's token and deadline.
-struct Ctx {
-    cancel: CancellationToken,
-    deadline: Option<Instant>,
-}
+/// The server author's context (these handlers need none).
+struct Ctx;
 
 impl Service<Ctx> for Faults {
     fn name(&self) -> &str {
@@ -78,7 +75,8 @@ impl Service<Ctx> for Faults {
     }
     fn call<'a>(
         &'a self,
-        ctx: &'a Ctx,
+        _ctx: &'a Ctx,
+        call: &'a Call,
         name: &'a str,
         _arguments: Value,
     ) -> BoxFuture<'a, Result<CallResult, CallError>> {
@@ -86,11 +84,11 @@ impl Service<Ctx> for Faults {
         Box::pin(async move {
             match name {
                 "slow_write" => {
-                    assert!(ctx.deadline.is_some());
-                    // Work started elsewhere watches the token.
-                    let cancel = ctx.cancel.clone();
+                    assert!(call.deadline().is_some());
+                    // Work started elsewhere watches a clone of the call.
+                    let call = call.clone();
                     tokio::spawn(async move {
-                        cancel.cancelled().await;
+                        call.cancelled().await;
                         seen.cancelled.fetch_add(1, Ordering::SeqCst);
                     });
                     std::future::pending().await
@@ -105,13 +103,7 @@ impl Service<Ctx> for Faults {
 }
 
 fn server(seen: &Arc<Seen>) -> Server<Ctx> {
-    Server::new(Faults(Arc::clone(seen)), |r| {
-        Ok(Ctx {
-            cancel: r.cancel.clone(),
-            deadline: r.deadline,
-        })
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
+    Server::new(Faults(Arc::clone(seen)), |_| Ok(Ctx)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[tokio::test]

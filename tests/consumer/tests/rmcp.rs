@@ -370,6 +370,119 @@ async fn a_handler_is_cancelled_at_its_deadline() {
     assert_eq!(next["result"]["isError"], json!(false), "{next}");
 }
 
+#[tokio::test]
+async fn a_client_cancellation_ends_the_call_promptly() {
+    use std::sync::atomic::Ordering;
+    for version in [LEGACY, MODERN] {
+        let memory = Memory {
+            faults: true,
+            ..Memory::sample()
+        };
+        let ended = Arc::clone(&memory.cancelled);
+        let s = server_over(memory, "acme").unwrap_or_else(|e| panic!("{e}"));
+        let mut c = Client::start(s, version, json!({})).await;
+        let started = std::time::Instant::now();
+        let args = json!({"invoice_reference": HANG_INVOICE});
+        let id = c
+            .request(
+                "tools/call",
+                json!({"name": "invoice_get", "arguments": args}),
+            )
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        c.send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                      "params": {"requestId": id, "reason": "the user stopped it"}}),
+        )
+        .await;
+        // The handler sees the cancellation and returns, well before the tool's 3000 ms
+        // deadline. (Its result, the declared `BILLING_UNAVAILABLE` that tests/call.rs
+        // shows, is not sent: MCP sends no response to a cancelled request.)
+        while ended.load(Ordering::SeqCst) == 0 {
+            assert!(
+                started.elapsed() < std::time::Duration::from_millis(1000),
+                "{version}: the handler did not stop"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let next = c.call("invoice_list", json!({"status": "overdue"})).await;
+        assert_eq!(next["result"]["isError"], json!(false), "{next}");
+    }
+}
+
+#[tokio::test]
+async fn progress_reaches_a_client_that_sent_a_progress_token() {
+    for version in [LEGACY, MODERN] {
+        let mut c = Client::start(acme(), version, json!({})).await;
+        let params = json!({"name": "invoice_list", "arguments": {"status": "overdue"},
+                            "_meta": {"progressToken": "list-1"}});
+        let r = c.rpc("tools/call", params).await;
+        assert_eq!(r["result"]["isError"], json!(false), "{r}");
+        let progress: Vec<&Value> = c
+            .notifications
+            .iter()
+            .filter(|n| n["method"] == json!("notifications/progress"))
+            .collect();
+        assert_eq!(progress.len(), 1, "{version}: {:?}", c.notifications);
+        let p = &progress[0]["params"];
+        assert_eq!(p["progressToken"], json!("list-1"));
+        assert_eq!((&p["progress"], &p["total"]), (&json!(1.0), &json!(1.0)));
+        assert_eq!(p["message"], json!("read INV-1"));
+        // Without a token, no report is sent.
+        c.notifications.clear();
+        let r = c.call("invoice_list", json!({"status": "overdue"})).await;
+        assert_eq!(r["result"]["isError"], json!(false), "{r}");
+        assert!(c.notifications.is_empty(), "{:?}", c.notifications);
+    }
+}
+
+#[tokio::test]
+async fn an_async_context_function_builds_the_context_under_the_deadline() {
+    use catalogc::rmcp::Request;
+    use catalogc_consumer::memory::Session;
+    // The tenant comes from a lookup that takes a while; `stall` never finishes.
+    let server = |stall: bool| {
+        Server::catalog_async::<billing::Catalog, _, _, _>(
+            Memory::sample(),
+            move |r: &Request<'_>| {
+                // What the lookup needs is read from the borrowed request first.
+                let token = r.header("authorization").map(str::to_string);
+                async move {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    if stall {
+                        std::future::pending::<()>().await;
+                    }
+                    let tenant = token.as_deref().and_then(|t| t.strip_prefix("Bearer "));
+                    Ok(Session {
+                        tenant: tenant.unwrap_or("acme").to_string(),
+                    })
+                }
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut c = Client::start(server(false), MODERN, json!({})).await;
+    let ok = c.call("invoice_list", json!({"status": "overdue"})).await;
+    let items = &ok["result"]["structuredContent"]["items"];
+    assert_eq!(items[0]["invoice_reference"], json!("INV-1"), "{ok}");
+    let mut c = Client::start(server(true), MODERN, json!({})).await;
+    let started = std::time::Instant::now();
+    let r = c
+        .call("invoice_get", json!({"invoice_reference": "INV-1"}))
+        .await;
+    assert_eq!(tool_error(&r)["code"], json!("TOOL_TIMEOUT"), "{r}");
+    assert!(started.elapsed() < std::time::Duration::from_millis(3500));
+    // A stateless HTTP request builds a context first, for its budget: held to the deadline
+    // too, and refused with a protocol error rather than left hanging.
+    let addr = serve_http(server(true)).await;
+    let started = std::time::Instant::now();
+    let r = http_call(addr, "", "invoice_list", json!({"status": "overdue"})).await;
+    let message = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("timeout-ms"), "{r}");
+    // invoice_list: `timeout-ms=5000`.
+    assert!(started.elapsed() < std::time::Duration::from_millis(5500));
+}
+
 /// `server` over Streamable HTTP on a free loopback port; its address.
 async fn serve_http(server: Server<Session>) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

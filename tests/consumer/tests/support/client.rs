@@ -21,6 +21,8 @@ pub struct Client {
     pub elicit: Option<Value>,
     /// The `elicitation/create` requests the server sent.
     pub asked: Vec<Value>,
+    /// The notifications the server sent (`notifications/progress`, …), in order.
+    pub notifications: Vec<Value>,
     /// The `initialize` response (2025); `Null` for 2026-07-28.
     pub init: Value,
 }
@@ -44,6 +46,7 @@ impl Client {
             meta: None,
             elicit: None,
             asked: Vec::new(),
+            notifications: Vec::new(),
             init: Value::Null,
         };
         if version == MODERN {
@@ -78,14 +81,32 @@ impl Client {
     }
 
     /// Sends one request and returns its response, answering server requests meanwhile.
-    pub async fn rpc(&mut self, method: &str, mut params: Value) -> Value {
+    pub async fn rpc(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params).await;
+        self.response(id, method).await
+    }
+
+    /// Sends one request (its `_meta` joined with the era's) and returns its id.
+    pub async fn request(&mut self, method: &str, mut params: Value) -> u64 {
         self.next_id += 1;
         let id = self.next_id;
         if let (Some(meta), Some(p)) = (&self.meta, params.as_object_mut()) {
-            p.insert("_meta".into(), meta.clone());
+            let mut joined = meta.clone();
+            if let (Some(own), Some(all)) = (p.get("_meta"), joined.as_object_mut()) {
+                for (k, v) in own.as_object().into_iter().flatten() {
+                    all.insert(k.clone(), v.clone());
+                }
+            }
+            p.insert("_meta".into(), joined);
         }
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
+        id
+    }
+
+    /// The response to request `id`, answering server requests and keeping notifications
+    /// meanwhile.
+    pub async fn response(&mut self, id: u64, method: &str) -> Value {
         loop {
             let line =
                 tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
@@ -104,6 +125,8 @@ impl Client {
                     let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer});
                     self.send(reply).await;
                 }
+            } else if msg.get("id").is_none() && msg.get("method").is_some() {
+                self.notifications.push(msg);
             } else if msg["id"] == json!(id) {
                 return msg;
             }
