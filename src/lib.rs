@@ -32,7 +32,8 @@ pub mod eval;
 pub mod fmt;
 #[cfg(feature = "compiler")]
 pub(crate) mod fsutil;
-#[cfg(feature = "compiler")]
+// Only the CLI compares with a git revision (`breaking`, `changelog`).
+#[cfg(feature = "cli")]
 pub(crate) mod git;
 #[cfg(feature = "compiler")]
 pub mod import;

@@ -41,6 +41,7 @@ crate::lint::declare_rule! {
 }
 
 /// Why `name` is not a valid tool name under `convention`, if it is not.
+#[cfg(feature = "lsp")]
 pub(crate) fn problem(name: &str, convention: Convention) -> Option<String> {
     problem_after(name, "", convention)
 }
