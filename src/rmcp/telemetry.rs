@@ -5,7 +5,8 @@
 //! A trace line is tracing-subscriber's JSON format with the event's fields at the top level
 //! (docs/trace-line.schema.json). Each layer sees only what it is for: the operator log never
 //! the call spans, the trace file only the trace lines, the exporter only the spans; a
-//! server that traces nothing pays for no span.
+//! server that exports no spans pays for none (the operator log takes events, not the
+//! spans around them).
 
 use super::trace::TARGET;
 use std::fs::File;
@@ -53,7 +54,9 @@ impl Telemetry {
             .with_writer(std::io::stderr)
             .with_ansi(false)
             .log_internal_errors(false)
-            .with_filter(filter_fn(|m| m.target() != TARGET))
+            // Events only: a span no layer wants is never built, and rmcp instruments every
+            // request's tasks with its `serve_inner` span.
+            .with_filter(filter_fn(|m| m.is_event() && m.target() != TARGET))
             .with_filter(LevelFilter::INFO);
         let lines = match &self.trace_file {
             None => None,
