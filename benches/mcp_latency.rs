@@ -5,7 +5,8 @@
 //! plain rmcp server whose `#[tool]` handler does the same work
 //! (examples/plain_rmcp_server.rs), and the example server with JSON trace lines on
 //! (`CATALOGC_TRACE_FILE`), its approvals and idempotency store configured; the ratio of
-//! the medians is the cost of catalogc's runtime. Run with `cargo bench --bench
+//! the medians is the cost of catalogc's runtime. A third server, the example server without
+//! trace lines, tells the cost of the traces from the rest. Run with `cargo bench --bench
 //! mcp_latency`; it reports, it asserts nothing.
 
 use rmcp::ServiceExt;
@@ -118,19 +119,33 @@ async fn run(examples: PathBuf) -> Result<(), String> {
         .env("CATALOGC_TRACE_FILE", &trace);
     let ours = stdio_client(command).await?;
     ours.list_all_tools().await.map_err(|e| e.to_string())?;
-    let mut times = interleaved(&[&plain, &ours]).await?;
+    let mut command = tokio::process::Command::new(&server);
+    command
+        .args(["--store", "memory"])
+        .env_remove("CATALOGC_TRACE_FILE");
+    let untraced = stdio_client(command).await?;
+    untraced.list_all_tools().await.map_err(|e| e.to_string())?;
+    let mut times = interleaved(&[&plain, &ours, &untraced]).await?;
+    let untraced_times = times.pop().unwrap_or_default();
     let our_times = times.pop().unwrap_or_default();
     let plain_times = times.pop().unwrap_or_default();
     let _ = plain.cancel().await;
     let _ = ours.cancel().await;
+    let _ = untraced.cancel().await;
     let _ = std::fs::remove_file(&trace);
     report("stdio, plain rmcp #[tool]", &plain_times);
     report("stdio, catalogc + JSON traces", &our_times);
-    println!(
-        "ratio catalogc / plain: median {:.2}x, p99 {:.2}x",
-        quantile_us(&our_times, 0.5) / quantile_us(&plain_times, 0.5),
-        quantile_us(&our_times, 0.99) / quantile_us(&plain_times, 0.99)
-    );
+    report("stdio, catalogc, no trace lines", &untraced_times);
+    for (what, times) in [
+        ("catalogc", &our_times),
+        ("no trace lines", &untraced_times),
+    ] {
+        println!(
+            "ratio {what} / plain: median {:.2}x, p99 {:.2}x",
+            quantile_us(times, 0.5) / quantile_us(&plain_times, 0.5),
+            quantile_us(times, 0.99) / quantile_us(&plain_times, 0.99)
+        );
+    }
 
     let port = 39_000 + (std::process::id() % 1000) as u16;
     let mut http_server = Command::new(&server)

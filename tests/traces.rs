@@ -38,15 +38,23 @@ fn run_report(args: &[&str]) -> std::process::Output {
 const SECRET: &str = "hunter2-correct-horse-battery";
 const SHORT_SECRET: &str = "zq7#";
 
-/// Drives a mock of tests/python/traced.kdl over stdio like a 2025-11-25 client that
-/// answers approvals: the sensitive `secret` goes out valid, invalid and refused.
-#[test]
-fn the_server_writes_no_sensitive_value_and_schema_valid_trace_lines() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let trace = dir.path().join("trace.jsonl");
+/// `catalogc serve --mock CATALOG --trace TRACE EXTRA…` over stdio, initialized as a
+/// 2025-11-25 client that answers input requests: the child, its stdin and its stdout, and
+/// what it wrote so far.
+fn serve_traced(
+    catalog: &str,
+    trace: &std::path::Path,
+    extra: &[&str],
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+    String,
+) {
     let mut child = catalogc()
-        .args(["serve", "--mock", "tests/python/traced.kdl", "--trace"])
-        .arg(&trace)
+        .args(["serve", "--mock", catalog, "--trace"])
+        .arg(trace)
+        .args(extra)
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -56,21 +64,43 @@ fn the_server_writes_no_sensitive_value_and_schema_valid_trace_lines() {
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut written = String::new();
-    let mut send = |m: Value| writeln!(stdin, "{m}").expect("the server reads");
-    let mut recv = |written: &mut String| -> Value {
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("the server answers");
-        written.push_str(&line);
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
-    };
     send(
+        &mut stdin,
         json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25",
         "capabilities": {"elicitation": {"form": {}}},
         "clientInfo": {"name": "t", "version": "1"}}}),
     );
-    recv(&mut written);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    recv(&mut stdout, &mut written);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    (child, stdin, stdout, written)
+}
+
+fn send(stdin: &mut std::process::ChildStdin, m: Value) {
+    writeln!(stdin, "{m}").expect("the server reads");
+}
+
+/// The server's next message, appended to `written` as sent.
+fn recv(stdout: &mut BufReader<std::process::ChildStdout>, written: &mut String) -> Value {
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("the server answers");
+    written.push_str(&line);
+    serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+}
+
+/// Drives a mock of tests/python/traced.kdl over stdio like a 2025-11-25 client that
+/// answers approvals: the sensitive `secret` goes out valid, invalid and refused.
+#[test]
+fn the_server_writes_no_sensitive_value_and_schema_valid_trace_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("trace.jsonl");
+    let (child, mut stdin, mut stdout, mut written) =
+        serve_traced("tests/python/traced.kdl", &trace, &[]);
+    let mut send = |m: Value| send(&mut stdin, m);
+    let mut recv = |written: &mut String| recv(&mut stdout, written);
     let calls = [
         (
             json!({"label": "ci-token", "secret": SECRET, "idempotency_key": "k-0123456789abcdef"}),
@@ -142,6 +172,64 @@ fn the_server_writes_no_sensitive_value_and_schema_valid_trace_lines() {
         field(1, "catalogc.arguments.digest")
     );
     assert_eq!(field(0, "mcp.session.id"), field(3, "mcp.session.id"));
+}
+
+/// The guard's decision is recorded where it is made, with the budget and its cap, and a
+/// call whose handler ran carries the handler's start and end: the refused call has none.
+#[test]
+fn trace_lines_record_the_budget_decision_and_the_handler_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("trace.jsonl");
+    let config = dir.path().join("catalogc.kdl");
+    std::fs::write(&config, "guard { max-calls 2 }\n").expect("config");
+    let config = config.to_string_lossy().to_string();
+    let (child, mut stdin, mut stdout, mut written) =
+        serve_traced("tests/python/guard.kdl", &trace, &["--config", &config]);
+    for id in 1..=3 {
+        send(
+            &mut stdin,
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "note_get", "arguments": {"note_reference": "NOTE-1"}}}),
+        );
+        let answer = recv(&mut stdout, &mut written);
+        assert_eq!(answer["id"], json!(id), "{answer}");
+        // Each line is written before its call is answered.
+        let lines = std::fs::read_to_string(&trace).expect("the trace file");
+        assert_eq!(lines.lines().count(), id, "{lines}");
+    }
+    drop(stdin);
+    child.wait_with_output().expect("the server exits");
+    let schema = validator("trace-line.schema.json");
+    let lines: Vec<Value> = std::fs::read_to_string(&trace)
+        .expect("the trace file")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    for line in &lines {
+        assert_valid(&schema, line);
+    }
+    for ran in &lines[..2] {
+        assert_eq!(ran["catalogc.budget"], "ok", "{ran}");
+        assert_eq!(ran.get("catalogc.budget.name"), None, "{ran}");
+        let start = ran["catalogc.handler.start_us"].as_u64().expect("a start");
+        let end = ran["catalogc.handler.end_us"].as_u64().expect("an end");
+        assert!(start <= end, "{ran}");
+    }
+    assert!(
+        lines[0]["catalogc.handler.end_us"].as_u64()
+            <= lines[1]["catalogc.handler.start_us"].as_u64(),
+        "one call after the other"
+    );
+    let refused = &lines[2];
+    assert_eq!(
+        refused["catalogc.error.code"], "BUDGET_EXCEEDED",
+        "{refused}"
+    );
+    assert_eq!(refused["catalogc.budget"], "exceeded");
+    assert_eq!(refused["catalogc.budget.name"], "max-calls");
+    assert_eq!(refused["catalogc.budget.limit"], 2);
+    assert_eq!(refused.get("catalogc.handler.start_us"), None, "{refused}");
+    assert_eq!(refused.get("catalogc.validation"), None, "{refused}");
 }
 
 #[test]

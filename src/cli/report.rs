@@ -304,10 +304,7 @@ impl Figures {
         self.retries += u64::from(marks.retry);
         self.retry_successes += u64::from(marks.retry && !call.failed);
         self.duplicates_prevented += u64::from(call.idempotency.as_deref() == Some("replayed"));
-        self.budget_terminations += u64::from(
-            call.code.as_deref() == Some("BUDGET_EXCEEDED")
-                || call.budget.as_deref() == Some("exceeded"),
-        );
+        self.budget_terminations += u64::from(call.budget.as_deref() == Some("exceeded"));
         // Before 2026-07-28 the user is asked within the call that then records the answer.
         let asked_within = call.era.as_deref() == Some("pre-2026-07-28");
         match call.approval.as_deref() {

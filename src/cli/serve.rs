@@ -54,10 +54,6 @@ pub struct ServeArgs {
     /// break it (`forbid-mock` included), never list or call its disabled tools.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
-    /// Append one JSON line per call a tool's handler ran to FILE (emptied first): the
-    /// tool, its arguments (sensitive values hidden), start and end times.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
     /// Append one JSON line per `tools/call` to FILE (docs/runtime.md, "Traces"; read by
     /// `catalogc report`). Default: `CATALOGC_TRACE_FILE`, else none.
     #[arg(long, value_name = "FILE")]
@@ -114,12 +110,7 @@ pub fn run(args: &ServeArgs, global: &Global) -> Result<Status, CliError> {
             )));
         }
     }
-    let mut mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
-    if let Some(path) = &args.record {
-        let recorder = crate::mock::record::Recorder::create(path)
-            .map_err(|e| CliError(format!("--record {}: {e}", path.display())))?;
-        mock = mock.with_record(recorder);
-    }
+    let mock = Mock::new(&loaded.project, &artifacts, &args.fail, &args.delay)?;
     let scope = if args.private_cache {
         CacheScope::Private
     } else {

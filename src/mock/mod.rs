@@ -19,7 +19,6 @@
 //! Each tool's [`ToolInfo`] carries its catalog's policy (`model::Tool::policy`), so the server
 //! holds the mock to the same approvals and limits as generated code.
 
-pub mod record;
 pub mod sample;
 
 use crate::contract::Artifacts;
@@ -89,7 +88,6 @@ pub struct Mock {
     version: String,
     order: Vec<String>,
     tools: HashMap<String, MockTool>,
-    record: Option<record::Recorder>,
 }
 
 /// Why the mock cannot serve: a `--fail` that names no declared error, or a schema the
@@ -233,16 +231,7 @@ impl Mock {
             version,
             order,
             tools,
-            record: None,
         })
-    }
-
-    /// Records every handler run in `recorder` (`serve --mock --record FILE`).
-    pub fn with_record(self, recorder: record::Recorder) -> Mock {
-        Mock {
-            record: Some(recorder),
-            ..self
-        }
     }
 
     fn answer(&self, tool: &MockTool, ctx: &Answers, arguments: &Value) -> CallResult {
@@ -383,15 +372,10 @@ impl Service<Answers> for Mock {
             ))));
         };
         Box::pin(async move {
-            let start = self.record.as_ref().map(record::Recorder::now_ms);
             if let Some(delay) = tool.delay {
                 tokio::time::sleep(delay).await;
             }
-            let result = self.answer(tool, ctx, &arguments);
-            if let (Some(r), Some(start)) = (&self.record, start) {
-                r.record(name, &arguments, tool.info.policy.sensitive, start);
-            }
-            Ok(result)
+            Ok(self.answer(tool, ctx, &arguments))
         })
     }
 }

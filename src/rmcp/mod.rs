@@ -66,6 +66,7 @@ pub mod guard;
 mod http;
 pub mod idempotency;
 mod message;
+mod size;
 mod stdio;
 #[cfg(feature = "cli")]
 mod telemetry;
@@ -717,10 +718,14 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
             &principal,
             round.tool,
             round.arguments,
-            || {
-                round.trace.handler_ran();
+            || async {
+                round.trace.handler_started();
                 let call = call::call_of(round.request, deadline, &cancel, answers);
-                self.run_handler(info, ctx, call, round, deadline, cancel)
+                let result = self
+                    .run_handler(info, ctx, call, round, deadline, cancel)
+                    .await;
+                round.trace.handler_ended();
+                result
             },
         )
         .await
@@ -787,7 +792,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         }
         Ok(match policy.max_result_bytes {
             Some(max) if result.input_required.is_none() => {
-                let size = encoded_len(&result);
+                let size = size::encoded_len(&result);
                 if size > max {
                     tracing::warn!(
                         tool = info.name,
@@ -887,7 +892,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
     /// outcome is recorded against the budget.
     async fn call(
         &self,
-        params: CallToolRequestParams,
+        mut params: CallToolRequestParams,
         rc: RequestContext<RoleServer>,
         trace: &CallTrace,
     ) -> Result<CallToolResponse, ErrorData> {
@@ -898,7 +903,7 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 None,
             ));
         };
-        let arguments = Value::Object(params.arguments.clone().unwrap_or_default());
+        let arguments = Value::Object(params.arguments.take().unwrap_or_default());
         let round = Round {
             tool: &name,
             arguments: &arguments,
@@ -909,11 +914,14 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         let budget = self.budget_of(&info, &round).await?;
         // A 2026-07-28 retry carrying an input request's state is another call than the
         // first round with the same arguments: it fails or succeeds on its own.
-        let call = match &params.request_state {
-            Some(state) => serde_json::json!({"arguments": &arguments, "requestState": state}),
-            None => arguments.clone(),
-        };
-        let admission = self.guards.admit(&budget, &name, &call);
+        let retry = params
+            .request_state
+            .as_ref()
+            .map(|state| serde_json::json!({"arguments": &arguments, "requestState": state}));
+        let admission = self
+            .guards
+            .admit(&budget, &name, retry.as_ref().unwrap_or(&arguments));
+        trace.budget(admission.decision);
         let (BudgetDecision::Admitted, Some(permit)) = (admission.decision, admission.permit)
         else {
             let refusal = match admission.decision {
@@ -1085,12 +1093,6 @@ fn error_code(result: &CallToolResult) -> Option<String> {
     Some(value.get("code")?.as_str()?.to_string())
 }
 
-/// The size of `result` as sent: its `CallToolResult` JSON, in bytes.
-fn encoded_len(result: &CallResult) -> u64 {
-    let sent = to_sdk(result.clone());
-    serde_json::to_vec(&sent).map_or(u64::MAX, |bytes| bytes.len() as u64)
-}
-
 /// How much of one argument's value a prompt shows.
 const PROMPT_VALUE_CHARS: usize = 200;
 
@@ -1189,7 +1191,10 @@ fn to_sdk(result: CallResult) -> CallToolResult {
     } else {
         CallToolResult::success(Vec::new())
     };
-    sdk.structured_content = result.mcp_structured().cloned();
+    // Moved rather than cloned: what `CallResult::mcp_structured` sends.
+    if !result.is_error {
+        sdk.structured_content = result.structured_content;
+    }
     sdk.content = vec![match result.content {
         Content::Text(text) => ::rmcp::model::ContentBlock::text(text),
         Content::Image(image) => ::rmcp::model::ContentBlock::image(image.data, image.mime_type),

@@ -6,7 +6,8 @@
 //! A trace line is tracing-subscriber's JSON format with the event's fields at the top level
 //! (docs/trace-line.schema.json). Each layer sees only what it is for: the operator log never
 //! the call spans, the trace file only the trace lines, the span exporter only the spans, the
-//! metric only the trace lines; a server that traces nothing pays for no span.
+//! metric only the trace lines; a server that exports no spans pays for none (the operator log
+//! takes events, not the spans around them).
 
 #[cfg(feature = "otlp")]
 mod operation_duration;
@@ -57,7 +58,9 @@ impl Telemetry {
             .with_writer(std::io::stderr)
             .with_ansi(false)
             .log_internal_errors(false)
-            .with_filter(filter_fn(|m| m.target() != TARGET))
+            // Events only: a span no layer wants is never built, and rmcp instruments every
+            // request's tasks with its `serve_inner` span.
+            .with_filter(filter_fn(|m| m.is_event() && m.target() != TARGET))
             .with_filter(LevelFilter::INFO);
         let lines = match &self.trace_file {
             None => None,

@@ -15,14 +15,14 @@
 //! the tool's `sensitive` fields are removed, the idempotency key a digest of the key. Error
 //! codes and classes come from the catalog, never from a handler's message.
 
-use crate::runtime::ToolInfo;
 use crate::runtime::canonical::{digest, sha256_hex};
+use crate::runtime::{BudgetDecision, ToolInfo};
 use ::rmcp::ErrorData;
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use ::rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tracing::field::Empty;
 
 /// The `tracing` target of the call spans and of the trace lines.
@@ -35,8 +35,12 @@ struct Facts {
     approval: Option<&'static str>,
     /// The call reached the idempotency check (the context was built).
     reached_store: bool,
-    /// The handler ran (the arguments were checked by it).
-    handler_ran: bool,
+    /// When the handler first started (the arguments were checked by it): the handler ran.
+    handler_start: Option<Instant>,
+    /// When the handler last ended.
+    handler_end: Option<Instant>,
+    /// The session budget's decision on the call, when it reached the budget.
+    budget: Option<BudgetDecision>,
 }
 
 /// The trace of one `tools/call` in progress.
@@ -126,10 +130,14 @@ impl CallTrace {
             catalogc.idempotency = Empty,
             catalogc.idempotency.key_digest = fixed.key.as_deref(),
             catalogc.budget = Empty,
+            catalogc.budget.name = Empty,
+            catalogc.budget.limit = Empty,
             catalogc.error.code = Empty,
             catalogc.error.class = Empty,
             catalogc.error.kind = Empty,
             catalogc.output = Empty,
+            catalogc.handler.start_us = Empty,
+            catalogc.handler.end_us = Empty,
             catalogc.protocol.era = fixed.era,
         );
         #[cfg(feature = "otlp")]
@@ -173,14 +181,27 @@ impl CallTrace {
         self.with(|f| f.approval = Some("refused"));
     }
 
+    /// The session budget decided on the call ([`super::guard::Guards::admit`]).
+    pub(super) fn budget(&self, decision: BudgetDecision) {
+        self.with(|f| f.budget = Some(decision));
+    }
+
     /// The call reached its idempotency check.
     pub(super) fn reached_store(&self) {
         self.with(|f| f.reached_store = true);
     }
 
-    /// The handler was started.
-    pub(super) fn handler_ran(&self) {
-        self.with(|f| f.handler_ran = true);
+    /// The handler was started (the first start of a call that runs it more than once
+    /// counts).
+    pub(super) fn handler_started(&self) {
+        self.with(|f| {
+            f.handler_start.get_or_insert_with(Instant::now);
+        });
+    }
+
+    /// The handler returned, failed or was cut off (the last end counts).
+    pub(super) fn handler_ended(&self) {
+        self.with(|f| f.handler_end = Some(Instant::now()));
     }
 
     /// Records the call's outcome on its span and writes its trace line.
@@ -199,10 +220,16 @@ impl CallTrace {
         span.record("catalogc.approval", facts.approval);
         span.record("catalogc.idempotency", decided.idempotency);
         span.record("catalogc.budget", decided.budget);
+        span.record("catalogc.budget.name", decided.budget_name);
+        span.record("catalogc.budget.limit", decided.budget_limit);
         span.record("catalogc.error.code", decided.code.as_deref());
         span.record("catalogc.error.class", decided.class.as_deref());
         span.record("catalogc.error.kind", decided.kind);
         span.record("catalogc.output", decided.output);
+        let start_us = facts.handler_start.map(unix_micros);
+        let end_us = facts.handler_end.map(unix_micros);
+        span.record("catalogc.handler.start_us", start_us);
+        span.record("catalogc.handler.end_us", end_us);
         let seconds = self.start.elapsed().as_secs_f64();
         tracing::event!(
             target: TARGET,
@@ -227,10 +254,14 @@ impl CallTrace {
             catalogc.idempotency = decided.idempotency,
             catalogc.idempotency.key_digest = fixed.key.as_deref(),
             catalogc.budget = decided.budget,
+            catalogc.budget.name = decided.budget_name,
+            catalogc.budget.limit = decided.budget_limit,
             catalogc.error.code = decided.code.as_deref(),
             catalogc.error.class = decided.class.as_deref(),
             catalogc.error.kind = decided.kind,
             catalogc.output = decided.output,
+            catalogc.handler.start_us = start_us,
+            catalogc.handler.end_us = end_us,
             catalogc.protocol.era = fixed.era,
             "tools/call"
         );
@@ -246,6 +277,8 @@ struct Decided {
     violations: Option<u64>,
     idempotency: Option<&'static str>,
     budget: Option<&'static str>,
+    budget_name: Option<&'static str>,
+    budget_limit: Option<u64>,
     code: Option<String>,
     class: Option<String>,
     kind: Option<&'static str>,
@@ -282,7 +315,7 @@ fn decide(facts: &Facts, has_key: bool, outcome: &Result<CallToolResponse, Error
         .and_then(|e| e.get("violations")?.as_array().map(|v| v.len() as u64));
     let idempotency = if !has_key || !facts.reached_store {
         None
-    } else if facts.handler_ran {
+    } else if facts.handler_start.is_some() {
         Some("executed")
     } else {
         Some(match code.as_deref() {
@@ -292,8 +325,12 @@ fn decide(facts: &Facts, has_key: bool, outcome: &Result<CallToolResponse, Error
             _ => "replayed",
         })
     };
+    let exceeded = match facts.budget {
+        Some(BudgetDecision::Exceeded { budget, limit }) => Some((budget, limit)),
+        _ => None,
+    };
     let output = match code.as_deref() {
-        _ if result.is_none() || !facts.handler_ran => None,
+        _ if result.is_none() || facts.handler_start.is_none() => None,
         None if !is_error => Some("valid"),
         Some("INVALID_TOOL_OUTPUT") => Some("withheld"),
         Some("RESULT_TOO_LARGE") => Some("too-large"),
@@ -302,16 +339,19 @@ fn decide(facts: &Facts, has_key: bool, outcome: &Result<CallToolResponse, Error
     Decided {
         error_type: is_error.then(|| "tool_error".to_string()),
         rpc_code: None,
-        validation: facts
-            .handler_ran
-            .then_some(if invalid { "invalid" } else { "valid" }),
+        validation: facts.handler_start.is_some().then_some(if invalid {
+            "invalid"
+        } else {
+            "valid"
+        }),
         violations,
         idempotency,
-        budget: Some(if code.as_deref() == Some("BUDGET_EXCEEDED") {
-            "exceeded"
-        } else {
-            "ok"
+        budget: facts.budget.map(|d| match d {
+            BudgetDecision::Admitted => "ok",
+            BudgetDecision::Exceeded { .. } => "exceeded",
         }),
+        budget_name: exceeded.map(|(budget, _)| budget.key()),
+        budget_limit: exceeded.map(|(_, limit)| limit),
         kind: is_error.then(|| error_kind(code.as_deref(), class.as_deref())),
         code,
         class,
@@ -361,6 +401,21 @@ fn arguments_digest(info: &ToolInfo, arguments: Option<&serde_json::Map<String, 
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     digest(&Value::Object(kept))
+}
+
+/// `at` in microseconds since the Unix epoch, on the monotonic clock: the wall clock is read
+/// once per process, so two instants of one server compare as they happened even when the
+/// wall clock is set meanwhile.
+fn unix_micros(at: Instant) -> u64 {
+    static ANCHOR: OnceLock<(Instant, SystemTime)> = OnceLock::new();
+    let (instant, wall) = *ANCHOR.get_or_init(|| (Instant::now(), SystemTime::now()));
+    let wall_at = match at.checked_duration_since(instant) {
+        Some(later) => wall.checked_add(later),
+        None => wall.checked_sub(instant.duration_since(at)),
+    };
+    wall_at
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
 }
 
 /// A session id as traced: the first 16 hex digits of its SHA-256, so a trace never holds a

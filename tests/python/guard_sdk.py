@@ -2,9 +2,10 @@
 
 Usage: guard_sdk.py CATALOGC  (run by .ci/mcp-python from the repository root)
 
-Target: `catalogc serve --mock tests/python/guard.kdl --record FILE` over stdio, with a
-`guard { … }` written per case into its own catalogc.kdl (`--config`). The record file has
-one line per call the mock's handler ran (start and end times in ms), so each check counts
+Target: `catalogc serve --mock tests/python/guard.kdl --trace FILE` over stdio, with a
+`guard { … }` written per case into its own catalogc.kdl (`--config`). The trace file has
+one line per call, written before its answer; a call whose handler ran has the handler's
+start and end (`catalogc.handler.start_us`, `catalogc.handler.end_us`), so each check counts
 what reached a tool and when it ran, on the server's side. Per era (ClientSession at
 2025-11-25, Client in auto mode at 2026-07-28):
 - max-calls 3: the fourth call is BUDGET_EXCEEDED naming max-calls and 3, retry never; the
@@ -46,21 +47,27 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_sdk import check, results, tool_error, with_session
 
 CATALOG = "tests/python/guard.kdl"
-def runs(record: Path) -> list[dict[str, Any]]:
-    if not record.exists():
+def traced(trace: Path) -> list[dict[str, Any]]:
+    """Every trace line, in the order the calls ended."""
+    if not trace.exists():
         return []
-    return [json.loads(line) for line in record.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
+
+
+def runs(trace: Path) -> list[dict[str, Any]]:
+    """The trace lines of the calls whose handler ran, in the order they ended."""
+    return [line for line in traced(trace) if "catalogc.handler.start_us" in line]
 
 
 class Target:
-    """One mock process per case: its guard, its record file, its delays and failures."""
+    """One mock process per case: its guard, its trace file, its delays and failures."""
 
     def __init__(self, catalogc: str, tmp: Path, case: str, guard: str, extra: list[str]) -> None:
         self.config = tmp / f"{case}.catalogc.kdl"
         self.config.write_text(f"guard {{ {guard} }}\n")
-        self.record = tmp / f"{case}.jsonl"
+        self.trace = tmp / f"{case}.jsonl"
         self.params = StdioServerParameters(command=catalogc, args=[
-            "serve", "--mock", CATALOG, "--config", str(self.config), "--record", str(self.record), *extra])
+            "serve", "--mock", CATALOG, "--config", str(self.config), "--trace", str(self.trace), *extra])
 
 
 def refused(r: Any, budget: str, limit: int) -> bool:
@@ -78,11 +85,15 @@ async def budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
         for _ in range(3):
             await call("note_get", one)
         r = await call("note_get", one)
-        ran = len(runs(t.record))
+        ran = len(runs(t.trace))
         check(f"{label}: the call past max-calls is BUDGET_EXCEEDED and does not run",
               refused(r, "max-calls", 3) and ran == 3, (ran, r))
         r = await call("note_history", one)
-        check(f"{label}: past max-calls every tool is refused", refused(r, "max-calls", 3) and len(runs(t.record)) == 3, r)
+        check(f"{label}: past max-calls every tool is refused", refused(r, "max-calls", 3) and len(runs(t.trace)) == 3, r)
+        last = traced(t.trace)[-1]
+        check(f"{label}: the trace line records the guard's decision, its budget and limit",
+              (last.get("catalogc.budget"), last.get("catalogc.budget.name"), last.get("catalogc.budget.limit"))
+              == ("exceeded", "max-calls", 3), last)
 
     await with_session(era, t.params, calls)
 
@@ -93,12 +104,12 @@ async def budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
             r = await call("note_get", one)
             assert tool_error(r).get("code") == "NOTE_NOT_FOUND", r
         r = await call("note_get", one)
-        ran = len(runs(t2.record))
+        ran = len(runs(t2.trace))
         check(f"{label}: a third identical failing call is BUDGET_EXCEEDED and does not run",
               refused(r, "max-same-failure", 2) and ran == 2, (ran, r))
         r = await call("note_get", {"note_reference": "NOTE-2"})
         check(f"{label}: the same tool with other arguments still runs",
-              tool_error(r).get("code") == "NOTE_NOT_FOUND" and len(runs(t2.record)) == 3, r)
+              tool_error(r).get("code") == "NOTE_NOT_FOUND" and len(runs(t2.trace)) == 3, r)
 
     await with_session(era, t2.params, same)
 
@@ -115,7 +126,7 @@ async def budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
                 tg.start_soon(one_call)
         over = [r for r in got if refused(r, "max-concurrent", 2)]
         ok = [r for r in got if not r.is_error]
-        ran = len(runs(t3.record))
+        ran = len(runs(t3.trace))
         check(f"{label}: of three calls in flight under max-concurrent 2 one is refused and does not run",
               len(over) == 1 and len(ok) == 2 and ran == 2, (ran, got))
         r = await call("note_history", one)
@@ -130,7 +141,7 @@ async def budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
         first = not r.is_error
         await anyio.sleep(0.5)
         r = await call("note_get", one)
-        ran = len(runs(t4.record))
+        ran = len(runs(t4.trace))
         check(f"{label}: a call after max-session-ms is BUDGET_EXCEEDED and does not run",
               first and refused(r, "max-session-ms", 400) and ran == 1, (ran, r))
 
@@ -138,7 +149,8 @@ async def budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
 
 
 def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return a["start_ms"] < b["end_ms"] and b["start_ms"] < a["end_ms"]
+    start, end = "catalogc.handler.start_us", "catalogc.handler.end_us"
+    return a[start] < b[end] and b[start] < a[end]
 
 
 async def resources(label: str, era: str, catalogc: str, tmp: Path) -> None:
@@ -147,11 +159,11 @@ async def resources(label: str, era: str, catalogc: str, tmp: Path) -> None:
 
     async def body(call: Any) -> None:
         async def pair(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
-            before = len(runs(t.record))
+            before = len(runs(t.trace))
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call, "note_rename", a)
                 tg.start_soon(call, "note_rename", b)
-            return runs(t.record)[before:]
+            return runs(t.trace)[before:]
 
         same = await pair({"note_reference": "NOTE-1", "title": "a"}, {"note_reference": "NOTE-1", "title": "b"})
         check(f"{label}: two writes on one resource run one after the other (handler times)",
@@ -169,11 +181,11 @@ async def resources(label: str, era: str, catalogc: str, tmp: Path) -> None:
             await anyio.sleep(0.05)
             got["get"] = await call("note_get", {"note_reference": "NOTE-1"})
 
-        before = len(runs(t.record))
+        before = len(runs(t.trace))
         async with anyio.create_task_group() as tg:
             tg.start_soon(slow)
             tg.start_soon(fast)
-        done = [r["tool"] for r in runs(t.record)[before:]]
+        done = [r["gen_ai.tool.name"] for r in runs(t.trace)[before:]]
         h, g = got.get("history"), got.get("get")
         matched = (h is not None and g is not None and h.structured_content == {"changes": 7}
                    and g.structured_content == {"title": "from note_get"})
@@ -184,16 +196,16 @@ async def resources(label: str, era: str, catalogc: str, tmp: Path) -> None:
 
 
 class HttpTarget:
-    """One mock process on a free loopback port, with max-calls 3 and its record file."""
+    """One mock process on a free loopback port, with max-calls 3 and its trace file."""
 
     def __init__(self, catalogc: str, tmp: Path, case: str) -> None:
         config = tmp / f"{case}.catalogc.kdl"
         config.write_text("guard { max-calls 3 }\n")
-        self.record = tmp / f"{case}.jsonl"
+        self.trace = tmp / f"{case}.jsonl"
         self.log = tmp / f"{case}.stderr"
         with self.log.open("w") as err:
             self.proc = subprocess.Popen(
-                [catalogc, "serve", "--mock", CATALOG, "--config", str(config), "--record", str(self.record),
+                [catalogc, "serve", "--mock", CATALOG, "--config", str(config), "--trace", str(self.trace),
                  "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stderr=err)
         deadline = time.monotonic() + 20
         while not (found := re.search(r"listening on (http://\S+)", self.log.read_text())):
@@ -252,7 +264,7 @@ async def http_budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
                 r = await call("note_get", one)
                 assert not r.is_error, r
             r = await call("note_get", one)
-            ran = len(runs(t.record))
+            ran = len(runs(t.trace))
             check(f"{label}: the call past max-calls is BUDGET_EXCEEDED and does not run",
                   refused(r, "max-calls", 3) and ran == 3, (ran, r))
 
@@ -266,9 +278,9 @@ async def http_budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
 
         def runs_once(what: str) -> Any:
             async def body(call: Any) -> None:
-                before = len(runs(t.record))
+                before = len(runs(t.trace))
                 r = await call("note_get", one)
-                check(f"{label}: {what} is not affected", not r.is_error and len(runs(t.record)) == before + 1, r)
+                check(f"{label}: {what} is not affected", not r.is_error and len(runs(t.trace)) == before + 1, r)
 
             return body
 
@@ -281,7 +293,7 @@ async def http_budgets(label: str, era: str, catalogc: str, tmp: Path) -> None:
             async def still_refused(call: Any) -> None:
                 r = await call("note_get", one)
                 check(f"{label}: a new connection of the same caller is still refused (the caller's budget)",
-                      refused(r, "max-calls", 3) and len(runs(t.record)) == 3, r)
+                      refused(r, "max-calls", 3) and len(runs(t.trace)) == 3, r)
 
             await Caller("alice").session(era, t.url, still_refused)
             await Caller("bob").session(era, t.url, runs_once("another caller"))

@@ -42,8 +42,42 @@ fn ran() -> Facts {
     Facts {
         approval: None,
         reached_store: true,
-        handler_ran: true,
+        handler_start: Some(std::time::Instant::now()),
+        handler_end: Some(std::time::Instant::now()),
+        budget: Some(BudgetDecision::Admitted),
     }
+}
+
+#[test]
+fn the_budget_is_the_guard_s_decision_with_its_name_and_limit() {
+    let ok = Ok(CallToolResponse::Complete(CallToolResult::success(vec![])));
+    let d = decide(&ran(), false, &ok);
+    assert_eq!(
+        (d.budget, d.budget_name, d.budget_limit),
+        (Some("ok"), None, None)
+    );
+    let refused = Facts {
+        budget: Some(BudgetDecision::Exceeded {
+            budget: crate::runtime::guard::Budget::SameFailure,
+            limit: 2,
+        }),
+        handler_start: None,
+        handler_end: None,
+        reached_store: false,
+        ..ran()
+    };
+    let out = tool_error(serde_json::json!({"code": "BUDGET_EXCEEDED", "class": "rate-limited"}));
+    let d = decide(&refused, false, &out);
+    assert_eq!(
+        (d.budget, d.budget_name, d.budget_limit),
+        (Some("exceeded"), Some("max-same-failure"), Some(2))
+    );
+    // A handler's own error with that code is not the guard's decision.
+    let d = decide(&ran(), false, &out);
+    assert_eq!((d.budget, d.budget_name), (Some("ok"), None));
+    // A call that never reached the guard (an unknown tool) has no budget decision.
+    let unknown = Facts::default();
+    assert_eq!(decide(&unknown, false, &ok).budget, None);
 }
 
 #[test]
@@ -65,7 +99,8 @@ fn invalid_arguments_count_their_violations() {
 fn a_kept_result_returned_without_the_handler_is_a_replay() {
     let ok = Ok(CallToolResponse::Complete(CallToolResult::success(vec![])));
     let replay = Facts {
-        handler_ran: false,
+        handler_start: None,
+        handler_end: None,
         ..ran()
     };
     let d = decide(&replay, true, &ok);
@@ -88,19 +123,13 @@ fn protocol_errors_carry_their_json_rpc_code() {
 }
 
 #[test]
-fn withheld_outputs_and_budgets_are_named() {
+fn withheld_outputs_are_named() {
     let withheld =
         tool_error(serde_json::json!({"code": "INVALID_TOOL_OUTPUT", "class": "internal"}));
     let d = decide(&ran(), false, &withheld);
     assert_eq!(
         (d.output, d.kind),
         (Some("withheld"), Some("infrastructure"))
-    );
-    let budget =
-        tool_error(serde_json::json!({"code": "BUDGET_EXCEEDED", "class": "budget-exceeded"}));
-    assert_eq!(
-        decide(&Facts::default(), false, &budget).budget,
-        Some("exceeded")
     );
 }
 
