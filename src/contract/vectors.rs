@@ -26,6 +26,8 @@ use super::{Artifacts, catalogs_by_name};
 use crate::model::{Catalog, Project, Tool};
 use crate::runtime::validate::{check, compile_pattern};
 use serde_json::{Number, Value, json};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// An array the maximal instance fills up to `maxItems` is cut at this many items, so one
 /// vector stays readable (and a catalog allowing 10,000 items does not make a 10,000-item line).
@@ -184,7 +186,7 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
     ];
     let cut = if over_caps(schema) {
         format!(
-            " (cut: strings at {MAX_VECTOR_CHARS} characters, arrays and maps at {MAX_VECTOR_ITEMS} items; probes past them left out)"
+            " (cut: strings at {MAX_VECTOR_CHARS} characters, arrays and maps at {MAX_VECTOR_ITEMS} items, enums probed at {MAX_VECTOR_ITEMS} values; probes past them left out)"
         )
     } else {
         String::new()
@@ -200,15 +202,20 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
         });
     }
     let base = valid(schema, 0);
-    let mut seen: Vec<(String, Value)> = Vec::new();
+    // The edit vectors already listed, by place and a hash of the instance's canonical
+    // text (equal instances have equal text); a hash shared by unequal instances is told
+    // apart by comparing them.
+    let mut seen: HashMap<(String, u64), Vec<usize>> = HashMap::new();
     for edit in edits(schema) {
         let mut instance = base.clone();
         apply(&mut instance, &edit);
         let pointer = pointer(edit.path());
-        if seen.iter().any(|(p, v)| *p == pointer && *v == instance) {
+        let key = (pointer.clone(), text_hash(&instance));
+        let listed = seen.entry(key).or_default();
+        if listed.iter().any(|&i| out[i].instance == instance) {
             continue;
         }
-        seen.push((pointer.clone(), instance.clone()));
+        listed.push(out.len());
         let accept = accepts(&instance);
         out.push(Vector {
             kind: edit.kind(),
@@ -221,8 +228,17 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
     Ok(out)
 }
 
+/// A hash of `value`'s canonical JSON text: equal values (objects in any key order) hash
+/// alike.
+fn text_hash(value: &Value) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    crate::runtime::canonical::to_canonical_string(value).hash(&mut h);
+    h.finish()
+}
+
 /// Whether a length or count bound anywhere in `schema` is past [`MAX_VECTOR_CHARS`] or
-/// [`MAX_VECTOR_ITEMS`], so some instance is cut or some probe left out.
+/// [`MAX_VECTOR_ITEMS`], or an enum lists more than [`MAX_VECTOR_ITEMS`] values, so some
+/// instance is cut or some probe left out.
 fn over_caps(schema: &Value) -> bool {
     match schema {
         Value::Object(map) => map.iter().any(|(k, v)| {
@@ -233,6 +249,8 @@ fn over_caps(schema: &Value) -> bool {
             match k.as_str() {
                 "minLength" | "maxLength" => past(MAX_VECTOR_CHARS),
                 "minItems" | "minProperties" => past(MAX_VECTOR_ITEMS),
+                // Values, not schemas: only their count matters.
+                "enum" => v.as_array().is_some_and(|a| a.len() > MAX_VECTOR_ITEMS),
                 _ => over_caps(v),
             }
         }),
@@ -557,7 +575,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         _ => None,
     };
     if let Some(values) = listed {
-        for v in values {
+        for v in enum_probed(values) {
             out.push(probe(Kind::EnumValue, format!("enum value {v}"), v.clone()));
         }
         out.push(probe(
@@ -631,6 +649,20 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
 
 /// A value of the same JSON type as `values` (an enum's, or a `const` alone) that is none
 /// of them: the wrong-enum probe must fail on the enum, not on its type.
+/// The enum values that get a vector each: all of them, or for an enum of more than
+/// [`MAX_VECTOR_ITEMS`] values the first `MAX_VECTOR_ITEMS - 1` and the last, so a huge
+/// enum's export stays the size of a small one's.
+fn enum_probed(values: &[Value]) -> impl Iterator<Item = &Value> {
+    let head = if values.len() > MAX_VECTOR_ITEMS {
+        MAX_VECTOR_ITEMS - 1
+    } else {
+        values.len()
+    };
+    values[..head]
+        .iter()
+        .chain(values.get(head..).and_then(<[Value]>::last))
+}
+
 fn not_listed(values: &[Value]) -> Value {
     match values.first() {
         Some(Value::Number(_)) => {
@@ -947,6 +979,38 @@ mod tests {
             "required": ["code", "count"],
             "additionalProperties": false
         })
+    }
+
+    /// An enum of 5,000 values gets a vector for its first 1,023 values and its last, not one
+    /// per value, and the whole-instance notes say the enum was cut.
+    #[test]
+    fn a_huge_enum_is_probed_at_its_first_values_and_its_last() {
+        let values: Vec<Value> = (0..5000).map(|i| json!(format!("v{i}"))).collect();
+        let s = json!({
+            "type": "object",
+            "properties": {"v": {"type": "string", "enum": values}},
+            "required": ["v"],
+            "additionalProperties": false
+        });
+        let v = vectors(&s).unwrap_or_else(|e| panic!("{e}"));
+        let probed: Vec<&Value> = v
+            .iter()
+            .filter(|x| x.kind == Kind::EnumValue)
+            .map(|x| &x.instance["v"])
+            .collect();
+        assert_eq!(probed.len(), MAX_VECTOR_ITEMS);
+        assert_eq!(probed.first(), Some(&&json!("v0")));
+        assert_eq!(probed.last(), Some(&&json!("v4999")));
+        assert!(
+            v.iter()
+                .filter(|x| x.kind == Kind::EnumValue)
+                .all(|x| x.accept)
+        );
+        assert!(
+            v[0].note.contains("enums probed at 1024 values"),
+            "{}",
+            v[0].note
+        );
     }
 
     /// `max-length=18446744073709551615` panicked, `max-length=100000000` took 5 GB and
