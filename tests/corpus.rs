@@ -1,4 +1,4 @@
-//! The corpus of 20 public MCP servers (tests/corpus/, 540 tools; sources and licences in
+//! The corpus of 39 public MCP servers (tests/corpus/, 797 tools; sources and licences in
 //! tests/corpus/SOURCES.md): every tool imports, loads without syntax or model errors, lints
 //! as `catalogc lint FILE.json` would, and exports; the export reproduces every part import
 //! did not report as inexpressible; per-server finding counts by rule are snapshotted; and
@@ -55,7 +55,7 @@ fn run(server: &str, text: &str) -> Run {
 }
 
 #[test]
-fn all_540_tools_import_load_lint_and_export_with_counts_by_rule() {
+fn all_797_tools_import_load_lint_and_export_with_counts_by_rule() {
     let mut counts: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     let mut tools = 0;
     let mut compared = 0;
@@ -70,7 +70,7 @@ fn all_540_tools_import_load_lint_and_export_with_counts_by_rule() {
         }
         compared += round_trip(&server, &r);
     }
-    assert_eq!(tools, 540);
+    assert_eq!(tools, 797);
     // Most of the corpus's ~4,000 type, description and bound keywords are expressible.
     assert!(compared > 4_000, "only {compared} keyword values compared");
     insta::assert_json_snapshot!("corpus_findings_by_rule", counts);
@@ -377,16 +377,16 @@ const THRESHOLD_PERCENTILES: &[(&str, f64, u32)] = &[
     // `selection/length` summary-max: characters of a whole published description.
     ("summary-max", 560.0, 90),
     // `selection/length` description-max: characters of the description catalogc renders.
-    ("description-max", 1024.0, 95),
+    ("description-max", 1024.0, 94),
     // `selection/length` when-max: characters of the `when` / `when-not` texts import split
     // off descriptions that say when to use the tool.
     ("when-max", 300.0, 100),
     // `catalog/budget` budget-tool-bytes: bytes of one tool's rendered definition.
-    ("budget-tool-bytes", 4096.0, 97),
+    ("budget-tool-bytes", 4096.0, 95),
     // `catalog/budget` budget-catalog-bytes: bytes of one server's rendered tools/list.
-    ("budget-catalog-bytes", 32768.0, 75),
+    ("budget-catalog-bytes", 32768.0, 74),
     // `bounds/field-count` max-fields: fields of one object (input, output, nested).
-    ("max-fields", 30.0, 100),
+    ("max-fields", 30.0, 99),
     // `bounds/depth` max-depth: object nesting of one tool side (input fields at depth 1).
     ("max-depth", 5.0, 100),
     // `naming/field-name`: characters of a property name.

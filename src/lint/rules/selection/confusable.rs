@@ -26,8 +26,8 @@ crate::lint::declare_rule! {
     /// much. The similarity runs from 0 (no term in common) to 1 (the same terms in the same
     /// proportions). A pair is reported at or above `thresholds { confusable-similarity 0.8 }` in
     /// `catalogc.kdl` (the default): the 99.8th percentile of the similarity of the 11,301 pairs
-    /// of tools of one server that share a term in the corpus of 540 tools of 20 public MCP
-    /// servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
+    /// of tools of one server that share a term in the 540 tools of the corpus's first 20 public
+    /// MCP servers (tests/corpus/): 14 pairs reach it (`add_sub_issue` / `sub_issue_write`,
     /// `list_directory` / `list_directory_with_sizes`, …), and the names then decide (below).
     ///
     /// The names decide how similar is too similar. Name words are compared as in the texts (the
@@ -39,7 +39,7 @@ crate::lint::declare_rule! {
     ///   only narrows the shorter, the texts come from one template, and the model cannot tell
     ///   which to pick; such a pair is reported from `thresholds { confusable-list-similarity
     ///   0.54 }`, the 80th percentile of the similarity of the corpus's 21 pairs of list tools
-    ///   with variant names (tests/corpus/, 540 tools): the pairs above it are the near-duplicates,
+    ///   with variant names (tests/corpus/'s first 20 servers, 540 tools): the pairs above it are the near-duplicates,
     ///   those below name different resources (`list_groups` and `list_group_users`);
     /// - **distinct names**: each name has a word the other lacks, each tool's text says its
     ///   own name's difference, and one of the texts does not also say the other's (`pods_get`
