@@ -21,8 +21,11 @@ crate::lint::declare_rule! {
     /// ISO 8601 date, an email, a hex colour, a language code), values listed in prose, or a
     /// length limit — and reports every other unbounded string (identifiers, names, URLs,
     /// paths, queries, free content) as `info`, hardening advice: there its author would
-    /// have to invent a limit. Output strings are `info` there too: their length is the
-    /// server's data. A field named `…cursor` is not reported there.
+    /// have to invent a limit. An output string is a warning there only when its doc states
+    /// such a format, values or limit (`"ISO 8601 timestamp"`, `"Abbreviated commit hash (7
+    /// characters)"`): the schema then leaves out what the text promises a client; any other
+    /// output string is `info`, its length being the server's data. A field named `…cursor`
+    /// is not reported there.
     ///
     /// ## Why is this bad?
     /// An unbounded input string is where the model pastes a whole document, a prompt, or an
@@ -85,7 +88,12 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
         });
         let doc = doc.or(items_doc.flatten()).map(|d| d.value.as_str());
         // An output string's length is the server's data: a bound there would be invented.
-        if side == Side::Output || !crate::lint::published::states_a_bound(&words, doc) {
+        let stated = match side {
+            // What the server returns: only its text's promise is worth encoding.
+            Side::Output => doc.is_some_and(crate::lint::published::doc_states_a_bound),
+            Side::Input => crate::lint::published::states_a_bound(&words, doc),
+        };
+        if !stated {
             level = Level::Info;
         }
     }
@@ -166,12 +174,22 @@ mod tests {
                 documented("sort", "Sort order: 'asc' or 'desc'."),
                 field("page_cursor", string()),
             ],
-            Some(vec![documented("created", "When the event was created (ISO 8601).")]),
+            Some(vec![
+                documented("created", "When the event was created (ISO 8601)."),
+                documented("updated_at", "When the event last changed."),
+                documented("title", "The event's title."),
+            ]),
         );
         let f = check_with(&RULE, vec![catalog(vec![t], vec![])], &published());
-        assert_eq!(paths(&f), ["input.project_id", "input.since", "input.sort", "output.created"]);
+        assert_eq!(
+            paths(&f),
+            ["input.project_id", "input.since", "input.sort", "output.created", "output.updated_at", "output.title"]
+        );
         let levels: Vec<Option<Level>> = f.iter().map(|f| f.level).collect();
-        // An output string is the server's data: advice only.
-        assert_eq!(levels, [Some(Level::Info), Some(Level::Error), Some(Level::Error), Some(Level::Info)]);
+        // An output string is the server's data: a warning only where its doc states a format.
+        assert_eq!(
+            levels,
+            [Some(Level::Info), Some(Level::Error), Some(Level::Error), Some(Level::Warn), Some(Level::Info), Some(Level::Info)]
+        );
     }
 }
