@@ -12,11 +12,15 @@ crate::lint::declare_rule! {
     /// Checks that every `integer` or `number` of a tool's input (at any depth, array items and
     /// named types included) has both a lower bound (`min` or `exclusive-min`) and an upper
     /// bound (`max` or `exclusive-max`). Output numbers are not checked. On a published
-    /// tools/list (`catalogc lint FILE.json`) identifiers (a name ending in `id`, `ids` or
-    /// `number`: `run_id`, `issue_number`) are not checked: any positive value names
-    /// something; nor is a position in the data (a `page`, `offset`, `skip`, `index`, `line`
-    /// or `position`, not a size such as `per_page`) that has a lower bound: its upper end is the data's length, which no
-    /// bound the author could write would state.
+    /// tools/list (`catalogc lint FILE.json`) identifiers (a name ending in `id`, `ids`,
+    /// `number` or `pid`: `run_id`, `issue_number`, a process id) are not checked: any
+    /// positive value names something; nor is a position in the data (a `page`, `offset`,
+    /// `skip`, `index`, `line` or `position`, not a size such as `per_page`) that has a lower
+    /// bound: its upper end is the data's length, which no bound the author could write would
+    /// state; nor an ordering key (`sort_order`, `sequence`), whose every value orders; nor
+    /// the numbers of a `data` list (`data[].value`, `series[].data[]`, a chart's or a
+    /// table's points): the values a tool stores or draws are the user's data, whose whole
+    /// range is valid.
     ///
     /// ## Why is this bad?
     /// The model produces numbers that fit the schema but not the intent: a negative quantity, a
@@ -70,8 +74,8 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     let Some(what) = missing(n) else { return };
     // An identifier (`issue_number`, `run_id`): any positive value names something, so on a
     // published list there is no range to state.
-    let id = matches!(site.name_words().last().map(String::as_str), Some("id" | "ids" | "number"));
-    if cx.config.published && id {
+    let id = matches!(site.name_words().last().map(String::as_str), Some("id" | "ids" | "number" | "pid"));
+    if cx.config.published && (id || ordering_key(site.name_words()) || in_data_list(site.path)) {
         return;
     }
     // A position in the data (`page`, `offset`, `start_line`) bounded below: the data's own
@@ -91,6 +95,21 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
         )
         .help("add `min=`/`max=` (or `exclusive-min=`/`exclusive-max=`) with the range a sane call uses"),
     );
+}
+
+/// A key that orders records (`sort_order`, `sortOrder`, `sequence`): every value orders.
+fn ordering_key(words: &[String]) -> bool {
+    match words {
+        [.., a, b] if a == "sort" && b == "order" => true,
+        [.., last] => last == "sequence",
+        [] => false,
+    }
+}
+
+/// A number in the items of a `data` list (`input.data[].value`, `input.series[].data[]`):
+/// a point of the user's data, not a parameter of the call.
+fn in_data_list(path: &str) -> bool {
+    path.split('.').any(|segment| segment.starts_with("data[]"))
 }
 
 #[cfg(test)]
@@ -126,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn a_published_list_skips_identifiers_and_positions_bounded_below() {
+    fn a_published_list_skips_identifiers_positions_ordering_keys_and_data_points() {
         let t = tool(
             "issue_list",
             Effect::Read,
@@ -136,11 +155,14 @@ mod tests {
                 field("offset", int(None, None)),
                 field("issue_number", int(None, None)),
                 field("per_page", int(Some(1), None)),
+                field("pid", int(None, None)),
+                field("sort_order", int(None, None)),
+                field("data", array(object(vec![field("value", int(None, None))]), Some(100))),
             ],
             None,
         );
         let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
         assert_eq!(paths(&f), ["input.offset", "input.per_page"]);
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 5);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 8);
     }
 }
