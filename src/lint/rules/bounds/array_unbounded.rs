@@ -15,9 +15,11 @@ crate::lint::declare_rule! {
     ///
     /// On a published tools/list (`catalogc lint FILE.json`) arrays of a closed `enum` (unique
     /// or not), input include/exclude or filter lists (`include_fields`, `exclude`,
-    /// `statuses`, a doc that opens with "Filters results by …"), lists of dates and the
-    /// lists an object holds as its settings (its `tags`, the `headers` a monitor sends, a
-    /// configured `…_list` such as `csp_src_list`) are not reported, and an output array is
+    /// `statuses`, an allow-list such as `passlist`, a doc that opens with "Filters results by
+    /// …"), lists of dates and the lists an object holds as its settings (its `tags`, the
+    /// `headers` a monitor sends, a configured `…_list` such as `csp_src_list`, and any list in
+    /// an object of options or presentation settings such as a chart's `style.palette`) are
+    /// not reported, and an output array is
     /// `info`, hardening advice: a result the server fills, not a fan-out the model chooses,
     /// whose size its author could only invent.
     ///
@@ -87,6 +89,7 @@ fn closed_items(items: &TyKind) -> bool {
 const FILTERS: &[&str] = &[
     "include", "exclude", "fields", "select", "expand", "filter", "filters", "sort", "order",
     "group", "columns", "properties", "metrics", "types", "statuses", "states", "kinds",
+    "allowlist", "passlist", "blocklist", "denylist",
 ];
 
 /// An input list whose name or doc says it selects or filters (`include_fields`, `exclude`,
@@ -105,11 +108,21 @@ fn is_filter(site: &Site, items: &TyKind) -> bool {
 /// HTTP `headers` a monitor sends, a configured `…_list` (`csp_src_list`).
 const SETTINGS: &[&str] = &["tags", "headers", "list"];
 
-/// An input list that is one of the settings of the object the tool writes.
+/// Names of objects that hold options or presentation settings: every list in them is a
+/// setting (a chart's `style.palette`), not a batch of work.
+const SETTING_OBJECTS: &[&str] = &["style", "theme", "options", "settings", "config", "configuration", "preferences", "appearance"];
+
+/// An input list that is one of the settings of the object the tool writes, or a list in an
+/// object of options or presentation settings.
 fn is_setting(site: &Site) -> bool {
     let leaf = site.path.trim_end_matches("[]");
-    let words = crate::names::words(leaf.rsplit('.').next().unwrap_or(leaf));
-    site.side == Some(Side::Input) && words.last().is_some_and(|w| SETTINGS.contains(&w.as_str()))
+    let mut segments = leaf.rsplit('.');
+    let words = crate::names::words(segments.next().unwrap_or(leaf));
+    // The object holding the list, without its array marks or union variant (`style`).
+    let parent = segments.next().map(|p| p.split(['[', '<']).next().unwrap_or(p).to_ascii_lowercase());
+    site.side == Some(Side::Input)
+        && (words.last().is_some_and(|w| SETTINGS.contains(&w.as_str()))
+            || parent.is_some_and(|p| SETTING_OBJECTS.contains(&p.as_str())))
 }
 
 #[cfg(test)]
@@ -189,6 +202,8 @@ mod tests {
                 field("issue_ids", array(string(), None)),
                 field("tags", array(string(), None)),
                 field("csp_src_list", array(string(), None)),
+                field("passlist", array(string(), None)),
+                field("style", object(vec![field("palette", array(string(), None))])),
             ],
             Some(vec![field("issues", array(string(), None))]),
         );
@@ -197,6 +212,6 @@ mod tests {
         assert_eq!(f[0].level, None);
         assert_eq!(f[1].level, Some(crate::diag::Level::Info));
         // A catalog keeps every one of them.
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 6);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 8);
     }
 }
