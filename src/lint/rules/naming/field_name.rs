@@ -2,7 +2,7 @@
 //! documents it.
 
 use crate::diag::Level;
-use crate::lint::walk::Site;
+use crate::lint::walk::{Side, Site};
 use crate::lint::{Context, Finding, RuleState};
 use crate::model::{Catalog, Field, TyKind};
 use crate::names::Convention;
@@ -31,7 +31,13 @@ crate::lint::declare_rule! {
     /// On a published tools/list (`catalogc lint FILE.json`) the finding is a warning: the
     /// schema states every name the model must write, so a name in another convention is an
     /// inconsistency to fix, not a defect that misleads the model; and a server's names often
-    /// mirror its upstream API's own, which the list cannot show.
+    /// mirror its upstream API's own, which the list cannot show. There the convention is
+    /// read per side: the input names are the ones the model writes, the output names the
+    /// server's records, which often keep the upstream API's style (a server whose inputs are
+    /// all snake_case and whose outputs are camelCase is consistent where it matters). And a
+    /// field of an object nested in the input (`query.topK`, `data.date_from`) that follows
+    /// the convention of most of its own object's fields is not reported: the object is a
+    /// record the server forwards, consistent in itself.
     ///
     /// ## Example
     /// ```kdl
@@ -48,35 +54,62 @@ crate::lint::declare_rule! {
         id: "naming/field-name",
         level: Level::Error,
         summary: "field names keep the catalog's one naming convention (snake_case, camelCase or kebab-case), at most 64 characters",
-        hooks: crate::lint::Hooks::state(|_| Box::new(Names(Convention::Snake))),
+        hooks: crate::lint::Hooks::state(|_| Box::new(Names { all: Convention::Snake, input: Convention::Snake, output: Convention::Snake })),
     };
 }
 
 pub(crate) const MAX_LEN: usize = 64;
 
 /// The convention of the catalog being walked.
-struct Names(Convention);
+/// The catalog's convention, and on a published list those of its input and output names.
+struct Names {
+    all: Convention,
+    input: Convention,
+    output: Convention,
+}
 
 impl<'a> RuleState<'a> for Names {
     fn catalog(&mut self, cx: &Context<'a>, catalog: &'a Catalog, _: &mut Vec<Finding>) {
-        self.0 = cx.config.naming.unwrap_or_else(|| {
-            let mut names = Vec::new();
-            for tool in &catalog.tools {
-                collect(&tool.input.fields, &mut names);
-                if let Some(o) = &tool.output {
-                    collect(&o.fields, &mut names);
-                }
+        let (mut inputs, mut outputs, mut types) = (Vec::new(), Vec::new(), Vec::new());
+        for tool in &catalog.tools {
+            collect(&tool.input.fields, &mut inputs);
+            if let Some(o) = &tool.output {
+                collect(&o.fields, &mut outputs);
             }
-            for t in &catalog.types {
-                collect(&t.fields, &mut names);
-            }
-            Convention::dominant(names)
-        });
+        }
+        for t in &catalog.types {
+            collect(&t.fields, &mut types);
+        }
+        let all = Convention::dominant(inputs.iter().chain(&outputs).chain(&types).copied());
+        *self = match cx.config.naming {
+            Some(c) => Names { all: c, input: c, output: c },
+            None if cx.config.published => Names {
+                all,
+                input: Convention::dominant(inputs),
+                output: Convention::dominant(outputs),
+            },
+            None => Names { all, input: all, output: all },
+        };
     }
 
     fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
-        check(cx, site, self.0, out);
+        let convention = match site.side {
+            Some(Side::Input) => self.input,
+            Some(Side::Output) => self.output,
+            None => self.all,
+        };
+        check(cx, site, convention, out);
     }
+}
+
+/// On a published list: a field of an object nested in the input that follows the convention
+/// most of its own object's multi-word field names follow.
+fn keeps_its_objects_convention(cx: &Context, site: &Site, name: &str) -> bool {
+    cx.config.naming.is_none()
+        && cx.config.published
+        && site.side == Some(Side::Input)
+        && site.depth >= 2
+        && Convention::dominant(site.siblings.iter().map(|f| f.name.value.as_str())).matches(name)
 }
 
 fn collect<'a>(fields: &'a [Field], out: &mut Vec<&'a str>) {
@@ -102,6 +135,9 @@ fn check(cx: &Context, site: &Site, convention: Convention, out: &mut Vec<Findin
         "the convention of most field names in this catalog"
     };
     let problem = if !convention.matches(name) {
+        if keeps_its_objects_convention(cx, site, name) {
+            return;
+        }
         format!("field name `{name}` is not {}, {whose}", convention.as_str())
     } else if name.len() > MAX_LEN {
         format!("field name `{name}` is {} characters long, over {MAX_LEN}", name.len())
@@ -163,6 +199,28 @@ mod tests {
         assert_eq!(paths(&f), ["input.pullNumber"]);
         assert_eq!(f[0].level, Some(crate::diag::Level::Warn));
         assert_eq!(check(&super::RULE, catalog(vec![t], vec![]))[0].level, None);
+    }
+
+    #[test]
+    fn a_published_list_reads_the_convention_per_side_and_per_nested_input_object() {
+        use crate::lint::testkit::sites::*;
+        use crate::model::Effect;
+        let t = tool(
+            "issue_list",
+            Effect::Read,
+            vec![
+                field("issue_number", int(None, None)),
+                field("per_page", int(None, None)),
+                field("query", object(vec![field("topK", int(None, None)), field("filter", int(None, None))])),
+                field("sortOrder", int(None, None)),
+            ],
+            Some(vec![field("createdAt", int(None, None)), field("updatedAt", int(None, None)), field("is_open", int(None, None))]),
+        );
+        let f = check_with(&super::RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.sortOrder", "output.is_open"]);
+        // A catalog keeps one convention over both sides and every object.
+        let f = check(&super::RULE, catalog(vec![t], vec![]));
+        assert_eq!(paths(&f), ["input.issue_number", "input.per_page", "output.is_open"]);
     }
 
     #[test]
