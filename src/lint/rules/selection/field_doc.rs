@@ -13,12 +13,14 @@ crate::lint::declare_rule! {
     ///
     /// On a published tools/list (`catalogc lint FILE.json`) it leaves out what a careful
     /// author would rightly leave undocumented: fields whose name says it all (`owner`,
-    /// `per_page`, `file_path`, `created_at`: common words, not ending in an open one such as
+    /// `per_page`, `file_path`, `created_at`, `created_by`, `external_id`, `target_date`,
+    /// `description_html`, `is_draft`: common words, not ending in an open one such as
     /// `type`, `status` or `data`; or, not a boolean, ending in a word that says the kind of
     /// value and its unit: `toolCallCount`, `agentName`, `webUrl`, `durationMs`,
     /// `timeWindowMinutes`), the id, name or number of a resource the tool names
     /// (`survey_id` in `survey-delete`), wrapper objects whose own fields carry the meaning,
-    /// and fields the tool's description names; and a field left undocumented in many tools
+    /// and fields the tool's description names (as a word, or by the field's exact name
+    /// anywhere in the text: `filePattern`, `old_string`); and a field left undocumented in many tools
     /// (`input.project_id` everywhere) is reported once, at its first tool.
     ///
     /// ## Why is this bad?
@@ -84,7 +86,10 @@ impl Reported {
         };
         let text = tool.summary.as_ref().map_or("", |s| s.value.as_str());
         let named = crate::names::words(text).iter().any(|w| *w == field.name.value.to_ascii_lowercase())
-            || text.contains(&format!("`{}`", field.name.value));
+            || [&tool.summary, &tool.when, &tool.when_not]
+                .into_iter()
+                .flatten()
+                .any(|t| names_field(&t.value, &field.name.value));
         let tool_words = crate::names::words(&tool.name.value);
         if wrapper || named || names_its_kind(site) || crate::lint::published::self_evident(site.name_words(), &tool_words, text) {
             return false;
@@ -95,6 +100,15 @@ impl Reported {
 
 /// Last words that say what kind of value a field holds, and in which unit: a count, a name,
 /// a URL, a text, a duration in milliseconds, seconds, minutes, hours or days.
+/// Whether `text` names the field as written, as a whole token (`filePattern`, `old_string`,
+/// in backticks or not): the description documents it.
+fn names_field(text: &str, name: &str) -> bool {
+    let token = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(token) && !text[i + name.len()..].chars().next().is_some_and(token)
+    })
+}
+
 const KINDS: &[&str] = &[
     "count", "name", "url", "text", "title", "header", "label", "description", "message", "email",
     "ms", "seconds", "minutes", "hours", "days",
@@ -200,7 +214,11 @@ mod tests {
             field("state", TyKind::String(Box::default()), None),
             field("comment_count", TyKind::Integer(Box::default()), None),
             field("white_label", TyKind::Boolean, None),
+            field("created_by", TyKind::String(Box::default()), None),
+            field("description_html", TyKind::String(Box::default()), None),
+            field("filePattern", TyKind::String(Box::default()), None),
         ];
+        a.when = s("Use with a `filePattern` such as *.rs to narrow the issues.");
         let mut b = tool("issue_close");
         b.input.fields = vec![field("state", TyKind::String(Box::default()), None)];
         let project = Project {
@@ -213,6 +231,6 @@ mod tests {
             .map(|f| (f.tool.as_deref(), f.path.as_deref()))
             .collect();
         assert_eq!(paths, [(Some("issue_list"), Some("input.state")), (Some("issue_list"), Some("input.white_label"))]);
-        assert_eq!(run_with(&RULE, &project, &Default::default()).len(), 6);
+        assert_eq!(run_with(&RULE, &project, &Default::default()).len(), 9);
     }
 }
