@@ -103,6 +103,16 @@ pub fn assert_in_step(
         "{split}: {} findings have no verdict in judged.tsv; judge them by docs/corpus.md's standard: {unjudged:#?}",
         unjudged.len()
     );
+    assert_now_in_step(split, judged, current);
+}
+
+/// Fails unless judged.tsv's `now` column states the level each judged finding is reported
+/// at today (`fixed` for one no longer reported).
+pub fn assert_now_in_step(
+    split: &str,
+    judged: &BTreeMap<String, Verdict>,
+    current: &BTreeMap<String, Level>,
+) {
     let moved: Vec<String> = judged
         .iter()
         .filter_map(|(id, v)| {
@@ -114,6 +124,71 @@ pub fn assert_in_step(
         moved.is_empty(),
         "{split}: judged.tsv's `now` column is out of date: {moved:#?}"
     );
+}
+
+/// `server|rule|level` of a finding at warning or error level: the groups a sampled split
+/// judges some findings of.
+fn group(id: &str, level: Level) -> Option<String> {
+    let mut parts = id.split('|');
+    let (server, _tool, rule) = (parts.next()?, parts.next()?, parts.next()?);
+    matches!(level, Level::Error | Level::Warn)
+        .then(|| format!("{server}|{rule}|{}", level.as_str()))
+}
+
+/// For a split whose judged.tsv holds a sample: fails unless the `now` column is in step and
+/// every server, rule and level reported at warning or error level today has at least one
+/// judged finding.
+pub fn assert_sample_in_step(
+    split: &str,
+    judged: &BTreeMap<String, Verdict>,
+    current: &BTreeMap<String, Level>,
+) {
+    assert_now_in_step(split, judged, current);
+    let mut groups: BTreeMap<String, bool> = BTreeMap::new();
+    for (id, level) in current {
+        if let Some(g) = group(id, *level) {
+            *groups.entry(g).or_default() |= judged.contains_key(id);
+        }
+    }
+    let unsampled: Vec<&String> = groups
+        .iter()
+        .filter(|(_, j)| !**j)
+        .map(|(g, _)| g)
+        .collect();
+    assert!(
+        unsampled.is_empty(),
+        "{split}: no finding of these servers, rules and levels is judged; judge a sample of them by docs/corpus.md's standard: {unsampled:#?}"
+    );
+}
+
+/// Precision per level over every finding at warning or error level, estimated from a sample:
+/// each server, rule and level's judged precision weighted by how many findings it has.
+pub fn weighted_precision(
+    judged: &BTreeMap<String, Verdict>,
+    current: &BTreeMap<String, Level>,
+) -> BTreeMap<&'static str, f64> {
+    // Per group: findings, real and judged (unclear left out) among them.
+    let mut groups: BTreeMap<String, (&'static str, usize, usize, usize)> = BTreeMap::new();
+    for (id, level) in current {
+        let Some(g) = group(id, *level) else { continue };
+        let entry = groups.entry(g).or_insert((level.as_str(), 0, 0, 0));
+        entry.1 += 1;
+        if let Some(Some(real)) = judged.get(id).map(|v| v.real) {
+            entry.2 += usize::from(real);
+            entry.3 += 1;
+        }
+    }
+    let mut sums: BTreeMap<&'static str, (f64, f64)> = BTreeMap::new();
+    for (level, findings, real, judged) in groups.into_values() {
+        if judged > 0 {
+            let sum = sums.entry(level).or_default();
+            sum.0 += findings as f64 * real as f64 / judged as f64;
+            sum.1 += findings as f64;
+        }
+    }
+    sums.into_iter()
+        .map(|(level, (real, all))| (level, real / all))
+        .collect()
 }
 
 /// Real, judged (real or not) and unclear findings.
