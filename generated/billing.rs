@@ -6,7 +6,7 @@ use ::catalogc::runtime::support as __rt;
 pub const NAME: &str = "billing";
 /// The catalog version.
 #[allow(dead_code)]
-pub const VERSION: &str = "2.1.0";
+pub const VERSION: &str = "2.2.0";
 /// An invoice summary as the tenant's customers see it.
 #[allow(dead_code)]
 #[derive(__rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
@@ -420,9 +420,9 @@ pub mod invoice_list {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// status must be open or overdue
@@ -667,9 +667,9 @@ pub mod invoice_get {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
@@ -746,7 +746,7 @@ pub mod invoice_send_reminder {
     /// The tool name.
     pub const NAME: &str = "invoice_send_reminder";
     /// The tool version.
-    pub const VERSION: &str = "1.1.0";
+    pub const VERSION: &str = "1.2.0";
     /// The model-facing description (the MCP `description`).
     pub const DESCRIPTION: &str = "Send the customer of one overdue invoice a payment reminder email.\nUse when the user asks to remind a customer about one specific overdue invoice.\nNot for checking whether a reminder went out; use invoice_get, which shows the reminder history.\n\nEffect: destructive — irreversible or externally visible; requires confirmation; a retry with the same idempotency_key is safe.\nLimits: results up to 4096 bytes; times out after 10000 ms.\nIf it times out, call invoice_get to learn the outcome before retrying.";
     /// `sha256:` of the canonical input schema.
@@ -754,7 +754,7 @@ pub mod invoice_send_reminder {
     /// `sha256:` of the canonical output schema.
     pub const OUTPUT_HASH: &str = "sha256:08990f9a75d99a46b80c60e8ccad343ab1bb6611c2b01ee4089d68266795db64";
     /// `sha256:` of the tool's contract (as `catalogc hash` and the lock file).
-    pub const CONTRACT_HASH: &str = "sha256:9bd8800dacf85ea19762498f2a32b1473254d2817f7706869d5e4c3cd505d35d";
+    pub const CONTRACT_HASH: &str = "sha256:b2afea6ccb5d739b722ff8543e6dcda123acc5726bcce6ca9141f368364fec60";
     /// The MCP tool definition (an entry of `tools/list`), as JSON.
     pub const DEFINITION: &str = r#"{"name":"invoice_send_reminder","title":"Send a payment reminder","description":"Send the customer of one overdue invoice a payment reminder email.\nUse when the user asks to remind a customer about one specific overdue invoice.\nNot for checking whether a reminder went out; use invoice_get, which shows the reminder history.\n\nEffect: destructive — irreversible or externally visible; requires confirmation; a retry with the same idempotency_key is safe.\nLimits: results up to 4096 bytes; times out after 10000 ms.\nIf it times out, call invoice_get to learn the outcome before retrying.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice_reference":{"type":"string","description":"The invoice number of the overdue invoice, e.g. INV-1042.","maxLength":32,"pattern":"^INV-[0-9]+$"},"note":{"type":"string","description":"A short personal note added above the standard reminder text.","maxLength":500},"idempotency_key":{"type":"string","description":"A fresh random key per intended reminder; reuse it only to retry the same reminder.","minLength":16,"maxLength":128}},"required":["invoice_reference","idempotency_key"],"additionalProperties":false},"outputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reminder_reference":{"type":"string","description":"Identifies the reminder in the invoice's history.","maxLength":40,"pattern":"^REM-[0-9]+$"},"sent_at":{"type":"string","description":"When the reminder was handed to the mail service.","format":"date-time"}},"required":["reminder_reference","sent_at"],"additionalProperties":false},"annotations":{"title":"Send a payment reminder","readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false}}"#;
     /// Everything above, for the catalog's tool list.
@@ -907,6 +907,50 @@ pub mod invoice_send_reminder {
             &SHAPE
         }
     }
+    /// The detail of error `INVOICE_NOT_OVERDUE`, sent to the model beside its message.
+    #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
+    pub struct InvoiceNotOverdueDetail {
+        /// The day payment of the invoice is due, in the tenant's calendar.
+        ///
+        /// Bounds: format `date`.
+        pub due_date: __rt::Date,
+    }
+    impl __rt::Serialize for InvoiceNotOverdueDetail {
+        fn serialize<S: __rt::Serializer>(&self, s: S) -> __rt::SerResult<S> {
+            __rt::StructOut::new(
+                    s,
+                    "InvoiceNotOverdueDetail",
+                    <Self as __rt::Validate>::shape(),
+                )?
+                .field(&self.due_date)?
+                .end()
+        }
+    }
+    impl<'de> __rt::Deserialize<'de> for InvoiceNotOverdueDetail {
+        fn deserialize<D: __rt::Deserializer<'de>>(
+            d: D,
+        ) -> __rt::DeResult<'de, Self, D> {
+            let mut f = __rt::Fields::new(d, <Self as __rt::Validate>::shape())?;
+            __rt::Ok(Self { due_date: f.req()? })
+        }
+    }
+    impl __rt::Validate for InvoiceNotOverdueDetail {
+        #[allow(clippy::too_many_lines)]
+        fn shape() -> &'static __rt::Shape {
+            static SHAPE: __rt::Shape = __rt::Shape::Object(
+                &[
+                    __rt::FieldRule::new(
+                        "due_date",
+                        true,
+                        __rt::Shape::String(
+                            &__rt::StrRule::ANY.format(__rt::Format::Date),
+                        ),
+                    ),
+                ],
+            );
+            &SHAPE
+        }
+    }
     impl Input {
         /// What an idempotency key is unique within (`idempotency scope=…`).
         pub const IDEMPOTENCY_SCOPE: &'static [&'static str] = &["tenant", "operation"];
@@ -924,9 +968,9 @@ pub mod invoice_send_reminder {
             __rt::approval_digest(self, __rt::None)
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no invoice with this number is visible to you
@@ -936,7 +980,7 @@ pub mod invoice_send_reminder {
         /// only overdue invoices can be reminded
         ///
         /// `INVOICE_NOT_OVERDUE`
-        InvoiceNotOverdue(__rt::Option<__rt::String>),
+        InvoiceNotOverdue(InvoiceNotOverdueDetail),
         /// a reminder for this invoice was sent less than 72 hours ago
         ///
         /// `REMINDER_TOO_SOON`
@@ -998,10 +1042,18 @@ pub mod invoice_send_reminder {
         fn detail(&self) -> __rt::Option<&str> {
             match self {
                 Self::InvoiceNotFound(detail)
-                | Self::InvoiceNotOverdue(detail)
                 | Self::ReminderTooSoon(detail)
                 | Self::MailUnavailable(detail) => detail.as_deref(),
+                Self::InvoiceNotOverdue(_) => __rt::None,
                 Self::Internal(detail) => __rt::Some(detail),
+            }
+        }
+        fn detail_value(
+            &self,
+        ) -> __rt::Option<__rt::Result<__rt::serde_json::Value, __rt::Violations>> {
+            match self {
+                Self::InvoiceNotOverdue(detail) => __rt::Some(__rt::error_detail(detail)),
+                _ => __rt::None,
             }
         }
         fn is_internal(&self) -> bool {
@@ -1014,6 +1066,9 @@ pub mod invoice_send_reminder {
     impl __rt::Display for Error {
         fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
             f.write_str(__rt::ToolError::message(self))?;
+            if let __rt::Some(__rt::Ok(detail)) = __rt::ToolError::detail_value(self) {
+                return ::core::write!(f, ": {detail}");
+            }
             match __rt::ToolError::detail(self) {
                 __rt::Some(detail) => ::core::write!(f, ": {detail}"),
                 __rt::None => __rt::Ok(()),

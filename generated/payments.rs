@@ -309,9 +309,9 @@ pub mod payment_transfer_preview {
             &SHAPE
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// one of the accounts is not visible to you
@@ -652,9 +652,9 @@ pub mod payment_transfer_submit {
             __rt::approval_digest(self, __rt::Some(resource_version))
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// the source account does not cover the amount and fee
@@ -1023,9 +1023,9 @@ pub mod payment_transfer_status {
             __rt::deserialize_enum(d)
         }
     }
-    /// The errors the catalog declares for this tool, each with an optional detail that
-    /// reaches the model beside the catalog's message, and `Internal`; nothing else
-    /// reaches the client.
+    /// The errors the catalog declares for this tool, each with the detail that reaches
+    /// the model beside the catalog's message (the typed fields the catalog declares for
+    /// it, else an optional text), and `Internal`; nothing else reaches the client.
     #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
     pub enum Error {
         /// no transfer with this reference or key is visible to you

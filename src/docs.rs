@@ -258,6 +258,8 @@ pub struct ErrorView {
     pub message: Option<String>,
     /// What the model should do next.
     pub next_step: Option<String>,
+    /// The typed detail fields the error carries, when it declares them (as `outputs`).
+    pub detail: Option<Vec<FieldView>>,
 }
 
 /// `idempotency`.
@@ -423,6 +425,7 @@ fn tool_view(cat: &Catalog, tool: &Tool, description: &str, hashes: &ToolHashes)
                 retry_words: retry_words(e.retry()),
                 message: text(&e.message),
                 next_step: text(&e.next_step),
+                detail: e.detail.as_ref().map(|d| fields_of(&d.fields)),
             })
             .collect(),
         idempotency: tool.idempotency.as_ref().map(|i| IdempotencyView {

@@ -239,7 +239,7 @@ fn child_order(parent: Option<&str>) -> &'static [&'static str] {
             "doc", "title", "examples", "enum", "items", "values", "field", "variant",
         ],
         Some("variant") => &["doc", "field"],
-        Some("error") => &["message", "next-step"],
+        Some("error") => &["message", "next-step", "detail"],
         Some("needs-input") => &["doc"],
         Some("examples") => &["call", "no-call", "confusable"],
         Some("example-call") => &["arguments", "result"],

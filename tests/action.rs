@@ -368,7 +368,7 @@ fn a_breaking_change_fails_with_the_report_in_the_summary() {
     let pr = PullRequest::new(|repo| {
         edit_catalog(repo, |t| {
             without_reminder_tool(t).replacen(
-                "catalog \"billing\" version=\"2.1.0\"",
+                "catalog \"billing\" version=\"2.2.0\"",
                 "catalog \"billing\" version=\"3.0.0\"",
                 1,
             )

@@ -236,3 +236,32 @@ fn nullable_map_values_and_extras_are_classified_as_nullable_fields_at_the_value
         ["input.labels{}.nullable", "output.pools{}.nullable"],
     );
 }
+
+/// A detail's fields are read by clients: each edit is the output kind, at its detail path.
+#[test]
+fn edits_of_an_error_detail_are_output_changes_at_its_path() {
+    let (old, new) = pair("_error-detail");
+    let report = compat::compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&new),
+        |_, _| (),
+    );
+    let found: Vec<(Kind, &str)> = report
+        .changes()
+        .map(|(_, _, ch)| (ch.kind, ch.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Kind::OutputBoundLoosened,
+                "error.THING_LOCKED.detail.holder.max-length"
+            ),
+            (
+                Kind::OutputFieldOptionalAdded,
+                "error.THING_LOCKED.detail.reason"
+            ),
+            (Kind::OutputFieldRemoved, "error.THING_LOCKED.detail.until"),
+        ]
+    );
+}

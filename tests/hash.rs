@@ -299,6 +299,56 @@ fn contract_sensitivity() {
     let mut t = base.clone();
     t.output = None;
     changes.push(("output", t));
+    // An error's detail fields: declared, and each bound of them.
+    let detail = |max: i64| {
+        let mut f = catalogc::model::Field::new(
+            "available_minor",
+            TyKind::Integer(Box::new(catalogc::model::NumTy {
+                min: Some(fx.sp(catalogc::model::Num::Int(0))),
+                max: Some(fx.sp(catalogc::model::Num::Int(max))),
+                ..Default::default()
+            })),
+        );
+        f.required = true;
+        Some(Box::new(catalogc::model::Object {
+            fields: vec![f],
+            ..Default::default()
+        }))
+    };
+    let mut with_detail = base.clone();
+    with_detail.errors[0].detail = detail(1_000);
+    let detailed = h(&with_detail).contract;
+    changes.push(("detail declared", with_detail.clone()));
+    let mut t = with_detail.clone();
+    t.errors[0].detail = detail(10);
+    assert_ne!(
+        h(&t).contract,
+        detailed,
+        "a detail bound must change the contract"
+    );
+    // Only the error with a detail gains the key: the others' entries are as before.
+    let errors = |t: &catalogc::model::Tool| hash::contract_value(&cat, t)["errors"].clone();
+    let (plain, detailed) = (errors(&base), errors(&with_detail));
+    let with_key: Vec<&serde_json::Value> = detailed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.get("detail").is_some())
+        .collect();
+    assert_eq!(with_key.len(), 1);
+    assert_eq!(
+        with_key[0]["code"],
+        base.errors[0].code.value.as_str(),
+        "{detailed}"
+    );
+    let strip = |v: &serde_json::Value| {
+        let mut v = v.clone();
+        for e in v.as_array_mut().into_iter().flatten() {
+            e.as_object_mut().map(|m| m.remove("detail"));
+        }
+        v
+    };
+    assert_eq!(strip(&detailed), plain);
     for (what, t) in &changes {
         assert_ne!(
             h(t).contract,

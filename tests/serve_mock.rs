@@ -229,6 +229,30 @@ fn the_binary_serves_the_catalogs_over_stdio() {
     assert_eq!(r[6]["error"]["code"], json!(-32602));
 }
 
+/// A failure with declared detail fields carries a sample detail that keeps their schema.
+#[test]
+fn a_failure_with_detail_fields_carries_a_detail_of_their_schema() {
+    let args = json!({"invoice_reference": "INV-1", "idempotency_key": "k-0123456789abcdef"});
+    let r = serve(
+        &[
+            "catalogs",
+            "--fail",
+            "invoice_send_reminder=INVOICE_NOT_OVERDUE",
+        ],
+        &[
+            json!({"method": "tools/call", "params": {"name": "invoice_send_reminder", "arguments": args}}),
+        ],
+    );
+    let failed = &tool_error(&r[1]);
+    assert_eq!(failed["code"], json!("INVOICE_NOT_OVERDUE"), "{}", r[1]);
+    let due = failed["detail"]["due_date"].as_str().unwrap_or_default();
+    assert!(
+        catalogc::model::parse_date(due).is_some(),
+        "{}",
+        failed["detail"]
+    );
+}
+
 #[test]
 fn a_failure_the_catalog_does_not_declare_is_refused() {
     let out = Command::new(env!("CARGO_BIN_EXE_catalogc"))

@@ -17,6 +17,7 @@
 
 use crate::model::{Catalog, ErrorDef, Extra, Field, NeedsInput, Num, NumTy, Tool, Ty, TyKind};
 use crate::names::{Case, Unique, pascal_case, rust_ident};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The Rust type of a field.
@@ -179,7 +180,7 @@ pub struct FieldPlan<'a> {
 #[derive(Debug)]
 pub struct StructPlan<'a> {
     pub ident: String,
-    pub doc: Option<&'a str>,
+    pub doc: Option<Cow<'a, str>>,
     pub fields: Vec<FieldPlan<'a>>,
     /// An open object's other properties: the Rust field holding them (a map after the
     /// named fields) and the type of each value.
@@ -232,6 +233,11 @@ pub struct ToolPlan<'a> {
     /// `Input`, `Output` and their nested types, in that order.
     pub items: Vec<Item<'a>>,
     pub errors: Vec<(String, &'a ErrorDef)>,
+    /// The struct of each of `errors`' detail fields (`{Variant}Detail`, one of `items`),
+    /// when it declares them; in the same order.
+    pub details: Vec<Option<String>>,
+    /// Every detail struct is `Eq` and `Hash`, so `Error` can derive them.
+    pub error_hash: bool,
     pub needs: Vec<(String, &'a NeedsInput)>,
     /// The field of each of `needs` in the tool's `Answers`, in the same order.
     pub answer_fields: Vec<String>,
@@ -316,8 +322,27 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 s.structure("Output".into(), summary, output);
             }
             // `Internal` is every tool's internal error.
-            mark_hashable(&mut items, &root_unhashable);
             let errors = pascal_names(["Internal"], &tool.errors, |e| &e.code.value);
+            let details: Vec<Option<String>> = errors
+                .iter()
+                .map(|(variant, e)| {
+                    let detail = e.detail.as_ref()?;
+                    let ident = s
+                        .unique
+                        .claim_first(&[format!("{variant}Detail")], Case::Pascal);
+                    let at = s.items.len();
+                    s.structure(ident.clone(), None, &detail.fields);
+                    if let Some(Item::Struct(plan)) = s.items.get_mut(at) {
+                        plan.doc = Some(Cow::Owned(format!(
+                            "The detail of error `{}`, sent to the model beside its message.",
+                            e.code.value
+                        )));
+                    }
+                    Some(ident)
+                })
+                .collect();
+            let unhashable = mark_hashable(&mut items, &root_unhashable);
+            let error_hash = details.iter().flatten().all(|d| !unhashable.contains(d));
             let needs = pascal_names([], &tool.needs_input, |n| &n.name.value);
             let answer_fields = unique_names(Case::Snake, [], &tool.needs_input, |n| &n.name.value);
             ToolPlan {
@@ -325,6 +350,8 @@ pub fn plan(cat: &Catalog) -> CatalogPlan<'_> {
                 module,
                 items,
                 errors,
+                details,
+                error_hash,
                 needs,
                 answer_fields,
             }
@@ -481,7 +508,7 @@ impl<'a> Scope<'_, 'a> {
         let at = self.items.len();
         self.items.push(Item::Struct(StructPlan {
             ident: ident.clone(),
-            doc,
+            doc: doc.map(Cow::Borrowed),
             fields: Vec::new(),
             extra: None,
             hash: true,

@@ -1266,6 +1266,36 @@ pub(super) fn side(
     walker.object(fields(side, w), fields(side, r), side.as_str());
 }
 
+/// Field-level changes of the `detail` of each error declared with one on both sides: the
+/// server writes it and clients read it, so it is classed as output, at
+/// `error.CODE.detail.…`. A detail declared or removed is a tool-level change.
+pub(super) fn details(
+    old_cat: &Catalog,
+    old: &Tool,
+    new_cat: &Catalog,
+    new: &Tool,
+    out: &mut Vec<Change>,
+) {
+    for ne in &new.errors {
+        let Some(oe) = old.errors.iter().find(|e| e.code.value == ne.code.value) else {
+            continue;
+        };
+        let (Some(w), Some(r)) = (&ne.detail, &oe.detail) else {
+            continue;
+        };
+        let mut walker = Reader {
+            side: Side::Output,
+            writer: new_cat,
+            reader: old_cat,
+            out: &mut *out,
+            w_anchor: w.span,
+            r_anchor: r.span,
+        };
+        let path = format!("error.{}.detail", ne.code.value);
+        walker.object(&w.fields, &r.fields, &path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

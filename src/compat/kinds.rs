@@ -488,6 +488,14 @@ kinds! {
         "error message or next-step changed",
         "Text only.",
         mirror: ToolLevel, reverse: [ToolErrorTextChanged];
+    ToolErrorDetailAdded = "compat/tool-error-detail-added", Minor,
+        "error detail fields declared",
+        "An error now carries typed detail fields, where it carried at most a free text. The model reads either; a client that parsed the text had no contract to rely on. Later changes of the detail's fields are classed as output changes (`output-…` at `error.CODE.detail.…`).",
+        mirror: ToolLevel, reverse: [ToolErrorDetailRemoved];
+    ToolErrorDetailRemoved = "compat/tool-error-detail-removed", Major,
+        "error detail fields removed",
+        "Clients were written to read the declared fields of the error's detail; the server never sends them again.",
+        mirror: ToolLevel, reverse: [ToolErrorDetailAdded];
     ToolLimitsLoosened = "compat/tool-limits-loosened", Major,
         "limits loosened",
         "More items, bytes or time than clients budgeted for (a removed limit counts as loosened).",
@@ -656,6 +664,11 @@ const SOURCE_STRICTER: &[(Kind, Class, &str)] = &[
         Kind::ToolErrorRemoved,
         Class::Major,
         "the tool's `Error` enum loses a variant handlers may return",
+    ),
+    (
+        Kind::ToolErrorDetailAdded,
+        Class::Major,
+        "the error's variant holds the generated detail struct instead of `Option<String>`",
     ),
     (
         Kind::ToolNeedsInputRemoved,

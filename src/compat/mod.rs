@@ -94,12 +94,14 @@ pub fn fingerprint(rule: &str, tool: &str, path: &str) -> String {
 }
 
 /// Every change between two versions of one tool, in a stable order: tool-level first, then
-/// input, then output, each by path. Identical tools give nothing.
+/// input, then output (errors' details included, at `error.CODE.detail.…`), each by path.
+/// Identical tools give nothing.
 pub fn compare_tools(old_cat: &Catalog, old: &Tool, new_cat: &Catalog, new: &Tool) -> Vec<Change> {
     let mut out = Vec::new();
     tool::compare(old_cat, old, new_cat, new, &mut out);
     classify::side(Side::Input, old_cat, old, new_cat, new, &mut out);
     classify::side(Side::Output, old_cat, old, new_cat, new, &mut out);
+    classify::details(old_cat, old, new_cat, new, &mut out);
     let rank = |c: &Change| match c.kind.side() {
         None => 0,
         Some(Side::Input) => 1,

@@ -265,6 +265,34 @@ fn resource(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
     }
 }
 
+/// An error's `detail` declared or removed; changes of its fields are output changes
+/// (`classify::details`).
+fn error_detail(
+    cx: &mut Cx<'_>,
+    oe: &crate::model::ErrorDef,
+    ne: &crate::model::ErrorDef,
+    path: &str,
+) {
+    let code = format!("`{}`", ne.code.value);
+    match (&oe.detail, &ne.detail) {
+        (None, Some(n)) => cx.push(
+            Kind::ToolErrorDetailAdded,
+            path,
+            Some(oe.span),
+            Some(n.span),
+            code,
+        ),
+        (Some(o), None) => cx.push(
+            Kind::ToolErrorDetailRemoved,
+            path,
+            Some(o.span),
+            Some(ne.span),
+            code,
+        ),
+        _ => {}
+    }
+}
+
 /// The declared errors, added, removed or changed.
 fn errors(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
     let (os, ns) = (Some(old.span), Some(new.span));
@@ -326,6 +354,7 @@ fn errors(cx: &mut Cx<'_>, old: &Tool, new: &Tool) {
                         format!("`{}`", ne.code.value),
                     );
                 }
+                error_detail(cx, oe, ne, &path);
             }
         }
     }

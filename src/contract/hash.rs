@@ -25,8 +25,9 @@ pub struct ToolHashes {
     pub output: String,
     /// The rendered description's hash: changes with any wording or template change.
     pub description: String,
-    /// The hash of what callers depend on: both schema hashes, annotations, errors, limits,
-    /// idempotency and confirmation, but not the prose.
+    /// The hash of what callers depend on: both schema hashes, annotations, errors (with
+    /// the hash of each declared detail schema), limits, idempotency and confirmation, but
+    /// not the prose.
     pub contract: String,
 }
 
@@ -62,7 +63,8 @@ pub fn output_hash(cat: &Catalog, tool: &Tool) -> String {
 
 /// The object the contract hash is taken over (see [`ContractFacts`] for its shape).
 pub fn contract_value(cat: &Catalog, tool: &Tool) -> Value {
-    ContractFacts::of(tool).with_schemas(&input_hash(cat, tool), &output_hash(cat, tool))
+    ContractFacts::of(&mut schema::Schemas::one_tool(cat), tool)
+        .with_schemas(&input_hash(cat, tool), &output_hash(cat, tool))
 }
 
 /// The part of [`contract_value`] a tool's own declarations give, copied out of the tool:
@@ -75,8 +77,9 @@ pub struct ContractFacts {
     effect: &'static str,
     open_world: bool,
     annotations: crate::model::Annotations,
-    /// `(code, class, retry)`.
-    errors: Vec<(String, &'static str, &'static str)>,
+    /// `(code, class, retry, detail)`: `detail` is the hash of the error's detail schema,
+    /// when it declares detail fields.
+    errors: Vec<(String, &'static str, &'static str, Option<String>)>,
     /// `(max-items, max-result-bytes, timeout-ms)`.
     limits: Option<[Option<u64>; 3]>,
     /// `(key, scope, ttl-s)`.
@@ -96,8 +99,8 @@ pub struct ContractFacts {
 }
 
 impl ContractFacts {
-    /// The facts of `tool`.
-    pub fn of(tool: &Tool) -> ContractFacts {
+    /// The facts of `tool`, its error detail schemas written by `schemas`.
+    pub fn of(schemas: &mut schema::Schemas<'_>, tool: &Tool) -> ContractFacts {
         let v = |o: &Option<crate::model::Sp<u64>>| o.as_ref().map(|v| v.value);
         ContractFacts {
             name: tool.name.value.clone(),
@@ -109,7 +112,8 @@ impl ContractFacts {
                 .iter()
                 .map(|e| {
                     let retry = e.retry().as_str();
-                    (e.code.value.clone(), e.class.value.as_str(), retry)
+                    let detail = schemas.detail(e).map(|s| digest_text(&s));
+                    (e.code.value.clone(), e.class.value.as_str(), retry, detail)
                 })
                 .collect(),
             limits: tool
@@ -153,7 +157,15 @@ impl ContractFacts {
         let mut errors: Vec<Value> = self
             .errors
             .iter()
-            .map(|(code, class, retry)| json!({ "code": code, "class": class, "retry": retry }))
+            .map(|(code, class, retry, detail)| {
+                let mut e = json!({ "code": code, "class": class, "retry": retry });
+                // Only an error with detail fields has the key, so the others keep their
+                // contract hash (docs/versioning.md).
+                if let (Some(detail), Some(m)) = (detail, e.as_object_mut()) {
+                    m.insert("detail".into(), json!(detail));
+                }
+                e
+            })
             .collect();
         errors.sort_by(|a, b| a["code"].as_str().cmp(&b["code"].as_str()));
         let limits = self.limits.map(|[items, bytes, timeout]| {

@@ -87,7 +87,7 @@ impl ToolContract {
             definition: def.text,
             input: def.input,
             output: def.output,
-            facts: ContractFacts::of(tool),
+            facts: ContractFacts::of(schemas, tool),
             hashes: OnceLock::new(),
         })
     }
@@ -160,7 +160,7 @@ impl HashInputs {
             description,
             input: schemas.input(tool),
             output: schemas.output(tool),
-            facts: ContractFacts::of(tool),
+            facts: ContractFacts::of(&mut schemas, tool),
         })
     }
 

@@ -58,8 +58,8 @@
 
 use crate::model::inline::MAX_INLINED_DEPTH;
 use crate::model::{
-    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, Field, Literal, Num, NumTy, Object, StringTy,
-    Tool, Ty, TyKind, UnionTy,
+    ArrayTy, CURSOR_DEFAULT_MAX_LENGTH, Catalog, ErrorDef, Field, Literal, Num, NumTy, Object,
+    StringTy, Tool, Ty, TyKind, UnionTy,
 };
 use crate::runtime::canonical::write_string;
 use serde_json::{Number, Value};
@@ -82,6 +82,12 @@ pub fn input_schema(cat: &Catalog, tool: &Tool) -> Value {
 /// The output schema of `tool` (its `outputSchema`), or `None` when it declares no output.
 pub fn output_schema(cat: &Catalog, tool: &Tool) -> Option<Value> {
     Schemas::one_tool(cat).output(tool).as_deref().map(parse)
+}
+
+/// The detail schema of error `e` of a tool of `cat` (see [`Schemas::detail`]), or `None`
+/// when it declares no detail fields.
+pub fn detail_schema(cat: &Catalog, e: &ErrorDef) -> Option<Value> {
+    Schemas::one_tool(cat).detail(e).as_deref().map(parse)
 }
 
 /// The closed object schema of `obj`, without `$schema`.
@@ -168,6 +174,16 @@ impl<'a> Schemas<'a> {
     pub fn output(&mut self, tool: &Tool) -> Option<String> {
         let mut out = String::new();
         self.write_output(&mut out, tool).then_some(out)
+    }
+
+    /// The detail schema of error `e` of a tool of this catalog, with `$schema`: the closed
+    /// object of its `detail` fields, or `None` when it declares none.
+    pub fn detail(&mut self, e: &ErrorDef) -> Option<String> {
+        let detail = e.detail.as_ref()?;
+        self.ctx.headers = false;
+        let mut out = String::new();
+        self.ctx.top(&mut out, &detail.fields);
+        Some(out)
     }
 
     fn write_input(&mut self, out: &mut String, tool: &Tool) {

@@ -9,7 +9,7 @@
 
 use crate::FastMap;
 use crate::lint::Finding;
-use crate::model::{Catalog, Field, Span, Tool, Ty, TyKind, TypeDef};
+use crate::model::{Catalog, ErrorDef, Field, Span, Tool, Ty, TyKind, TypeDef};
 
 pub use crate::model::Side;
 
@@ -25,8 +25,11 @@ pub struct Site<'a, 'p> {
     pub catalog: &'a Catalog,
     /// `None` when walking a named type's definition on its own.
     pub tool: Option<&'a Tool>,
-    /// Input or output; `None` inside a named type's own definition.
+    /// Input or output; `None` inside a named type's own definition. An error's `detail`
+    /// is written by the server and read by clients: its sites are output sites.
     pub side: Option<Side>,
+    /// The error whose `detail` holds the site (path `error.CODE.detail.…`).
+    pub error: Option<&'a ErrorDef>,
     /// Dotted path: `input.items[].amount_minor`, or `Invoice.amount_minor` inside a type
     /// definition.
     pub path: &'p str,
@@ -129,8 +132,8 @@ pub fn catalog_sites<'a>(types: &Types<'a>, resolve: bool, f: &mut dyn FnMut(&Si
     }
 }
 
-/// Every site of `tool`'s input, then its output; with `resolve`, entering the named types
-/// they use.
+/// Every site of `tool`'s input, then its output, then each error's `detail` (output sites
+/// at `error.CODE.detail.…`); with `resolve`, entering the named types they use.
 pub fn tool_sites<'a>(
     types: &Types<'a>,
     tool: &'a Tool,
@@ -144,6 +147,13 @@ pub fn tool_sites<'a>(
                 side.as_str(),
                 f,
             );
+        }
+    }
+    for e in &tool.errors {
+        if let Some(detail) = &e.detail {
+            let mut w = Walker::new(types, Some(tool), Some(Side::Output), resolve);
+            w.error = Some(e);
+            w.walk(&detail.fields, &format!("error.{}.detail", e.code.value), f);
         }
     }
 }
@@ -182,6 +192,7 @@ struct Walker<'t, 'a> {
     types: &'t Types<'a>,
     tool: Option<&'a Tool>,
     side: Option<Side>,
+    error: Option<&'a ErrorDef>,
     resolve: bool,
     /// Named types on the current path, by index: not entered again (a recursive type).
     active: Vec<bool>,
@@ -202,6 +213,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             types,
             tool,
             side,
+            error: None,
             resolve,
             active: if resolve {
                 vec![false; types.catalog.types.len()]
@@ -272,6 +284,7 @@ impl<'t, 'a> Walker<'t, 'a> {
                     catalog: self.types.catalog,
                     tool: self.tool,
                     side: self.side,
+                    error: self.error,
                     path: &path,
                     field: site_field,
                     ty,

@@ -38,13 +38,17 @@ use std::time::Duration;
 pub type Answers = BTreeMap<String, Answer>;
 
 /// A declared error, as the runtime encodes a handler's: the catalog's declaration, built
-/// once at start and kept for the process (like the shapes).
-#[derive(Debug, Clone, Copy)]
-struct Declared(&'static ErrorInfo);
+/// once at start and kept for the process (like the shapes), and a sample of its typed
+/// detail when it declares detail fields.
+#[derive(Debug, Clone)]
+struct Declared(&'static ErrorInfo, Option<Value>);
 
 impl ToolError for Declared {
     fn info(&self) -> &'static ErrorInfo {
         self.0
+    }
+    fn detail_value(&self) -> Option<Result<Value, crate::runtime::Violations>> {
+        self.1.clone().map(Ok)
     }
 }
 
@@ -172,7 +176,7 @@ impl Mock {
                 let fail = fail
                     .iter()
                     .find(|(t, _)| *t == name)
-                    .map(|(_, code)| declared(tool, code))
+                    .map(|(_, code)| declared(cat, tool, code))
                     .transpose()?;
                 let delay = delay
                     .iter()
@@ -292,8 +296,8 @@ pub fn placeholder(kind: ContentKind, definition: &Value) -> CallResult {
     }
 }
 
-/// The declared error `code` of `tool`, for `--fail`.
-fn declared(tool: &Tool, code: &str) -> Result<Declared, MockError> {
+/// The declared error `code` of `tool` of `cat`, for `--fail`.
+fn declared(cat: &crate::model::Catalog, tool: &Tool, code: &str) -> Result<Declared, MockError> {
     let e = tool
         .errors
         .iter()
@@ -310,13 +314,15 @@ fn declared(tool: &Tool, code: &str) -> Result<Declared, MockError> {
                 }
             ))
         })?;
-    Ok(Declared(Box::leak(Box::new(ErrorInfo::new(
+    let info = Box::leak(Box::new(ErrorInfo::new(
         leak_str(&e.code.value),
         e.class.value.as_str(),
         e.retry().as_str(),
         e.next_step.as_ref().map(|n| leak_str(&n.value)),
         leak_str(e.message.as_ref().map_or(&e.code.value, |m| &m.value)),
-    )))))
+    )));
+    let detail = crate::contract::schema::detail_schema(cat, e).map(|s| sample::sample(&s));
+    Ok(Declared(info, detail))
 }
 
 fn needs(tool: &Tool) -> Vec<Need> {

@@ -207,12 +207,18 @@ impl<'a> Sizes<'a> {
     /// The first side of `tool` whose inlined schema is over a cap, as an error to report.
     pub fn check(&self, tool: &Tool) -> Option<Oversized> {
         let state = vec![2u8; self.types.len()];
+        let details = tool
+            .errors
+            .iter()
+            .filter_map(|e| Some(("error detail", &**e.detail.as_ref()?)));
         let sides = [
             ("input", Some(&tool.input)),
             ("output", tool.output.as_ref()),
-        ];
+        ]
+        .into_iter()
+        .filter_map(|(side, obj)| Some((side, obj?)))
+        .chain(details);
         for (side, obj) in sides {
-            let Some(obj) = obj else { continue };
             let m = self.fields(&obj.fields, &state);
             if m.depth > MAX_INLINED_DEPTH {
                 return Some(self.report(tool, side, obj, m, true));

@@ -777,6 +777,10 @@ pub struct ErrorDef {
     pub message: Option<Sp<String>>,
     /// What the model should do next, when written.
     pub next_step: Option<Sp<String>>,
+    /// `detail { field … }`: the typed fields an occurrence of the error carries to the
+    /// model beside its message (a closed object, part of the error's contract); `None`
+    /// when the error declares none.
+    pub detail: Option<Box<Object>>,
     /// The `error` node.
     pub span: Span,
 }

@@ -43,7 +43,7 @@ pub const TYPE_CHILDREN: &[&str] = &["doc", "field"];
 /// Children of `input`, `output` and an `object` field.
 pub const OBJECT_CHILDREN: &[&str] = &["field"];
 /// Children of `error`.
-pub const ERROR_CHILDREN: &[&str] = &["message", "next-step"];
+pub const ERROR_CHILDREN: &[&str] = &["message", "next-step", "detail"];
 /// Children of `examples`.
 pub const EXAMPLES_CHILDREN: &[&str] = &["call", "no-call", "confusable"];
 /// Children of `example-call`.
@@ -171,7 +171,7 @@ pub struct NodeInfo {
 }
 
 const FIELD_PARENTS: &[&str] = &[
-    "type", "input", "output", "field", "items", "values", "extra", "variant",
+    "type", "input", "output", "field", "items", "values", "extra", "variant", "detail",
 ];
 /// Where an element node (`items`, `values`, `extra`) may stand.
 const ELEMENT_PARENTS: &[&str] = &["field", "items", "values", "extra"];
@@ -316,6 +316,15 @@ pub const NODES: &[NodeInfo] = &[
         props: &[],
         children: &[],
         arg: TEXT,
+    },
+    NodeInfo {
+        name: "detail",
+        parents: &["error"],
+        usage: "detail { field … }",
+        meaning: "The typed fields an occurrence of the error carries to the model beside its message: a closed object, part of the error's contract.",
+        props: &[],
+        children: OBJECT_CHILDREN,
+        arg: None,
     },
     NodeInfo {
         name: "idempotency",

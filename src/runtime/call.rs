@@ -72,6 +72,13 @@ pub trait ToolError {
     fn detail(&self) -> Option<&str> {
         None
     }
+    /// The typed detail of a declared error whose catalog declares detail fields, as the
+    /// JSON sent to the model under `detail`, checked against its declared schema ([`error_detail`]
+    /// builds it): `Err` lists each violation, and the error is then withheld as
+    /// `INTERNAL_ERROR` (a server bug). `None` for an error without declared detail fields.
+    fn detail_value(&self) -> Option<Result<Value, Violations>> {
+        None
+    }
     /// Whether this is the internal error: the model learns only `INTERNAL_ERROR`.
     fn is_internal(&self) -> bool {
         false
@@ -659,8 +666,9 @@ pub fn result_too_large(policy: &Policy<'_>) -> CallResult {
     CallResult::error(Value::Object(m))
 }
 
-/// The tool error for an error returned by the handler: a declared one with its detail, or
-/// `INTERNAL_ERROR` with nothing of the failure (its detail kept in
+/// The tool error for an error returned by the handler: a declared one with its detail (the
+/// typed detail's JSON object, or the handler's text), or `INTERNAL_ERROR` with nothing of
+/// the failure (its detail, or why a typed detail broke its schema, kept in
 /// [`CallResult::failure`] for the operator).
 pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
     if e.is_internal() {
@@ -677,10 +685,44 @@ pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
         m.insert("next_step".into(), json!(next));
     }
     m.insert("message".into(), json!(e.message()));
-    if let Some(detail) = e.detail() {
-        m.insert("detail".into(), json!(detail));
+    match e.detail_value() {
+        Some(Ok(detail)) => {
+            m.insert("detail".into(), detail);
+        }
+        // A detail that breaks its own schema is a server bug: nothing of it is sent.
+        Some(Err(violations)) => {
+            let mut result = internal_failure(e.policy());
+            let failure = format!(
+                "the detail of error {} breaks its contract: {violations}",
+                e.code()
+            );
+            result.failure = Some(Box::new(failure));
+            return result;
+        }
+        None => {
+            if let Some(detail) = e.detail() {
+                m.insert("detail".into(), json!(detail));
+            }
+        }
     }
     CallResult::error(Value::Object(m))
+}
+
+/// The JSON of a typed error detail, checked against its declared schema: what generated
+/// [`ToolError::detail_value`] returns.
+pub fn error_detail<D: Validate + serde::Serialize>(detail: &D) -> Result<Value, Violations> {
+    let value = serde_json::to_value(detail).map_err(|e| {
+        Violations(vec![Violation {
+            path: String::new(),
+            reason: format!("the detail does not serialize: {e}"),
+        }])
+    })?;
+    let violations = check(D::shape(), &value);
+    if violations.is_empty() {
+        Ok(value)
+    } else {
+        Err(Violations(violations))
+    }
 }
 
 /// The result for a tool that needs more input from the user. It is an `isError` result:
@@ -716,5 +758,71 @@ pub fn approval_digest<T: serde::Serialize + ?Sized>(
     match resource_version {
         None => super::canonical::digest(&args),
         Some(rv) => super::canonical::digest(&json!({ "arguments": args, "resource_version": rv })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::validate::{Bound, FieldRule, NumRule};
+
+    /// A typed detail as generated code declares one: `available_cents`, 0 to 100.
+    #[derive(serde::Serialize)]
+    struct Funds {
+        available_cents: i64,
+    }
+
+    impl Validate for Funds {
+        fn shape() -> &'static Shape {
+            static SHAPE: Shape = Shape::Object(&[FieldRule::new(
+                "available_cents",
+                true,
+                Shape::Integer(&NumRule::ANY.min(Bound::Int(0)).max(Bound::Int(100))),
+            )]);
+            &SHAPE
+        }
+    }
+
+    struct Declined(Funds);
+
+    impl ToolError for Declined {
+        fn info(&self) -> &'static ErrorInfo {
+            static INFO: ErrorInfo = ErrorInfo::new(
+                "INSUFFICIENT_FUNDS",
+                "business-rejected",
+                "never",
+                None,
+                "not enough money",
+            );
+            &INFO
+        }
+        fn detail_value(&self) -> Option<Result<Value, Violations>> {
+            Some(error_detail(&self.0))
+        }
+    }
+
+    #[test]
+    fn a_typed_detail_is_sent_as_declared_and_one_out_of_bounds_never() {
+        let r = tool_error(&Declined(Funds {
+            available_cents: 42,
+        }));
+        assert_eq!(r.error_code(), Some("INSUFFICIENT_FUNDS"));
+        let sc = r.structured_content.as_ref().expect("an error object");
+        assert_eq!(sc["detail"], json!({ "available_cents": 42 }));
+        assert_eq!(r.failure, None);
+
+        // Out of its declared bounds: a server bug, withheld as the internal error.
+        let r = tool_error(&Declined(Funds {
+            available_cents: 1000,
+        }));
+        assert_eq!(r.error_code(), Some("INTERNAL_ERROR"));
+        assert!(!r.text().contains("1000"), "{}", r.text());
+        let failure = r.failure.as_deref().map(String::as_str).unwrap_or_default();
+        assert!(
+            failure.starts_with(
+                "the detail of error INSUFFICIENT_FUNDS breaks its contract: /available_cents:"
+            ),
+            "{failure}"
+        );
     }
 }

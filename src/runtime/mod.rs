@@ -22,7 +22,7 @@ pub mod validate;
 
 pub use call::{
     CallError, CallResult, Catalog, ErrorInfo, InputNeeded, InputRequest, Refusal, Reply,
-    ToolError, ToolInfo, approval_digest,
+    ToolError, ToolInfo, approval_digest, error_detail,
 };
 pub use content::{Content, Image, ImageBlock, Markdown, Text, ToolOutput};
 pub use context::{

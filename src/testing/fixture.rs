@@ -121,6 +121,7 @@ impl Fx {
             retry: retry.map(|r| self.sp(r)),
             message: None,
             next_step: None,
+            detail: None,
             span: self.span(),
         }
     }

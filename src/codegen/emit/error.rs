@@ -4,12 +4,12 @@
 
 use super::{doc, ident};
 use crate::codegen::plan::ToolPlan;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// The `Error` enum of tool `t` and its `ToolError`, `Display` and `Error` impls.
 pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
-    let variants = t.errors.iter().map(|(v, e)| {
+    let variants = t.errors.iter().zip(&t.details).map(|((v, e), detail)| {
         let vid = ident(v);
         let d = doc(e.message.as_ref().map(|m| m.value.as_str()));
         let code = format!(" `{}`", e.code.value);
@@ -18,7 +18,14 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         } else {
             quote!(#[doc = ""])
         };
-        quote!(#d #gap #[doc = #code] #vid(__rt::Option<__rt::String>),)
+        let data = match detail {
+            Some(s) => {
+                let s = ident(s);
+                quote!(#s)
+            }
+            None => quote!(__rt::Option<__rt::String>),
+        };
+        quote!(#d #gap #[doc = #code] #vid(#data),)
     });
     // One table row per error; `info` picks the variant's (declaration order).
     let rows = t.errors.iter().map(|(_, e)| {
@@ -41,14 +48,20 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         let i = proc_macro2::Literal::usize_unsuffixed(i);
         quote!(Self::#vid(_) => &TABLE[#i],)
     });
-    let declared: Vec<TokenStream> = t
+    // Variants with a text detail, and those with a typed one.
+    let (text, typed): (Vec<_>, Vec<_>) = t
         .errors
         .iter()
-        .map(|(v, _)| {
+        .zip(&t.details)
+        .partition(|(_, detail)| detail.is_none());
+    let declared: Vec<TokenStream> = text
+        .iter()
+        .map(|((v, _), _)| {
             let vid = ident(v);
             quote!(Self::#vid(detail))
         })
         .collect();
+    let typed: Vec<Ident> = typed.iter().map(|((v, _), _)| ident(v)).collect();
     let info = if t.errors.is_empty() {
         quote! {
             match self {
@@ -64,25 +77,46 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
             }
         }
     };
-    let detail = if declared.is_empty() {
-        quote! {
-            match self {
-                Self::Internal(detail) => __rt::Some(detail),
-            }
-        }
-    } else {
-        quote! {
-            match self {
-                #(#declared)|* => detail.as_deref(),
-                Self::Internal(detail) => __rt::Some(detail),
-            }
+    let text_arm = (!declared.is_empty()).then(|| quote!(#(#declared)|* => detail.as_deref(),));
+    let typed_arm = (!typed.is_empty()).then(|| quote!(#(Self::#typed(_))|* => __rt::None,));
+    let detail = quote! {
+        match self {
+            #text_arm
+            #typed_arm
+            Self::Internal(detail) => __rt::Some(detail),
         }
     };
+    // Only a tool with a typed detail overrides the trait's `None`.
+    let detail_value = (!typed.is_empty()).then(|| {
+        quote! {
+            fn detail_value(
+                &self,
+            ) -> __rt::Option<__rt::Result<__rt::serde_json::Value, __rt::Violations>> {
+                match self {
+                    // One arm each: every detail is a type of its own.
+                    #(Self::#typed(detail) => __rt::Some(__rt::error_detail(detail)),)*
+                    _ => __rt::None,
+                }
+            }
+        }
+    });
+    let display_typed = (!typed.is_empty()).then(|| {
+        quote! {
+            if let __rt::Some(__rt::Ok(detail)) = __rt::ToolError::detail_value(self) {
+                return ::core::write!(f, ": {detail}");
+            }
+        }
+    });
+    let eq = if t.error_hash {
+        quote!(, __rt::Eq, __rt::Hash)
+    } else {
+        TokenStream::new()
+    };
     quote! {
-        /// The errors the catalog declares for this tool, each with an optional detail that
-        /// reaches the model beside the catalog's message, and `Internal`; nothing else
-        /// reaches the client.
-        #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq, __rt::Eq, __rt::Hash)]
+        /// The errors the catalog declares for this tool, each with the detail that reaches
+        /// the model beside the catalog's message (the typed fields the catalog declares for
+        /// it, else an optional text), and `Internal`; nothing else reaches the client.
+        #[derive(__rt::Debug, __rt::Clone, __rt::PartialEq #eq)]
         pub enum Error {
             #(#variants)*
             /// A failure that should not happen (a broken invariant, an unreachable store): the
@@ -92,12 +126,14 @@ pub(super) fn error_enum(t: &ToolPlan<'_>) -> TokenStream {
         impl __rt::ToolError for Error {
             fn info(&self) -> &'static __rt::ErrorInfo { #info }
             fn detail(&self) -> __rt::Option<&str> { #detail }
+            #detail_value
             fn is_internal(&self) -> bool { ::core::matches!(self, Self::Internal(_)) }
             fn policy(&self) -> &'static __rt::Policy<'static> { &INFO.policy }
         }
         impl __rt::Display for Error {
             fn fmt(&self, f: &mut __rt::fmt::Formatter<'_>) -> __rt::fmt::Result {
                 f.write_str(__rt::ToolError::message(self))?;
+                #display_typed
                 match __rt::ToolError::detail(self) {
                     __rt::Some(detail) => ::core::write!(f, ": {detail}"),
                     __rt::None => __rt::Ok(()),
@@ -136,6 +172,57 @@ tool "t" version="1.0.0" {
             "impl __rt::StdError for Error {}",
         ] {
             assert!(has(&rs, part), "no `{part}` in\n{rs}");
+        }
+    }
+
+    #[test]
+    fn an_error_with_detail_fields_carries_its_typed_detail() {
+        let text = r#"catalog "c" version="1.0.0"
+tool "t" version="1.0.0" {
+    effect "read"
+    input
+    error "FUNDS" class="business-rejected" {
+        detail { field "available" "integer" required=#true min=0 max=100 { doc "Left."; }; }
+    }
+    error "RATE" class="business-rejected" {
+        detail { field "ratio" "number" { doc "A ratio."; }; }
+    }
+    error "BUSY" class="unavailable"
+}
+"#;
+        let (rs, items) = with_plan(text, |plan, contracts| {
+            let t = &plan.tools[0];
+            let opts = super::super::Options::default();
+            let module = printed(super::super::tool(t, &contracts[0], &opts));
+            (printed(error_enum(t)), module)
+        });
+        for (text, part) in [
+            (
+                &rs,
+                "/// `FUNDS`\nFunds(FundsDetail), /// `RATE`\nRate(RateDetail), /// `BUSY`\nBusy(__rt::Option<__rt::String>),",
+            ),
+            (
+                &rs,
+                "Self::Busy(detail) => detail.as_deref(), Self::Funds(_) | Self::Rate(_) => __rt::None,",
+            ),
+            (
+                &rs,
+                "Self::Funds(detail) => __rt::Some(__rt::error_detail(detail)), Self::Rate(detail) => __rt::Some(__rt::error_detail(detail)), _ => __rt::None,",
+            ),
+            // `RateDetail` holds an `f64`: no `Eq`, no `Hash`.
+            (
+                &rs,
+                "#[derive(__rt::Debug, __rt::Clone, __rt::PartialEq)] pub enum Error",
+            ),
+            (
+                &items,
+                "/// The detail of error `FUNDS`, sent to the model beside its message.",
+            ),
+            (&items, "pub struct FundsDetail { /// Left."),
+            (&items, "pub available: u8,"),
+            (&items, "impl __rt::Validate for FundsDetail"),
+        ] {
+            assert!(has(text, part), "no `{part}` in\n{text}");
         }
     }
 

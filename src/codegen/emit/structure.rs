@@ -11,7 +11,7 @@ use quote::quote;
 /// Struct `s`, emitted in the root (`at`) or in a tool module.
 pub(super) fn structure(s: &StructPlan<'_>, at: At, opts: &Options) -> TokenStream {
     let id = ident(&s.ident);
-    let d = doc(s.doc);
+    let d = doc(s.doc.as_deref());
     let redact = s.fields.iter().any(|f| f.field.sensitive);
     let debug = if redact {
         TokenStream::new()

@@ -43,6 +43,7 @@ pub fn error(code: &str, class: ErrorClass, retry: Option<Retry>) -> ErrorDef {
         retry: retry.map(sp),
         message: None,
         next_step: None,
+        detail: None,
         span: Span::default(),
     }
 }

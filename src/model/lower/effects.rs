@@ -99,6 +99,7 @@ impl Cx {
             .and_then(|e| self.keyword::<Retry>(e, "error `retry`"));
         let mut message = None;
         let mut next_step = None;
+        let mut detail = None;
         let mut seen = Seen::default();
         if let Some(ch) = n.children() {
             for c in ch.nodes() {
@@ -111,6 +112,15 @@ impl Cx {
                     "next-step" => {
                         if self.once(&mut seen, &c, "`error`") {
                             next_step = self.text_node(&c);
+                        }
+                    }
+                    "detail" => {
+                        if self.once(&mut seen, &c, "`error`") {
+                            let root = match &code {
+                                Some(code) => format!("error.{}.detail", code.value),
+                                None => "detail".to_string(),
+                            };
+                            detail = Some(Box::new(self.lower_object_at(&c, root)));
                         }
                     }
                     _ => {
@@ -126,6 +136,7 @@ impl Cx {
             retry,
             message,
             next_step,
+            detail,
             span: n.span,
         })
     }

@@ -106,11 +106,16 @@ impl Cx {
 
     /// `input` / `output`: a block of `field` nodes (may be absent or empty).
     pub(super) fn lower_object_node(&mut self, n: &Node) -> Object {
+        self.lower_object_at(n, n.name.value.to_string())
+    }
+
+    /// [`Cx::lower_object_node`] whose fields' paths start at `root` (`error.CODE.detail`).
+    pub(super) fn lower_object_at(&mut self, n: &Node, root: String) -> Object {
         self.check_annotations(n);
         let name = n.name.value;
         self.props(n, &[], &|_| None);
         self.args(n, 0, 0, format_args!("{name} {{ field ... }}"));
-        self.path = vec![name.to_string()];
+        self.path = vec![root];
         let mut fields = Vec::new();
         if let Some(ch) = n.children() {
             for c in ch.nodes() {

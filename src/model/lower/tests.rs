@@ -275,6 +275,69 @@ input { field "items" "array" max-items=2 { items "object" { field "amount_minor
 }
 
 #[test]
+fn an_error_declares_typed_detail_fields_once() {
+    let src = r#"catalog "c" version="1.0.0"
+type "Limit" { field "cents" "integer" min=0 }
+tool "a_b" version="1.0.0" {
+effect "read"
+input
+error "INSUFFICIENT_FUNDS" class="business-rejected" {
+    message "Not enough money."
+    detail {
+        field "available_cents" "integer" required=#true min=0 max=100 { doc "What is left." }
+        field "limit" "Limit"
+    }
+}
+error "BUSY" class="unavailable"
+}"#;
+    let (cat, diags) = lower_text(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let cat = cat.expect("catalog");
+    let errors = &cat.tools[0].errors;
+    let detail = errors[0].detail.as_ref().expect("detail");
+    let names: Vec<&str> = detail
+        .fields
+        .iter()
+        .map(|f| f.name.value.as_str())
+        .collect();
+    assert_eq!(names, ["available_cents", "limit"]);
+    assert!(detail.fields[0].required);
+    assert!(matches!(&detail.fields[1].ty.kind, TyKind::Named(n) if n.value == "Limit"));
+    assert!(errors[1].detail.is_none());
+
+    // Mistakes are reported at the detail field, with its path; a second `detail` is one.
+    let src = r#"catalog "c" version="1.0.0"
+tool "a_b" version="1.0.0" {
+effect "read"
+input
+error "INSUFFICIENT_FUNDS" class="business-rejected" {
+    detail { field "available_cents" "integr"; extra "string"; }
+    detail
+}
+}"#;
+    let (_, diags) = lower_text(src);
+    let seen: Vec<(&str, Option<&str>)> = diags
+        .iter()
+        .map(|d| (&*d.rule, d.path.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "model/unresolved-type",
+                Some("error.INSUFFICIENT_FUNDS.detail.available_cents")
+            ),
+            (
+                "model/unknown-node",
+                Some("error.INSUFFICIENT_FUNDS.detail")
+            ),
+            ("model/duplicate-node", None),
+        ],
+        "{diags:?}"
+    );
+}
+
+#[test]
 fn findings_after_a_tool_do_not_name_it() {
     let src = "catalog \"c\" version=\"1.0.0\"\ntool \"a_b\" version=\"1\" { effect \"read\"; input }\ntype \"T\" { field \"x\" \"strin\" }\nbogus\n";
     let (_, diags) = lower_text(src);

@@ -175,15 +175,14 @@ impl billing::Billing for Memory {
         call: &invoice_send_reminder::Call,
         input: invoice_send_reminder::Input,
     ) -> Result<invoice_send_reminder::Reply, invoice_send_reminder::Error> {
-        use invoice_send_reminder::{Error, NeedsInput, Output, Reply};
+        use invoice_send_reminder::{Error, InvoiceNotOverdueDetail, NeedsInput, Output, Reply};
         let invoice = self
             .find(&ctx.tenant, &input.invoice_reference)
             .ok_or(Error::InvoiceNotFound(None))?;
         if invoice.status != InvoiceStatus::Overdue {
-            return Err(Error::InvoiceNotOverdue(Some(format!(
-                "the invoice is due on {}",
-                invoice.due_date
-            ))));
+            return Err(Error::InvoiceNotOverdue(InvoiceNotOverdueDetail {
+                due_date: invoice.due_date,
+            }));
         }
         // The server has checked that a confirmation is bound to this tool, these arguments
         // and this tenant; without one, the user is asked.

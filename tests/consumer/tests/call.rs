@@ -432,6 +432,25 @@ fn a_declared_error_carries_its_detail_and_the_internal_error_none() {
 }
 
 #[test]
+fn a_typed_detail_reaches_the_model_as_the_catalog_declares_it() {
+    let m = Memory::sample();
+    let args = json!({"invoice_reference": "INV-2", "idempotency_key": "k-0123456789abcdef"});
+    let r = call(&m, &acme(), "invoice_send_reminder", args);
+    assert_eq!(r.error_code(), Some("INVOICE_NOT_OVERDUE"), "{r:?}");
+    assert_eq!(structured(&r)["detail"], json!({"due_date": "2026-01-31"}));
+    let e = invoice_send_reminder::Error::InvoiceNotOverdue(
+        invoice_send_reminder::InvoiceNotOverdueDetail {
+            due_date: catalogc::runtime::Date::from_ymd_opt(2026, 1, 31).unwrap_or_default(),
+        },
+    );
+    assert_eq!(e.detail(), None);
+    assert_eq!(
+        e.to_string(),
+        r#"only overdue invoices can be reminded: {"due_date":"2026-01-31"}"#
+    );
+}
+
+#[test]
 fn a_handler_reads_its_deadline_and_cancellation_and_says_why_it_stopped() {
     use catalogc_consumer::memory::LIST_BUDGET;
     use std::sync::Arc;

@@ -165,3 +165,28 @@ fn sensitive_output_is_redacted_in_debug() {
     assert!(!shown.contains("123e4567"), "{shown}");
     assert!(out.validate().is_ok());
 }
+
+/// A typed detail keeps its JSON names (a keyword field, an enum shared with the input) and
+/// is checked before it is sent: one out of its bounds is the internal error.
+#[test]
+fn a_typed_detail_is_sent_by_its_json_names_and_checked() {
+    let stale = |ratio: f64| {
+        mut_record::Error::Stale(mut_record::StaleDetail {
+            r#type: "note".into(),
+            mode: Some(mut_record::Mode::Append),
+            ratio: Some(ratio),
+        })
+    };
+    let r = catalogc::runtime::call::tool_error(&stale(0.5));
+    assert_eq!(r.error_code(), Some("STALE"));
+    let sent: Value = serde_json::from_str(r.text()).unwrap_or_default();
+    assert_eq!(
+        sent["detail"],
+        json!({"type": "note", "mode": "append", "ratio": 0.5})
+    );
+    let r = catalogc::runtime::call::tool_error(&stale(2.0));
+    assert_eq!(r.error_code(), Some("INTERNAL_ERROR"));
+    assert!(!r.text().contains("note"), "{}", r.text());
+    let failure = r.failure.as_deref().map(String::as_str).unwrap_or_default();
+    assert!(failure.contains("/ratio"), "{failure}");
+}

@@ -27,7 +27,7 @@ async fn lists_the_catalog_in_order(version: &str) {
     let mut c = Client::start(acme(), version, json!({})).await;
     if version == LEGACY {
         assert_eq!(c.init["result"]["serverInfo"]["name"], json!("billing"));
-        assert_eq!(c.init["result"]["serverInfo"]["version"], json!("2.1.0"));
+        assert_eq!(c.init["result"]["serverInfo"]["version"], json!("2.2.0"));
     }
     let r = c.rpc("tools/list", json!({})).await;
     let expected = <billing::Catalog as Catalog<Memory>>::tools_list();
@@ -72,6 +72,17 @@ async fn outcomes_reach_the_wire_as_the_runtime_encodes_them() {
             .call("invoice_get", json!({"invoice_reference": "INV-9"}))
             .await;
         assert_eq!(tool_error(&failed)["code"], json!("INVOICE_NOT_FOUND"));
+
+        // A declared error with typed detail fields: the client reads them as declared.
+        let early = c
+            .call(
+                "invoice_send_reminder",
+                json!({"invoice_reference": "INV-2", "idempotency_key": "k-0123456789abcdef"}),
+            )
+            .await;
+        let sc = tool_error(&early);
+        assert_eq!(sc["code"], json!("INVOICE_NOT_OVERDUE"), "{early}");
+        assert_eq!(sc["detail"], json!({"due_date": "2026-01-31"}), "{early}");
 
         let unknown = c.call("invoice_delete", json!({})).await;
         assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");

@@ -7,4 +7,5 @@ crate::lint::declare_rules! {
     existence_leak,
     missing_next_step,
     undeclared,
+    sensitive_detail,
 }
