@@ -1051,7 +1051,7 @@ fn tail(v: &Vector, buf: &mut Vec<u8>) {
 #[derive(Default)]
 struct Kept {
     /// Per schema key: every line's tail, one after another, and where each ends.
-    sides: HashMap<Vec<u8>, (Vec<u8>, Vec<usize>)>,
+    sides: HashMap<[u8; 32], (Vec<u8>, Vec<usize>)>,
     bytes: usize,
 }
 
@@ -1103,61 +1103,61 @@ impl Kept {
     }
 }
 
-/// `schema` as compact JSON without its annotations ([`ANNOTATIONS`](super::shape::ANNOTATIONS)
-/// of every subschema), after whether it is over the caps: two schemas with the same key have
-/// the same vectors. Property order stays (it orders instances and edits). Written straight
-/// from `schema`, with no stripped copy of it.
-fn validating_key(schema: &Value) -> Vec<u8> {
-    fn strip(schema: &Value, buf: &mut Vec<u8>) {
+/// The SHA-256 of `schema` as compact JSON without its annotations
+/// ([`ANNOTATIONS`](super::shape::ANNOTATIONS) of every subschema), after whether it is over
+/// the caps: two schemas with the same key have the same vectors. Property order stays (it
+/// orders instances and edits). Hashed as it is written, so a huge schema takes no copy.
+fn validating_key(schema: &Value) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    fn list<T>(
+        h: &mut Sha256,
+        [open, close]: [&[u8]; 2],
+        items: impl Iterator<Item = T>,
+        mut each: impl FnMut(&mut Sha256, T),
+    ) {
+        h.update(open);
+        for (n, item) in items.enumerate() {
+            if n > 0 {
+                h.update(b",");
+            }
+            each(h, item);
+        }
+        h.update(close);
+    }
+    fn json(h: &mut Sha256, value: &(impl serde::Serialize + ?Sized)) {
+        // Hashing cannot fail.
+        let _ = serde_json::to_writer(&mut *h, value);
+    }
+    fn strip(h: &mut Sha256, schema: &Value) {
         let Value::Object(map) = schema else {
-            return json_to(buf, schema);
+            return json(h, schema);
         };
-        buf.push(b'{');
         let kept = map
             .iter()
             .filter(|(k, _)| !super::shape::ANNOTATIONS.contains(&k.as_str()));
-        for (n, (k, v)) in kept.enumerate() {
-            if n > 0 {
-                buf.push(b',');
-            }
-            json_to(buf, k);
-            buf.push(b':');
+        list(h, [b"{", b"}"], kept, |h, (k, v)| {
+            json(h, k);
+            h.update(b":");
             match (k.as_str(), v) {
                 ("properties", Value::Object(props)) => {
-                    buf.push(b'{');
-                    for (n, (name, s)) in props.iter().enumerate() {
-                        if n > 0 {
-                            buf.push(b',');
-                        }
-                        json_to(buf, name);
-                        buf.push(b':');
-                        strip(s, buf);
-                    }
-                    buf.push(b'}');
+                    list(h, [b"{", b"}"], props.iter(), |h, (name, s)| {
+                        json(h, name);
+                        h.update(b":");
+                        strip(h, s);
+                    });
                 }
-                ("items" | "additionalProperties", s) => strip(s, buf),
+                ("items" | "additionalProperties", s) => strip(h, s),
                 ("oneOf", Value::Array(branches)) => {
-                    buf.push(b'[');
-                    for (n, s) in branches.iter().enumerate() {
-                        if n > 0 {
-                            buf.push(b',');
-                        }
-                        strip(s, buf);
-                    }
-                    buf.push(b']');
+                    list(h, [b"[", b"]"], branches.iter(), strip);
                 }
-                _ => json_to(buf, v),
+                _ => json(h, v),
             }
-        }
-        buf.push(b'}');
+        });
     }
-    let mut key = if over_caps(schema) {
-        b"cut ".to_vec()
-    } else {
-        b"in ".to_vec()
-    };
-    strip(schema, &mut key);
-    key
+    let mut h = Sha256::new();
+    h.update(if over_caps(schema) { "cut " } else { "in " });
+    strip(&mut h, schema);
+    h.finalize().into()
 }
 
 /// One refusal vector per tool of `project` that profile `profile` disables, in
