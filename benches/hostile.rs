@@ -403,11 +403,8 @@ fn command(name: &str, text: &str) -> usize {
         "vectors" => {
             // Streamed one line at a time, as the CLI prints them.
             let mut out = Counted(0);
-            for line in catalogc::contract::vectors::records(&loaded.project, &artifacts)
-                .unwrap_or_default()
-            {
-                let _ = serde_json::to_writer(&mut out, &line);
-            }
+            let _ =
+                catalogc::contract::vectors::write_records(&loaded.project, &artifacts, &mut out);
             out.0
         }
         "lock" => loaded

@@ -83,3 +83,35 @@ fn every_vector_gets_its_verdict_from_the_emitted_schema() {
     }
     assert!(ids.len() > 1000, "{}", ids.len());
 }
+
+/// The lines and bytes `export vectors` writes for a synthetic catalog of `tools` tools whose
+/// record types nest `levels` named types deep.
+fn nested_export(tools: usize, levels: usize) -> (usize, usize) {
+    use catalogc::contract::{Artifacts, Templates};
+    let text = catalogc::testing::synthetic_catalog_nested("nested", tools, levels);
+    let loaded = catalogc::project::load_source("nested.kdl", text);
+    let artifacts = Artifacts::build(&loaded.project, &Templates::builtin()).expect("contracts");
+    let mut out = Vec::new();
+    catalogc::contract::vectors::write_records(&loaded.project, &artifacts, &mut out)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    (out.iter().filter(|&&b| b == b'\n').count(), out.len())
+}
+
+/// Many tools sharing record types nested several named types deep took seconds and
+/// gigabytes a few thousand tools in (every line held, each shared side made again per
+/// tool): the lines and bytes grow with the tools in proportion, nothing faster.
+#[test]
+fn vectors_of_many_nested_tools_grow_in_proportion_to_the_tools() {
+    let (lines, bytes) = nested_export(20, 3);
+    let (lines2, bytes2) = nested_export(40, 3);
+    assert!(lines > 20 * 50, "{lines}");
+    let ratio = |a: usize, b: usize| b as f64 / a as f64;
+    assert!(
+        (1.9..2.1).contains(&ratio(lines, lines2)),
+        "{lines} → {lines2}"
+    );
+    assert!(
+        (1.9..2.1).contains(&ratio(bytes, bytes2)),
+        "{bytes} → {bytes2}"
+    );
+}

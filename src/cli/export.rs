@@ -65,17 +65,30 @@ pub fn run(args: &ExportArgs, global: &Global) -> Result<Status, CliError> {
             return Ok(Status::Ok);
         }
         What::Vectors => {
-            let mut lines =
-                crate::contract::vectors::records(project, &artifacts).map_err(CliError)?;
-            if let Some(name) = &args.profile {
-                let p = super::profile::find(&config, name)?;
-                let disabled: Vec<&str> = p.disable.iter().map(|(s, _)| s.as_str()).collect();
-                lines.extend(crate::contract::vectors::refusals(
-                    project, &artifacts, name, &disabled,
-                ));
-            }
-            super::print(&crate::diag::emit::jsonl(&lines))?;
-            return Ok(Status::Ok);
+            let refusals = match &args.profile {
+                Some(name) => {
+                    let p = super::profile::find(&config, name)?;
+                    let disabled: Vec<&str> = p.disable.iter().map(|(s, _)| s.as_str()).collect();
+                    crate::contract::vectors::refusals(project, &artifacts, name, &disabled)
+                }
+                None => Vec::new(),
+            };
+            // Streamed as made: the export can be far larger than the catalogs.
+            let mut failed = None;
+            super::output(|out| {
+                match crate::contract::vectors::write_records(project, &artifacts, out) {
+                    Ok(()) => out.write_all(crate::diag::emit::jsonl(&refusals).as_bytes()),
+                    Err(crate::contract::vectors::WriteError::Io(e)) => Err(e),
+                    Err(crate::contract::vectors::WriteError::Schema(e)) => {
+                        failed = Some(e);
+                        Ok(())
+                    }
+                }
+            })?;
+            return match failed {
+                Some(e) => Err(CliError(e)),
+                None => Ok(Status::Ok),
+            };
         }
         What::Openai => Target::Openai,
         What::Anthropic => Target::Anthropic,

@@ -28,6 +28,19 @@ pub fn shape_of(schema: &Value) -> Result<&'static Shape, String> {
 /// [`shape_of`] the schema written as compact JSON `text` (a contract keeps its schemas so):
 /// a schema seen before is found by its text without being parsed.
 pub fn shape_of_text(text: &str) -> Result<&'static Shape, String> {
+    shape_of_both(text, || super::schema::parse(text))
+}
+
+/// [`shape_of_text`] of `text` when `schema` is `text` already parsed: not parsed again.
+pub fn shape_of_parsed(schema: &Value, text: &str) -> Result<&'static Shape, String> {
+    shape_of_both(text, || schema)
+}
+
+/// The shape of the schema written as `text`, found by it or built from `parsed()`.
+fn shape_of_both<V: std::borrow::Borrow<Value>>(
+    text: &str,
+    parsed: impl FnOnce() -> V,
+) -> Result<&'static Shape, String> {
     static BUILT: std::sync::LazyLock<
         std::sync::Mutex<std::collections::HashMap<String, &'static Shape>>,
     > = std::sync::LazyLock::new(Default::default);
@@ -36,7 +49,7 @@ pub fn shape_of_text(text: &str) -> Result<&'static Shape, String> {
     if let Some(shape) = built.get(text) {
         return Ok(shape);
     }
-    let shape = leak(build(&super::schema::parse(text), "")?);
+    let shape = leak(build(parsed().borrow(), "")?);
     built.insert(text.to_string(), shape);
     Ok(shape)
 }
@@ -50,7 +63,7 @@ fn leak_str(s: &str) -> &'static str {
 }
 
 /// Keywords that only annotate: they never change what validates.
-const ANNOTATIONS: &[&str] = &[
+pub(crate) const ANNOTATIONS: &[&str] = &[
     "$schema",
     "description",
     "default",

@@ -21,9 +21,10 @@
 //! `tests/export_vectors.rs` and the consumer crate's agreement test, which also holds
 //! generated validation and schemars' schema to it.
 
-use super::shape::shape_of;
+use super::shape::{shape_of, shape_of_parsed};
 use super::{Artifacts, catalogs_by_name};
 use crate::model::{Catalog, Project, Tool};
+use crate::runtime::Shape;
 use crate::runtime::validate::{check, compile_pattern};
 use serde_json::{Number, Value, json};
 use std::collections::HashMap;
@@ -172,9 +173,31 @@ pub struct Vector {
 /// instance already listed for the same place is left out. Fails when the runtime checker
 /// cannot take `schema` ([`shape_of`]), which no schema the contract layer emits does.
 pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
-    let shape = shape_of(schema)?;
-    let accepts = |instance: &Value| check(shape, instance).is_empty();
     let mut out = Vec::new();
+    each_vector(schema, |v| {
+        out.push(v);
+        Ok::<(), String>(())
+    })?;
+    Ok(out)
+}
+
+/// [`vectors`], handed to `each` one at a time as they are made (none is kept), so a side
+/// with many vectors takes the memory of one. Stops at the first error of `each`, or fails
+/// before the first vector when the runtime checker cannot take `schema`.
+pub fn each_vector<E: From<String>>(
+    schema: &Value,
+    each: impl FnMut(Vector) -> Result<(), E>,
+) -> Result<(), E> {
+    each_vector_of(shape_of(schema)?, schema, each)
+}
+
+/// [`each_vector`] with the verdicts from `shape`, the shape of `schema`.
+fn each_vector_of<E>(
+    shape: &Shape,
+    schema: &Value,
+    mut each: impl FnMut(Vector) -> Result<(), E>,
+) -> Result<(), E> {
+    let accepts = |instance: &Value| check(shape, instance).is_empty();
     let whole = [
         (Kind::Minimal, "required properties only", minimal(schema)),
         (Kind::Typical, "every property", valid(schema, 0)),
@@ -193,39 +216,50 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
     };
     for (kind, note, instance) in whole {
         let accept = accepts(&instance);
-        out.push(Vector {
+        each(Vector {
             kind,
             pointer: String::new(),
             note: format!("{note}{cut}"),
             instance,
             accept,
-        });
+        })?;
     }
     let base = valid(schema, 0);
-    // The edit vectors already listed, by place and a hash of the instance's canonical
-    // text (equal instances have equal text); a hash shared by unequal instances is told
-    // apart by comparing them.
-    let mut seen: HashMap<(String, u64), Vec<usize>> = HashMap::new();
+    // An edit changes the typical instance at its place only, so two edits at one place
+    // give equal instances exactly when they leave equal values there (or none). The values
+    // already listed at the current place, by a hash of their canonical text (equal values
+    // have equal text); a hash shared by unequal values is told apart by comparing them.
+    // Edits come grouped by place, so the list is cleared when the place changes.
+    let mut place = None;
+    let mut seen: HashMap<u64, Vec<Option<Value>>> = HashMap::new();
     for edit in edits(schema) {
+        if place.as_deref() != Some(edit.path()) {
+            place = Some(edit.path().to_vec());
+            seen.clear();
+        }
         let mut instance = base.clone();
         apply(&mut instance, &edit);
-        let pointer = pointer(edit.path());
-        let key = (pointer.clone(), text_hash(&instance));
-        let listed = seen.entry(key).or_default();
-        if listed.iter().any(|&i| out[i].instance == instance) {
+        let left = at(&instance, edit.path());
+        let listed = seen.entry(left.map_or(0, text_hash)).or_default();
+        if listed.iter().any(|l| l.as_ref() == left) {
             continue;
         }
-        listed.push(out.len());
+        listed.push(left.cloned());
         let accept = accepts(&instance);
-        out.push(Vector {
+        each(Vector {
             kind: edit.kind(),
-            pointer,
+            pointer: pointer(edit.path()),
             note: edit.note(),
             instance,
             accept,
-        });
+        })?;
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The value at `path` (property names from the root) of `v`, if there is one.
+fn at<'v>(v: &'v Value, path: &[String]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |cur, k| cur.get(k))
 }
 
 /// A hash of `value`'s canonical JSON text: equal values (objects in any key order) hash
@@ -883,7 +917,7 @@ pub fn apply(v: &mut Value, edit: &Edit) {
     }
 }
 
-/// Every tool of `project` with its contract, in [`records`] order: catalogs by name (as
+/// Every tool of `project` with its contract, in [`write_records`] order: catalogs by name (as
 /// `tools/list` orders them), tools in declaration order.
 fn contracts<'p>(
     project: &'p Project,
@@ -896,43 +930,238 @@ fn contracts<'p>(
     })
 }
 
-/// Every vector of every tool of `project` as one JSON record each: catalogs by name (as
-/// `tools/list` orders them), tools in declaration order, input then output, vectors in
-/// [`vectors`] order. `artifacts` are the project's contracts. Fails, naming the tool, on a
-/// schema [`vectors`] cannot take.
-pub fn records(project: &Project, artifacts: &Artifacts) -> Result<Vec<Value>, String> {
-    let mut out = Vec::new();
+/// Why [`write_records`] stopped.
+#[derive(Debug)]
+pub enum WriteError {
+    /// A schema [`vectors`] cannot take, with the tool and side named.
+    Schema(String),
+    /// The output failed.
+    Io(std::io::Error),
+}
+
+impl From<String> for WriteError {
+    fn from(e: String) -> Self {
+        WriteError::Schema(e)
+    }
+}
+
+/// How many bytes of written vectors [`write_records`] keeps to write again for a later side
+/// with the same validating schema; a side past what is left is written without being kept.
+/// Only the time depends on it, never the output.
+pub const REUSE_BYTES: usize = 24 << 20;
+
+/// Every vector of every tool of `project` as one JSON line each, written to `out` as it is
+/// made: catalogs by name (as `tools/list` orders them), tools in declaration order, input
+/// then output, vectors in [`vectors`] order. `artifacts` are the project's contracts.
+///
+/// A side's vectors depend only on the validating keywords of its schema, so the lines of a
+/// side whose schema differs from an earlier one's only in annotations (descriptions,
+/// titles, examples) are the earlier side's with the tool named anew: they are written
+/// again, not made again, while up to [`REUSE_BYTES`] of them are kept. Nothing else is
+/// held, however many vectors there are. Stops, naming the tool, at a schema [`vectors`]
+/// cannot take (the lines before it written).
+pub fn write_records(
+    project: &Project,
+    artifacts: &Artifacts,
+    out: &mut dyn std::io::Write,
+) -> Result<(), WriteError> {
+    let mut kept = Kept::default();
     for (cat, tool, contract) in contracts(project, artifacts) {
         let sides = [
-            ("input", Some(contract.input_schema_value())),
-            ("output", contract.output_schema_value()),
+            ("input", Some(contract.input_schema())),
+            ("output", contract.output_schema()),
         ];
-        for (side, schema) in sides {
-            let Some(schema) = schema else { continue };
-            let side_vectors = vectors(&schema)
-                .map_err(|e| format!("tool {}: {side} schema {e}", tool.name.value))?;
-            for (i, v) in side_vectors.into_iter().enumerate() {
-                out.push(json!({
-                    "id": format!("{}/{}/{side}/{i}", cat.name.value, tool.name.value),
-                    "catalog": cat.name.value,
-                    "catalog_version": cat.version.value,
-                    "tool": tool.name.value,
-                    "tool_version": tool.version.value,
-                    "side": side,
-                    "kind": v.kind.as_str(),
-                    "pointer": v.pointer,
-                    "note": v.note,
-                    "instance": v.instance,
-                    "expect": if v.accept { "accept" } else { "reject" },
-                }));
-            }
+        for (side, text) in sides {
+            let Some(text) = text else { continue };
+            let head = Head::new(
+                [&cat.name.value, &tool.name.value],
+                [&cat.version.value, &tool.version.value],
+                side,
+            );
+            kept.write_side(text, &head, out).map_err(|e| match e {
+                WriteError::Schema(e) => {
+                    WriteError::Schema(format!("tool {}: {side} schema {e}", tool.name.value))
+                }
+                e => e,
+            })?;
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// What a vector line says of its tool and side, before its vector: the `id` up to its index,
+/// then `catalog` … `side` written out.
+struct Head {
+    id: String,
+    rest: Vec<u8>,
+}
+
+impl Head {
+    fn new(
+        [catalog, tool]: [&str; 2],
+        [catalog_version, tool_version]: [&str; 2],
+        side: &str,
+    ) -> Head {
+        let mut rest = Vec::new();
+        for (key, value) in [
+            ("catalog", catalog),
+            ("catalog_version", catalog_version),
+            ("tool", tool),
+            ("tool_version", tool_version),
+            ("side", side),
+        ] {
+            rest.extend_from_slice(format!(",\"{key}\":").as_bytes());
+            json_to(&mut rest, value);
+        }
+        Head {
+            id: format!("{catalog}/{tool}/{side}/"),
+            rest,
+        }
+    }
+
+    /// Writes the start of line `i` of the side: `{"id":…,…,"side":…`.
+    fn write(&self, i: usize, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(b"{\"id\":")?;
+        serde_json::to_writer(&mut *out, &format!("{}{i}", self.id))?;
+        out.write_all(&self.rest)
+    }
+}
+
+/// Appends `value` as JSON to `buf` (writing to a vector cannot fail).
+fn json_to(buf: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
+    let _ = serde_json::to_writer(&mut *buf, value);
+}
+
+/// The rest of a vector's line after its [`Head`]: `,"kind":…,"expect":…}` and the newline.
+fn tail(v: &Vector, buf: &mut Vec<u8>) {
+    buf.extend_from_slice(b",\"kind\":");
+    json_to(buf, v.kind.as_str());
+    buf.extend_from_slice(b",\"pointer\":");
+    json_to(buf, &v.pointer);
+    buf.extend_from_slice(b",\"note\":");
+    json_to(buf, &v.note);
+    buf.extend_from_slice(b",\"instance\":");
+    json_to(buf, &v.instance);
+    buf.extend_from_slice(b",\"expect\":");
+    json_to(buf, if v.accept { "accept" } else { "reject" });
+    buf.extend_from_slice(b"}\n");
+}
+
+/// The written tails of earlier sides, by the validating part of their schema.
+#[derive(Default)]
+struct Kept {
+    /// Per schema key: every line's tail, one after another, and where each ends.
+    sides: HashMap<[u8; 32], (Vec<u8>, Vec<usize>)>,
+    bytes: usize,
+}
+
+impl Kept {
+    /// Writes every vector line of `schema` for `head`: the kept tails when an earlier side
+    /// had the same validating schema, else the vectors as they are made (kept when they fit).
+    fn write_side(
+        &mut self,
+        text: &str,
+        head: &Head,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), WriteError> {
+        let schema = &super::schema::parse(text);
+        let key = validating_key(schema);
+        if let Some((tails, ends)) = self.sides.get(&key) {
+            let mut start = 0;
+            for (i, &end) in ends.iter().enumerate() {
+                head.write(i, out).map_err(WriteError::Io)?;
+                out.write_all(&tails[start..end]).map_err(WriteError::Io)?;
+                start = end;
+            }
+            return Ok(());
+        }
+        let room = REUSE_BYTES.saturating_sub(self.bytes + key.len());
+        let mut keep = Some((Vec::new(), Vec::new()));
+        let mut line = Vec::new();
+        let mut i = 0;
+        each_vector_of(shape_of_parsed(schema, text)?, schema, |v| {
+            line.clear();
+            tail(&v, &mut line);
+            head.write(i, out).map_err(WriteError::Io)?;
+            out.write_all(&line).map_err(WriteError::Io)?;
+            i += 1;
+            if let Some((tails, ends)) = &mut keep {
+                if tails.len() + line.len() > room {
+                    keep = None;
+                } else {
+                    tails.extend_from_slice(&line);
+                    ends.push(tails.len());
+                }
+            }
+            Ok::<(), WriteError>(())
+        })?;
+        if let Some((tails, ends)) = keep {
+            self.bytes += key.len() + tails.len() + ends.len() * std::mem::size_of::<usize>();
+            self.sides.insert(key, (tails, ends));
+        }
+        Ok(())
+    }
+}
+
+/// The SHA-256 of `schema` as compact JSON without its annotations
+/// ([`ANNOTATIONS`](super::shape::ANNOTATIONS) of every subschema), after whether it is over
+/// the caps: two schemas with the same key have the same vectors. Property order stays (it
+/// orders instances and edits). Hashed as it is written, so a huge schema takes no copy.
+fn validating_key(schema: &Value) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    fn list<T>(
+        h: &mut Sha256,
+        [open, close]: [&[u8]; 2],
+        items: impl Iterator<Item = T>,
+        mut each: impl FnMut(&mut Sha256, T),
+    ) {
+        h.update(open);
+        for (n, item) in items.enumerate() {
+            if n > 0 {
+                h.update(b",");
+            }
+            each(h, item);
+        }
+        h.update(close);
+    }
+    fn json(h: &mut Sha256, value: &(impl serde::Serialize + ?Sized)) {
+        // Hashing cannot fail.
+        let _ = serde_json::to_writer(&mut *h, value);
+    }
+    fn strip(h: &mut Sha256, schema: &Value) {
+        let Value::Object(map) = schema else {
+            return json(h, schema);
+        };
+        let kept = map
+            .iter()
+            .filter(|(k, _)| !super::shape::ANNOTATIONS.contains(&k.as_str()));
+        list(h, [b"{", b"}"], kept, |h, (k, v)| {
+            json(h, k);
+            h.update(b":");
+            match (k.as_str(), v) {
+                ("properties", Value::Object(props)) => {
+                    list(h, [b"{", b"}"], props.iter(), |h, (name, s)| {
+                        json(h, name);
+                        h.update(b":");
+                        strip(h, s);
+                    });
+                }
+                ("items" | "additionalProperties", s) => strip(h, s),
+                ("oneOf", Value::Array(branches)) => {
+                    list(h, [b"[", b"]"], branches.iter(), strip);
+                }
+                _ => json(h, v),
+            }
+        });
+    }
+    let mut h = Sha256::new();
+    h.update(if over_caps(schema) { "cut " } else { "in " });
+    strip(&mut h, schema);
+    h.finalize().into()
 }
 
 /// One refusal vector per tool of `project` that profile `profile` disables, in
-/// [`records`] order: a call with its minimal valid input (`instance`) that a server started
+/// [`write_records`] order: a call with its minimal valid input (`instance`) that a server started
 /// with the profile answers as an unknown tool, JSON-RPC error −32602 (`"expect":
 /// "unknown-tool"`), the tool being absent from `tools/list`.
 pub fn refusals(
@@ -979,6 +1208,70 @@ mod tests {
             "required": ["code", "count"],
             "additionalProperties": false
         })
+    }
+
+    /// The lines of one side: each vector as the record the format names, in its order.
+    fn lines_of(schema: &Value, tool: &str) -> String {
+        let v = vectors(schema).unwrap_or_else(|e| panic!("{e}"));
+        v.iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let record = json!({
+                    "id": format!("cat/{tool}/input/{i}"),
+                    "catalog": "cat",
+                    "catalog_version": "1.0.0",
+                    "tool": tool,
+                    "tool_version": "2.0.0",
+                    "side": "input",
+                    "kind": v.kind.as_str(),
+                    "pointer": v.pointer,
+                    "note": v.note,
+                    "instance": v.instance,
+                    "expect": if v.accept { "accept" } else { "reject" },
+                });
+                format!("{record}\n")
+            })
+            .collect()
+    }
+
+    /// Many tools sharing one record type made every vector of it again per tool: a side whose
+    /// schema differs from an earlier one only in descriptions is written from the kept lines
+    /// (one kept side for both), byte for byte what making it gives; a validating difference
+    /// is made anew.
+    #[test]
+    fn a_schema_differing_only_in_annotations_is_written_again_not_made_again() {
+        let a = schema();
+        let mut b = schema();
+        b["description"] = json!("Another tool.");
+        b["properties"]["code"]["description"] = json!("Its code.");
+        b["properties"]["tags"]["items"]["title"] = json!("A tag");
+        let mut c = schema();
+        c["properties"]["code"]["maxLength"] = json!(9);
+        let mut kept = Kept::default();
+        for (i, s) in [&a, &b, &c].into_iter().enumerate() {
+            let tool = format!("t{i}");
+            let head = Head::new(["cat", &tool], ["1.0.0", "2.0.0"], "input");
+            let mut out = Vec::new();
+            kept.write_side(&s.to_string(), &head, &mut out)
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(String::from_utf8_lossy(&out), lines_of(s, &tool), "{tool}");
+            assert_eq!(kept.sides.len(), if i < 2 { 1 } else { 2 }, "{tool}");
+        }
+    }
+
+    /// A side too large for what is left of [`REUSE_BYTES`] is written whole and not kept.
+    #[test]
+    fn a_side_past_the_reuse_room_is_written_and_not_kept() {
+        let mut kept = Kept {
+            bytes: REUSE_BYTES - 100,
+            ..Kept::default()
+        };
+        let head = Head::new(["cat", "t"], ["1.0.0", "2.0.0"], "input");
+        let mut out = Vec::new();
+        kept.write_side(&schema().to_string(), &head, &mut out)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(String::from_utf8_lossy(&out), lines_of(&schema(), "t"));
+        assert!(kept.sides.is_empty());
     }
 
     /// An enum of 5,000 values gets a vector for its first 1,023 values and its last, not one
