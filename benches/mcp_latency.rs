@@ -6,8 +6,9 @@
 //! (examples/plain_rmcp_server.rs), and the example server with JSON trace lines on
 //! (`CATALOGC_TRACE_FILE`), its approvals and idempotency store configured; the ratio of
 //! the medians is the cost of catalogc's runtime. A third server, the example server without
-//! trace lines, tells the cost of the traces from the rest. Run with `cargo bench --bench
-//! mcp_latency`; it reports, it asserts nothing.
+//! trace lines, tells the cost of the traces from the rest. `CATALOGC_BENCH_BASELINE=PATH`
+//! adds another build of the example server (with trace lines) to the same interleaving.
+//! Run with `cargo bench --bench mcp_latency`; it reports, it asserts nothing.
 
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -125,21 +126,49 @@ async fn run(examples: PathBuf) -> Result<(), String> {
         .env_remove("CATALOGC_TRACE_FILE");
     let untraced = stdio_client(command).await?;
     untraced.list_all_tools().await.map_err(|e| e.to_string())?;
-    let mut times = interleaved(&[&plain, &ours, &untraced]).await?;
+    // Another build of the example server (`CATALOGC_BENCH_BASELINE=PATH`, e.g. the
+    // release example built from an earlier commit), with its trace lines on, as a fourth
+    // server: a change measured against the code before it under the same load.
+    let baseline = match std::env::var_os("CATALOGC_BENCH_BASELINE") {
+        None => None,
+        Some(path) => {
+            let mut command = tokio::process::Command::new(path);
+            command.args(["--store", "memory"]).env(
+                "CATALOGC_TRACE_FILE",
+                trace.with_extension("baseline.jsonl"),
+            );
+            let client = stdio_client(command).await?;
+            client.list_all_tools().await.map_err(|e| e.to_string())?;
+            Some(client)
+        }
+    };
+    let mut clients = vec![&plain, &ours, &untraced];
+    clients.extend(baseline.as_ref());
+    let mut times = interleaved(&clients).await?;
+    let baseline_times = baseline.as_ref().and_then(|_| times.pop());
     let untraced_times = times.pop().unwrap_or_default();
     let our_times = times.pop().unwrap_or_default();
     let plain_times = times.pop().unwrap_or_default();
     let _ = plain.cancel().await;
     let _ = ours.cancel().await;
     let _ = untraced.cancel().await;
+    if let Some(client) = baseline {
+        let _ = client.cancel().await;
+    }
     let _ = std::fs::remove_file(&trace);
+    let _ = std::fs::remove_file(trace.with_extension("baseline.jsonl"));
     report("stdio, plain rmcp #[tool]", &plain_times);
     report("stdio, catalogc + JSON traces", &our_times);
     report("stdio, catalogc, no trace lines", &untraced_times);
-    for (what, times) in [
+    if let Some(times) = &baseline_times {
+        report("stdio, baseline build + JSON traces", times);
+    }
+    let mut ratios = vec![
         ("catalogc", &our_times),
         ("no trace lines", &untraced_times),
-    ] {
+    ];
+    ratios.extend(baseline_times.as_ref().map(|t| ("baseline", t)));
+    for (what, times) in ratios {
         println!(
             "ratio {what} / plain: median {:.2}x, p99 {:.2}x",
             quantile_us(times, 0.5) / quantile_us(&plain_times, 0.5),

@@ -86,7 +86,12 @@ impl Guards {
     /// tool the same call for `max-same-failure`: its arguments (and, on a retry, the input
     /// request's state), compared by canonical digest.
     pub fn admit(&self, budget: &Arc<SessionBudget>, tool: &str, call: &Value) -> Admission {
-        let admission = budget.admit(&self.guard, tool, &canonical::digest(call));
+        self.admit_digest(budget, tool, &canonical::digest(call))
+    }
+
+    /// As [`Guards::admit`], with the call's canonical digest already taken.
+    pub fn admit_digest(&self, budget: &Arc<SessionBudget>, tool: &str, digest: &str) -> Admission {
+        let admission = budget.admit(&self.guard, tool, digest);
         if let BudgetDecision::Exceeded { budget, limit } = admission.decision {
             tracing::warn!(
                 tool,

@@ -48,6 +48,15 @@ pub fn check(bytes: &[u8]) -> Checked {
     if text.trim().is_empty() {
         return Checked::Ignore;
     }
+    // Nearly every message is a well-formed object rmcp reads as it is: read it once, as the
+    // message. Anything else, and a served method that rmcp reads as unknown, takes the
+    // path below, which finds out what to answer.
+    if text.trim_start().starts_with('{')
+        && let Ok(message) = serde_json::from_str::<ClientJsonRpcMessage>(text)
+        && !matches!(&message, JsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::CustomRequest(_)))
+    {
+        return Checked::Message(Box::new(message));
+    }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return reply(None, ErrorData::parse_error(format!("not JSON: {e}"), None)),
@@ -144,6 +153,27 @@ mod tests {
         let input =
             br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"arguments":{}}}"#;
         assert_eq!(error(input), (-32602, json!("a")));
+    }
+
+    #[test]
+    fn a_message_read_at_once_is_the_message_read_through_a_tree() {
+        for input in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2.5,"\u00e9"],"b":null}}}"#,
+            r#"{"jsonrpc":"2.0","id":"x","method":"tools/list","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+        ] {
+            let Checked::Message(read) = check(input.as_bytes()) else {
+                panic!("not a message: {input}");
+            };
+            let tree: Value = serde_json::from_str(input).unwrap_or_default();
+            let through = serde_json::from_value::<super::ClientJsonRpcMessage>(tree).ok();
+            assert_eq!(
+                serde_json::to_value(&*read).ok(),
+                through.and_then(|m| serde_json::to_value(m).ok()),
+                "{input}"
+            );
+        }
     }
 
     #[test]

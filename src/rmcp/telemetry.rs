@@ -3,19 +3,19 @@
 //! the `mcp.server.operation.duration` histogram to an OpenTelemetry collector over
 //! OTLP/HTTP (protobuf).
 //!
-//! A trace line is tracing-subscriber's JSON format with the event's fields at the top level
-//! (docs/trace-line.schema.json). Each layer sees only what it is for: the operator log never
+//! A trace line is tracing-subscriber's JSON layout with the event's fields at the top level
+//! (docs/trace-line.schema.json), written by [`lines`]. Each layer sees only what it is for: the operator log never
 //! the call spans, the trace file only the trace lines, the span exporter only the spans, the
 //! metric only the trace lines; a server that exports no spans pays for none (the operator log
 //! takes events, not the spans around them).
 
+mod lines;
 #[cfg(feature = "otlp")]
 mod operation_duration;
 
 use super::trace::TARGET;
 use std::fs::File;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use tracing_subscriber::Layer;
 use tracing_subscriber::filter::{LevelFilter, filter_fn};
 use tracing_subscriber::layer::SubscriberExt;
@@ -67,13 +67,7 @@ impl Telemetry {
             Some(path) => {
                 let file = File::options().create(true).append(true).open(path)?;
                 Some(
-                    tracing_subscriber::fmt::layer()
-                        .json()
-                        .flatten_event(true)
-                        .with_current_span(false)
-                        .with_span_list(false)
-                        .with_writer(Mutex::new(file))
-                        .log_internal_errors(false)
+                    lines::TraceLines::new(file)
                         .with_filter(filter_fn(|m| m.is_event() && m.target() == TARGET)),
                 )
             }

@@ -15,7 +15,7 @@
 //! the tool's `sensitive` fields are removed, the idempotency key a digest of the key. Error
 //! codes and classes come from the catalog, never from a handler's message.
 
-use crate::runtime::canonical::{digest, sha256_hex};
+use crate::runtime::canonical::{digest_members, sha256_hex};
 use crate::runtime::{BudgetDecision, ToolInfo};
 use ::rmcp::ErrorData;
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
@@ -65,6 +65,8 @@ struct Fixed {
     effect: Option<&'static str>,
     contract: Option<&'static str>,
     arguments: Option<String>,
+    /// No argument was left out of `arguments` (none is sensitive).
+    whole: bool,
     key: Option<String>,
 }
 
@@ -99,6 +101,9 @@ impl CallTrace {
             effect: info.map(|i| i.policy.effect),
             contract: info.map(|i| i.contract_hash),
             arguments: info.map(|i| arguments_digest(i, arguments)),
+            whole: info.is_some_and(|i| {
+                arguments.is_none_or(|a| !a.keys().any(|k| i.policy.is_sensitive(k)))
+            }),
             key: info.and_then(|i| {
                 let idem = i.policy.idempotency?;
                 let key = arguments?.get(idem.key)?.as_str()?;
@@ -148,6 +153,12 @@ impl CallTrace {
             facts: Mutex::new(Facts::default()),
             fixed,
         }
+    }
+
+    /// The canonical digest of all the call's arguments when the trace's argument digest is
+    /// that (no argument is sensitive), so the budget need not take it again.
+    pub(super) fn whole_arguments_digest(&self) -> Option<&str> {
+        self.fixed.arguments.as_deref().filter(|_| self.fixed.whole)
     }
 
     /// The call's span, to run the call in.
@@ -394,13 +405,10 @@ pub fn error_kind(code: Option<&str>, class: Option<&str>) -> &'static str {
 
 /// The digest of the arguments with the tool's sensitive fields removed.
 fn arguments_digest(info: &ToolInfo, arguments: Option<&serde_json::Map<String, Value>>) -> String {
-    let kept: serde_json::Map<String, Value> = arguments
-        .into_iter()
-        .flatten()
-        .filter(|(k, _)| !info.policy.is_sensitive(k))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    digest(&Value::Object(kept))
+    match arguments {
+        Some(map) => digest_members(map, |k| !info.policy.is_sensitive(k)),
+        None => digest_members(&serde_json::Map::new(), |_| true),
+    }
 }
 
 /// `at` in microseconds since the Unix epoch, on the monotonic clock: the wall clock is read

@@ -72,8 +72,20 @@ fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
     }
 }
 
+/// `sha256:<hex>` over the canonical form of the object `map` without the members whose name
+/// `keep` refuses: the digest of that smaller object, without building it.
+pub fn digest_members(map: &Map<String, Value>, keep: impl Fn(&str) -> bool) -> String {
+    let mut out = String::new();
+    write_members(&mut out, map, keep);
+    sha256_hex(out.as_bytes())
+}
+
 fn write_object(out: &mut String, map: &Map<String, Value>) {
-    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+    write_members(out, map, |_| true);
+}
+
+fn write_members(out: &mut String, map: &Map<String, Value>, keep: impl Fn(&str) -> bool) {
+    let mut entries: Vec<(&String, &Value)> = map.iter().filter(|(k, _)| keep(k)).collect();
     entries.sort_by(|a, b| key_order(a.0, b.0));
     out.push('{');
     for (i, (k, v)) in entries.into_iter().enumerate() {
@@ -424,6 +436,19 @@ mod tests {
         let mut s = String::new();
         write_f64(&mut s, f);
         s
+    }
+
+    #[test]
+    fn a_digest_of_some_members_is_the_digest_of_the_smaller_object() {
+        let full = serde_json::json!({"b": [1, {"z": 2, "a": null}], "secret": "x", "a": "é"});
+        let map = full.as_object().cloned().unwrap_or_default();
+        let smaller = serde_json::json!({"a": "é", "b": [1, {"a": null, "z": 2}]});
+        assert_eq!(digest_members(&map, |k| k != "secret"), digest(&smaller));
+        assert_eq!(digest_members(&map, |_| true), digest(&full));
+        assert_eq!(
+            digest_members(&map, |_| false),
+            digest(&serde_json::json!({}))
+        );
     }
 
     #[test]

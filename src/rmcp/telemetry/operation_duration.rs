@@ -19,7 +19,15 @@ use tracing_subscriber::layer::{Context, Layer};
 /// The metric's name.
 pub(super) const NAME: &str = "mcp.server.operation.duration";
 
-/// The bucket boundaries, in seconds, that the convention advises for the metric.
+/// The metric's description: the convention's brief for it.
+const DESCRIPTION: &str = "MCP request or notification duration as observed on the receiver \
+                           from the time it was received until the result or ack is sent.";
+
+/// The bucket boundaries, in seconds, that the convention advises for the metric: "This
+/// metric SHOULD be specified with `ExplicitBucketBoundaries` of `[ 0.01, 0.02, 0.05, 0.1,
+/// 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300 ]`" (OpenTelemetry semantic conventions for MCP,
+/// docs/gen-ai/mcp.md, "Metric: `mcp.server.operation.duration`"), given to the SDK as the
+/// instrument's advice.
 const BOUNDARIES: [f64; 14] = [
     0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
 ];
@@ -45,10 +53,7 @@ impl OperationDuration {
         let histogram = meter
             .f64_histogram(NAME)
             .with_unit("s")
-            .with_description(
-                "MCP request duration as observed on the receiver from the time it was \
-                 received until the result is sent",
-            )
+            .with_description(DESCRIPTION)
             .with_boundaries(BOUNDARIES.to_vec())
             .build();
         OperationDuration { histogram }
