@@ -250,6 +250,18 @@ impl Reader {
         format!("{}/{kind}", self.prefix)
     }
 
+    /// Whether a further problem would only be counted: callers skip composing its message
+    /// and help (a suggestion compares the word with every candidate) and call
+    /// [`Reader::count`].
+    pub fn is_full(&self) -> bool {
+        self.diags.len() >= self.limit
+    }
+
+    /// Counts a problem without keeping it, once [`Reader::is_full`].
+    pub fn count(&mut self) {
+        self.dropped += 1;
+    }
+
     /// Reports an error under a full code (`naming/duplicate`), at the current location.
     pub fn err(
         &mut self,
@@ -747,6 +759,10 @@ impl Reader {
         let s = self.string(e, what)?;
         match T::parse(&s.value) {
             Some(v) => Some(Sp::new(v, s.span)),
+            None if self.is_full() => {
+                self.count();
+                None
+            }
             None => {
                 let list = format!("one of {}", quoted_list(T::NAMES));
                 let help = match did_you_mean(&s.value, T::NAMES.iter().copied()) {
