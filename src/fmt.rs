@@ -8,7 +8,8 @@
 //! slashdashes, and format to itself. A formatter bug then costs a refusal, never a catalog.
 
 use crate::diag::FileId;
-use crate::syntax::{self, GroupKind, SyntaxError, SyntaxTree, TokenKind as K};
+use crate::syntax::{self, Group, GroupKind, SyntaxError, SyntaxTree, TokenKind as K};
+use std::borrow::Cow;
 
 /// Spaces per nesting level.
 const INDENT: usize = 4;
@@ -37,15 +38,19 @@ pub fn format(src: &str) -> Result<String, FormatError> {
         });
     }
     let tree = &parsed.tree;
-    let groups = nest(tree);
+    let groups = Nested::new(tree);
     let cx = Cx { src, tree, groups };
     let bom = matches!(tree.token(0), Some(t) if t.kind == K::Bom);
-    let top = cx.level(0, tree.len(), &cx.groups.roots)?;
-    let mut p = Printer::default();
+    let top = cx.level(0, tree.len(), cx.groups.roots())?;
+    let mut p = Printer {
+        cx: &cx,
+        out: String::with_capacity(src.len() + src.len() / 8),
+        line_start: false,
+    };
     if bom {
         p.out.push('\u{feff}');
     }
-    p.block_body(&top, 0, None);
+    p.block_body(&top, 0, None)?;
     Ok(p.out)
 }
 
@@ -340,29 +345,38 @@ impl<'s> Comment<'s> {
     }
 }
 
-/// A node as it will be printed, with the comments inside it.
+/// A node as it will be printed, with the comments inside it. Built when the node is
+/// printed, from its group ([`NodeRef`]), and dropped after it: the layout of a file is
+/// never held whole, only the nodes on the way down to the one being printed.
 #[derive(Debug)]
 struct NodeL<'s> {
     /// The name as written (bare when it can be), after its type annotation if any.
-    head: String,
+    head: Cow<'s, str>,
     /// The name, for sorting.
-    name: String,
+    name: &'s str,
     entries: Vec<EntryL<'s>>,
     blocks: Vec<BlockItem<'s>>,
     /// Comments after the last entry or block, on the node's last line.
     trailing: Vec<Comment<'s>>,
 }
 
-/// An argument or property as it will be printed. Boxed slices and strings rather than
-/// vectors: a node may hold a million of them.
+/// A node of a block, before it is laid out: its group and its name (to sort by).
+#[derive(Debug, Clone, Copy)]
+struct NodeRef<'s> {
+    group: usize,
+    name: &'s str,
+}
+
+/// An argument or property as it will be printed. A boxed slice rather than a vector and
+/// the text borrowed when it is printed as written: a node may hold a million of them.
 #[derive(Debug)]
 struct EntryL<'s> {
     /// Comments written before the entry (or inside it), printed before it.
     leads: Box<[Comment<'s>]>,
     slashdash: bool,
     /// The property name (`None` for an argument), for sorting.
-    key: Option<Box<str>>,
-    text: Box<str>,
+    key: Option<&'s str>,
+    text: Cow<'s, str>,
 }
 
 #[derive(Debug)]
@@ -379,7 +393,9 @@ struct Item<'s> {
     blank: bool,
     prefix: Vec<&'s str>,
     slashdash: bool,
-    node: NodeL<'s>,
+    node: NodeRef<'s>,
+    /// Comments after the node on its last line, after those inside its group.
+    trailing: Vec<Comment<'s>>,
 }
 
 /// What comes before a node and moves with it: comment lines and slashdashed nodes.
@@ -415,78 +431,99 @@ struct BlockL<'s> {
     dangling: Vec<Lead<'s>>,
 }
 
-/// The parser's groups, nested: each with the indices of the groups directly inside it.
-/// The lists of all groups are kept end to end in one vector (`kid_list`, group `g`'s at
-/// `kid_start[g]..kid_start[g + 1]`), as a catalog of a million enum values has a million
-/// groups, most of them with no group inside.
-struct Nested {
-    kinds: Vec<GroupKind>,
-    ranges: Vec<(usize, usize)>,
-    kid_start: Vec<usize>,
-    kid_list: Vec<usize>,
-    roots: Vec<usize>,
+/// The parser's groups, nested. Groups come in pre-order (a group before the groups inside
+/// it), so the groups inside group `g` are `g + 1..after[g]`, and its direct kids are found
+/// by jumping from one kid past everything inside it to the next: one number per group, as a
+/// catalog of a million enum values has a million groups.
+struct Nested<'t> {
+    groups: &'t [Group],
+    /// For each group, the index of the first group after it and the groups inside it.
+    after: Vec<u32>,
 }
 
-impl Nested {
-    /// The groups directly inside group `g`, in order.
-    fn kids(&self, g: usize) -> &[usize] {
-        &self.kid_list[self.kid_start[g]..self.kid_start[g + 1]]
-    }
-}
-
-fn nest(tree: &SyntaxTree) -> Nested {
-    const ROOT: usize = usize::MAX;
-    let groups = tree.groups();
-    let ranges: Vec<(usize, usize)> = groups
-        .iter()
-        .map(|g| (g.first as usize, g.end as usize))
-        .collect();
-    // Each group's parent, found with a stack of the groups still open (groups come in the
-    // order they open, so a group's parent is the innermost open group that holds it).
-    let mut parent = Vec::with_capacity(ranges.len());
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, &(first, end)) in ranges.iter().enumerate() {
-        while let Some(&top) = stack.last() {
-            let (tf, te) = ranges[top];
-            if tf <= first && end <= te {
-                break;
+impl<'t> Nested<'t> {
+    fn new(tree: &'t SyntaxTree) -> Self {
+        let groups = tree.groups();
+        let mut after = vec![0u32; groups.len()];
+        // The groups still open: a group inside the top one is pushed on it, anything else
+        // closes it.
+        let mut open: Vec<usize> = Vec::new();
+        for (i, g) in groups.iter().enumerate() {
+            while let Some(&top) = open.last() {
+                let t = &groups[top];
+                if t.first <= g.first && g.end <= t.end {
+                    break;
+                }
+                after[top] = i as u32;
+                open.pop();
             }
-            stack.pop();
+            open.push(i);
         }
-        parent.push(stack.last().copied().unwrap_or(ROOT));
-        stack.push(i);
+        for top in open {
+            after[top] = groups.len() as u32;
+        }
+        Nested { groups, after }
     }
-    let mut kid_start = vec![0; ranges.len() + 1];
-    for &p in parent.iter().filter(|&&p| p != ROOT) {
-        kid_start[p + 1] += 1;
+
+    /// The token range `first..end` of group `g`.
+    fn range(&self, g: usize) -> (usize, usize) {
+        self.groups
+            .get(g)
+            .map_or((0, 0), |g| (g.first as usize, g.end as usize))
     }
-    for g in 1..kid_start.len() {
-        kid_start[g] += kid_start[g - 1];
+
+    fn kind(&self, g: usize) -> GroupKind {
+        self.groups.get(g).map_or(GroupKind::Node, |g| g.kind)
     }
-    let mut next = kid_start.clone();
-    let mut kid_list = vec![0; kid_start[ranges.len()]];
-    let mut roots = Vec::new();
-    for (i, &p) in parent.iter().enumerate() {
-        if p == ROOT {
-            roots.push(i);
-        } else {
-            kid_list[next[p]] = i;
-            next[p] += 1;
+
+    /// The groups directly inside group `g`, in order.
+    fn kids(&self, g: usize) -> Kids<'_> {
+        Kids {
+            after: &self.after,
+            next: g + 1,
+            end: self.after.get(g).map_or(0, |&a| a as usize),
         }
     }
-    Nested {
-        kinds: groups.iter().map(|g| g.kind).collect(),
-        ranges,
-        kid_start,
-        kid_list,
-        roots,
+
+    /// The groups inside no other, in order.
+    fn roots(&self) -> Kids<'_> {
+        Kids {
+            after: &self.after,
+            next: 0,
+            end: self.after.len(),
+        }
+    }
+}
+
+/// The groups directly inside one group (or at the top), in order.
+#[derive(Clone)]
+struct Kids<'n> {
+    after: &'n [u32],
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Kids<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let k = self.next;
+        // `after[k] > k` always; the guard keeps a malformed list from looping.
+        self.next = self
+            .after
+            .get(k)
+            .map_or(self.end, |&a| (a as usize).max(k + 1));
+        Some(k)
     }
 }
 
 struct Cx<'s, 't> {
     src: &'s str,
     tree: &'t SyntaxTree,
-    groups: Nested,
+    groups: Nested<'t>,
 }
 
 /// One step through a token range: a group, or a token outside the groups.
@@ -538,19 +575,19 @@ impl<'s> Cx<'s, '_> {
         &'a self,
         from: usize,
         to: usize,
-        kids: &'a [usize],
+        kids: Kids<'a>,
     ) -> impl Iterator<Item = Part> + 'a {
-        let mut kids = kids.iter().peekable();
+        let mut kids = kids.peekable();
         let mut i = from;
         std::iter::from_fn(move || {
             if i >= to {
                 return None;
             }
-            if let Some(&&g) = kids.peek()
-                && self.groups.ranges[g].0 == i
+            if let Some(&g) = kids.peek()
+                && self.groups.range(g).0 == i
             {
                 kids.next();
-                i = self.groups.ranges[g].1.max(i);
+                i = self.groups.range(g).1.max(i);
                 return Some(Part::Group(g));
             }
             i += 1;
@@ -560,7 +597,7 @@ impl<'s> Cx<'s, '_> {
 
     /// Tokens `from..to` holding nodes (the whole file, or a block without its braces);
     /// `kids` are the groups among them.
-    fn level(&self, from: usize, to: usize, kids: &[usize]) -> Result<BlockL<'s>, FormatError> {
+    fn level(&self, from: usize, to: usize, kids: Kids<'_>) -> Result<BlockL<'s>, FormatError> {
         let mut block = BlockL::default();
         let mut pending: Vec<Lead<'s>> = Vec::new();
         // The comment line being read: its blank-line flag and comments.
@@ -575,21 +612,21 @@ impl<'s> Cx<'s, '_> {
             let i = match part {
                 Part::Token(i) => i,
                 Part::Group(g) => {
-                    let (first, end) = self.groups.ranges[g];
-                    let node_group = match self.groups.kinds[g] {
+                    let (first, end) = self.groups.range(g);
+                    let node_group = match self.groups.kind(g) {
                         GroupKind::Node => g,
                         GroupKind::Slashdashed => {
                             // `/-`, then maybe comments, then the node: the comments go before.
                             slashdash = true;
-                            let inner = self.groups.kids(g).first().copied();
+                            let inner = self.groups.kids(g).next();
                             let Some(node) =
-                                inner.filter(|&n| self.groups.kinds[n] == GroupKind::Node)
+                                inner.filter(|&n| self.groups.kind(n) == GroupKind::Node)
                             else {
                                 return Err(FormatError::Internal(
                                     "a `/-` without its node".into(),
                                 ));
                             };
-                            let between = first + 1..self.groups.ranges[node].0;
+                            let between = first + 1..self.groups.range(node).0;
                             if between.clone().any(|t| self.comment(t).is_some())
                                 && let Some((blank, list)) = line.take()
                             {
@@ -607,7 +644,10 @@ impl<'s> Cx<'s, '_> {
                         }
                         _ => return Err(self.unexpected(first, "among nodes")),
                     };
-                    let node = self.node(node_group)?;
+                    let node = NodeRef {
+                        group: node_group,
+                        name: self.node_name(node_group),
+                    };
                     let prefix = match line.take() {
                         Some((_, list)) if newlines == 0 => list,
                         Some((blank, list)) => {
@@ -621,6 +661,7 @@ impl<'s> Cx<'s, '_> {
                         prefix,
                         slashdash: std::mem::take(&mut slashdash),
                         node,
+                        trailing: Vec::new(),
                     };
                     if item.slashdash {
                         pending.push(Lead::Node(item));
@@ -663,7 +704,7 @@ impl<'s> Cx<'s, '_> {
                         _ => None,
                     };
                     if let Some(item) = trailing {
-                        item.node.trailing.push(c);
+                        item.trailing.push(c);
                     } else if at_open {
                         block.open.push(c);
                     } else {
@@ -686,21 +727,35 @@ impl<'s> Cx<'s, '_> {
             pending.push(Lead::Comments { blank, list });
         }
         block.dangling = pending;
+        block.children.shrink_to_fit();
         Ok(block)
+    }
+
+    /// The name of the node group `g`, for sorting: its first string outside the groups in
+    /// it (as [`Cx::node`] reads it).
+    fn node_name(&self, g: usize) -> &'s str {
+        let (first, end) = self.groups.range(g);
+        self.parts(first, end, self.groups.kids(g))
+            .find_map(|part| match part {
+                Part::Token(i) if self.kind(i).is_string() => {
+                    Some(plain_name(self.kind(i), self.text(i)))
+                }
+                _ => None,
+            })
+            .unwrap_or("")
     }
 
     /// One node group: its name, entries, blocks and the comments among them.
     fn node(&self, g: usize) -> Result<NodeL<'s>, FormatError> {
-        let (first, end) = self.groups.ranges[g];
+        let (first, end) = self.groups.range(g);
         let entries = self
             .groups
             .kids(g)
-            .iter()
-            .filter(|&&k| self.groups.kinds[k] == GroupKind::Entry)
+            .filter(|&k| self.groups.kind(k) == GroupKind::Entry)
             .count();
         let mut node = NodeL {
-            head: String::new(),
-            name: String::new(),
+            head: Cow::Borrowed(""),
+            name: "",
             entries: Vec::with_capacity(entries),
             blocks: Vec::new(),
             trailing: Vec::new(),
@@ -729,13 +784,19 @@ impl<'s> Cx<'s, '_> {
                 k if k.is_string() && !named => {
                     named = true;
                     node.name = plain_name(k, self.text(i));
-                    node.head.push_str(&name_text(k, self.text(i)));
+                    let text = name_text(k, self.text(i));
+                    if node.head.is_empty() {
+                        node.head = Cow::Borrowed(text);
+                    } else {
+                        node.head.to_mut().push_str(text);
+                    }
                 }
                 _ => return Err(self.unexpected(i, "in a node")),
             }
         }
         node.trailing = pending;
         node.trailing.extend(terminator);
+        node.blocks.shrink_to_fit();
         Ok(node)
     }
 
@@ -748,16 +809,16 @@ impl<'s> Cx<'s, '_> {
         pending: &mut Vec<Comment<'s>>,
         slashdash: &mut bool,
     ) -> Result<(), FormatError> {
-        let (first, end) = self.groups.ranges[k];
-        match self.groups.kinds[k] {
-            GroupKind::Type => node.head.push_str(&self.type_text(first, end)),
+        let (first, end) = self.groups.range(k);
+        match self.groups.kind(k) {
+            GroupKind::Type => node.head.to_mut().push_str(&self.type_text(first, end)),
             GroupKind::Entry => {
                 let (key, text) = self.entry(k, pending)?;
                 node.entries.push(EntryL {
                     leads: std::mem::take(pending).into_boxed_slice(),
                     slashdash: std::mem::take(slashdash),
-                    key: key.map(String::into_boxed_str),
-                    text: text.into_boxed_str(),
+                    key,
+                    text,
                 });
             }
             GroupKind::Children => {
@@ -782,33 +843,39 @@ impl<'s> Cx<'s, '_> {
         Ok(())
     }
 
-    /// An entry's property name (for sorting) and canonical text; its comments go to
-    /// `pending`, before it.
+    /// An entry's property name (for sorting) and canonical text, borrowed from the source
+    /// when it is printed as written; its comments go to `pending`, before it.
     fn entry(
         &self,
         g: usize,
         pending: &mut Vec<Comment<'s>>,
-    ) -> Result<(Option<String>, String), FormatError> {
-        let (first, end) = self.groups.ranges[g];
+    ) -> Result<(Option<&'s str>, Cow<'s, str>), FormatError> {
+        let (first, end) = self.groups.range(g);
         let mut key = None;
         let mut text = String::new();
+        // The source bytes from the first printed token to the last.
+        let mut written: Option<(usize, usize)> = None;
         for part in self.parts(first, end, self.groups.kids(g)) {
-            let i = match part {
-                Part::Token(i) => i,
+            let (i, last) = match part {
+                Part::Token(i) => (i, i),
                 Part::Group(k) => {
-                    let (f, e) = self.groups.ranges[k];
+                    let (f, e) = self.groups.range(k);
                     text.push_str(&self.type_text(f, e));
+                    written = self.widen(written, f, e.saturating_sub(1));
                     continue;
                 }
             };
             let kind = self.kind(i);
             match kind {
-                K::Whitespace | K::EscLine | K::Newline => {}
-                K::LineComment | K::BlockComment => pending.extend(self.comment(i)),
+                K::Whitespace | K::EscLine | K::Newline => continue,
+                K::LineComment | K::BlockComment => {
+                    pending.extend(self.comment(i));
+                    continue;
+                }
                 K::Equals => text.push('='),
                 k if k.is_string() && text.is_empty() && self.is_key(i, end) => {
                     key = Some(plain_name(k, self.text(i)));
-                    text.push_str(&name_text(k, self.text(i)));
+                    text.push_str(name_text(k, self.text(i)));
                 }
                 K::Ident => text.push_str(&syntax::quote(self.text(i))),
                 k if k.is_string() || matches!(k, K::Number | K::Keyword) => {
@@ -816,8 +883,28 @@ impl<'s> Cx<'s, '_> {
                 }
                 _ => return Err(self.unexpected(i, "in an entry")),
             }
+            written = self.widen(written, i, last);
         }
-        Ok((key, text))
+        let as_written = written.and_then(|(a, b)| self.src.get(a..b));
+        Ok(match as_written {
+            Some(w) if w == text => (key, Cow::Borrowed(w)),
+            _ => (key, Cow::Owned(text)),
+        })
+    }
+
+    /// The byte range `so_far` extended through the tokens `first..=last`.
+    fn widen(
+        &self,
+        so_far: Option<(usize, usize)>,
+        first: usize,
+        last: usize,
+    ) -> Option<(usize, usize)> {
+        let start = self.tree.token(first)?.span.start;
+        let end = self.tree.token(last)?.span.end;
+        Some(match so_far {
+            Some((a, _)) => (a, end),
+            None => (start, end),
+        })
     }
 
     /// Whether the string token `i` is a property name: an `=` follows before `end`.
@@ -839,24 +926,24 @@ impl<'s> Cx<'s, '_> {
 
 /// A node name or property key as printed: bare when it is a plain identifier, else as
 /// written.
-fn name_text(kind: K, text: &str) -> String {
+fn name_text(kind: K, text: &str) -> &str {
     match kind {
         K::QuotedString => {
             let inner = &text[1..text.len().saturating_sub(1).max(1)];
             if !inner.contains('\\') && syntax::is_plain_identifier(inner) {
-                inner.to_string()
+                inner
             } else {
-                text.to_string()
+                text
             }
         }
-        _ => text.to_string(),
+        _ => text,
     }
 }
 
 /// A name as the sort tables spell it (a name with escapes stays as written: unknown).
-fn plain_name(kind: K, text: &str) -> String {
+fn plain_name(kind: K, text: &str) -> &str {
     match kind {
-        K::Ident => text.to_string(),
+        K::Ident => text,
         _ => name_text(kind, text),
     }
 }
@@ -864,14 +951,15 @@ fn plain_name(kind: K, text: &str) -> String {
 // ---------------------------------------------------------------------------------------
 // Printing.
 
-#[derive(Default)]
-struct Printer {
+struct Printer<'c, 's, 't> {
+    /// Where each node's layout is read from when it is printed.
+    cx: &'c Cx<'s, 't>,
     out: String,
     /// Nothing but indentation written on the current line yet.
     line_start: bool,
 }
 
-impl Printer {
+impl<'s> Printer<'_, 's, '_> {
     fn indent(&mut self, level: usize) {
         self.out.extend(std::iter::repeat_n(' ', level * INDENT));
         self.line_start = true;
@@ -913,7 +1001,12 @@ impl Printer {
         }
     }
 
-    fn block_body(&mut self, block: &BlockL<'_>, level: usize, parent: Option<&str>) {
+    fn block_body(
+        &mut self,
+        block: &BlockL<'s>,
+        level: usize,
+        parent: Option<&str>,
+    ) -> Result<(), FormatError> {
         // Comments opening a file and set apart from the first node by a blank line are the
         // file's header: they stay on top whatever node comes first.
         let (first_child, header_len) = match block.children.first() {
@@ -928,14 +1021,14 @@ impl Printer {
             _ => (None, 0),
         };
         if let Some(first) = first_child {
-            self.leads(&first.leads[..header_len], level, false);
+            self.leads(&first.leads[..header_len], level, false)?;
         }
         let order = child_order(parent);
-        let mut children: Vec<&Child<'_>> = block.children.iter().collect();
-        children.sort_by_key(|c| rank(order, &c.item.node.name));
+        let mut children: Vec<&Child<'s>> = block.children.iter().collect();
+        children.sort_by_key(|c| rank(order, c.item.node.name));
         let mut prev: Option<&str> = None;
         for child in children {
-            let this = child.item.node.name.as_str();
+            let this = child.item.node.name;
             let skip = match first_child {
                 Some(first) if std::ptr::eq(first, child) => header_len,
                 _ => 0,
@@ -945,10 +1038,10 @@ impl Printer {
             let mut blank = blank_between(parent, prev, this) || (prev.is_none() && header_len > 0);
             let leads = &child.leads[skip..];
             if !leads.is_empty() {
-                self.leads(leads, level, blank);
+                self.leads(leads, level, blank)?;
                 blank = child.item.blank;
             }
-            self.item(&child.item, level, blank);
+            self.item(&child.item, level, blank)?;
             prev = Some(this);
         }
         // What follows the last node: at the top level set apart like a node.
@@ -957,18 +1050,19 @@ impl Printer {
             Some(_) => block.dangling.first().is_some_and(Lead::blank),
             None => false,
         };
-        self.leads(&block.dangling, level, first_blank);
+        self.leads(&block.dangling, level, first_blank)
     }
 
     /// Comment lines and slashdashed nodes; `blank` for the first, the author's for the rest.
-    fn leads(&mut self, leads: &[Lead<'_>], level: usize, blank: bool) {
+    fn leads(&mut self, leads: &[Lead<'s>], level: usize, blank: bool) -> Result<(), FormatError> {
         for (i, lead) in leads.iter().enumerate() {
-            self.lead(lead, level, if i == 0 { blank } else { lead.blank() });
+            self.lead(lead, level, if i == 0 { blank } else { lead.blank() })?;
         }
+        Ok(())
     }
 
     /// A comment line or slashdashed node before a node.
-    fn lead(&mut self, lead: &Lead<'_>, level: usize, blank: bool) {
+    fn lead(&mut self, lead: &Lead<'s>, level: usize, blank: bool) -> Result<(), FormatError> {
         match lead {
             Lead::Comments { list, .. } => {
                 if blank {
@@ -979,6 +1073,7 @@ impl Printer {
                     self.word(c);
                 }
                 self.newline();
+                Ok(())
             }
             Lead::Node(item) => self.item(item, level, blank),
         }
@@ -990,7 +1085,9 @@ impl Printer {
         }
     }
 
-    fn item(&mut self, item: &Item<'_>, level: usize, blank: bool) {
+    /// A node on its own line, laid out now from its group.
+    fn item(&mut self, item: &Item<'s>, level: usize, blank: bool) -> Result<(), FormatError> {
+        let node = self.cx.node(item.node.group)?;
         if blank {
             self.blank_line();
         }
@@ -1000,18 +1097,24 @@ impl Printer {
         }
         if item.slashdash {
             self.word("/-");
-            self.glue(&item.node.head);
+            self.glue(&node.head);
         } else {
-            self.word(&item.node.head);
+            self.word(&node.head);
         }
-        self.node_rest(&item.node, level);
+        self.node_rest(&node, &item.trailing, level)
     }
 
-    /// Everything after the node's name, through its final newline.
-    fn node_rest(&mut self, node: &NodeL<'_>, level: usize) {
-        let order = entry_order(&node.name);
+    /// Everything after the node's name, through its final newline; `trailing` are the
+    /// comments after the node's group on its line.
+    fn node_rest(
+        &mut self,
+        node: &NodeL<'s>,
+        trailing: &[Comment<'s>],
+        level: usize,
+    ) -> Result<(), FormatError> {
+        let order = entry_order(node.name);
         let mut entries: Vec<&EntryL<'_>> = node.entries.iter().collect();
-        entries.sort_by_key(|e| rank(&order, e.key.as_deref().unwrap_or("")));
+        entries.sort_by_key(|e| rank(&order, e.key.unwrap_or("")));
         for e in entries {
             self.inline_comments(&e.leads, level + 1);
             if e.slashdash {
@@ -1033,18 +1136,19 @@ impl Printer {
                 self.word(c.text());
             }
             self.newline();
-            self.block_body(body, level + 1, Some(&node.name));
+            self.block_body(body, level + 1, Some(node.name))?;
             self.indent(level);
             self.glue("}");
         }
-        let n = node.trailing.len();
-        for (i, c) in node.trailing.iter().enumerate() {
+        let n = node.trailing.len() + trailing.len();
+        for (i, c) in node.trailing.iter().chain(trailing).enumerate() {
             match c {
                 Comment::Line(s) if i + 1 == n => self.word(s),
                 _ => self.inline_comments(std::slice::from_ref(c), level + 1),
             }
         }
         self.newline();
+        Ok(())
     }
 }
 

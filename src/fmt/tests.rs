@@ -148,3 +148,56 @@ fn positions_do_not_count_in_the_model_comparison() {
         assert_eq!(out.finish(), want, "pieces of {piece}");
     }
 }
+
+/// Entries printed as written borrow the source text: a node of a million enum values would
+/// otherwise hold a million small strings.
+#[test]
+fn entries_printed_as_written_borrow_the_source() {
+    let src = "field \"v\" \"string\" max-length=8 pattern=\"^a$\"\nx a b=(t)1\n";
+    let parsed = syntax::parse_tree(src);
+    let cx = Cx {
+        src,
+        tree: &parsed.tree,
+        groups: Nested::new(&parsed.tree),
+    };
+    let nodes: Vec<usize> = cx.groups.roots().collect();
+    assert_eq!(nodes.len(), 2);
+    let field = cx.node(nodes[0]).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(field.entries.len(), 4);
+    assert!(
+        field
+            .entries
+            .iter()
+            .all(|e| matches!(e.text, Cow::Borrowed(_))),
+        "{:?}",
+        field.entries
+    );
+    // A bare value is quoted: printed otherwise than written, so owned.
+    let x = cx.node(nodes[1]).unwrap_or_else(|e| panic!("{e:?}"));
+    let texts: Vec<&str> = x.entries.iter().map(|e| &*e.text).collect();
+    assert_eq!(texts, ["\"a\"", "b=(t)1"]);
+    assert!(matches!(x.entries[0].text, Cow::Owned(_)));
+    assert!(matches!(x.entries[1].text, Cow::Borrowed(_)));
+}
+
+/// The groups directly inside each group, found by jumping over nested ones, are those whose
+/// innermost enclosing group it is.
+#[test]
+fn kids_are_the_groups_directly_inside() {
+    let src = "a 1 (t)b=2 {\n    c 3 { d; }\n    /-e { f; }\n}\ng \"h\"\n";
+    let parsed = syntax::parse_tree(src);
+    let nested = Nested::new(&parsed.tree);
+    let groups = parsed.tree.groups();
+    let inside = |o: &Group, g: &Group| o.first <= g.first && g.end <= o.end;
+    // Each group's innermost enclosing group, by comparing every pair.
+    let parent = |i: usize| (0..i).rev().find(|&p| inside(&groups[p], &groups[i]));
+    for g in 0..groups.len() {
+        let want: Vec<usize> = (0..groups.len())
+            .filter(|&k| parent(k) == Some(g))
+            .collect();
+        assert_eq!(nested.kids(g).collect::<Vec<_>>(), want, "group {g}");
+    }
+    let roots: Vec<usize> = (0..groups.len()).filter(|&k| parent(k).is_none()).collect();
+    assert_eq!(nested.roots().collect::<Vec<_>>(), roots);
+    assert!(groups.len() > 8);
+}

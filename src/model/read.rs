@@ -203,8 +203,12 @@ pub struct Reader {
     prefix: &'static str,
     /// The first [`MAX_DIAGNOSTICS`] problems found so far, in reading order.
     pub diags: Vec<Diagnostic>,
-    /// Problems found beyond [`MAX_DIAGNOSTICS`]: counted, not kept.
+    /// Problems found beyond [`MAX_DIAGNOSTICS`] (or the reader's lower limit): counted,
+    /// not kept.
     pub dropped: usize,
+    /// How many problems this reader keeps: [`MAX_DIAGNOSTICS`], or fewer for a reader of
+    /// one part of a file that follows parts which kept some already.
+    limit: usize,
     /// The tool the nodes being read belong to, if any.
     pub tool: Option<std::sync::Arc<str>>,
     /// Dotted location of the field being read; `[]` segments attach without a dot.
@@ -219,15 +223,24 @@ impl Reader {
             prefix,
             diags: Vec::new(),
             dropped: 0,
+            limit: MAX_DIAGNOSTICS,
             tool: None,
             path: Vec::new(),
         }
     }
 
+    /// This reader keeping at most `limit` problems (never more than [`MAX_DIAGNOSTICS`]):
+    /// for a part of a file read after parts that kept problems already, whose own would
+    /// come after theirs and be dropped in any case.
+    pub fn with_limit(mut self, limit: usize) -> Reader {
+        self.limit = limit.min(MAX_DIAGNOSTICS);
+        self
+    }
+
     /// Takes in the problems another reader of the same file found (in its reading order), as
     /// if this reader had found them at this point: the cap on kept problems applies alike.
     pub fn absorb(&mut self, diags: Vec<Diagnostic>, dropped: usize) {
-        let room = MAX_DIAGNOSTICS.saturating_sub(self.diags.len());
+        let room = self.limit.saturating_sub(self.diags.len());
         self.dropped += dropped + diags.len().saturating_sub(room);
         self.diags.extend(diags.into_iter().take(room));
     }
@@ -235,6 +248,18 @@ impl Reader {
     /// `PREFIX/kind`.
     pub fn code(&self, kind: &str) -> String {
         format!("{}/{kind}", self.prefix)
+    }
+
+    /// Whether a further problem would only be counted: callers skip composing its message
+    /// and help (a suggestion compares the word with every candidate) and call
+    /// [`Reader::count`].
+    pub fn is_full(&self) -> bool {
+        self.diags.len() >= self.limit
+    }
+
+    /// Counts a problem without keeping it, once [`Reader::is_full`].
+    pub fn count(&mut self) {
+        self.dropped += 1;
     }
 
     /// Reports an error under a full code (`naming/duplicate`), at the current location.
@@ -245,7 +270,7 @@ impl Reader {
         message: impl Into<String>,
         help: Option<String>,
     ) {
-        if self.diags.len() >= MAX_DIAGNOSTICS {
+        if self.diags.len() >= self.limit {
             self.dropped += 1;
             return;
         }
@@ -734,6 +759,10 @@ impl Reader {
         let s = self.string(e, what)?;
         match T::parse(&s.value) {
             Some(v) => Some(Sp::new(v, s.span)),
+            None if self.is_full() => {
+                self.count();
+                None
+            }
             None => {
                 let list = format!("one of {}", quoted_list(T::NAMES));
                 let help = match did_you_mean(&s.value, T::NAMES.iter().copied()) {

@@ -56,9 +56,9 @@ impl Cx {
     }
 
     /// The tools and types at `items` (node indices of `doc`), with the problems of each.
-    pub(super) fn lower_part(&self, doc: &Document, items: &[usize]) -> Part {
+    pub(super) fn lower_part(&self, doc: &Document, items: &[usize], limit: usize) -> Part {
         let mut cx = Cx {
-            r: Reader::new(self.r.file, "model"),
+            r: Reader::new(self.r.file, "model").with_limit(limit),
             type_names: std::sync::Arc::clone(&self.type_names),
         };
         let top = doc.nodes();
@@ -687,4 +687,16 @@ pub(super) enum Lowered {
 pub struct Part {
     ends: Vec<(Lowered, usize, usize)>,
     diags: Vec<crate::diag::Diagnostic>,
+}
+
+impl Part {
+    /// How many problems the part kept (the rest it only counted).
+    pub fn kept(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// How many problems the part counted without keeping them.
+    pub fn dropped(&self) -> usize {
+        self.ends.last().map_or(0, |&(_, _, dropped)| dropped)
+    }
 }

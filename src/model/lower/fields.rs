@@ -276,6 +276,10 @@ impl Cx {
         if TYPE_KEYWORDS.contains(&t.value.as_str()) || self.type_names.contains(&t.value) {
             return Some(t);
         }
+        if self.is_full() {
+            self.count();
+            return None;
+        }
         let mut candidates: Vec<&str> = TYPE_KEYWORDS.to_vec();
         let mut declared: Vec<&str> = self.type_names.iter().map(String::as_str).collect();
         declared.sort_unstable();

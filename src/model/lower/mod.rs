@@ -12,7 +12,7 @@
 
 use super::*;
 use crate::diag::{Diagnostic, FileId};
-use crate::model::read::{Reader, Seen};
+use crate::model::read::{MAX_DIAGNOSTICS, Reader, Seen};
 use crate::syntax::Document;
 use std::collections::HashSet;
 
@@ -30,19 +30,33 @@ pub const MAX_FIELD_DEPTH: usize = 64;
 /// Lowers one parsed file. The catalog is `None` when the file has no usable `catalog` node;
 /// the diagnostics then say why, together with every other problem of the file.
 ///
-/// The tools and types are lowered in runs of [`RUN`] on rayon's threads; the runs are taken
-/// back in document order, so the result does not depend on the number of threads.
+/// The tools and types are lowered in runs of [`RUN`] on rayon's threads, [`WINDOW`] runs at
+/// a time; the runs are taken back in document order, so the result does not depend on the
+/// number of threads. Once the runs before a window kept [`MAX_DIAGNOSTICS`] problems, the
+/// window's runs only count theirs: a file of half a million mistakes never holds more than
+/// a window's worth of diagnostics that would be dropped anyway.
 pub fn lower(doc: &Document, file: FileId) -> (Option<Catalog>, Vec<Diagnostic>) {
     use rayon::prelude::*;
     let (lowering, outline) = Lowering::open(doc, file);
-    let runs = outline.items().par_chunks(RUN);
-    let parts = runs.map(|run| outline.part(doc, run)).collect();
+    let items = outline.items();
+    let mut parts = Vec::with_capacity(items.len().div_ceil(RUN));
+    let mut kept = 0usize;
+    for window in items.chunks(RUN * WINDOW) {
+        let room = MAX_DIAGNOSTICS.saturating_sub(kept);
+        let runs = window.par_chunks(RUN);
+        let mut done: Vec<Part> = runs.map(|run| outline.part(doc, run, room)).collect();
+        kept += done.iter().map(Part::kept).sum::<usize>();
+        parts.append(&mut done);
+    }
     lowering.finish(doc, parts)
 }
 
 /// The tools and types one thread lowers at a time: a run costs a lowering context and a
 /// handoff between threads, which a few dozen nodes outweigh.
 pub const RUN: usize = 16;
+
+/// The runs lowered side by side before the problems they kept are counted.
+pub const WINDOW: usize = 64;
 
 /// [`lower()`] in steps: [`Lowering::open`] reads the file's named types, the [`Outline`]
 /// lowers any run of its tools and types on any thread, and [`Lowering::finish`] takes every
@@ -104,9 +118,10 @@ impl Outline {
         &self.items
     }
 
-    /// The tools and types at `items`, a run of [`Outline::items`].
-    pub fn part(&self, doc: &Document, items: &[usize]) -> Part {
-        self.cx.lower_part(doc, items)
+    /// The tools and types at `items`, a run of [`Outline::items`], keeping at most `limit`
+    /// of their problems (the rest are counted).
+    pub fn part(&self, doc: &Document, items: &[usize], limit: usize) -> Part {
+        self.cx.lower_part(doc, items, limit)
     }
 }
 

@@ -560,6 +560,29 @@ fn an_error_flood_lists_the_first_errors_and_counts_the_rest() {
     assert_eq!(last.span.start, src.trim_end().len());
 }
 
+/// A run lowered after earlier runs kept the cap's worth of problems keeps none of its own
+/// and counts them all, so a file of half a million mistakes never holds them together.
+#[test]
+fn a_run_past_the_cap_counts_its_problems_without_keeping_them() {
+    let mut src = String::from("catalog \"c\" version=\"1.0.0\"\n");
+    for i in 0..RUN {
+        src.push_str(&format!(
+            "tool \"Bad {i}\" version=\"x\" {{ effect \"maybe\"; input {{ field \"\" \"nope\" }} }}\n"
+        ));
+    }
+    let parsed = parse(&src);
+    let (_, outline) = Lowering::open(&parsed.document, FileId(0));
+    let items = outline.items();
+    let full = outline.part(&parsed.document, items, crate::model::read::MAX_DIAGNOSTICS);
+    let past = outline.part(&parsed.document, items, 0);
+    assert!(full.kept() >= RUN, "{}", full.kept());
+    assert_eq!(full.dropped(), 0);
+    assert_eq!(past.kept(), 0);
+    assert_eq!(past.dropped(), full.kept());
+    let some = outline.part(&parsed.document, items, 3);
+    assert_eq!((some.kept(), some.dropped()), (3, full.kept() - 3));
+}
+
 /// Tools are lowered on several threads when there are many (crate::par): the problems still
 /// come in document order, each naming its tool, and a duplicate name is still caught in
 /// place between them.
