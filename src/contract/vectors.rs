@@ -15,8 +15,8 @@
 //! property added to each object.
 //!
 //! The expected verdict is the runtime checker's (the one generated code runs), over the
-//! [`Shape`](crate::runtime::Shape) of the emitted schema ([`shape_of`], built once per schema; it refuses any
-//! keyword it does not understand, so no part of a schema is silently skipped). The
+//! [`Shape`] of the emitted schema ([`shape_of`], built once per schema; it refuses any keyword
+//! it does not understand, so no part of a schema is silently skipped). The
 //! `jsonschema` crate, an independent implementation of 2020-12, confirms every verdict in
 //! `tests/export_vectors.rs` and the consumer crate's agreement test, which also holds
 //! generated validation and schemars' schema to it.
