@@ -71,6 +71,7 @@ mod stdio;
 #[cfg(feature = "cli")]
 mod telemetry;
 mod trace;
+mod unwind;
 
 pub use self::approval::DEFAULT_APPROVAL_TTL;
 pub use self::http::{HttpConfig, MAX_BODY, listen, serve_http, serve_http_with};
@@ -678,9 +679,10 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
 
     /// Runs one round of tool `info` with `answers`. In order: builds the context and reads
     /// the principal; then, under the tool's idempotency key ([`idempotency::enforce`]: a
-    /// replay returns the kept result and the handler does not run), runs the handler on
-    /// its own task under the tool's deadline, reduces a panic, a timeout or an oversized
-    /// result to its tool error, and keeps the final result for the key. Returns the result and the round's principal.
+    /// replay returns the kept result and the handler does not run), runs the handler in
+    /// the call's task with its panics caught ([`unwind`]) under the tool's deadline, reduces
+    /// a panic, a timeout or an oversized result to its tool error, and keeps the final
+    /// result for the key. Returns the result and the round's principal.
     async fn run_round(
         &self,
         info: &ToolInfo,
@@ -732,8 +734,9 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         Ok((result, principal))
     }
 
-    /// Runs the handler of tool `info` with `ctx` and `call` on its own task until
-    /// `deadline`, and reduces a panic, a timeout or an oversized result to its tool error.
+    /// Runs the handler of tool `info` with `ctx` and `call` in the call's task, its panics
+    /// caught, until `deadline`, and reduces a panic, a timeout or an oversized result to
+    /// its tool error.
     async fn run_handler(
         &self,
         info: &ToolInfo,
@@ -744,21 +747,19 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
         cancel: CancellationToken,
     ) -> Result<CallResult, CallError> {
         let policy = &info.policy;
-        let service = Arc::clone(&self.service);
-        let (tool, arguments) = (round.tool.to_string(), round.arguments.clone());
-        // A task of its own: the deadline holds even for a handler that blocks its thread
-        // without awaiting, and a panic ends that task, not the call.
-        let task = tokio::spawn(async move { service.call(&ctx, &call, &tool, arguments).await });
+        let handler = self
+            .service
+            .call(&ctx, &call, round.tool, round.arguments.clone());
+        let running = unwind::CatchUnwind::new(handler);
         // Dropped with this future (the client went away), at the deadline or after a
-        // panic: the handler stops and its token says so.
+        // panic: the handler's future is dropped and its token says so.
         let mut stop = Stop {
-            task: task.abort_handle(),
             cancel,
             armed: true,
         };
         let joined = match deadline {
-            Some(at) => tokio::time::timeout_at(at.into(), task).await,
-            None => Ok(task.await),
+            Some(at) => tokio::time::timeout_at(at.into(), running).await,
+            None => Ok(running.await),
         };
         let result = match joined {
             Err(_) => {
@@ -770,12 +771,8 @@ impl<Ctx: Send + Sync + 'static> Server<Ctx> {
                 );
                 timed_out(policy)
             }
-            Ok(Err(e)) => {
-                let what = if e.is_panic() {
-                    panic_message(e.into_panic())
-                } else {
-                    "the handler's task was cancelled".to_string()
-                };
+            Ok(Err(panic)) => {
+                let what = panic_message(panic);
                 tracing::error!(tool = info.name, panic = %what, "tool failed");
                 internal_failure(policy)
             }
@@ -1050,10 +1047,9 @@ struct Round<'a> {
     trace: &'a CallTrace,
 }
 
-/// Stops a handler's task and cancels its token when dropped while armed: the call ended
-/// before the handler finished.
+/// Cancels a handler's token when dropped while armed: the call ended before the handler
+/// finished.
 struct Stop {
-    task: tokio::task::AbortHandle,
     cancel: CancellationToken,
     armed: bool,
 }
@@ -1061,7 +1057,6 @@ struct Stop {
 impl Drop for Stop {
     fn drop(&mut self) {
         if self.armed {
-            self.task.abort();
             self.cancel.cancel();
         }
     }
