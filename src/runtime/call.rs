@@ -710,19 +710,8 @@ pub fn tool_error<E: ToolError + ?Sized>(e: &E) -> CallResult {
 
 /// The JSON of a typed error detail, checked against its declared schema: what generated
 /// [`ToolError::detail_value`] returns.
-pub fn error_detail<D: Validate + serde::Serialize>(detail: &D) -> Result<Value, Violations> {
-    let value = serde_json::to_value(detail).map_err(|e| {
-        Violations(vec![Violation {
-            path: String::new(),
-            reason: format!("the detail does not serialize: {e}"),
-        }])
-    })?;
-    let violations = check(D::shape(), &value);
-    if violations.is_empty() {
-        Ok(value)
-    } else {
-        Err(Violations(violations))
-    }
+pub fn error_detail<D: Validate>(detail: &D) -> Result<Value, Violations> {
+    detail.checked_value()
 }
 
 /// The result for a tool that needs more input from the user. It is an `isError` result:

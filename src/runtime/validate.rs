@@ -528,6 +528,11 @@ pub trait Validate: Serialize {
 
     /// Every violation of the contract by this value, as a client would read it.
     fn validate(&self) -> Result<(), Violations> {
+        self.checked_value().map(drop)
+    }
+
+    /// This value as JSON when it keeps its contract; every violation otherwise.
+    fn checked_value(&self) -> Result<Value, Violations> {
         let value = serde_json::to_value(self).map_err(|e| {
             Violations(vec![Violation {
                 path: String::new(),
@@ -536,7 +541,7 @@ pub trait Validate: Serialize {
         })?;
         let found = check(Self::shape(), &value);
         if found.is_empty() {
-            Ok(())
+            Ok(value)
         } else {
             Err(Violations(found))
         }
