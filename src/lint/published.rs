@@ -53,10 +53,25 @@ pub fn doc_states_a_bound(doc: &str) -> bool {
     // Values named as the operations a field is required for, not the field's values.
     static OPERATIONS: LazyLock<Regex> =
         LazyLock::new(|| pattern(r"(?i)^[^.]{0,20}\b(?:methods?|operations?|actions?)\b"));
+    // A list of examples is an open set however long it runs: introduced by "e.g." or "such
+    // as" earlier in its sentence, or closed by "and many others" or "etc.". (A period
+    // followed by a non-space, as in a version `2.5`, ends no sentence.)
+    static EXAMPLES_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(r"(?i)(?:e\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b)(?:[^.]|\.\S)*$")
+    });
+    static OTHERS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^(?:[^.]|\.\S)*?\b(?:and (?:many |several |more )?others|and (?:so on|more)|etc)\b",
+        )
+    });
     STATED.is_match(doc)
-        || CHOICES
-            .find_iter(doc)
-            .any(|m| !EXAMPLE.is_match(&doc[..m.start()]) && !OPERATIONS.is_match(&doc[m.end()..]))
+        || CHOICES.find_iter(doc).any(|m| {
+            let (before, after) = (&doc[..m.start()], &doc[m.end()..]);
+            !EXAMPLE.is_match(before)
+                && !OPERATIONS.is_match(after)
+                && !EXAMPLES_BEFORE.is_match(before)
+                && !OTHERS_AFTER.is_match(after)
+        })
 }
 
 /// Last words of field names whose values have a format the name itself states (an email,
@@ -324,6 +339,8 @@ mod tests {
             "The app identifier (e.g. 'sentry-frontend', 'com.example.app')",
             "Comment content (required for 'add', 'reply', and 'update' methods)",
             "URL to navigate to",
+            "Your name (e.g., \"gpt-4o\", \"Composer\", \"Claude Sonnet 4\", \"Gemini 2.5\", \"Grok 4.1\", \"Copilot\", \"Devin\", and many others).",
+            "The provider: \"OpenAI\", \"Google\", etc.",
         ] {
             assert!(!doc_states_a_bound(doc), "{doc}");
         }

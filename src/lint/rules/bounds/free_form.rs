@@ -2,7 +2,7 @@
 //! it.
 
 use crate::diag::Level;
-use crate::lint::walk::{Site, site_finding, site_span};
+use crate::lint::walk::{Side, Site, site_finding, site_span};
 use crate::lint::{Context, Finding};
 use crate::model::TyKind;
 
@@ -17,7 +17,10 @@ crate::lint::declare_rule! {
     /// is an open map by design — headers, environment variables, labels, metadata, a
     /// record's fields, a document or the arguments the tool passes on — or whose doc names
     /// the upstream syntax it follows ("matching the syntax of … db.collection.find()") is
-    /// not reported; for array items the array's name counts.
+    /// not reported; for array items the array's name counts. An open value in the output
+    /// is reported there as `info`, hardening advice: its keys are the records the server
+    /// returns (often the upstream API's own documents, passed on), which the model reads
+    /// rather than fills and the author does not choose.
     ///
     /// ## Why is this bad?
     /// An open object or a value of any type is the one place the schema does not guide the
@@ -66,6 +69,10 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     if cx.config.published && open_by_design(site) {
         return;
     }
+    let level = match site.side {
+        Some(Side::Output) if cx.config.published => Level::Info,
+        _ => Level::Warn,
+    };
     if max_entries.is_some_and(Option::is_none) {
         out.push(
             site_finding(
@@ -73,6 +80,7 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
                 site_span(site),
                 format!("{what} `{}` has no `max-entries`", site.path),
             )
+            .level(level)
             .help(
                 "add `max-entries=N`: the most keys a call may send or a result may hold",
             ),
@@ -87,6 +95,7 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
                 site_span(site),
                 format!("{what} `{}` has no `doc`", site.path),
             )
+            .level(level)
             .help("add a `doc` that says which keys and values the server understands, with an example"),
         );
     }
@@ -195,5 +204,26 @@ mod tests {
         let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
         assert_eq!(paths(&f), ["input.shape", "input.shape"]);
         assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 4);
+    }
+
+    #[test]
+    fn a_published_list_reports_an_open_output_record_as_info() {
+        let t = tool(
+            "table_get",
+            Effect::Read,
+            vec![field("shape", map(None))],
+            Some(vec![field("table", map(None))]),
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        let levels: Vec<(&str, Option<crate::diag::Level>)> =
+            f.iter().map(|f| (f.path.as_deref().unwrap_or(""), f.level)).collect();
+        use crate::diag::Level::{Info, Warn};
+        assert_eq!(
+            levels,
+            [("input.shape", Some(Warn)), ("input.shape", Some(Warn)), ("output.table", Some(Info)), ("output.table", Some(Info))]
+        );
+        // A catalog's author states its outputs: a warning there.
+        let f = check(&RULE, catalog(vec![t], vec![]));
+        assert!(f.iter().all(|f| f.level.is_none_or(|l| l == crate::diag::Level::Warn)));
     }
 }

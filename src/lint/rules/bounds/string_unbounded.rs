@@ -19,7 +19,8 @@ crate::lint::declare_rule! {
     /// On a published tools/list (`catalogc lint FILE.json`) the rule keeps those levels only
     /// where the field's doc or name states what a bound would encode — a format (`uuid`, an
     /// ISO 8601 date, an email, a hex colour, a language code), values listed in prose, or a
-    /// length limit — and reports every other unbounded string (identifiers, names, URLs,
+    /// length limit; values given as examples (after "e.g." or "such as" in their sentence,
+    /// or followed by "and many others") are an open set, no bound — and reports every other unbounded string (identifiers, names, URLs,
     /// paths, queries, free content) as `info`, hardening advice: there its author would
     /// have to invent a limit. An output string is a warning there only when its doc states
     /// such a format, values or limit (`"ISO 8601 timestamp"`, `"Abbreviated commit hash (7

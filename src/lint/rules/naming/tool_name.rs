@@ -16,6 +16,12 @@ crate::lint::declare_rule! {
     /// shares in another case (`API-` in `API-get-user`, `API-post-page`) is the server's
     /// namespace: the convention is read off the rest of each name.
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) a name that MCP clients accept
+    /// (1 to 64 characters of `[A-Za-z0-9_.-]`) but that is one word or breaks the list's
+    /// convention is a warning: the tool's description still says what it does, and renaming
+    /// a published tool breaks its callers, so the author should fix it but the tool works.
+    /// A name clients reject or mangle (spaces, other characters, too long) stays an error.
+    ///
     /// ## Why is this bad?
     /// The model chooses tools by name first. A name without a resource and an action
     /// (`invoices`, `find`) says little about what the tool does and collides with other
@@ -78,6 +84,12 @@ fn namespace<'a>(names: &[&'a str]) -> &'a str {
     }
 }
 
+/// A name every MCP client accepts as written: 1 to 64 characters of `[A-Za-z0-9_.-]`.
+fn valid_mcp_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for catalog in &cx.project.catalogs {
         let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.value.as_str()).collect();
@@ -102,7 +114,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         convention.as_str()
                     )
                 };
-                out.push(Finding::in_tool(catalog, tool, tool.name.span, message).help(help));
+                let mut finding = Finding::in_tool(catalog, tool, tool.name.span, message).help(help);
+                if cx.config.published && valid_mcp_name(name) {
+                    finding = finding.level(Level::Warn);
+                }
+                out.push(finding);
             }
         }
     }
@@ -128,6 +144,18 @@ mod tests {
             assert!(problem(bad, Convention::Snake).is_some(), "{bad}");
         }
         assert!(problem("find", Convention::Kebab).is_some());
+    }
+
+    #[test]
+    fn a_published_list_keeps_the_error_for_names_clients_reject() {
+        use crate::diag::Level;
+        use crate::lint::testkit::sites::*;
+        use crate::model::Effect;
+        let tools = ["find", "Summarize Detection", "invoice_list"].map(|n| tool(n, Effect::Read, vec![], None));
+        let f = check_with(&super::RULE, vec![catalog(tools.to_vec(), vec![])], &published());
+        let levels: Vec<(&str, Option<Level>)> = f.iter().map(|f| (f.tool.as_deref().unwrap_or(""), f.level)).collect();
+        assert_eq!(levels, [("find", Some(Level::Warn)), ("Summarize Detection", None)]);
+        assert!(check(&super::RULE, catalog(tools.to_vec(), vec![])).iter().all(|f| f.level.is_none()));
     }
 
     #[test]
