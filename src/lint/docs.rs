@@ -171,7 +171,7 @@ pub const VALIDATION: &[Measured] = &[
     },
     Measured {
         rule: "naming/tool-name",
-        level: "error",
+        level: "warn",
         real: 7,
         judged: 15,
     },
