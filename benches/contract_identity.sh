@@ -2,7 +2,8 @@
 # Proves a change to the contract layer byte-identical: runs two catalogc binaries (before
 # and after) on every catalog it can find and compares stdout and exit status of `hash`,
 # `export tools-json`, `export openai`, `lint --format json`, `lock` (the written lock file)
-# and `gen` (every generated file).
+# and `gen` (every generated file), and `breaking --format json` of each catalog against the
+# one before it in name order (a fixture's `bad.kdl` against its `good.kdl`, say).
 #
 # Catalogs: catalogs/*.kdl, every *.kdl under tests/, the catalogs imported from
 # tests/corpus/*/tools.json, and any *.kdl in EXTRA_DIR (e.g. the synthetic catalogs the
@@ -69,7 +70,10 @@ written() {
 
 runs=0
 diffs=0
+prev=
 for f in "${files[@]}"; do
+    [ -n "$prev" ] && same breaking breaking --against "$prev" "$f" --format json
+    prev=$f
     same hash hash "$f"
     same export export tools-json "$f"
     same openai export openai "$f"

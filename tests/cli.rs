@@ -516,6 +516,41 @@ fn every_command_uses_the_projects_templates() {
     }
 }
 
+/// `breaking` writes a tool's contract only when the comparison needs it, yet a template that
+/// fails for one tool stops the run whatever that tool's status: here only for a tool the
+/// new side removed, whose contract the comparison never asks for.
+#[test]
+fn breaking_stops_on_a_template_failing_for_a_tool_it_does_not_compare() {
+    let dir = tempdir();
+    let d = dir.path();
+    let gone = GOOD.replacen("tool \"order_list\"", "tool \"order_gone\"", 1);
+    let gone = &gone[gone.find("tool ").unwrap_or(0)..];
+    write(&d.join("old/mini.kdl"), format!("{GOOD}{gone}"));
+    write(&d.join("catalogs/mini.kdl"), GOOD);
+    let out = run(catalogc()
+        .current_dir(d)
+        .args(["breaking", "--against", "./old"]));
+    assert_eq!(
+        out.code, 1,
+        "the removal is found: {}{}",
+        out.stdout, out.stderr
+    );
+    write(&d.join("catalogc.kdl"), "templates \"tpl\"\n");
+    write(
+        &d.join("tpl/description.j2"),
+        "{{ name }}\n{% if name == \"order_gone\" %}{{ nothing.here }}{% endif %}\n",
+    );
+    let out = run(catalogc()
+        .current_dir(d)
+        .args(["breaking", "--against", "./old"]));
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("description.j2") && out.stderr.contains("line 2"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Catalog text is data: an escape sequence in a name must not reach the terminal or an
 /// annotation raw, in any human-facing output.
 #[test]

@@ -5,11 +5,14 @@ use super::{CliError, Global, Status};
 use crate::FastMap;
 use crate::compat::report::{self, Sources};
 use crate::compat::{self, Comparable, Policy};
+use crate::contract::TemplateError;
 use crate::diag::{Level, emit};
 use crate::git::Repo;
 use crate::model::{Catalog, Tool};
 use crate::project::{self, DEFAULT_CATALOG_DIR, Loaded, PROJECT_FILE};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 /// Output format of `catalogc breaking`.
@@ -227,35 +230,67 @@ pub(super) fn compare(
         today: Some(super::today::today()?),
         off: turned_off(&config.overrides, &old, &new),
     };
-    // A tool's contract is most of a comparison's work and independent per tool: every tool
-    // of both sides is written up front on all cores; the comparison then looks each one up,
-    // and canonicalises and hashes only those whose written contracts differ.
+    // A tool's comparable contract is written when the comparison asks for it, for the two
+    // sides of one tool at a time, and dropped once compared: the contracts of every tool are
+    // never held at once, and a tool whose changes already decide its status is not written.
     let tools: Vec<(&Catalog, &Tool)> = (old.project.catalogs.iter())
         .chain(&new.project.catalogs)
         .flat_map(|c| c.tools.iter().map(move |t| (c, t)))
         .collect();
-    let each: Vec<Result<Comparable, _>> = {
-        use rayon::prelude::*;
-        let each = tools.par_iter();
-        each.map(|(c, t)| Comparable::of(c, t, &templates))
-            .collect()
-    };
-    // Keyed by address: the comparison hands back the very tools listed here.
-    let mut contracts: FastMap<usize, Comparable> = FastMap::default();
-    contracts.reserve(tools.len());
-    // The first failure in tool order, whatever the number of threads.
-    let each = each.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for ((_, tool), contract) in tools.iter().zip(each) {
-        contracts.insert(std::ptr::from_ref(*tool).addr(), contract);
-    }
+    // Each tool's place in that order, by address: the comparison hands back these tools.
+    let place: FastMap<usize, usize> = (tools.iter().enumerate())
+        .map(|(i, (_, t))| (std::ptr::from_ref(*t).addr(), i))
+        .collect();
+    let written: Vec<AtomicBool> = tools.iter().map(|_| AtomicBool::new(false)).collect();
+    let failed: Mutex<Vec<(usize, TemplateError)>> = Mutex::new(Vec::new());
     let report = compat::compare_with(
         &old.project.catalogs,
         &new.project.catalogs,
-        |_, t| contracts.get(&std::ptr::from_ref(t).addr()),
+        |c, t| {
+            let i = place.get(&std::ptr::from_ref(t).addr()).copied();
+            if let Some(i) = i {
+                written[i].store(true, Ordering::Relaxed);
+            }
+            Comparable::of(c, t, &templates)
+                .map_err(|e| {
+                    let mut failed = failed.lock().unwrap_or_else(PoisonError::into_inner);
+                    failed.push((i.unwrap_or(usize::MAX), e));
+                })
+                .ok()
+        },
         &settings,
     );
-    drop(contracts);
+    let mut failed = failed.into_inner().unwrap_or_else(PoisonError::into_inner);
+    failed.sort_by_key(|(i, _)| *i);
+    first_failure(&tools, &written, failed, &templates)?;
+    drop(tools);
     Ok(Compared { old, new, report })
+}
+
+/// The first template failure in tool order (old side, then new), whatever the number of
+/// threads: `failed` holds those of the tools the comparison wrote, sorted by place; the
+/// tools before the first of them that it did not write are written here to find out.
+fn first_failure(
+    tools: &[(&Catalog, &Tool)],
+    written: &[AtomicBool],
+    failed: Vec<(usize, TemplateError)>,
+    templates: &crate::contract::Templates,
+) -> Result<(), TemplateError> {
+    use rayon::prelude::*;
+    let first = failed.first().map_or(tools.len(), |(i, _)| *i);
+    let unwritten: Vec<Option<TemplateError>> = (tools.par_iter().zip(written))
+        .take(first)
+        .map(|((c, t), w)| {
+            if w.load(Ordering::Relaxed) {
+                return None;
+            }
+            Comparable::of(c, t, templates).err()
+        })
+        .collect();
+    match unwritten.into_iter().flatten().next() {
+        Some(e) => Err(e),
+        None => failed.into_iter().next().map_or(Ok(()), |(_, e)| Err(e)),
+    }
 }
 
 /// Runs `catalogc breaking`: loads both sides, compares them and prints the report.
