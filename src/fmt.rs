@@ -58,10 +58,11 @@ pub fn format(src: &str) -> Result<String, FormatError> {
 /// errors, lowers to the same model and diagnostics apart from positions, holds the same
 /// comments and slashdashes, and is already formatted. `Err` says what differs.
 pub fn verify(before: &str, after: &str) -> Result<(), String> {
-    if let Some(e) = syntax::parse(after).errors.first() {
+    let (error, meaning) = model_fingerprint(after);
+    if let Some(e) = error {
         return Err(format!("the result does not parse: {}", e.message));
     }
-    if model_fingerprint(before) != model_fingerprint(after) {
+    if model_fingerprint(before).1 != meaning {
         return Err("the result lowers to a different model".into());
     }
     if comments(before) != comments(after) {
@@ -74,14 +75,15 @@ pub fn verify(before: &str, after: &str) -> Result<(), String> {
     }
 }
 
-/// The lowered model and its diagnostics with every byte offset left out, so moving text
-/// around changes nothing while any change of meaning does: the SHA-256 of their `Debug`
-/// dump with every span cut out, hashed as it is written, so a catalog of a million enum
-/// values is never dumped into memory.
-fn model_fingerprint(src: &str) -> [u8; 32] {
+/// The first syntax error of `src`, and its lowered model and diagnostics with every byte
+/// offset left out, so moving text around changes nothing while any change of meaning does:
+/// the SHA-256 of their `Debug` dump with spans written without their offsets, hashed as it
+/// is written, so a catalog of a million enum values is never dumped into memory.
+fn model_fingerprint(src: &str) -> (Option<SyntaxError>, [u8; 32]) {
     use sha2::Digest;
     use std::fmt::Write;
     let parsed = syntax::parse(src);
+    let error = parsed.errors.first().cloned();
     let (catalog, diags) = crate::model::lower(&parsed.document, FileId(0));
     drop(parsed);
     let mut found: Vec<String> = diags
@@ -89,106 +91,38 @@ fn model_fingerprint(src: &str) -> [u8; 32] {
         .map(|d| format!("{} {:?} {} {:?}", d.rule, d.level, d.message, d.help))
         .collect();
     found.sort();
-    let mut out = StripSpans::new(Hashing(sha2::Sha256::new()));
+    let mut out = Hashing {
+        hash: sha2::Sha256::new(),
+        pending: Vec::with_capacity(Hashing::BATCH),
+    };
     // Writing into a hash cannot fail.
-    let _ = write!(out, "{catalog:?}\n{found:?}");
-    out.finish().0.finalize().into()
+    let _ = syntax::without_positions(|| write!(out, "{catalog:?}\n{found:?}"));
+    out.hash.update(&out.pending);
+    (error, out.hash.finalize().into())
 }
 
-/// A `fmt::Write` that feeds a SHA-256 hash.
-struct Hashing(sha2::Sha256);
+/// A `fmt::Write` that feeds a SHA-256 hash, in batches: a `Debug` dump comes in pieces of
+/// a few bytes each.
+struct Hashing {
+    hash: sha2::Sha256,
+    pending: Vec<u8>,
+}
+
+impl Hashing {
+    /// Bytes held before they are hashed.
+    const BATCH: usize = 1 << 16;
+}
 
 impl std::fmt::Write for Hashing {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        sha2::Digest::update(&mut self.0, s.as_bytes());
-        Ok(())
-    }
-}
-
-/// Writes what it is given to `out` with every `Span { start: N, end: N }` of a `Debug` dump
-/// written as `Span`. Text is held back only while it may be the start of a span.
-struct StripSpans<W> {
-    pending: String,
-    out: W,
-}
-
-impl<W: std::fmt::Write> StripSpans<W> {
-    const OPEN: &'static str = "Span {";
-    /// Bytes held before they are passed on.
-    const BATCH: usize = 1 << 16;
-
-    fn new(out: W) -> Self {
-        StripSpans {
-            pending: String::new(),
-            out,
+        if self.pending.len() + s.len() > Self::BATCH {
+            sha2::Digest::update(&mut self.hash, &self.pending);
+            self.pending.clear();
         }
-    }
-
-    /// Passes on the pending text, all of it when `last`, else all but what may still turn
-    /// out to be part of a span.
-    fn flush(&mut self, last: bool) -> std::fmt::Result {
-        let mut rest = self.pending.as_str();
-        let mut done = 0;
-        loop {
-            match rest.find(Self::OPEN) {
-                Some(i) => {
-                    let after = &rest[i + Self::OPEN.len()..];
-                    match after.find('}') {
-                        Some(j) if after[..j].contains("start:") => {
-                            self.out.write_str(&rest[..i + 4])?;
-                            let used = i + Self::OPEN.len() + j + 1;
-                            done += used;
-                            rest = &rest[used..];
-                        }
-                        Some(_) => {
-                            self.out.write_str(&rest[..i + 4])?;
-                            done += i + 4;
-                            rest = &rest[i + 4..];
-                        }
-                        None if last => {
-                            self.out.write_str(rest)?;
-                            done += rest.len();
-                            rest = "";
-                        }
-                        None => {
-                            self.out.write_str(&rest[..i])?;
-                            done += i;
-                            break;
-                        }
-                    }
-                }
-                None => {
-                    // Keep what could be the first bytes of `Span {`.
-                    let mut keep = if last {
-                        rest.len()
-                    } else {
-                        rest.len().saturating_sub(Self::OPEN.len() - 1)
-                    };
-                    while !rest.is_char_boundary(keep) {
-                        keep -= 1;
-                    }
-                    self.out.write_str(&rest[..keep])?;
-                    done += keep;
-                    break;
-                }
-            }
-        }
-        self.pending.drain(..done);
-        Ok(())
-    }
-
-    fn finish(mut self) -> W {
-        // Writing into a hash or a string cannot fail.
-        let _ = self.flush(true);
-        self.out
-    }
-}
-
-impl<W: std::fmt::Write> std::fmt::Write for StripSpans<W> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.pending.push_str(s);
-        if self.pending.len() >= Self::BATCH {
-            self.flush(false)?;
+        if s.len() > Self::BATCH {
+            sha2::Digest::update(&mut self.hash, s.as_bytes());
+        } else {
+            self.pending.extend_from_slice(s.as_bytes());
         }
         Ok(())
     }
@@ -196,8 +130,7 @@ impl<W: std::fmt::Write> std::fmt::Write for StripSpans<W> {
 
 /// Every comment (line comments without trailing blanks) and slashdash, sorted.
 fn comments(src: &str) -> Vec<String> {
-    let parsed = syntax::parse_tree(src);
-    let tree = &parsed.tree;
+    let tree = syntax::tokens(src);
     let mut out: Vec<String> = tree
         .tokens()
         .filter_map(|t| match t.kind {

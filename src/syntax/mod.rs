@@ -155,8 +155,26 @@ fn parse_with(src: &str, typed: bool) -> (Document, SyntaxTree, Vec<SyntaxError>
     (document, tree, list)
 }
 
+/// The tokens of `src`: [`parse_tree`]'s tree without its groups, for readers that look at
+/// tokens alone (comments, say) and need no parse. Empty past [`MAX_INPUT_LEN`].
+pub fn tokens(src: &str) -> SyntaxTree {
+    if src.len() > MAX_INPUT_LEN {
+        return SyntaxTree::default();
+    }
+    let mut errors = lexer::Errors {
+        list: Vec::new(),
+        dropped: 0,
+    };
+    let lexed = lexer::lex(src, &mut errors);
+    SyntaxTree {
+        kinds: lexed.kinds,
+        ends: lexed.ends,
+        groups: Vec::new(),
+    }
+}
+
 /// A half-open byte range `start..end` into one source file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
     /// First byte.
     pub start: usize,
@@ -174,6 +192,39 @@ impl Span {
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
+}
+
+thread_local! {
+    /// Whether `Debug` writes spans without their offsets (see [`without_positions`]).
+    static POSITIONS_HIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `Span { start: N, end: M }`, or only `Span` inside [`without_positions`].
+impl std::fmt::Debug for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if POSITIONS_HIDDEN.with(std::cell::Cell::get) {
+            return f.write_str("Span");
+        }
+        f.debug_struct("Span")
+            .field("start", &self.start)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+/// Runs `f` with every [`Span`] that `Debug` writes on this thread written as just `Span`:
+/// a `Debug` dump of a model then says what it means and not where it was written, so two
+/// layouts of one text dump alike.
+pub(crate) fn without_positions<R>(f: impl FnOnce() -> R) -> R {
+    /// Puts the previous setting back, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            POSITIONS_HIDDEN.with(|h| h.set(self.0));
+        }
+    }
+    let _restore = Restore(POSITIONS_HIDDEN.with(|h| h.replace(true)));
+    f()
 }
 
 /// A value with the span it was written at. Equality, ordering and hashing look at the value
