@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Proves a change to the contract layer byte-identical: runs two catalogc binaries (before
 # and after) on every catalog it can find and compares stdout and exit status of `hash`,
-# `export tools-json`, `export openai`, `lint --format json`, `lock` (the written lock file)
-# and `gen` (every generated file), and `breaking --format json` of each catalog against the
-# one before it in name order (a fixture's `bad.kdl` against its `good.kdl`, say).
+# `export tools-json`, `export openai`, `export vectors`, `lint --format json`, `lock` (the
+# written lock file) and `gen` (every generated file), and `breaking --format json` of each
+# catalog against the one before it in name order (a fixture's `bad.kdl` against its
+# `good.kdl`, say).
 #
 # Catalogs: catalogs/*.kdl, every *.kdl under tests/, the catalogs imported from
 # tests/corpus/*/tools.json, and any *.kdl in EXTRA_DIR (e.g. the synthetic catalogs the
@@ -78,6 +79,7 @@ for f in "${files[@]}"; do
     same export export tools-json "$f"
     same openai export openai "$f"
     same lint lint --format json "$f"
+    same vectors export vectors "$f"
     for bin in old new; do
         mkdir -p "$work/lock-$bin"
         cp "$f" "$work/lock-$bin/c.kdl"
