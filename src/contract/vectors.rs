@@ -1126,7 +1126,18 @@ fn validating_key(schema: &Value) -> [u8; 32] {
     }
     fn json(h: &mut Sha256, value: &(impl serde::Serialize + ?Sized)) {
         // Hashing cannot fail.
-        let _ = serde_json::to_writer(&mut *h, value);
+        let _ = serde_json::to_writer(Feed(h), value);
+    }
+    /// An `io::Write` that feeds the hash, for serde_json's writer.
+    struct Feed<'a>(&'a mut Sha256);
+    impl std::io::Write for Feed<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
     fn strip(h: &mut Sha256, schema: &Value) {
         let Value::Object(map) = schema else {
