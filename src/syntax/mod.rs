@@ -199,7 +199,7 @@ thread_local! {
     static POSITIONS_HIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// `Span { start: N, end: M }`, or only `Span` inside [`without_positions`].
+/// `Span { start: N, end: M }`, or only `Span` while a model is dumped without its positions.
 impl std::fmt::Debug for Span {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if POSITIONS_HIDDEN.with(std::cell::Cell::get) {
