@@ -112,11 +112,33 @@ pub fn ty_schema_text<T: SchemaOf + ?Sized>(cat: &Catalog, of: &T) -> String {
 /// A schema's text as a tree. Only catalogc's own schema text comes here, so it always
 /// parses; it may nest deeper than serde_json's default limit of 128 (a field nested in
 /// 64 named types is 128 levels of JSON), which the schema caps bound instead.
+///
+/// A list read from text grows by doubling, so a long one (an enum of many values) holds up
+/// to twice its room; such lists are shrunk to their length before the tree is returned.
 pub fn parse(text: &str) -> Value {
     use serde::Deserialize;
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    Value::deserialize(&mut de).unwrap_or(Value::Null)
+    let mut tree = Value::deserialize(&mut de).unwrap_or(Value::Null);
+    shrink_long_lists(&mut tree);
+    tree
+}
+
+/// How many unused slots a parsed list may keep.
+const SPARE_KEPT: usize = 64;
+
+/// Gives back the spare room of every list with more than [`SPARE_KEPT`] unused slots.
+fn shrink_long_lists(value: &mut Value) {
+    match value {
+        Value::Array(items) => {
+            if items.capacity() - items.len() > SPARE_KEPT {
+                items.shrink_to_fit();
+            }
+            items.iter_mut().for_each(shrink_long_lists);
+        }
+        Value::Object(map) => map.values_mut().for_each(shrink_long_lists),
+        _ => {}
+    }
 }
 
 /// What [`ty_schema`] accepts: a [`Field`] (with its doc, default and deprecation) or a

@@ -4,7 +4,7 @@
 //!
 //! Generated code states its shapes as statics; a catalog loaded at run time has none, so
 //! these are built once per distinct schema per process and live until it exits (leaked: a
-//! few bytes per schema keyword). Shapes are kept by schema text, so a process that checks the
+//! few bytes per schema keyword). Shapes are kept by a digest of the schema text, so a process that checks the
 //! same schemas again (the language server re-linting `example-call`s on every keystroke)
 //! builds nothing new; only schemas it has not seen before cost memory. Only the keywords catalogc's own
 //! schemas use are understood (`contract::schema`); anything else is refused at start, never
@@ -41,17 +41,37 @@ fn shape_of_both<V: std::borrow::Borrow<Value>>(
     text: &str,
     parsed: impl FnOnce() -> V,
 ) -> Result<&'static Shape, String> {
+    use sha2::{Digest, Sha256};
+    // Keyed by the SHA-256 of the text rather than the text, so a large schema is not
+    // held twice.
     static BUILT: std::sync::LazyLock<
-        std::sync::Mutex<std::collections::HashMap<String, &'static Shape>>,
+        std::sync::Mutex<std::collections::HashMap<[u8; 32], &'static Shape>>,
     > = std::sync::LazyLock::new(Default::default);
+    let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     // A poisoned lock only means another thread panicked while inserting: the map is intact.
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(shape) = built.get(text) {
+    if let Some(shape) = built.get(&key) {
         return Ok(shape);
     }
     let shape = leak(build(parsed().borrow(), "")?);
-    built.insert(text.to_string(), shape);
+    built.insert(key, shape);
     Ok(shape)
+}
+
+/// The one [`Pattern`] of `source` in this process: a pattern compiles on its first use, and
+/// every shape that has it (the same field type over many tools) shares that compilation.
+fn pattern(source: &str) -> &'static Pattern {
+    static SEEN: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<String, &'static Pattern>>,
+    > = std::sync::LazyLock::new(Default::default);
+    // A poisoned lock only means another thread panicked while inserting: the map is intact.
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = seen.get(source) {
+        return p;
+    }
+    let p = leak(Pattern::new(leak_str(source)));
+    seen.insert(source.to_string(), p);
+    p
 }
 
 fn leak<T>(value: T) -> &'static T {
@@ -278,7 +298,7 @@ fn pointer(at: &str) -> &str {
 fn string(s: &Map<String, Value>, at: &str) -> Result<StrRule, String> {
     let pattern = match s.get("pattern") {
         None => None,
-        Some(Value::String(p)) => Some(leak(Pattern::new(leak_str(p)))),
+        Some(Value::String(p)) => Some(pattern(p)),
         Some(_) => return Err(format!("{}: `pattern` must be a string", pointer(at))),
     };
     let format = match s.get("format").map(|f| f.as_str()) {

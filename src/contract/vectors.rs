@@ -168,6 +168,28 @@ pub struct Vector {
     pub accept: bool,
 }
 
+/// One vector as it is made: the instance is borrowed from the generator, which edits one
+/// instance in place rather than copying it for each vector.
+struct Made<'a> {
+    kind: Kind,
+    pointer: String,
+    note: String,
+    instance: &'a Value,
+    accept: bool,
+}
+
+impl Made<'_> {
+    fn to_vector(&self) -> Vector {
+        Vector {
+            kind: self.kind,
+            pointer: self.pointer.clone(),
+            note: self.note.clone(),
+            instance: self.instance.clone(),
+            accept: self.accept,
+        }
+    }
+}
+
 /// Every vector of `schema` (an object schema as the contract layer emits it), in a fixed
 /// order: minimal, typical, maximal, then one per edit of [`edits`]; an edit that gives an
 /// instance already listed for the same place is left out. Fails when the runtime checker
@@ -186,27 +208,19 @@ pub fn vectors(schema: &Value) -> Result<Vec<Vector>, String> {
 /// before the first vector when the runtime checker cannot take `schema`.
 pub fn each_vector<E: From<String>>(
     schema: &Value,
-    each: impl FnMut(Vector) -> Result<(), E>,
+    mut each: impl FnMut(Vector) -> Result<(), E>,
 ) -> Result<(), E> {
-    each_vector_of(shape_of(schema)?, schema, each)
+    each_vector_of(shape_of(schema)?, schema, |v| each(v.to_vector()))
 }
 
-/// [`each_vector`] with the verdicts from `shape`, the shape of `schema`.
+/// [`each_vector`] with the verdicts from `shape`, the shape of `schema`, each vector lent to
+/// `each`.
 fn each_vector_of<E>(
     shape: &Shape,
     schema: &Value,
-    mut each: impl FnMut(Vector) -> Result<(), E>,
+    mut each: impl FnMut(Made<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
     let accepts = |instance: &Value| check(shape, instance).is_empty();
-    let whole = [
-        (Kind::Minimal, "required properties only", minimal(schema)),
-        (Kind::Typical, "every property", valid(schema, 0)),
-        (
-            Kind::Maximal,
-            "every property at its upper bounds",
-            maximal(schema),
-        ),
-    ];
     let cut = if over_caps(schema) {
         format!(
             " (cut: strings at {MAX_VECTOR_CHARS} characters, arrays and maps at {MAX_VECTOR_ITEMS} items, enums probed at {MAX_VECTOR_ITEMS} values; probes past them left out)"
@@ -214,17 +228,30 @@ fn each_vector_of<E>(
     } else {
         String::new()
     };
+    let mut base = valid(schema, 0);
+    let whole = [
+        (
+            Kind::Minimal,
+            "required properties only",
+            Some(minimal(schema)),
+        ),
+        (Kind::Typical, "every property", None),
+        (
+            Kind::Maximal,
+            "every property at its upper bounds",
+            Some(maximal(schema)),
+        ),
+    ];
     for (kind, note, instance) in whole {
-        let accept = accepts(&instance);
-        each(Vector {
+        let instance = instance.as_ref().unwrap_or(&base);
+        each(Made {
             kind,
             pointer: String::new(),
             note: format!("{note}{cut}"),
             instance,
-            accept,
+            accept: accepts(instance),
         })?;
     }
-    let base = valid(schema, 0);
     // An edit changes the typical instance at its place only, so two edits at one place
     // give equal instances exactly when they leave equal values there (or none). The values
     // already listed at the current place, by a hash of their canonical text (equal values
@@ -232,29 +259,67 @@ fn each_vector_of<E>(
     // Edits come grouped by place, so the list is cleared when the place changes.
     let mut place = None;
     let mut seen: HashMap<u64, Vec<Option<Value>>> = HashMap::new();
-    for edit in edits(schema) {
+    let mut edited = Value::Null;
+    for mut edit in edits(schema) {
         if place.as_deref() != Some(edit.path()) {
             place = Some(edit.path().to_vec());
             seen.clear();
         }
-        let mut instance = base.clone();
-        apply(&mut instance, &edit);
-        let left = at(&instance, edit.path());
+        // A value set where the typical instance already has one is swapped in, and back
+        // out after (the edit holds the typical value meanwhile); any other edit is made on
+        // a copy.
+        let swapped = match &mut edit {
+            Edit::Set(path, p) => swap_at(&mut base, path, &mut p.value),
+            _ => false,
+        };
+        let instance = if swapped {
+            &base
+        } else {
+            edited.clone_from(&base);
+            apply(&mut edited, &edit);
+            &edited
+        };
+        let left = at(instance, edit.path());
         let listed = seen.entry(left.map_or(0, text_hash)).or_default();
-        if listed.iter().any(|l| l.as_ref() == left) {
-            continue;
+        let fresh = !listed.iter().any(|l| l.as_ref() == left);
+        let done = if fresh {
+            listed.push(left.cloned());
+            each(Made {
+                kind: edit.kind(),
+                pointer: pointer(edit.path()),
+                note: edit.note(),
+                instance,
+                accept: accepts(instance),
+            })
+        } else {
+            Ok(())
+        };
+        if swapped && let Edit::Set(path, p) = &mut edit {
+            swap_at(&mut base, path, &mut p.value);
         }
-        listed.push(left.cloned());
-        let accept = accepts(&instance);
-        each(Vector {
-            kind: edit.kind(),
-            pointer: pointer(edit.path()),
-            note: edit.note(),
-            instance,
-            accept,
-        })?;
+        done?;
     }
     Ok(())
+}
+
+/// Swaps `value` with the value at `path` of `v`, when there is one there (else changes
+/// nothing and says so).
+fn swap_at(v: &mut Value, path: &[String], value: &mut Value) -> bool {
+    let Some((last, parent)) = path.split_last() else {
+        return false;
+    };
+    let slot = parent
+        .iter()
+        .try_fold(v, |cur, k| cur.get_mut(k))
+        .and_then(Value::as_object_mut)
+        .and_then(|obj| obj.get_mut(last));
+    match slot {
+        Some(slot) => {
+            std::mem::swap(slot, value);
+            true
+        }
+        None => false,
+    }
 }
 
 /// The value at `path` (property names from the root) of `v`, if there is one.
@@ -446,7 +511,7 @@ pub fn valid(schema: &Value, i: usize) -> Value {
 /// least `minLength` (to exactly `len` when given), never over `maxLength`.
 fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
     if let Some(p) = schema.get("pattern").and_then(Value::as_str)
-        && let Some(s) = pattern_example(p)
+        && let Some(s) = example_of(p)
     {
         return s;
     }
@@ -581,6 +646,29 @@ pub fn pattern_example(pattern: &str) -> Option<String> {
     (re.is_match(&out) == Ok(true)).then_some(out)
 }
 
+/// How many patterns' examples [`example_of`] keeps per thread before it starts over.
+const EXAMPLES_KEPT: usize = 4096;
+
+/// [`pattern_example`] of `pattern`, worked out once per pattern on this thread: a field type
+/// shared by many tools gives its example to every vector of all of them.
+fn example_of(pattern: &str) -> Option<String> {
+    thread_local! {
+        static EXAMPLES: std::cell::RefCell<HashMap<String, Option<String>>> =
+            std::cell::RefCell::default();
+    }
+    EXAMPLES.with_borrow_mut(|kept| {
+        if let Some(example) = kept.get(pattern) {
+            return example.clone();
+        }
+        let example = pattern_example(pattern);
+        if kept.len() >= EXAMPLES_KEPT {
+            kept.clear();
+        }
+        kept.insert(pattern.to_string(), example.clone());
+        example
+    })
+}
+
 /// Values of `schema` at and around every bound, each enum value and a wrong one, values of
 /// every JSON type, and strings of non-BMP characters; for an array, also arrays of each probe
 /// of its items.
@@ -622,6 +710,14 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         "string" => string_probes(schema, &mut out),
         "integer" | "number" => number_probes(schema, want == "integer", &mut out),
         "object" if let Some(values) = map_values(schema) => {
+            // The entries of every size probe: each probe takes the first ones.
+            let longest = ["minProperties", "maxProperties"]
+                .into_iter()
+                .filter_map(|key| count(schema, key))
+                .map(|n| n.saturating_add(1).min(MAX_ARRAY_ITEMS + 1))
+                .max()
+                .unwrap_or(0);
+            let pool: Vec<Value> = (0..longest).map(|j| valid(values, j)).collect();
             for key in ["minProperties", "maxProperties"] {
                 if let Some(n) = count(schema, key) {
                     for (len, d) in around(n) {
@@ -629,7 +725,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
                         out.push(probe(
                             Kind::Bound,
                             format!("{key}{d}"),
-                            map_of(len, |j| valid(values, j)),
+                            map_of(len, |j| pool[j].clone()),
                         ));
                     }
                 }
@@ -645,15 +741,22 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         "array" => {
             let items = schema.get("items").unwrap_or(&Value::Null);
             let item = valid(items, 0);
+            // The distinct items of every length probe: each probe takes a prefix.
+            let longest = ["minItems", "maxItems"]
+                .into_iter()
+                .filter_map(|key| count(schema, key))
+                .map(|n| n.saturating_add(1).min(MAX_ARRAY_ITEMS + 1))
+                .max()
+                .unwrap_or(0);
+            let pool: Vec<Value> = (0..longest).map(|j| valid(items, j)).collect();
             for key in ["minItems", "maxItems"] {
                 if let Some(n) = count(schema, key) {
                     for (len, d) in around(n) {
                         let len = len.min(MAX_ARRAY_ITEMS + 1);
-                        let distinct: Vec<Value> = (0..len).map(|j| valid(items, j)).collect();
                         out.push(probe(
                             Kind::Bound,
                             format!("{key}{d}, distinct items"),
-                            Value::Array(distinct),
+                            Value::Array(pool[..len].to_vec()),
                         ));
                         out.push(probe(
                             Kind::Bound,
@@ -1033,7 +1136,7 @@ fn json_to(buf: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
 }
 
 /// The rest of a vector's line after its [`Head`]: `,"kind":…,"expect":…}` and the newline.
-fn tail(v: &Vector, buf: &mut Vec<u8>) {
+fn tail(v: &Made<'_>, buf: &mut Vec<u8>) {
     buf.extend_from_slice(b",\"kind\":");
     json_to(buf, v.kind.as_str());
     buf.extend_from_slice(b",\"pointer\":");
@@ -1041,7 +1144,7 @@ fn tail(v: &Vector, buf: &mut Vec<u8>) {
     buf.extend_from_slice(b",\"note\":");
     json_to(buf, &v.note);
     buf.extend_from_slice(b",\"instance\":");
-    json_to(buf, &v.instance);
+    json_to(buf, v.instance);
     buf.extend_from_slice(b",\"expect\":");
     json_to(buf, if v.accept { "accept" } else { "reject" });
     buf.extend_from_slice(b"}\n");
@@ -1050,8 +1153,8 @@ fn tail(v: &Vector, buf: &mut Vec<u8>) {
 /// The written tails of earlier sides, by the validating part of their schema.
 #[derive(Default)]
 struct Kept {
-    /// Per schema key: every line's tail, one after another, and where each ends.
-    sides: HashMap<[u8; 32], (Vec<u8>, Vec<usize>)>,
+    /// Per schema key: every line's tail, in order.
+    sides: HashMap<[u8; 32], Vec<Box<[u8]>>>,
     bytes: usize,
 }
 
@@ -1066,17 +1169,16 @@ impl Kept {
     ) -> Result<(), WriteError> {
         let schema = &super::schema::parse(text);
         let key = validating_key(schema);
-        if let Some((tails, ends)) = self.sides.get(&key) {
-            let mut start = 0;
-            for (i, &end) in ends.iter().enumerate() {
+        if let Some(tails) = self.sides.get(&key) {
+            for (i, tail) in tails.iter().enumerate() {
                 head.write(i, out).map_err(WriteError::Io)?;
-                out.write_all(&tails[start..end]).map_err(WriteError::Io)?;
-                start = end;
+                out.write_all(tail).map_err(WriteError::Io)?;
             }
             return Ok(());
         }
         let room = REUSE_BYTES.saturating_sub(self.bytes + key.len());
-        let mut keep = Some((Vec::new(), Vec::new()));
+        // Each tail in a buffer of its own size: kept tails are never moved to grow.
+        let mut keep = Some((Vec::new(), 0));
         let mut line = Vec::new();
         let mut i = 0;
         each_vector_of(shape_of_parsed(schema, text)?, schema, |v| {
@@ -1085,19 +1187,19 @@ impl Kept {
             head.write(i, out).map_err(WriteError::Io)?;
             out.write_all(&line).map_err(WriteError::Io)?;
             i += 1;
-            if let Some((tails, ends)) = &mut keep {
-                if tails.len() + line.len() > room {
+            if let Some((tails, bytes)) = &mut keep {
+                *bytes += line.len() + std::mem::size_of::<Box<[u8]>>();
+                if *bytes > room {
                     keep = None;
                 } else {
-                    tails.extend_from_slice(&line);
-                    ends.push(tails.len());
+                    tails.push(Box::from(&line[..]));
                 }
             }
             Ok::<(), WriteError>(())
         })?;
-        if let Some((tails, ends)) = keep {
-            self.bytes += key.len() + tails.len() + ends.len() * std::mem::size_of::<usize>();
-            self.sides.insert(key, (tails, ends));
+        if let Some((tails, bytes)) = keep {
+            self.bytes += key.len() + bytes;
+            self.sides.insert(key, tails);
         }
         Ok(())
     }

@@ -556,6 +556,21 @@ pub fn check(shape: &Shape, value: &Value) -> Vec<Violation> {
     out
 }
 
+/// How many allowed values a violation lists; the rest are counted.
+const LISTED_VALUES: usize = 32;
+
+/// `must be one of …` over the allowed `values`: the first [`LISTED_VALUES`] of them and how
+/// many more there are, so the message for an enum of many values stays the size of one line.
+fn one_of(values: impl ExactSizeIterator<Item = String>) -> String {
+    let more = values.len().saturating_sub(LISTED_VALUES);
+    let list: Vec<String> = values.take(LISTED_VALUES).collect();
+    if more == 0 {
+        format!("must be one of {}", list.join(", "))
+    } else {
+        format!("must be one of {}, … ({more} more)", list.join(", "))
+    }
+}
+
 fn push(out: &mut Vec<Violation>, path: &str, reason: impl Into<String>) {
     out.push(Violation {
         path: path.to_string(),
@@ -632,8 +647,7 @@ fn string(rule: &StrRule, s: &str, path: &str, out: &mut Vec<Violation>) {
     if let Some(values) = rule.values
         && !values.contains(&s)
     {
-        let list: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
-        push(out, path, format!("must be one of {}", list.join(", ")));
+        push(out, path, one_of(values.iter().map(|v| format!("{v:?}"))));
     }
     // JSON Schema counts characters as Unicode code points; a Rust `char` is a scalar value,
     // and JSON text in a `String` holds no lone surrogates.
@@ -710,8 +724,7 @@ fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Vec<Violation>) {
     if let Some(values) = rule.values
         && !values.iter().any(|&b| compare(n, b) == Ordering::Equal)
     {
-        let list: Vec<String> = values.iter().map(|&b| show(b)).collect();
-        push(out, path, format!("must be one of {}", list.join(", ")));
+        push(out, path, one_of(values.iter().map(|&b| show(b))));
     }
     if let Some(b) = rule.min
         && compare(n, b) == Ordering::Less
@@ -894,12 +907,11 @@ fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mu
         }
         (Some(_), None) => {
             push_token(path, rule.discriminator);
-            let list: Vec<String> = rule
-                .variants
-                .iter()
-                .map(|(n, _)| format!("{n:?}"))
-                .collect();
-            push(out, path, format!("must be one of {}", list.join(", ")));
+            push(
+                out,
+                path,
+                one_of(rule.variants.iter().map(|(n, _)| format!("{n:?}"))),
+            );
         }
     }
     path.truncate(len);
@@ -1122,6 +1134,28 @@ mod tests {
         unique: true,
         items: Shape::Named(|| &ITEM),
     });
+
+    /// A value outside an enum of many values is told the first 32 and how many more there
+    /// are, not the whole list.
+    #[test]
+    fn a_violation_lists_at_most_32_enum_values() {
+        let values: Vec<&'static str> = (0..1000)
+            .map(|i| &*Box::leak(format!("v{i}").into_boxed_str()))
+            .collect();
+        let rule: &'static StrRule = Box::leak(Box::new(
+            StrRule::ANY.values(Box::leak(values.into_boxed_slice())),
+        ));
+        let found = check(&Shape::String(rule), &json!("nope"));
+        assert_eq!(found.len(), 1);
+        let listed: Vec<String> = (0..32).map(|i| format!("\"v{i}\"")).collect();
+        assert_eq!(
+            found[0].reason,
+            format!("must be one of {}, … (968 more)", listed.join(", "))
+        );
+        static SMALL: StrRule = StrRule::ANY.values(&["a", "b"]);
+        let small = check(&Shape::String(&SMALL), &json!("c"));
+        assert_eq!(small[0].reason, r#"must be one of "a", "b""#);
+    }
 
     #[test]
     fn reports_every_violation_with_its_pointer() {
