@@ -25,7 +25,7 @@ use super::shape::{shape_of, shape_of_parsed};
 use super::{Artifacts, catalogs_by_name};
 use crate::model::{Catalog, Project, Tool};
 use crate::runtime::Shape;
-use crate::runtime::validate::{check, compile_pattern};
+use crate::runtime::validate::{compile_pattern, conforms};
 use serde_json::{Number, Value, json};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -220,7 +220,7 @@ fn each_vector_of<E>(
     schema: &Value,
     mut each: impl FnMut(Made<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let accepts = |instance: &Value| check(shape, instance).is_empty();
+    let accepts = |instance: &Value| conforms(shape, instance);
     let cut = if over_caps(schema) {
         format!(
             " (cut: strings at {MAX_VECTOR_CHARS} characters, arrays and maps at {MAX_VECTOR_ITEMS} items, enums probed at {MAX_VECTOR_ITEMS} values; probes past them left out)"
@@ -365,28 +365,36 @@ fn pointer(path: &[String]) -> String {
         .collect()
 }
 
+/// The member `name` of `schema`. A schema object has a handful of members, so they are
+/// compared in turn rather than hashed; a large object is looked up by hash.
+fn member<'v>(schema: &'v Value, name: &str) -> Option<&'v Value> {
+    let map = schema.as_object()?;
+    if map.len() > 16 {
+        return map.get(name);
+    }
+    map.iter().find_map(|(k, v)| (k == name).then_some(v))
+}
+
 fn num(schema: &Value, key: &str) -> Option<f64> {
-    schema.get(key).and_then(Value::as_f64)
+    member(schema, key).and_then(Value::as_f64)
 }
 
 fn count(schema: &Value, key: &str) -> Option<usize> {
-    schema
-        .get(key)
+    member(schema, key)
         .and_then(Value::as_u64)
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// The schema's type; of a nullable one (`[T, "null"]`), `T`.
 fn ty(schema: &Value) -> Option<&str> {
-    match schema.get("type")? {
+    match member(schema, "type")? {
         Value::Array(types) => types.first().and_then(Value::as_str),
         t => t.as_str(),
     }
 }
 
 fn is_nullable(schema: &Value) -> bool {
-    schema
-        .get("type")
+    member(schema, "type")
         .and_then(Value::as_array)
         .is_some_and(|t| t.iter().any(|t| t == "null"))
 }
@@ -394,8 +402,7 @@ fn is_nullable(schema: &Value) -> bool {
 /// A `union`'s variant for the `i`-th instance: the object branches of `oneOf` in turn (a
 /// nullable union's `{"type": "null"}` branch aside).
 fn variant(schema: &Value, i: usize) -> Option<&Value> {
-    let branches: Vec<&Value> = schema
-        .get("oneOf")?
+    let branches: Vec<&Value> = member(schema, "oneOf")?
         .as_array()?
         .iter()
         .filter(|b| ty(b) == Some("object"))
@@ -408,9 +415,7 @@ fn variant(schema: &Value, i: usize) -> Option<&Value> {
 /// optional).
 fn map_values(schema: &Value) -> Option<&Value> {
     let named = properties(schema).next().is_some();
-    schema
-        .get("additionalProperties")
-        .filter(|v| v.is_object() && !named)
+    member(schema, "additionalProperties").filter(|v| v.is_object() && !named)
 }
 
 /// `n` entries `k0`, `k1`, … of a map, each value from `value(j)`.
@@ -419,16 +424,14 @@ fn map_of(n: usize, value: impl Fn(usize) -> Value) -> Value {
 }
 
 fn properties(schema: &Value) -> impl Iterator<Item = (&String, &Value)> {
-    schema
-        .get("properties")
+    member(schema, "properties")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
 }
 
 fn is_required(schema: &Value, name: &str) -> bool {
-    schema
-        .get("required")
+    member(schema, "required")
         .and_then(Value::as_array)
         .is_some_and(|r| r.iter().any(|v| v == name))
 }
@@ -463,10 +466,10 @@ fn number(v: f64, integer: bool) -> Value {
 /// A value of `schema` that satisfies every bound; `i` varies it (distinct items, enum
 /// values in turn).
 pub fn valid(schema: &Value, i: usize) -> Value {
-    if let Some(c) = schema.get("const") {
+    if let Some(c) = member(schema, "const") {
         return c.clone();
     }
-    if let Some(values) = schema.get("enum").and_then(Value::as_array)
+    if let Some(values) = member(schema, "enum").and_then(Value::as_array)
         && !values.is_empty()
     {
         return values[i % values.len()].clone();
@@ -490,7 +493,7 @@ pub fn valid(schema: &Value, i: usize) -> Value {
             let n = n
                 .min(count(schema, "maxItems").unwrap_or(n))
                 .min(MAX_VECTOR_ITEMS);
-            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = member(schema, "items").unwrap_or(&Value::Null);
             Value::Array((0..n).map(|j| valid(items, i + j)).collect())
         }
         Some("string") => json!(valid_string(schema, i, None)),
@@ -510,13 +513,12 @@ pub fn valid(schema: &Value, i: usize) -> Value {
 /// A string of `schema`: its pattern's example, its format's, or `i` padded with `a` to at
 /// least `minLength` (to exactly `len` when given), never over `maxLength`.
 fn valid_string(schema: &Value, i: usize, len: Option<usize>) -> String {
-    if let Some(p) = schema.get("pattern").and_then(Value::as_str)
+    if let Some(p) = member(schema, "pattern").and_then(Value::as_str)
         && let Some(s) = example_of(p)
     {
         return s;
     }
-    if let Some(s) = schema
-        .get("format")
+    if let Some(s) = member(schema, "format")
         .and_then(Value::as_str)
         .and_then(format_example)
     {
@@ -558,7 +560,7 @@ pub fn maximal(schema: &Value) -> Value {
 /// [`maximal`], the `i`-th of distinct ones (items of a `uniqueItems` array): strings vary
 /// their first characters, numbers step down from the upper bound.
 fn maximal_at(schema: &Value, i: usize) -> Value {
-    if schema.get("enum").is_some() || schema.get("const").is_some() {
+    if member(schema, "enum").is_some() || member(schema, "const").is_some() {
         return valid(schema, i);
     }
     match ty(schema) {
@@ -577,7 +579,7 @@ fn maximal_at(schema: &Value, i: usize) -> Value {
                 .collect(),
         ),
         Some("array") => {
-            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = member(schema, "items").unwrap_or(&Value::Null);
             let n = count(schema, "maxItems")
                 .unwrap_or(1)
                 .min(MAX_ARRAY_ITEMS)
@@ -691,7 +693,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         probe(kind, format!("a value of type {t}"), v)
     })
     .collect();
-    let listed = match (schema.get("const"), schema.get("enum")) {
+    let listed = match (member(schema, "const"), member(schema, "enum")) {
         (Some(c), _) => Some(std::slice::from_ref(c)),
         (None, Some(Value::Array(values))) => Some(&values[..]),
         _ => None,
@@ -739,7 +741,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
             }
         }
         "array" => {
-            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = member(schema, "items").unwrap_or(&Value::Null);
             let item = valid(items, 0);
             // The distinct items of every length probe: each probe takes a prefix.
             let longest = ["minItems", "maxItems"]
@@ -896,7 +898,7 @@ fn number_probes(schema: &Value, integer: bool, out: &mut Vec<Probe>) {
         // An integer bound steps exactly, in 128 bits: `minimum - 1` of `i64::MIN + 1` is
         // `i64::MIN`, not the double nearest to it. A step that leaves the 64-bit range is
         // left out: JSON read into doubles cannot tell it from the bound.
-        if integer && let Some(b) = schema.get(key).and_then(Value::as_i64) {
+        if integer && let Some(b) = member(schema, key).and_then(Value::as_i64) {
             let b = i128::from(b);
             for (v, note) in [
                 (b - 1, format!("{key} - 1")),
@@ -1095,7 +1097,9 @@ pub fn write_records(
 /// What a vector line says of its tool and side, before its vector: the `id` up to its index,
 /// then `catalog` … `side` written out.
 struct Head {
-    id: String,
+    /// `{"id":"` and the id up to its index, JSON-escaped (the index is digits, which need
+    /// no escape, so the line's id is this, the index and `"`).
+    id: Vec<u8>,
     rest: Vec<u8>,
 }
 
@@ -1116,16 +1120,17 @@ impl Head {
             rest.extend_from_slice(format!(",\"{key}\":").as_bytes());
             json_to(&mut rest, value);
         }
-        Head {
-            id: format!("{catalog}/{tool}/{side}/"),
-            rest,
-        }
+        let mut id = b"{\"id\":".to_vec();
+        json_to(&mut id, &format!("{catalog}/{tool}/{side}/"));
+        // Without its closing quote: the index comes before it.
+        id.pop();
+        Head { id, rest }
     }
 
     /// Writes the start of line `i` of the side: `{"id":…,…,"side":…`.
     fn write(&self, i: usize, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        out.write_all(b"{\"id\":")?;
-        serde_json::to_writer(&mut *out, &format!("{}{i}", self.id))?;
+        out.write_all(&self.id)?;
+        write!(out, "{i}\"")?;
         out.write_all(&self.rest)
     }
 }

@@ -14,7 +14,7 @@ use crate::runtime::pattern::{Compiled, Undecided};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
 
 /// One broken rule: where (a JSON Pointer into the checked value, `""` for the root) and why.
@@ -550,10 +550,19 @@ pub trait Validate: Serialize {
 
 /// Every violation of `shape` by `value`.
 pub fn check(shape: &Shape, value: &Value) -> Vec<Violation> {
-    let mut out = Vec::new();
-    let mut path = String::new();
-    walk(shape, value, &mut path, &mut out);
-    out
+    let mut out = Found::All(Vec::new());
+    walk(shape, value, &mut String::new(), &mut out);
+    match out {
+        Found::All(found) => found,
+        Found::Any(_) => Vec::new(),
+    }
+}
+
+/// Whether `value` keeps `shape`: [`check`] finds nothing, without composing its messages.
+pub fn conforms(shape: &Shape, value: &Value) -> bool {
+    let mut out = Found::Any(false);
+    walk(shape, value, &mut String::new(), &mut out);
+    out.count() == 0
 }
 
 /// How many allowed values a violation lists; the rest are counted.
@@ -571,11 +580,32 @@ fn one_of(values: impl ExactSizeIterator<Item = String>) -> String {
     }
 }
 
-fn push(out: &mut Vec<Violation>, path: &str, reason: impl Into<String>) {
-    out.push(Violation {
-        path: path.to_string(),
-        reason: reason.into(),
-    });
+/// What a walk collects: every violation, or only whether there is one (then no message is
+/// made).
+enum Found {
+    All(Vec<Violation>),
+    Any(bool),
+}
+
+impl Found {
+    /// How many violations were found (at most 1 when only whether there is one is kept).
+    fn count(&self) -> usize {
+        match self {
+            Found::All(v) => v.len(),
+            Found::Any(any) => usize::from(*any),
+        }
+    }
+}
+
+/// Records a violation at `path`; `reason` is only called when messages are kept.
+fn push(out: &mut Found, path: &str, reason: impl FnOnce() -> String) {
+    match out {
+        Found::All(v) => v.push(Violation {
+            path: path.to_string(),
+            reason: reason(),
+        }),
+        Found::Any(any) => *any = true,
+    }
 }
 
 /// Appends `/token` to a JSON Pointer (RFC 6901: `~` → `~0`, `/` → `~1`).
@@ -601,16 +631,16 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation>) {
+fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Found) {
     match (shape, value) {
         (Shape::Named(f), v) => walk(f(), v, path, out),
         (Shape::Any, _) | (Shape::Nullable(_), Value::Null) => {}
         (Shape::Nullable(inner), v) => walk(inner, v, path, out),
         (Shape::Const(rule), v) => {
-            let before = out.len();
+            let before = out.count();
             walk(&rule.base, v, path, out);
-            if out.len() == before && !rule.admits(v) {
-                push(out, path, format!("must be {}", rule.show()));
+            if out.count() == before && !rule.admits(v) {
+                push(out, path, || format!("must be {}", rule.show()));
             }
         }
         (Shape::Map(rule), Value::Object(map)) => entries(rule, map, path, out),
@@ -620,7 +650,7 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
             if n.as_f64()
                 .is_some_and(|f| f.fract() == 0.0 && beyond_i64(f)) =>
         {
-            push(out, path, "outside the 64-bit integer range");
+            push(out, path, || "outside the 64-bit integer range".into());
         }
         (Shape::Number(rule), Value::Number(n)) => number(rule, n, path, out),
         (Shape::Boolean, Value::Bool(_)) => {}
@@ -638,16 +668,20 @@ fn walk(shape: &Shape, value: &Value, path: &mut String, out: &mut Vec<Violation
                 // Both match every value above; listed so the match stays exhaustive.
                 Shape::Any | Shape::Nullable(_) | Shape::Const(_) => "a value",
             };
-            push(out, path, format!("expected {want}, found {}", kind_of(v)));
+            push(out, path, || {
+                format!("expected {want}, found {}", kind_of(v))
+            });
         }
     }
 }
 
-fn string(rule: &StrRule, s: &str, path: &str, out: &mut Vec<Violation>) {
+fn string(rule: &StrRule, s: &str, path: &str, out: &mut Found) {
     if let Some(values) = rule.values
         && !values.contains(&s)
     {
-        push(out, path, one_of(values.iter().map(|v| format!("{v:?}"))));
+        push(out, path, || {
+            one_of(values.iter().map(|v| format!("{v:?}")))
+        });
     }
     // JSON Schema counts characters as Unicode code points; a Rust `char` is a scalar value,
     // and JSON text in a `String` holds no lone surrogates.
@@ -655,28 +689,26 @@ fn string(rule: &StrRule, s: &str, path: &str, out: &mut Vec<Violation>) {
     if let Some(min) = rule.min_length
         && len < min
     {
-        push(out, path, format!("shorter than {min} characters"));
+        push(out, path, || format!("shorter than {min} characters"));
     }
     if let Some(max) = rule.max_length
         && len > max
     {
-        push(out, path, format!("longer than {max} characters"));
+        push(out, path, || format!("longer than {max} characters"));
     }
     if let Some(p) = rule.pattern {
         match p.matches(s) {
             Ok(true) => {}
-            Ok(false) => push(
-                out,
-                path,
-                format!("does not match the pattern {:?}", p.source()),
-            ),
-            Err(undecided) => push(out, path, format!("{undecided} {:?}", p.source())),
+            Ok(false) => push(out, path, || {
+                format!("does not match the pattern {:?}", p.source())
+            }),
+            Err(undecided) => push(out, path, || format!("{undecided} {:?}", p.source())),
         }
     }
     if let Some(f) = rule.format
         && !f.matches(s)
     {
-        push(out, path, format!("not a valid {}", f.as_str()));
+        push(out, path, || format!("not a valid {}", f.as_str()));
     }
 }
 
@@ -720,36 +752,38 @@ fn show(b: Bound) -> String {
     }
 }
 
-fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Vec<Violation>) {
+fn number(rule: &NumRule, n: &Number, path: &str, out: &mut Found) {
     if let Some(values) = rule.values
         && !values.iter().any(|&b| compare(n, b) == Ordering::Equal)
     {
-        push(out, path, one_of(values.iter().map(|&b| show(b))));
+        push(out, path, || one_of(values.iter().map(|&b| show(b))));
     }
     if let Some(b) = rule.min
         && compare(n, b) == Ordering::Less
     {
-        push(out, path, format!("less than the minimum {}", show(b)));
+        push(out, path, || format!("less than the minimum {}", show(b)));
     }
     if let Some(b) = rule.max
         && compare(n, b) == Ordering::Greater
     {
-        push(out, path, format!("greater than the maximum {}", show(b)));
+        push(out, path, || {
+            format!("greater than the maximum {}", show(b))
+        });
     }
     if let Some(b) = rule.exclusive_min
         && compare(n, b) != Ordering::Greater
     {
-        push(out, path, format!("must be greater than {}", show(b)));
+        push(out, path, || format!("must be greater than {}", show(b)));
     }
     if let Some(b) = rule.exclusive_max
         && compare(n, b) != Ordering::Less
     {
-        push(out, path, format!("must be less than {}", show(b)));
+        push(out, path, || format!("must be less than {}", show(b)));
     }
     if let Some(b) = rule.multiple_of
         && !is_multiple(n, b)
     {
-        push(out, path, format!("not a multiple of {}", show(b)));
+        push(out, path, || format!("not a multiple of {}", show(b)));
     }
 }
 
@@ -814,17 +848,17 @@ fn shortest_decimal(f: f64) -> Option<(u128, i32)> {
     Some((digits, exp))
 }
 
-fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Vec<Violation>) {
+fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Found) {
     let n = items.len() as u64;
     if let Some(min) = rule.min_items
         && n < min
     {
-        push(out, path, format!("fewer than {min} items"));
+        push(out, path, || format!("fewer than {min} items"));
     }
     if let Some(max) = rule.max_items
         && n > max
     {
-        push(out, path, format!("more than {max} items"));
+        push(out, path, || format!("more than {max} items"));
     }
     if rule.unique {
         let dup = items
@@ -832,28 +866,29 @@ fn array(rule: &ArrayRule, items: &[Value], path: &mut String, out: &mut Vec<Vio
             .enumerate()
             .any(|(i, a)| items[..i].iter().any(|b| json_equal(a, b)));
         if dup {
-            push(out, path, "items are not unique");
+            push(out, path, || "items are not unique".into());
         }
     }
     let len = path.len();
     for (i, item) in items.iter().enumerate() {
-        push_token(path, &i.to_string());
+        // An index needs no escape.
+        let _ = write!(path, "/{i}");
         walk(&rule.items, item, path, out);
         path.truncate(len);
     }
 }
 
-fn entries(rule: &MapRule, map: &Map<String, Value>, path: &mut String, out: &mut Vec<Violation>) {
+fn entries(rule: &MapRule, map: &Map<String, Value>, path: &mut String, out: &mut Found) {
     let n = map.len() as u64;
     if let Some(min) = rule.min_entries
         && n < min
     {
-        push(out, path, format!("fewer than {min} entries"));
+        push(out, path, || format!("fewer than {min} entries"));
     }
     if let Some(max) = rule.max_entries
         && n > max
     {
-        push(out, path, format!("more than {max} entries"));
+        push(out, path, || format!("more than {max} entries"));
     }
     object(rule.fields, None, map, path, out, Some(&rule.values));
 }
@@ -882,7 +917,7 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
 
 /// The variant the discriminator names, checked as a closed object; a missing or unknown
 /// discriminator is one violation at its own path (no variant's fields are then checked).
-fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mut Vec<Violation>) {
+fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mut Found) {
     let len = path.len();
     let tag = map.get(rule.discriminator);
     let found = tag
@@ -903,15 +938,13 @@ fn union(rule: &UnionRule, map: &Map<String, Value>, path: &mut String, out: &mu
         }
         (None, _) => {
             push_token(path, rule.discriminator);
-            push(out, path, "required field is missing");
+            push(out, path, || "required field is missing".into());
         }
         (Some(_), None) => {
             push_token(path, rule.discriminator);
-            push(
-                out,
-                path,
-                one_of(rule.variants.iter().map(|(n, _)| format!("{n:?}"))),
-            );
+            push(out, path, || {
+                one_of(rule.variants.iter().map(|(n, _)| format!("{n:?}")))
+            });
         }
     }
     path.truncate(len);
@@ -924,7 +957,7 @@ fn object(
     tag: Option<&str>,
     map: &Map<String, Value>,
     path: &mut String,
-    out: &mut Vec<Violation>,
+    out: &mut Found,
     rest: Option<&Shape>,
 ) {
     let len = path.len();
@@ -932,7 +965,7 @@ fn object(
         push_token(path, f.name);
         match map.get(f.name) {
             Some(v) => walk(&f.shape, v, path, out),
-            None if f.required => push(out, path, "required field is missing"),
+            None if f.required => push(out, path, || "required field is missing".into()),
             None => {}
         }
         path.truncate(len);
@@ -942,7 +975,7 @@ fn object(
             push_token(path, key);
             match rest {
                 Some(shape) => walk(shape, value, path, out),
-                None => push(out, path, "unknown field"),
+                None => push(out, path, || "unknown field".into()),
             }
             path.truncate(len);
         }
@@ -1306,10 +1339,30 @@ mod tests {
     }
 
     fn number_ok(r: &NumRule, v: Value) -> bool {
-        let mut out = Vec::new();
+        let mut out = Found::All(Vec::new());
         if let Value::Number(n) = v {
             number(r, &n, "", &mut out);
         }
-        out.is_empty()
+        out.count() == 0
+    }
+
+    /// `conforms` agrees with `check` on every kind of violation, with and without one.
+    #[test]
+    fn conforms_is_whether_check_finds_nothing() {
+        let cases = [
+            json!([{"reference": "INV-1"}]),
+            json!([{"reference": "INV-1", "n": 5}, {"reference": "INV-2"}]),
+            json!([]),
+            json!([{"reference": "INV-1"}, {"reference": "INV-1"}]),
+            json!([{"reference": "X"}]),
+            json!([{"reference": "INV-1", "n": 3}]),
+            json!([{"reference": "INV-1", "extra": 1}]),
+            json!([{}]),
+            json!({"reference": "INV-1"}),
+            json!([{"reference": 7}]),
+        ];
+        for v in cases {
+            assert_eq!(conforms(&LIST, &v), check(&LIST, &v).is_empty(), "{v}");
+        }
     }
 }
