@@ -1,6 +1,7 @@
 //! `catalogc lint [PATH…]`: parse, lower and check catalogs; print every finding.
 
 use super::{CliError, Global, Status};
+use crate::contract::{Contracts, Measured};
 use crate::diag::emit::{self, Summary, sarif};
 use crate::diag::{Diagnostic, Level, SourceMap};
 use crate::lint::baseline::Baseline;
@@ -90,7 +91,21 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     let published = !lists.is_empty();
     let project_config =
         super::project_config(&mut loaded.sources, args.config.as_deref(), global)?;
-    let artifacts = super::artifacts(&loaded.project, &super::templates(&project_config)?)?;
+    let templates = super::templates(&project_config)?;
+    // A profile's checks read every tool's whole definition; the rules alone read all of a
+    // contract only for some tools, and of the others their description and how long their
+    // definition is.
+    let (artifacts, measured) = if args.profile.is_some() {
+        let artifacts = super::artifacts(&loaded.project, &templates)?;
+        (Some(artifacts), Measured::default())
+    } else {
+        let keep = |tool: &crate::model::Tool| crate::lint::reads_contract(&args.target, tool);
+        (None, Measured::build(&loaded.project, &templates, keep)?)
+    };
+    let contracts: &dyn Contracts = match &artifacts {
+        Some(artifacts) => artifacts,
+        None => &measured,
+    };
     let profile = match &args.profile {
         Some(name) => Some(super::profile::find(&project_config, name)?.clone()),
         None => None,
@@ -105,12 +120,12 @@ pub fn run(args: &LintArgs, global: &Global) -> Result<Status, CliError> {
     config.targets = args.target.clone();
     config.targets.sort();
     config.targets.dedup();
-    let mut diags = crate::lint::check_project(&loaded, &config, &artifacts);
-    if let Some(p) = &profile {
+    let mut diags = crate::lint::check_project(&loaded, &config, contracts);
+    if let (Some(p), Some(artifacts)) = (&profile, &artifacts) {
         diags.extend(super::profile::diagnostics(
             p,
             &loaded.project,
-            &artifacts,
+            artifacts,
             guard_declared,
             false,
         ));

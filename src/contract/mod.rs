@@ -78,18 +78,25 @@ impl ToolContract {
         cat: &Catalog,
         templates: &Templates,
     ) -> Result<ToolContract, TemplateError> {
-        let mut description = templates.description(cat, tool)?;
-        // Rendering leaves room to grow; the description lives for the whole run.
-        description.shrink_to_fit();
+        let description = rendered(templates, cat, tool)?;
+        Ok(Self::with_description(schemas, tool, description))
+    }
+
+    /// The contract of `tool`, its description already rendered.
+    fn with_description(
+        schemas: &mut schema::Schemas<'_>,
+        tool: &Tool,
+        description: String,
+    ) -> ToolContract {
         let def = schema::definition_of(schemas, tool, &description);
-        Ok(ToolContract {
+        ToolContract {
             description,
             definition: def.text,
             input: def.input,
             output: def.output,
             facts: ContractFacts::of(schemas, tool),
             hashes: OnceLock::new(),
-        })
+        }
     }
 
     /// The MCP tool definition as compact JSON (the bytes `serde_json::to_string` gives).
@@ -138,6 +145,14 @@ impl ToolContract {
     }
 }
 
+/// The description of `tool` rendered from `templates`, without spare room: it lives for
+/// the whole run.
+fn rendered(templates: &Templates, cat: &Catalog, tool: &Tool) -> Result<String, TemplateError> {
+    let mut description = templates.description(cat, tool)?;
+    description.shrink_to_fit();
+    Ok(description)
+}
+
 /// What the four hashes of a tool are taken over, written but not yet canonicalised or
 /// hashed: its rendered description, its two schemas as compact JSON and its
 /// [`ContractFacts`]. Equal inputs give equal hashes, so `breaking` compares these first and
@@ -184,6 +199,139 @@ pub fn tool_hashes(
     Ok(HashInputs::of(cat, tool, templates)?.hashes())
 }
 
+/// `build` of every run of tools of every catalog of `project`, on rayon's threads; a run
+/// shares its catalog's named types' schemas among its tools (a type used in several runs is
+/// written once per run, to the same text). The results are taken back in catalog and tool
+/// order, one list per catalog, so the first failure is the first in that order whatever the
+/// number of threads.
+fn each_run<T: Send>(
+    project: &Project,
+    build: impl Fn(&mut schema::Schemas<'_>, &Catalog, &[Tool]) -> Result<Vec<T>, TemplateError> + Sync,
+) -> Result<Vec<Vec<T>>, TemplateError> {
+    use rayon::prelude::*;
+    let catalogs: Vec<Result<Vec<T>, TemplateError>> = (project.catalogs.par_iter())
+        .map(|cat| {
+            // Counted once per catalog, not by each run: counting walks the whole catalog.
+            let repeated = schema::RepeatedTypes::of(cat);
+            let runs: Vec<Result<Vec<T>, TemplateError>> = (cat.tools)
+                .par_chunks(crate::model::lower::RUN)
+                .map(|run| build(&mut schema::Schemas::sharing(cat, &repeated), cat, run))
+                .collect();
+            let mut tools = Vec::with_capacity(cat.tools.len());
+            for run in runs {
+                tools.extend(run?);
+            }
+            Ok(tools)
+        })
+        .collect();
+    catalogs.into_iter().collect()
+}
+
+/// What the lint rules read of the tools' contracts: each tool's rendered description and
+/// the length of its MCP definition for every tool, and the whole [`ToolContract`] (its
+/// schemas) of the tools whose schemas a rule reads. Tools are named by their indexes into
+/// the project, `project.catalogs[catalog].tools[tool]`.
+pub trait Contracts: Sync {
+    /// The rendered description of the tool.
+    fn description(&self, catalog: usize, tool: usize) -> Option<&str>;
+    /// The length in bytes of the tool's MCP definition as compact JSON
+    /// ([`ToolContract::definition`]).
+    fn definition_len(&self, catalog: usize, tool: usize) -> Option<usize>;
+    /// The tool's whole contract, when it was built.
+    fn tool(&self, catalog: usize, tool: usize) -> Option<&ToolContract>;
+}
+
+impl Contracts for Artifacts {
+    fn description(&self, catalog: usize, tool: usize) -> Option<&str> {
+        Some(&self.tool(catalog, tool)?.description)
+    }
+
+    fn definition_len(&self, catalog: usize, tool: usize) -> Option<usize> {
+        Some(self.tool(catalog, tool)?.definition.len())
+    }
+
+    fn tool(&self, catalog: usize, tool: usize) -> Option<&ToolContract> {
+        Artifacts::tool(self, catalog, tool)
+    }
+}
+
+/// The [`Contracts`] of a project as `lint` needs them: every tool's description and
+/// definition length, and the whole contract only of the tools a caller keeps. A tool that
+/// is not kept has its definition written into a buffer used again for the next tool and
+/// only measured, and no [`ContractFacts`]: most of what [`Artifacts`] holds per tool is its
+/// definition, which the rules only measure.
+#[derive(Debug, Default)]
+pub struct Measured {
+    catalogs: Vec<Vec<MeasuredTool>>,
+}
+
+#[derive(Debug)]
+enum MeasuredTool {
+    Kept(Box<ToolContract>),
+    Measured {
+        description: String,
+        definition_len: usize,
+    },
+}
+
+impl Measured {
+    /// Every tool's description (rendered from `templates`) and definition length, and the
+    /// whole contract of each tool for which `keep` is true. A template that fails stops the
+    /// build with the first failure, as [`Artifacts::build`] does.
+    pub fn build(
+        project: &Project,
+        templates: &Templates,
+        keep: impl Fn(&Tool) -> bool + Sync,
+    ) -> Result<Measured, TemplateError> {
+        let catalogs = each_run(project, |schemas, cat, run| {
+            let mut definition = String::new();
+            (run.iter())
+                .map(|tool| {
+                    let description = rendered(templates, cat, tool)?;
+                    if keep(tool) {
+                        let contract = ToolContract::with_description(schemas, tool, description);
+                        return Ok(MeasuredTool::Kept(Box::new(contract)));
+                    }
+                    definition.clear();
+                    schema::write_definition(&mut definition, schemas, tool, &description);
+                    Ok(MeasuredTool::Measured {
+                        description,
+                        definition_len: definition.len(),
+                    })
+                })
+                .collect()
+        })?;
+        Ok(Measured { catalogs })
+    }
+
+    fn get(&self, catalog: usize, tool: usize) -> Option<&MeasuredTool> {
+        self.catalogs.get(catalog)?.get(tool)
+    }
+}
+
+impl Contracts for Measured {
+    fn description(&self, catalog: usize, tool: usize) -> Option<&str> {
+        match self.get(catalog, tool)? {
+            MeasuredTool::Kept(c) => Some(&c.description),
+            MeasuredTool::Measured { description, .. } => Some(description),
+        }
+    }
+
+    fn definition_len(&self, catalog: usize, tool: usize) -> Option<usize> {
+        match self.get(catalog, tool)? {
+            MeasuredTool::Kept(c) => Some(c.definition.len()),
+            MeasuredTool::Measured { definition_len, .. } => Some(*definition_len),
+        }
+    }
+
+    fn tool(&self, catalog: usize, tool: usize) -> Option<&ToolContract> {
+        match self.get(catalog, tool)? {
+            MeasuredTool::Kept(c) => Some(c),
+            MeasuredTool::Measured { .. } => None,
+        }
+    }
+}
+
 /// The contracts of every tool of one catalog, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CatalogContracts {
@@ -202,33 +350,15 @@ impl Artifacts {
     /// Computes every tool's contract. A template that fails to render stops the build with
     /// the first failure (in catalog, then tool order), naming the template.
     pub fn build(project: &Project, templates: &Templates) -> Result<Artifacts, TemplateError> {
-        use rayon::prelude::*;
-        // Runs of tools on rayon's threads, taken back in catalog and tool order: the first
-        // failure is the first in that order whatever the number of threads.
-        let catalogs: Vec<Result<CatalogContracts, TemplateError>> = (project.catalogs.par_iter())
-            .map(|cat| {
-                let runs: Vec<Result<Vec<ToolContract>, TemplateError>> = (cat.tools)
-                    .par_chunks(crate::model::lower::RUN)
-                    .map(|run| {
-                        // A run shares its catalog's named types' schemas among its tools; a
-                        // type used in several runs is written once per run, to the same text.
-                        let mut schemas = schema::Schemas::new(cat);
-                        (run.iter())
-                            .map(|tool| {
-                                ToolContract::build_with(&mut schemas, tool, cat, templates)
-                            })
-                            .collect()
-                    })
-                    .collect();
-                let mut tools = Vec::with_capacity(cat.tools.len());
-                for run in runs {
-                    tools.extend(run?);
-                }
-                Ok(CatalogContracts { tools })
-            })
-            .collect();
+        let catalogs = each_run(project, |schemas, cat, run| {
+            (run.iter())
+                .map(|tool| ToolContract::build_with(schemas, tool, cat, templates))
+                .collect()
+        })?;
         Ok(Artifacts {
-            catalogs: catalogs.into_iter().collect::<Result<_, _>>()?,
+            catalogs: (catalogs.into_iter())
+                .map(|tools| CatalogContracts { tools })
+                .collect(),
         })
     }
 

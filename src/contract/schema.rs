@@ -63,6 +63,7 @@ use crate::model::{
 };
 use crate::runtime::canonical::write_string;
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -175,7 +176,16 @@ impl<'a> Schemas<'a> {
     /// Schemas of the tools of `cat`, sharing the named types its fields use repeatedly.
     pub fn new(cat: &'a Catalog) -> Self {
         let mut ctx = Ctx::new(cat);
-        ctx.repeated = repeated_types(cat);
+        ctx.repeated = Cow::Owned(repeated_types(cat));
+        Schemas { ctx }
+    }
+
+    /// [`Schemas::new`] with the catalog's repeated types counted beforehand by
+    /// [`RepeatedTypes::of`]: the runs of tools of one catalog, each with its own schemas,
+    /// share one count instead of each walking the whole catalog.
+    pub fn sharing(cat: &'a Catalog, repeated: &'a RepeatedTypes<'a>) -> Self {
+        let mut ctx = Ctx::new(cat);
+        ctx.repeated = Cow::Borrowed(&repeated.0);
         Schemas { ctx }
     }
 
@@ -246,32 +256,49 @@ pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) 
     // Room for a typical definition (the description, then about 1.5 KB of schemas and
     // annotations), so that the text is not copied at each doubling on the way.
     let mut out = String::with_capacity(description.len() * 2 + 1536);
-    out.push('{');
-    key(&mut out, "name");
-    write_string(&mut out, &tool.name.value);
-    if let Some(title) = &tool.title {
-        key(&mut out, "title");
-        write_string(&mut out, &title.value);
+    let (input, output) = write_definition(&mut out, schemas, tool, description);
+    Definition {
+        text: out.into_boxed_str(),
+        input,
+        output,
     }
-    key(&mut out, "description");
-    write_string(&mut out, description);
-    key(&mut out, "inputSchema");
+}
+
+/// Appends the text of [`definition_of`] to `out` (empty or not); returns where its input
+/// and output schemas sit in `out`. Written into a buffer used again for the next tool,
+/// this measures a definition without keeping it.
+pub fn write_definition(
+    out: &mut String,
+    schemas: &mut Schemas<'_>,
+    tool: &Tool,
+    description: &str,
+) -> (Range<usize>, Option<Range<usize>>) {
+    out.push('{');
+    key(out, "name");
+    write_string(out, &tool.name.value);
+    if let Some(title) = &tool.title {
+        key(out, "title");
+        write_string(out, &title.value);
+    }
+    key(out, "description");
+    write_string(out, description);
+    key(out, "inputSchema");
     let start = out.len();
-    schemas.write_input(&mut out, tool);
+    schemas.write_input(out, tool);
     let input = start..out.len();
     let mut output = None;
     if tool.output.is_some() {
-        key(&mut out, "outputSchema");
+        key(out, "outputSchema");
         let start = out.len();
-        schemas.write_output(&mut out, tool);
+        schemas.write_output(out, tool);
         output = Some(start..out.len());
     }
     let a = tool.annotations();
-    key(&mut out, "annotations");
+    key(out, "annotations");
     out.push('{');
     if let Some(title) = &tool.title {
-        key(&mut out, "title");
-        write_string(&mut out, &title.value);
+        key(out, "title");
+        write_string(out, &title.value);
     }
     for (k, v) in [
         ("readOnlyHint", a.read_only),
@@ -279,25 +306,21 @@ pub fn definition_of(schemas: &mut Schemas<'_>, tool: &Tool, description: &str) 
         ("idempotentHint", a.idempotent),
         ("openWorldHint", a.open_world),
     ] {
-        key(&mut out, k);
+        key(out, k);
         out.push_str(if v { "true" } else { "false" });
     }
     out.push('}');
     // Only a level other than the default is listed, so a tool without `stability` keeps
     // its definition byte for byte.
     if tool.stability() != crate::model::Stability::Stable {
-        key(&mut out, "_meta");
+        key(out, "_meta");
         out.push('{');
-        key(&mut out, STABILITY_META);
-        write_string(&mut out, tool.stability().as_str());
+        key(out, STABILITY_META);
+        write_string(out, tool.stability().as_str());
         out.push('}');
     }
     out.push('}');
-    Definition {
-        text: out.into_boxed_str(),
-        input,
-        output,
-    }
+    (input, output)
 }
 
 /// Starts an object member: a comma unless it is the object's first (every member follows
@@ -356,7 +379,7 @@ pub struct Ctx<'a> {
     /// The longest `inlining` reached so far.
     deepest: usize,
     /// The named types worth keeping once built: those used in more than one place.
-    repeated: HashSet<&'a str>,
+    repeated: Cow<'a, HashSet<&'a str>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -368,7 +391,7 @@ impl<'a> Ctx<'a> {
             built: HashMap::new(),
             cuts: 0,
             deepest: 0,
-            repeated: HashSet::new(),
+            repeated: Cow::Owned(HashSet::new()),
         }
     }
 
@@ -656,6 +679,17 @@ impl<'a> Ctx<'a> {
             key(out, "uniqueItems");
             out.push_str("true");
         }
+    }
+}
+
+/// The named types a catalog refers to from more than one field (of its tools and types),
+/// counted once for [`Schemas::sharing`].
+pub struct RepeatedTypes<'a>(HashSet<&'a str>);
+
+impl<'a> RepeatedTypes<'a> {
+    /// The repeated named types of `cat`.
+    pub fn of(cat: &'a Catalog) -> Self {
+        RepeatedTypes(repeated_types(cat))
     }
 }
 

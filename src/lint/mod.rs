@@ -17,7 +17,7 @@ pub(crate) mod testkit;
 pub mod text;
 pub mod walk;
 
-use crate::contract::Artifacts;
+use crate::contract::Contracts;
 pub use crate::diag::suggest::did_you_mean;
 use crate::diag::{Diagnostic, FileId, Level, SharedNames, SourceMap};
 use crate::model::{Catalog, Project, Span, Tool};
@@ -218,8 +218,10 @@ pub struct Context<'a> {
     /// The lint configuration (thresholds, forbidden fields).
     pub config: &'a Config,
     /// Every tool's published contract, built once by the run from its templates, so the
-    /// descriptions the rules measure are the ones that are hashed, locked and exported.
-    pub artifacts: &'a Artifacts,
+    /// descriptions the rules measure are the ones that are hashed, locked and exported:
+    /// [`crate::contract::Artifacts`], or for `catalogc lint` the [`crate::contract::Measured`]
+    /// contracts that keep only what the rules read.
+    pub artifacts: &'a dyn Contracts,
 }
 
 impl<'a> Context<'a> {
@@ -228,7 +230,7 @@ impl<'a> Context<'a> {
         project: &'a Project,
         sources: &'a SourceMap,
         config: &'a Config,
-        artifacts: &'a Artifacts,
+        artifacts: &'a dyn Contracts,
     ) -> Self {
         Context {
             project,
@@ -240,9 +242,7 @@ impl<'a> Context<'a> {
 
     /// The rendered description of `project.catalogs[catalog].tools[tool]`.
     pub fn description(&self, catalog: usize, tool: usize) -> &str {
-        self.artifacts
-            .tool(catalog, tool)
-            .map_or("", |c| c.description.as_str())
+        self.artifacts.description(catalog, tool).unwrap_or("")
     }
 }
 
@@ -375,7 +375,7 @@ pub fn run(
     project: &Project,
     sources: &SourceMap,
     config: &Config,
-    artifacts: &Artifacts,
+    artifacts: &dyn Contracts,
 ) -> Vec<Diagnostic> {
     let cx = Context::new(project, sources, config, artifacts);
     let enabled: Vec<(&Rule, Level)> = registry()
@@ -420,6 +420,15 @@ pub fn run(
         (a.file, a.span.start, &a.rule, &a.path).cmp(&(b.file, b.span.start, &b.rule, &b.path))
     });
     out
+}
+
+/// Whether a rule reads more of `tool`'s contract than its description and the length of its
+/// definition: `output/example-invalid` checks the examples of a tool that has some against
+/// its schemas, and `target/dropped-keyword` (`--target`) converts every tool's input
+/// schema with `targets` given. [`crate::contract::Measured`] keeps the whole contract of these
+/// tools only.
+pub fn reads_contract(targets: &[crate::contract::targets::Target], tool: &Tool) -> bool {
+    !targets.is_empty() || !tool.example_calls.is_empty()
 }
 
 /// One rule's findings with each defect of a shared named type kept once: the rules that
@@ -607,7 +616,7 @@ pub const CATEGORY_NAMES: &[&str] = &[
 pub fn check_project(
     loaded: &crate::project::Loaded,
     config: &Config,
-    artifacts: &Artifacts,
+    artifacts: &dyn Contracts,
 ) -> Vec<Diagnostic> {
     // The loading diagnostics (usually few) join the findings, not the other way round:
     // the findings of a hostile catalog are hundreds of thousands, and two lists of them

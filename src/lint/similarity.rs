@@ -105,22 +105,28 @@ pub(crate) fn is_stop_word(word: &str) -> bool {
 /// A light English stemmer, enough to equate `invoices` / `invoice`, `lists` / `list`,
 /// `searches` / `search`, `entries` / `entry`: it only strips plural and third-person endings.
 pub(crate) fn stem(word: &str) -> String {
+    let mut word = word.to_string();
+    stem_in_place(&mut word);
+    word
+}
+
+/// [`stem`] of `word`, written over it.
+fn stem_in_place(word: &mut String) {
     let n = word.len();
+    // Every ending taken off is ASCII, so each cut is at a character boundary.
     if n > 4 && word.ends_with("ies") {
-        return format!("{}y", &word[..n - 3]);
-    }
-    if n > 4
+        word.truncate(n - 3);
+        word.push('y');
+    } else if n > 4
         && (word.ends_with("ches")
             || word.ends_with("shes")
             || word.ends_with("sses")
             || word.ends_with("xes"))
     {
-        return word[..n - 2].to_string();
+        word.truncate(n - 2);
+    } else if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
+        word.truncate(n - 1);
     }
-    if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
-        return word[..n - 1].to_string();
-    }
-    word.to_string()
 }
 
 /// A text as a sparse TF-IDF vector over interned term ids (sorted by id), with its norm.
@@ -162,12 +168,12 @@ impl Terms {
             if is_stop_word(&lower) {
                 continue;
             }
-            let stemmed = stem(&lower);
-            let id = match self.words.get(&stemmed) {
+            stem_in_place(&mut lower);
+            let id = match self.words.get(lower.as_str()) {
                 Some(&id) => id,
                 None => {
                     let id = self.len();
-                    self.words.insert(stemmed, id);
+                    self.words.insert(lower.clone(), id);
                     id
                 }
             };

@@ -114,7 +114,8 @@ impl Cx {
 
         let mut types = Vec::with_capacity(type_nodes.len());
         let mut tools: Vec<Tool> = Vec::with_capacity(lowered_tools);
-        let mut tool_names: HashSet<String> = HashSet::new();
+        let mut tool_names: crate::FastSet<String> =
+            crate::FastSet::with_capacity_and_hasher(lowered_tools, Default::default());
         for (i, node) in doc.nodes().enumerate() {
             // Diagnostics outside a tool name no tool.
             self.tool = None;

@@ -66,10 +66,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         // `{"tools":[` … `]}` around the comma-separated definitions.
         let mut catalog_bytes = r#"{"tools":[]}"#.len();
         for (i, tool) in catalog.tools.iter().enumerate() {
-            let bytes = cx
-                .artifacts
-                .tool(ci, i)
-                .map_or(0, |c| c.definition().len());
+            let bytes = cx.artifacts.definition_len(ci, i).unwrap_or(0);
             catalog_bytes += bytes + usize::from(i > 0);
             if bytes > t.budget_tool_bytes {
                 out.push(
