@@ -712,14 +712,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         "string" => string_probes(schema, &mut out),
         "integer" | "number" => number_probes(schema, want == "integer", &mut out),
         "object" if let Some(values) = map_values(schema) => {
-            // The entries of every size probe: each probe takes the first ones.
-            let longest = ["minProperties", "maxProperties"]
-                .into_iter()
-                .filter_map(|key| count(schema, key))
-                .map(|n| n.saturating_add(1).min(MAX_ARRAY_ITEMS + 1))
-                .max()
-                .unwrap_or(0);
-            let pool: Vec<Value> = (0..longest).map(|j| valid(values, j)).collect();
+            let pool = size_probe_items(schema, ["minProperties", "maxProperties"], values);
             for key in ["minProperties", "maxProperties"] {
                 if let Some(n) = count(schema, key) {
                     for (len, d) in around(n) {
@@ -743,14 +736,7 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
         "array" => {
             let items = member(schema, "items").unwrap_or(&Value::Null);
             let item = valid(items, 0);
-            // The distinct items of every length probe: each probe takes a prefix.
-            let longest = ["minItems", "maxItems"]
-                .into_iter()
-                .filter_map(|key| count(schema, key))
-                .map(|n| n.saturating_add(1).min(MAX_ARRAY_ITEMS + 1))
-                .max()
-                .unwrap_or(0);
-            let pool: Vec<Value> = (0..longest).map(|j| valid(items, j)).collect();
+            let pool = size_probe_items(schema, ["minItems", "maxItems"], items);
             for key in ["minItems", "maxItems"] {
                 if let Some(n) = count(schema, key) {
                     for (len, d) in around(n) {
@@ -786,8 +772,19 @@ pub fn boundary_values(schema: &Value) -> Vec<Probe> {
     out
 }
 
-/// A value of the same JSON type as `values` (an enum's, or a `const` alone) that is none
-/// of them: the wrong-enum probe must fail on the enum, not on its type.
+/// The distinct items (of schema `items`) that the size probes of `schema`'s two count
+/// `bounds` take their first ones from: as many as the longest probe, bound + 1, cut at
+/// [`MAX_ARRAY_ITEMS`] + 1.
+fn size_probe_items(schema: &Value, bounds: [&str; 2], items: &Value) -> Vec<Value> {
+    let longest = bounds
+        .into_iter()
+        .filter_map(|key| count(schema, key))
+        .map(|n| n.saturating_add(1).min(MAX_ARRAY_ITEMS + 1))
+        .max()
+        .unwrap_or(0);
+    (0..longest).map(|j| valid(items, j)).collect()
+}
+
 /// The enum values that get a vector each: all of them, or for an enum of more than
 /// [`MAX_VECTOR_ITEMS`] values the first `MAX_VECTOR_ITEMS - 1` and the last, so a huge
 /// enum's export stays the size of a small one's.
@@ -802,6 +799,8 @@ fn enum_probed(values: &[Value]) -> impl Iterator<Item = &Value> {
         .chain(values.get(head..).and_then(<[Value]>::last))
 }
 
+/// A value of the same JSON type as `values` (an enum's, or a `const` alone) that is none
+/// of them: the wrong-enum probe must fail on the enum, not on its type.
 fn not_listed(values: &[Value]) -> Value {
     match values.first() {
         Some(Value::Number(_)) => {
