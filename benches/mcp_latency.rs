@@ -26,13 +26,9 @@ const WARM_UP: usize = 50;
 fn server_binary() -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
-        // The bench profile: the release profile with the SDK at full optimisation (the
-        // release profile lowers it, Cargo.toml), so the served call is timed as optimised
-        // as the rest. Its output goes to the release folder, as the release profile's does.
         .args([
             "build",
-            "--profile",
-            "bench",
+            "--release",
             "--quiet",
             "--example",
             "billing_server",
@@ -42,7 +38,7 @@ fn server_binary() -> Result<PathBuf, String> {
         .status()
         .map_err(|e| format!("cargo build: {e}"))?;
     if !status.success() {
-        return Err("cargo build --profile bench --example billing_server failed".into());
+        return Err("cargo build --release --example billing_server failed".into());
     }
     // The build above goes where cargo puts this bench's own build (CARGO_TARGET_DIR when set).
     let target = std::env::var_os("CARGO_TARGET_DIR")
