@@ -6,7 +6,7 @@ use super::{CliError, Global, Status};
 use crate::diag::emit::{self, Summary};
 use crate::project;
 use rmcp::ServiceExt;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -107,16 +107,26 @@ fn list_tools(endpoint: &Endpoint<'_>, timeout: Duration) -> Result<Vec<Value>, 
 }
 
 async fn fetch(endpoint: &Endpoint<'_>) -> Result<Vec<Value>, String> {
+    // The child of `--server`, killed when this function returns (`kill_on_drop`) however it
+    // returns: MCP over stdio is newline-delimited JSON on its stdin and stdout, which the
+    // SDK reads from any async reader/writer pair.
+    let mut child = None;
     let client = match endpoint {
         Endpoint::Stdio(cmd, args) => {
-            let mut command = tokio::process::Command::new(cmd);
-            command.args(*args);
-            // The server's log goes where ours goes; an unread pipe could block it.
-            let (transport, _) = TokioChildProcess::builder(command)
+            let mut spawned = tokio::process::Command::new(cmd)
+                .args(*args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                // The server's log goes where ours goes; an unread pipe could block it.
                 .stderr(Stdio::inherit())
+                .kill_on_drop(true)
                 .spawn()
                 .map_err(|e| format!("cannot start: {e}"))?;
-            ().serve(transport).await.map_err(|e| e.to_string())?
+            let (Some(stdout), Some(stdin)) = (spawned.stdout.take(), spawned.stdin.take()) else {
+                return Err("cannot start: no pipe to the server".to_owned());
+            };
+            child = Some(spawned);
+            ().serve((stdout, stdin)).await.map_err(|e| e.to_string())?
         }
         Endpoint::Http(url) => {
             ().serve(StreamableHttpClientTransport::from_uri(*url))
@@ -127,6 +137,7 @@ async fn fetch(endpoint: &Endpoint<'_>) -> Result<Vec<Value>, String> {
     let tools = client.list_all_tools().await.map_err(|e| e.to_string());
     // Closing is best effort: the list is what was asked for.
     let _ = client.cancel().await;
+    drop(child);
     tools?
         .iter()
         .map(|t| serde_json::to_value(t).map_err(|e| e.to_string()))
