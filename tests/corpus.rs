@@ -349,8 +349,9 @@ fn judged_findings_are_in_step_with_the_rules_and_hold_their_precision() {
         "docs/corpus.md's training precision table is out of date; rows should end: {stale:#?}"
     );
     // What the levels promise on the split the rules are tuned on: at least 9 in 10 errors
-    // and 17 in 20 warnings are real, and at least 9 in 10 real defects are still reported
-    // at warning or error level.
+    // and 17 in 20 warnings are real, and at least 6 in 10 of the first judge's real defects
+    // are still reported at warning or error level (docs/corpus.md, "Levels on a published
+    // list": the capped rules are those the blind judges found mostly false).
     for (level, (num, den)) in [("error", (9, 10)), ("warn", (17, 20))] {
         let (real, judged, _) = totals.get(level).copied().unwrap_or_default();
         assert!(judged > 0, "{level}: nothing judged");
@@ -362,7 +363,7 @@ fn judged_findings_are_in_step_with_the_rules_and_hold_their_precision() {
     let (kept, real) = judging::true_findings_kept(&judged);
     eprintln!("real defects reported at warning or error level: {kept} / {real}");
     assert!(
-        kept * 10 >= real * 9,
+        kept * 10 >= real * 6,
         "only {kept} of {real} real defects are still reported at warning or error level"
     );
 }

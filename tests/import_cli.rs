@@ -95,7 +95,9 @@ fn lint_of_a_published_list_skips_the_catalog_only_rules_and_says_which() {
     let src = time_server();
     let src = src.to_string_lossy();
     let r = run(dir.path(), &["lint", &src, "--format", "json"], None);
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Warnings only: a published list's unbounded strings are warnings (docs/corpus.md,
+    // "Levels on a published list").
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let out: Value = serde_json::from_str(&r.stdout).unwrap_or_default();
     let skipped = out["summary"]["skipped_rules"]
         .as_array()

@@ -398,6 +398,8 @@ pub fn run(
         for f in findings {
             let level = if config.level_is_set(rule) {
                 configured
+            } else if config.published {
+                published::cap(rule.id, f.level.unwrap_or(configured))
             } else {
                 f.level.unwrap_or(configured)
             };

@@ -314,3 +314,50 @@ pub fn lint(server: &str, text: &str) -> Linted {
         diags,
     }
 }
+
+/// What a sampled split's test checks (docs/corpus.md's section `heading`): every list
+/// imports, loads and lints (`tools` tools in all); judged.tsv's `now` column follows the
+/// rules and every server, rule and level reported at warning or error level has a judged
+/// finding; the section's precision table and its estimate over every finding are what the
+/// sample gives. Returns the precision per rule and level (rows with verdicts only). The
+/// figures are printed, never held to a threshold: a rule change that lowers them is
+/// reported, not tuned away.
+pub fn check_sampled_split(split: &str, tools: usize, heading: &str) -> ByRule {
+    let judged = judged(split);
+    let mut current = BTreeMap::new();
+    let mut counted = 0;
+    for (server, text) in servers(split) {
+        let linted = lint(&server, &text);
+        counted += linted.imported.tools;
+        current.extend(finding_ids(&server, &linted.diags));
+    }
+    assert_eq!(counted, tools);
+    assert_sample_in_step(split, &judged, &current);
+    let (mut rules, mut totals) = precision(&judged, &current);
+    // Findings at info level are not sampled: rows only for what has verdicts.
+    rules.retain(|_, f| f.1 + f.2 > 0);
+    totals.retain(|_, f| f.1 + f.2 > 0);
+    let (kept, real) = true_findings_kept(&judged);
+    eprintln!("{split}: real defects reported at warning or error level: {kept} / {real}");
+    let doc = std::fs::read_to_string(root("docs/corpus.md"))
+        .unwrap_or_else(|e| panic!("docs/corpus.md: {e}"));
+    let stale = stale_rows(&doc, heading, &rules, &totals);
+    assert!(
+        stale.is_empty(),
+        "docs/corpus.md's table under {heading} is out of date; rows should end: {stale:#?}"
+    );
+    let weighted = weighted_precision(&judged, &current);
+    let line = format!(
+        "Estimated over every finding at these levels: error {:.2}, warning {:.2}.",
+        weighted.get("error").copied().unwrap_or_default(),
+        weighted.get("warn").copied().unwrap_or_default()
+    );
+    eprintln!("{split}: {line}");
+    let section = doc.split(heading).nth(1).unwrap_or_default();
+    let section = section.split("\n### ").next().unwrap_or_default();
+    assert!(
+        section.contains(&line),
+        "docs/corpus.md's section {heading} should say: {line}"
+    );
+    rules
+}

@@ -16,8 +16,9 @@ crate::lint::declare_rule! {
     /// On a published tools/list (`catalogc lint FILE.json`) arrays of a closed `enum` (unique
     /// or not), input include/exclude or filter lists (`include_fields`, `exclude`,
     /// `statuses`, an allow-list such as `passlist`, a doc that opens with "Filters results by
-    /// …"), lists of dates and the lists an object holds as its settings (its `tags`, the
-    /// `headers` a monitor sends, a configured `…_list` such as `csp_src_list`, and any list in
+    /// …", the field `paths` to return), lists of dates and the lists an object holds as its
+    /// settings (its `tags` or labels, the events a callback subscribes to, the `headers` a
+    /// monitor sends, a configured `…_list` such as `csp_src_list`, and any list in
     /// an object of options or presentation settings such as a chart's `style.palette`) are
     /// not reported, and an output array is
     /// `info`, hardening advice: a result the server fills, not a fan-out the model chooses,
@@ -89,7 +90,7 @@ fn closed_items(items: &TyKind) -> bool {
 const FILTERS: &[&str] = &[
     "include", "exclude", "fields", "select", "expand", "filter", "filters", "sort", "order",
     "group", "columns", "properties", "metrics", "types", "statuses", "states", "kinds",
-    "allowlist", "passlist", "blocklist", "denylist",
+    "allowlist", "passlist", "blocklist", "denylist", "paths",
 ];
 
 /// An input list whose name or doc says it selects or filters (`include_fields`, `exclude`,
@@ -105,15 +106,16 @@ fn is_filter(site: &Site, items: &TyKind) -> bool {
 }
 
 /// Last words of lists an object holds as its settings, not a batch of work: its `tags`, the
-/// HTTP `headers` a monitor sends, a configured `…_list` (`csp_src_list`).
-const SETTINGS: &[&str] = &["tags", "headers", "list"];
+/// events a callback subscribes to (`status_callback_event`), the HTTP `headers` a monitor
+/// sends, a configured `…_list` (`csp_src_list`).
+const SETTINGS: &[&str] = &["tags", "event", "events", "headers", "list"];
 
 /// Names of objects that hold options or presentation settings: every list in them is a
 /// setting (a chart's `style.palette`), not a batch of work.
 const SETTING_OBJECTS: &[&str] = &["style", "theme", "options", "settings", "config", "configuration", "preferences", "appearance"];
 
-/// An input list that is one of the settings of the object the tool writes, or a list in an
-/// object of options or presentation settings.
+/// An input list that is one of the settings of the object the tool writes (its labels too:
+/// `add_label_ids`), or a list in an object of options or presentation settings.
 fn is_setting(site: &Site) -> bool {
     let leaf = site.path.trim_end_matches("[]");
     let mut segments = leaf.rsplit('.');
@@ -122,6 +124,7 @@ fn is_setting(site: &Site) -> bool {
     let parent = segments.next().map(|p| p.split(['[', '<']).next().unwrap_or(p).to_ascii_lowercase());
     site.side == Some(Side::Input)
         && (words.last().is_some_and(|w| SETTINGS.contains(&w.as_str()))
+            || words.iter().any(|w| w == "label" || w == "labels")
             || parent.is_some_and(|p| SETTING_OBJECTS.contains(&p.as_str())))
 }
 
@@ -204,6 +207,9 @@ mod tests {
                 field("csp_src_list", array(string(), None)),
                 field("passlist", array(string(), None)),
                 field("style", object(vec![field("palette", array(string(), None))])),
+                field("add_label_ids", array(string(), None)),
+                field("paths", array(string(), None)),
+                field("status_callback_event", array(string(), None)),
             ],
             Some(vec![field("issues", array(string(), None))]),
         );
@@ -212,6 +218,6 @@ mod tests {
         assert_eq!(f[0].level, None);
         assert_eq!(f[1].level, Some(crate::diag::Level::Info));
         // A catalog keeps every one of them.
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 8);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 11);
     }
 }
