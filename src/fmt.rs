@@ -10,6 +10,7 @@
 use crate::diag::FileId;
 use crate::syntax::{self, Group, GroupKind, SyntaxError, SyntaxTree, TokenKind as K};
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 /// Spaces per nesting level.
 const INDENT: usize = 4;
@@ -37,9 +38,12 @@ pub fn format(src: &str) -> Result<String, FormatError> {
             count: parsed.errors.len(),
         });
     }
-    let tree = &parsed.tree;
-    let groups = Nested::new(tree);
-    let cx = Cx { src, tree, groups };
+    print(src, &parsed.tree)
+}
+
+/// The canonical layout of `src`, read without syntax errors into `tree`.
+fn print(src: &str, tree: &SyntaxTree) -> Result<String, FormatError> {
+    let cx = Cx::new(src, tree);
     let bom = matches!(tree.token(0), Some(t) if t.kind == K::Bom);
     let top = cx.level(0, tree.len(), cx.groups.roots())?;
     let mut p = Printer {
@@ -58,34 +62,49 @@ pub fn format(src: &str) -> Result<String, FormatError> {
 /// errors, lowers to the same model and diagnostics apart from positions, holds the same
 /// comments and slashdashes, and is already formatted. `Err` says what differs.
 pub fn verify(before: &str, after: &str) -> Result<(), String> {
-    let (error, meaning) = model_fingerprint(after);
-    if let Some(e) = error {
+    // `after` is read as a tree first, formatted again and its comments listed; the tree is
+    // dropped before the typed view is read and lowered, so the two are never held at once.
+    let (_, tree, errors) = syntax::parse_with(after, syntax::Keep::TREE);
+    if let Some(e) = errors.first() {
         return Err(format!("the result does not parse: {}", e.message));
     }
-    if model_fingerprint(before).1 != meaning {
+    let again = print(after, &tree).map(|again| again == after);
+    let after_comments = comments(after, &tree);
+    drop(tree);
+    let meaning = model_fingerprint(syntax::parse(after).document);
+    let (before_document, before_tree, _) = syntax::parse_with(before, KEEP_TOKENS);
+    let before_comments = comments(before, &before_tree);
+    drop(before_tree);
+    if model_fingerprint(before_document) != meaning {
         return Err("the result lowers to a different model".into());
     }
-    if comments(before) != comments(after) {
+    if before_comments != after_comments {
         return Err("the result does not hold the same comments".into());
     }
-    match format(after) {
-        Ok(again) if again == after => Ok(()),
-        Ok(_) => Err("formatting the result again changes it".into()),
+    match again {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("formatting the result again changes it".into()),
         Err(_) => Err("the result cannot be formatted again".into()),
     }
 }
 
-/// The first syntax error of `src`, and its lowered model and diagnostics with every byte
-/// offset left out, so moving text around changes nothing while any change of meaning does:
-/// the SHA-256 of their `Debug` dump with spans written without their offsets, hashed as it
-/// is written, so a catalog of a million enum values is never dumped into memory.
-fn model_fingerprint(src: &str) -> (Option<SyntaxError>, [u8; 32]) {
+/// The typed view and the tokens (for the comments) of a text.
+const KEEP_TOKENS: syntax::Keep = syntax::Keep {
+    document: true,
+    tokens: true,
+    groups: false,
+};
+
+/// The lowered model and diagnostics of `document` with every byte offset left out, so
+/// moving text around changes nothing while any change of meaning does: the SHA-256 of their
+/// `Debug` dump with spans written without their offsets, hashed as it is written, so a
+/// catalog of a million enum values is never dumped into memory. The document is dropped
+/// once lowered, before the dump.
+fn model_fingerprint(document: syntax::Document) -> [u8; 32] {
     use sha2::Digest;
     use std::fmt::Write;
-    let parsed = syntax::parse(src);
-    let error = parsed.errors.first().cloned();
-    let (catalog, diags) = crate::model::lower(&parsed.document, FileId(0));
-    drop(parsed);
+    let (catalog, diags) = crate::model::lower(&document, FileId(0));
+    drop(document);
     let mut found: Vec<String> = diags
         .iter()
         .map(|d| format!("{} {:?} {} {:?}", d.rule, d.level, d.message, d.help))
@@ -98,7 +117,7 @@ fn model_fingerprint(src: &str) -> (Option<SyntaxError>, [u8; 32]) {
     // Writing into a hash cannot fail.
     let _ = syntax::without_positions(|| write!(out, "{catalog:?}\n{found:?}"));
     out.hash.update(&out.pending);
-    (error, out.hash.finalize().into())
+    out.hash.finalize().into()
 }
 
 /// A `fmt::Write` that feeds a SHA-256 hash, in batches: a `Debug` dump comes in pieces of
@@ -128,9 +147,9 @@ impl std::fmt::Write for Hashing {
     }
 }
 
-/// Every comment (line comments without trailing blanks) and slashdash, sorted.
-fn comments(src: &str) -> Vec<String> {
-    let tree = syntax::tokens(src);
+/// Every comment (line comments without trailing blanks) and slashdash of `src`, whose
+/// tokens `tree` holds, sorted.
+fn comments(src: &str, tree: &SyntaxTree) -> Vec<String> {
     let mut out: Vec<String> = tree
         .tokens()
         .filter_map(|t| match t.kind {
@@ -209,26 +228,50 @@ const ATTRIBUTES: [&str; 17] = [
 
 /// The entry order of a node: `""` stands for its arguments (in their order), other names
 /// for properties. Properties not listed follow, in their order.
-fn entry_order(node: &str) -> Vec<&'static str> {
+fn entry_order(node: &str) -> &'static [&'static str] {
     match node {
-        "catalog" | "tool" => vec!["", "version"],
-        "field" => [
-            &["", "required", "nullable", "const"][..],
-            &ATTRIBUTES,
-            &["default", "sensitive", "deprecated", "header"],
-        ]
-        .concat(),
-        "items" | "values" => [&[""][..], &ATTRIBUTES].concat(),
-        "limits" => vec!["", "max-items", "max-result-bytes", "timeout-ms"],
-        "error" => vec!["", "class", "retry"],
-        "idempotency" => vec!["key", "scope", "", "ttl-s"],
-        "confirm" => vec!["", "digest"],
-        "on-timeout" => vec!["", "tool"],
-        "needs-input" => vec!["", "kind"],
-        "deprecated" => vec!["", "replacement"],
-        "allow" => vec!["", "reason"],
-        _ => vec![""],
+        "catalog" | "tool" => &["", "version"],
+        "field" => &FIELD_ENTRY_ORDER,
+        "items" | "values" => &ELEMENT_ENTRY_ORDER,
+        "limits" => &["", "max-items", "max-result-bytes", "timeout-ms"],
+        "error" => &["", "class", "retry"],
+        "idempotency" => &["key", "scope", "", "ttl-s"],
+        "confirm" => &["", "digest"],
+        "on-timeout" => &["", "tool"],
+        "needs-input" => &["", "kind"],
+        "deprecated" => &["", "replacement"],
+        "allow" => &["", "reason"],
+        _ => &[""],
     }
+}
+
+/// A field's entries: its arguments, then what it is, its type attributes, and the rest.
+const FIELD_ENTRY_ORDER: [&str; 25] = concat_names(&[
+    &["", "required", "nullable", "const"],
+    &ATTRIBUTES,
+    &["default", "sensitive", "deprecated", "header"],
+]);
+
+/// An `items` or `values` node's entries: its argument, then the type attributes.
+const ELEMENT_ENTRY_ORDER: [&str; 18] = concat_names(&[&[""], &ATTRIBUTES]);
+
+/// The lists of `parts` one after the other; `N` is their total length (checked when the
+/// constant is built).
+const fn concat_names<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut at = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[at] = parts[p][i];
+            at += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(at == N, "the lengths of the parts add up to N");
+    out
 }
 
 /// Groups of tool children separated by a blank line: the header (texts, effect and
@@ -259,6 +302,34 @@ fn blank_between(parent: Option<&str>, prev: Option<&str>, this: &str) -> bool {
 
 fn rank(order: &[&str], name: &str) -> usize {
     order.iter().position(|n| *n == name).unwrap_or(order.len())
+}
+
+/// `items` stably sorted by `key`: borrowed as they are when already in that order (as the
+/// nodes and entries of a formatted file are), else a sorted list of references.
+fn in_order<'a, T>(items: &'a [T], key: impl Fn(&T) -> usize) -> InOrder<'a, T> {
+    if items.is_sorted_by_key(&key) {
+        return InOrder::AsIs(items.iter());
+    }
+    let mut sorted: Vec<&T> = items.iter().collect();
+    sorted.sort_by_key(|t| key(t));
+    InOrder::Sorted(sorted.into_iter())
+}
+
+/// What [`in_order`] gives.
+enum InOrder<'a, T> {
+    AsIs(std::slice::Iter<'a, T>),
+    Sorted(std::vec::IntoIter<&'a T>),
+}
+
+impl<'a, T> Iterator for InOrder<'a, T> {
+    type Item = &'a T;
+
+    fn next(&mut self) -> Option<&'a T> {
+        match self {
+            InOrder::AsIs(items) => items.next(),
+            InOrder::Sorted(items) => items.next(),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -457,6 +528,19 @@ struct Cx<'s, 't> {
     src: &'s str,
     tree: &'t SyntaxTree,
     groups: Nested<'t>,
+    /// The lists of nodes already printed, emptied for the next ones.
+    spare: RefCell<Spare<'s>>,
+    /// Where an entry's canonical text is written before it is compared with the source.
+    scratch: RefCell<String>,
+}
+
+/// Emptied lists of printed nodes, to be filled again: only the nodes on the way down to
+/// the one being printed hold lists at a time, so a few of each serve a whole file.
+#[derive(Default)]
+struct Spare<'s> {
+    entries: Vec<Vec<EntryL<'s>>>,
+    blocks: Vec<Vec<BlockItem<'s>>>,
+    children: Vec<Vec<Child<'s>>>,
 }
 
 /// One step through a token range: a group, or a token outside the groups.
@@ -474,7 +558,17 @@ enum Last {
     Lead,
 }
 
-impl<'s> Cx<'s, '_> {
+impl<'s, 't> Cx<'s, 't> {
+    fn new(src: &'s str, tree: &'t SyntaxTree) -> Self {
+        Cx {
+            src,
+            tree,
+            groups: Nested::new(tree),
+            spare: RefCell::default(),
+            scratch: RefCell::default(),
+        }
+    }
+
     fn kind(&self, i: usize) -> K {
         self.tree.token(i).map_or(K::Invalid, |t| t.kind)
     }
@@ -531,7 +625,15 @@ impl<'s> Cx<'s, '_> {
     /// Tokens `from..to` holding nodes (the whole file, or a block without its braces);
     /// `kids` are the groups among them.
     fn level(&self, from: usize, to: usize, kids: Kids<'_>) -> Result<BlockL<'s>, FormatError> {
-        let mut block = BlockL::default();
+        let nodes = (kids.clone())
+            .filter(|&k| self.groups.kind(k) == GroupKind::Node)
+            .count();
+        let mut children = self.spare.borrow_mut().children.pop().unwrap_or_default();
+        children.reserve_exact(nodes);
+        let mut block = BlockL {
+            children,
+            ..BlockL::default()
+        };
         let mut pending: Vec<Lead<'s>> = Vec::new();
         // The comment line being read: its blank-line flag and comments.
         let mut line: Option<(bool, Vec<&'s str>)> = None;
@@ -660,7 +762,6 @@ impl<'s> Cx<'s, '_> {
             pending.push(Lead::Comments { blank, list });
         }
         block.dangling = pending;
-        block.children.shrink_to_fit();
         Ok(block)
     }
 
@@ -681,18 +782,26 @@ impl<'s> Cx<'s, '_> {
     /// One node group: its name, entries, blocks and the comments among them.
     fn node(&self, g: usize) -> Result<NodeL<'s>, FormatError> {
         let (first, end) = self.groups.range(g);
-        let entries = self
-            .groups
-            .kids(g)
-            .filter(|&k| self.groups.kind(k) == GroupKind::Entry)
-            .count();
-        let mut node = NodeL {
-            head: Cow::Borrowed(""),
-            name: "",
-            entries: Vec::with_capacity(entries),
-            blocks: Vec::new(),
-            trailing: Vec::new(),
+        let (mut entries, mut blocks) = (0, 0);
+        for k in self.groups.kids(g) {
+            match self.groups.kind(k) {
+                GroupKind::Entry => entries += 1,
+                GroupKind::Children => blocks += 1,
+                _ => {}
+            }
+        }
+        let mut node = {
+            let mut spare = self.spare.borrow_mut();
+            NodeL {
+                head: Cow::Borrowed(""),
+                name: "",
+                entries: spare.entries.pop().unwrap_or_default(),
+                blocks: spare.blocks.pop().unwrap_or_default(),
+                trailing: Vec::new(),
+            }
         };
+        node.entries.reserve_exact(entries);
+        node.blocks.reserve_exact(blocks);
         let mut pending: Vec<Comment<'s>> = Vec::new();
         let mut terminator: Option<Comment<'s>> = None;
         let mut after_escline = false;
@@ -729,8 +838,31 @@ impl<'s> Cx<'s, '_> {
         }
         node.trailing = pending;
         node.trailing.extend(terminator);
-        node.blocks.shrink_to_fit();
         Ok(node)
+    }
+
+    /// Keeps the lists of a printed node for the next ones.
+    fn recycle(&self, node: NodeL<'s>) {
+        let NodeL {
+            mut entries,
+            mut blocks,
+            ..
+        } = node;
+        let mut spare = self.spare.borrow_mut();
+        for item in blocks.drain(..) {
+            let mut children = item.block.children;
+            if children.capacity() > 0 {
+                children.clear();
+                spare.children.push(children);
+            }
+        }
+        if entries.capacity() > 0 {
+            entries.clear();
+            spare.entries.push(entries);
+        }
+        if blocks.capacity() > 0 {
+            spare.blocks.push(blocks);
+        }
     }
 
     /// A group directly inside a node: its type, an entry, a block, or a slashdashed one of
@@ -785,7 +917,8 @@ impl<'s> Cx<'s, '_> {
     ) -> Result<(Option<&'s str>, Cow<'s, str>), FormatError> {
         let (first, end) = self.groups.range(g);
         let mut key = None;
-        let mut text = String::new();
+        let mut text = self.scratch.borrow_mut();
+        text.clear();
         // The source bytes from the first printed token to the last.
         let mut written: Option<(usize, usize)> = None;
         for part in self.parts(first, end, self.groups.kids(g)) {
@@ -820,8 +953,8 @@ impl<'s> Cx<'s, '_> {
         }
         let as_written = written.and_then(|(a, b)| self.src.get(a..b));
         Ok(match as_written {
-            Some(w) if w == text => (key, Cow::Borrowed(w)),
-            _ => (key, Cow::Owned(text)),
+            Some(w) if w == *text => (key, Cow::Borrowed(w)),
+            _ => (key, Cow::Owned(text.clone())),
         })
     }
 
@@ -957,8 +1090,7 @@ impl<'s> Printer<'_, 's, '_> {
             self.leads(&first.leads[..header_len], level, false)?;
         }
         let order = child_order(parent);
-        let mut children: Vec<&Child<'s>> = block.children.iter().collect();
-        children.sort_by_key(|c| rank(order, c.item.node.name));
+        let children = in_order(&block.children, |c| rank(order, c.item.node.name));
         let mut prev: Option<&str> = None;
         for child in children {
             let this = child.item.node.name;
@@ -1034,7 +1166,9 @@ impl<'s> Printer<'_, 's, '_> {
         } else {
             self.word(&node.head);
         }
-        self.node_rest(&node, &item.trailing, level)
+        self.node_rest(&node, &item.trailing, level)?;
+        self.cx.recycle(node);
+        Ok(())
     }
 
     /// Everything after the node's name, through its final newline; `trailing` are the
@@ -1046,9 +1180,7 @@ impl<'s> Printer<'_, 's, '_> {
         level: usize,
     ) -> Result<(), FormatError> {
         let order = entry_order(node.name);
-        let mut entries: Vec<&EntryL<'_>> = node.entries.iter().collect();
-        entries.sort_by_key(|e| rank(&order, e.key.unwrap_or("")));
-        for e in entries {
+        for e in in_order(&node.entries, |e| rank(order, e.key.unwrap_or(""))) {
             self.inline_comments(&e.leads, level + 1);
             if e.slashdash {
                 self.word("/-");

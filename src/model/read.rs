@@ -191,9 +191,145 @@ pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// The names of the single-valued children of one block met so far, for
 /// [`Reader::once`]. A block has a handful of children, so a list beats hashing an owned copy
-/// of each name: every block of every catalog load asks.
+/// of each name: every block of every catalog load asks. The first few are held in place,
+/// so most blocks keep their list without allocating one.
 #[derive(Default)]
-pub struct Seen<'a>(Vec<&'a str>);
+pub struct Seen<'a> {
+    first: [&'a str; 8],
+    len: usize,
+    more: Vec<&'a str>,
+}
+
+impl<'a> Seen<'a> {
+    fn contains(&self, name: &str) -> bool {
+        self.first[..self.len].contains(&name) || self.more.contains(&name)
+    }
+
+    fn push(&mut self, name: &'a str) {
+        match self.first.get_mut(self.len) {
+            Some(slot) => {
+                *slot = name;
+                self.len += 1;
+            }
+            None => self.more.push(name),
+        }
+    }
+}
+
+/// The dotted location of the field being read, as segments: `[]` segments and those
+/// starting with `<` attach without a dot. The segments share one text, so entering and
+/// leaving a field allocates nothing once the text has room for the deepest path.
+#[derive(Debug, Default)]
+pub struct FieldPath {
+    text: String,
+    /// Where each segment ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl FieldPath {
+    /// Appends a segment.
+    pub fn push(&mut self, segment: &str) {
+        self.push_parts(&[segment]);
+    }
+
+    /// Appends one segment written in parts.
+    pub fn push_parts(&mut self, parts: &[&str]) {
+        for part in parts {
+            self.text.push_str(part);
+        }
+        self.ends.push(self.text.len());
+    }
+
+    /// Removes the last segment.
+    pub fn pop(&mut self) {
+        self.ends.pop();
+        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    /// Removes every segment.
+    pub fn clear(&mut self) {
+        self.ends.clear();
+        self.text.clear();
+    }
+
+    /// The path of the one segment `segment`.
+    pub fn set(&mut self, segment: &str) {
+        self.clear();
+        self.push(segment);
+    }
+
+    /// No segments.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The segments, in order.
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let segment = self.text.get(start..end).unwrap_or("");
+            start = end;
+            segment
+        })
+    }
+}
+
+/// A node's arguments as [`Reader::args`] keeps them: the first two in place (no node of a
+/// catalog takes more but `idempotency`'s scopes), any further ones in a list.
+#[derive(Debug, Clone, Default)]
+pub struct Args<'a> {
+    first: Option<Entry<'a>>,
+    second: Option<Entry<'a>>,
+    rest: Vec<Entry<'a>>,
+}
+
+impl<'a> Args<'a> {
+    fn push(&mut self, e: Entry<'a>) {
+        if self.first.is_none() {
+            self.first = Some(e);
+        } else if self.second.is_none() {
+            self.second = Some(e);
+        } else {
+            self.rest.push(e);
+        }
+    }
+
+    /// How many arguments are kept.
+    pub fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + usize::from(self.second.is_some()) + self.rest.len()
+    }
+
+    /// No argument is kept.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    /// The first argument.
+    pub fn first(&self) -> Option<&Entry<'a>> {
+        self.first.as_ref()
+    }
+
+    /// The argument at `i`, counting from 0.
+    pub fn get(&self, i: usize) -> Option<&Entry<'a>> {
+        match i {
+            0 => self.first.as_ref(),
+            1 => self.second.as_ref(),
+            _ => self.rest.get(i - 2),
+        }
+    }
+}
+
+impl<'a> IntoIterator for Args<'a> {
+    type Item = Entry<'a>;
+    type IntoIter = std::iter::Chain<
+        std::iter::Chain<std::option::IntoIter<Entry<'a>>, std::option::IntoIter<Entry<'a>>>,
+        std::vec::IntoIter<Entry<'a>>,
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.second).chain(self.rest)
+    }
+}
 
 /// Reads nodes of one file, collecting every problem as a [`Diagnostic`] (all errors).
 pub struct Reader {
@@ -212,7 +348,7 @@ pub struct Reader {
     /// The tool the nodes being read belong to, if any.
     pub tool: Option<std::sync::Arc<str>>,
     /// Dotted location of the field being read; `[]` segments attach without a dot.
-    pub path: Vec<String>,
+    pub path: FieldPath,
 }
 
 impl Reader {
@@ -225,7 +361,7 @@ impl Reader {
             dropped: 0,
             limit: MAX_DIAGNOSTICS,
             tool: None,
-            path: Vec::new(),
+            path: FieldPath::default(),
         }
     }
 
@@ -279,7 +415,7 @@ impl Reader {
         d.tool = self.tool.clone();
         if !self.path.is_empty() {
             let mut p = String::new();
-            for seg in &self.path {
+            for seg in self.path.segments() {
                 if !p.is_empty() && seg != "[]" && !seg.starts_with('<') {
                     p.push('.');
                 }
@@ -400,11 +536,24 @@ impl Reader {
         allowed: &[&str],
         explain_unknown: &dyn Fn(&str) -> Option<String>,
     ) -> Props<'a> {
+        self.props_of_lists(node, &[allowed], explain_unknown)
+    }
+
+    /// [`Reader::props`] where the allowed names are those of the lists `allowed`, one after
+    /// the other (a field's common properties and its type's own).
+    pub fn props_of_lists<'a>(
+        &mut self,
+        node: &Node<'a>,
+        allowed: &[&[&str]],
+        explain_unknown: &dyn Fn(&str) -> Option<String>,
+    ) -> Props<'a> {
         let mut map: Vec<(&'a str, Entry<'a>)> = Vec::new();
         for e in node.entries() {
             let Some(name) = e.name else { continue };
             let key = name.value;
-            if !allowed.contains(&key) {
+            if !allowed.iter().any(|list| list.contains(&key)) {
+                let allowed = allowed.concat();
+                let allowed = allowed.as_slice();
                 let message = explain_unknown(key).unwrap_or_else(|| {
                     format!("unknown property `{key}` on `{}`", node.name.value)
                 });
@@ -439,9 +588,9 @@ impl Reader {
         min: usize,
         max: usize,
         usage: impl std::fmt::Display,
-    ) -> Vec<Entry<'a>> {
+    ) -> Args<'a> {
         // One pass: the arguments past `max` are reported, not kept.
-        let mut args: Vec<Entry<'a>> = Vec::with_capacity(max.min(4));
+        let mut args = Args::default();
         let mut extra = Vec::new();
         for e in node.entries().filter(|e| e.name.is_none()) {
             if args.len() < max {
@@ -517,8 +666,8 @@ impl Reader {
         node: &Node<'a>,
         parent: impl std::fmt::Display,
     ) -> bool {
-        if !seen.0.contains(&node.name.value) {
-            seen.0.push(node.name.value);
+        if !seen.contains(node.name.value) {
+            seen.push(node.name.value);
             return true;
         }
         self.fail(
@@ -560,8 +709,14 @@ impl Reader {
     /// The string value of `e`; reports a wrong type (with quoting help for numbers) and
     /// returns `None` otherwise.
     pub fn string(&mut self, e: &Entry, what: impl std::fmt::Display) -> Option<Sp<String>> {
+        self.str(e, what)
+            .map(|s| Sp::new(s.value.to_string(), s.span))
+    }
+
+    /// [`Reader::string`] borrowed from the document, for a string that is read and not kept.
+    pub fn str<'e>(&mut self, e: &Entry<'e>, what: impl std::fmt::Display) -> Option<Sp<&'e str>> {
         let what = match e.value.value {
-            Value::String(s) => return Some(Sp::new(s.to_string(), e.value.span)),
+            Value::String(s) => return Some(Sp::new(s, e.value.span)),
             // `what` only appears in messages: callers pass `format_args!`, formatted here.
             _ => what.to_string(),
         };
@@ -828,7 +983,8 @@ mod tests {
         let props = r.props(&nodes[0], &["shade"], &|_| None);
         assert!(props.get("shade").is_some());
         let args = r.args(&nodes[0], 1, 1, "colour \"red\"");
-        assert_eq!(r.keyword::<Colour>(&args[0], "`colour`"), None);
+        let colour = args.first().expect("one argument");
+        assert_eq!(r.keyword::<Colour>(colour, "`colour`"), None);
         let codes: Vec<&str> = r.diags.iter().map(|d| d.rule.as_ref()).collect();
         assert_eq!(
             codes,

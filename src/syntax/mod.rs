@@ -76,19 +76,48 @@ pub struct ParsedTree {
 /// [`parse_tree`]): the view alone is what the model is lowered from, and the tree would
 /// add about 1.5× the input to the memory a parse takes.
 pub fn parse(src: &str) -> Parsed {
-    let (document, _, errors) = parse_with(src, true);
+    let (document, _, errors) = parse_with(src, Keep::DOCUMENT);
     Parsed { document, errors }
 }
 
 /// Parses KDL v2 text into the lossless tree, with the same errors as [`parse`]: for tools
 /// that need every byte back, such as a formatter.
 pub fn parse_tree(src: &str) -> ParsedTree {
-    let (_, tree, errors) = parse_with(src, false);
+    let (_, tree, errors) = parse_with(src, Keep::TREE);
     ParsedTree { tree, errors }
 }
 
-/// With `typed`, builds the typed view and no tree groups; without, the reverse.
-fn parse_with(src: &str, typed: bool) -> (Document, SyntaxTree, Vec<SyntaxError>) {
+/// What [`parse_with`] builds besides the errors: the typed view, the tokens of the lossless
+/// tree, its groups (which come with the tokens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Keep {
+    /// The typed view.
+    pub document: bool,
+    /// The tokens.
+    pub tokens: bool,
+    /// The groups over the tokens.
+    pub groups: bool,
+}
+
+impl Keep {
+    /// What [`parse`] builds.
+    pub const DOCUMENT: Keep = Keep {
+        document: true,
+        tokens: false,
+        groups: false,
+    };
+    /// What [`parse_tree`] builds.
+    pub const TREE: Keep = Keep {
+        document: false,
+        tokens: true,
+        groups: true,
+    };
+}
+
+/// Parses `src` once into what `keep` asks for: the typed view (empty otherwise) and a tree
+/// with the tokens (empty otherwise) and their groups (none otherwise). A reader that needs
+/// the view and the tree of one text parses it once rather than twice.
+pub(crate) fn parse_with(src: &str, keep: Keep) -> (Document, SyntaxTree, Vec<SyntaxError>) {
     if src.len() > MAX_INPUT_LEN {
         return (
             Document::default(),
@@ -112,21 +141,21 @@ fn parse_with(src: &str, typed: bool) -> (Document, SyntaxTree, Vec<SyntaxError>
             kinds: &lexed.kinds,
             ends: &lexed.ends,
             pos: 0,
-            groups: if typed {
-                Vec::new()
-            } else {
+            groups: if keep.groups {
                 // About one group per three tokens in typical catalogs.
                 Vec::with_capacity(lexed.kinds.len() / 3 + 4)
+            } else {
+                Vec::new()
             },
             errors: &mut errors,
-            doc: if typed {
+            doc: if keep.document {
                 parser::reserve_document(src, &lexed.kinds, &lexed.ends)
             } else {
                 Document::default()
             },
             node_stack: Vec::new(),
-            keep_document: typed,
-            keep_groups: !typed,
+            keep_document: keep.document,
+            keep_groups: keep.groups,
         };
         let top = p.parse_nodes(0, false);
         p.doc.top = top;
@@ -143,14 +172,20 @@ fn parse_with(src: &str, typed: bool) -> (Document, SyntaxTree, Vec<SyntaxError>
             help: Some("fix the errors above first".into()),
         });
     }
-    let tree = if typed {
-        SyntaxTree::default()
-    } else {
-        SyntaxTree {
+    let tree = if keep.tokens || keep.groups {
+        // The lists grew by doubling from an estimate: a tree that is kept gives the room it
+        // does not use back (up to half of each list).
+        let mut tree = SyntaxTree {
             kinds: lexed.kinds,
             ends: lexed.ends,
             groups,
-        }
+        };
+        tree.kinds.shrink_to_fit();
+        tree.ends.shrink_to_fit();
+        tree.groups.shrink_to_fit();
+        tree
+    } else {
+        SyntaxTree::default()
     };
     (document, tree, list)
 }

@@ -357,3 +357,43 @@ fn quote_reads_back_as_the_same_string() {
         assert_eq!(entry.value.value, Value::String(s), "{src:?}");
     }
 }
+
+/// One parse that keeps the view, the tokens and the groups gives what the two parses give
+/// apart, errors included.
+#[test]
+fn one_parse_gives_the_view_and_the_tree_of_two() {
+    let texts = [
+        "catalog \"c\" version=\"1.0.0\" {\n    summary \"S.\"\n}\n",
+        "a 1 (t)b=2 {\n    c 3 { d; }\n    /-e { f; }\n}\n/-g \"h\"\ni /-j k=#true // end\n",
+        "type \"T\" {\n    field \"x\" \"string\" /-max-length=3 { doc \"D.\"; }\n}\n",
+        "a \"unclosed\nb { c\n",
+        "a true r\"x\" {\n}}\n",
+    ];
+    let keep = Keep {
+        document: true,
+        tokens: true,
+        groups: true,
+    };
+    for src in texts {
+        let (document, tree, errors) = parse_with(src, keep);
+        let view = parse(src);
+        let lossless = parse_tree(src);
+        assert_eq!(
+            format!("{document:?}"),
+            format!("{:?}", view.document),
+            "{src}"
+        );
+        assert_eq!(tree, lossless.tree, "{src}");
+        assert_eq!(errors, view.errors, "{src}");
+        let (_, tokens, _) = parse_with(
+            src,
+            Keep {
+                groups: false,
+                ..keep
+            },
+        );
+        assert_eq!(tokens.kinds, lossless.tree.kinds, "{src}");
+        assert_eq!(tokens.ends, lossless.tree.ends, "{src}");
+        assert!(tokens.groups.is_empty(), "{src}");
+    }
+}

@@ -18,14 +18,14 @@ impl Cx {
                 node.entries()
                     .find(|e| e.name.is_none())
                     .and_then(|e| match e.value.value {
-                        Value::String(s) => Some(Sp::new(s.to_string(), e.value.span)),
+                        Value::String(s) => Some(Sp::new(s, e.value.span)),
                         _ => None,
                     })
             else {
                 type_nodes.push(i);
                 continue;
             };
-            if self.type_names.contains(&name.value) {
+            if self.type_names.contains(name.value) {
                 self.err(
                     "naming/duplicate",
                     name.span,
@@ -34,7 +34,7 @@ impl Cx {
                 );
                 continue;
             }
-            std::sync::Arc::make_mut(&mut self.type_names).insert(name.value.clone());
+            std::sync::Arc::make_mut(&mut self.type_names).insert(name.value.to_string());
             type_nodes.push(i);
         }
 
@@ -258,9 +258,14 @@ impl Cx {
         self.props(node, &[], &|_| None);
         let args = self.args(node, 1, 1, "type \"Name\" { field ... }");
         let name = self.string(args.first()?, "type name")?;
-        self.path = vec![name.value.clone()];
+        self.path.set(&name.value);
         let mut doc = None;
-        let mut fields = Vec::new();
+        // Sized to the fields written: the list becomes the type's, without spare room.
+        let written = node
+            .child_nodes()
+            .filter(|n| n.name.value == "field")
+            .count();
+        let mut fields = Vec::with_capacity(written);
         let mut seen = Seen::default();
         if let Some(ch) = node.children() {
             for n in ch.nodes() {

@@ -57,7 +57,7 @@ impl Cx {
                                 .chain(std::iter::once(types[*to].name.value.as_str()))
                                 .collect();
                             self.tool = None;
-                            self.path = vec![ref_path(&types[node], *span)];
+                            self.path.set(&ref_path(&types[node], *span));
                             self.err(
                                 "model/recursive-type",
                                 *span,

@@ -120,7 +120,7 @@ impl Cx {
                                 Some(code) => format!("error.{}.detail", code.value),
                                 None => "detail".to_string(),
                             };
-                            detail = Some(Box::new(self.lower_object_at(&c, root)));
+                            detail = Some(Box::new(self.lower_object_at(&c, &root)));
                         }
                     }
                     _ => {

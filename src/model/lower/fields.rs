@@ -106,17 +106,18 @@ impl Cx {
 
     /// `input` / `output`: a block of `field` nodes (may be absent or empty).
     pub(super) fn lower_object_node(&mut self, n: &Node) -> Object {
-        self.lower_object_at(n, n.name.value.to_string())
+        self.lower_object_at(n, n.name.value)
     }
 
     /// [`Cx::lower_object_node`] whose fields' paths start at `root` (`error.CODE.detail`).
-    pub(super) fn lower_object_at(&mut self, n: &Node, root: String) -> Object {
+    pub(super) fn lower_object_at(&mut self, n: &Node, root: &str) -> Object {
         self.check_annotations(n);
         let name = n.name.value;
         self.props(n, &[], &|_| None);
         self.args(n, 0, 0, format_args!("{name} {{ field ... }}"));
-        self.path = vec![root];
-        let mut fields = Vec::new();
+        self.path.set(root);
+        let written = n.child_nodes().filter(|c| c.name.value == "field").count();
+        let mut fields = Vec::with_capacity(written);
         if let Some(ch) = n.children() {
             for c in ch.nodes() {
                 if c.name.value == "field" {
@@ -141,7 +142,7 @@ impl Cx {
             return;
         };
         if fields.iter().any(|x| x.name.value == f.name.value) {
-            self.path.push(f.name.value.clone());
+            self.path.push(&f.name.value);
             self.err(
                 "naming/duplicate",
                 f.name.span,
@@ -159,7 +160,7 @@ impl Cx {
         let usage = "field \"name\" \"string\" required=#true max-length=64 { doc \"...\" }";
         let args = self.args(node, 2, 2, usage);
         let name = args.first().and_then(|e| self.string(e, "field name"))?;
-        self.path.push(name.value.clone());
+        self.path.push(&name.value);
         let result = self.lower_field_inner(node, name, args.get(1), depth);
         self.path.pop();
         result
@@ -173,14 +174,13 @@ impl Cx {
         depth: usize,
     ) -> Option<Field> {
         let ty_name = self.type_name(ty_entry?)?;
-        let keyword = ty_name.value.as_str();
+        let keyword = ty_name.value;
         let label = Label {
             keyword,
             element: None,
         };
-        let mut allowed: Vec<&str> = COMMON_FIELD_PROPS.to_vec();
-        allowed.extend_from_slice(type_props(keyword));
-        let props = self.props(node, &allowed, &|p| {
+        let allowed = [COMMON_FIELD_PROPS, type_props(keyword)];
+        let props = self.props_of_lists(node, &allowed, &|p| {
             let owners = types_with_prop(p);
             Some(if owners.is_empty() {
                 format!("unknown property `{p}` on {label}")
@@ -213,19 +213,19 @@ impl Cx {
         let mut title = None;
         let mut examples_node = None;
         let mut seen = Seen::default();
-        let mut rest: Vec<Node> = Vec::new();
-        if let Some(ch) = node.children() {
-            for c in ch.nodes() {
-                match c.name.value {
-                    "doc" | "title" | "examples" if !self.once(&mut seen, &c, "a `field`") => {}
-                    "doc" => doc = self.text_node(&c),
-                    "title" => title = self.text_node(&c),
-                    "examples" => examples_node = Some(c),
-                    _ => rest.push(c),
-                }
+        for c in node.child_nodes() {
+            match c.name.value {
+                "doc" | "title" | "examples" if !self.once(&mut seen, &c, "a `field`") => {}
+                "doc" => doc = self.text_node(&c),
+                "title" => title = self.text_node(&c),
+                "examples" => examples_node = Some(c),
+                _ => {}
             }
         }
-        let ty = self.lower_ty(&ty_name, &props, &rest, depth, FIELD_CHILDREN, label)?;
+        // The other children, which the type reads.
+        let rest =
+            (node.child_nodes()).filter(|c| !matches!(c.name.value, "doc" | "title" | "examples"));
+        let ty = self.lower_ty(&ty_name, &props, rest, depth, FIELD_CHILDREN, label)?;
         let default = props.get("default").and_then(|e| {
             if matches!(e.value.value, Value::Null) {
                 self.null_default(e, nullable)
@@ -271,9 +271,9 @@ impl Cx {
     }
 
     /// The TYPE argument of a field or `items`: a keyword or a declared type name.
-    pub(super) fn type_name(&mut self, e: &Entry) -> Option<Sp<String>> {
-        let t = self.string(e, "field type")?;
-        if TYPE_KEYWORDS.contains(&t.value.as_str()) || self.type_names.contains(&t.value) {
+    pub(super) fn type_name<'e>(&mut self, e: &Entry<'e>) -> Option<Sp<&'e str>> {
+        let t = self.str(e, "field type")?;
+        if TYPE_KEYWORDS.contains(&t.value) || self.type_names.contains(t.value) {
             return Some(t);
         }
         if self.is_full() {
@@ -297,7 +297,7 @@ impl Cx {
                 quoted_list(&declared)
             )
         };
-        let help = match did_you_mean(&t.value, candidates.iter().copied()) {
+        let help = match did_you_mean(t.value, candidates.iter().copied()) {
             Some(m) => format!("did you mean `{m}`? {list}"),
             None => list,
         };
@@ -315,11 +315,11 @@ impl Cx {
 
     /// The type with its constraints from `props` and children (`enum`, `items`, `field`).
     /// `extra_children` were consumed by the caller and are only listed in messages.
-    pub(super) fn lower_ty(
+    pub(super) fn lower_ty<'n>(
         &mut self,
-        ty_name: &Sp<String>,
+        ty_name: &Sp<&str>,
         props: &Props<'_>,
-        children: &[Node],
+        children: impl Iterator<Item = Node<'n>>,
         depth: usize,
         extra_children: &[&str],
         label: Label<'_>,
@@ -333,10 +333,9 @@ impl Cx {
             );
             return None;
         }
-        let keyword = ty_name.value.as_str();
-        let own_children = type_children(keyword);
-        let mut allowed_children = extra_children.to_vec();
-        allowed_children.extend_from_slice(own_children);
+        let keyword = ty_name.value;
+        // Written only for a message: every field lowers its type.
+        let allowed_children = || [extra_children, type_children(keyword)].concat();
         let mut enum_node = None;
         let mut items_node = None;
         let mut values_node = None;
@@ -345,6 +344,7 @@ impl Cx {
         let mut variant_nodes = Vec::new();
         let mut seen = Seen::default();
         for c in children {
+            let c = &c;
             match (c.name.value, keyword) {
                 ("enum", "string" | "integer" | "number") => {
                     if self.once(&mut seen, c, label) {
@@ -380,14 +380,14 @@ impl Cx {
                             "model/unknown-node",
                             c.name.span,
                             format!("`{other}` does not apply to {label}"),
-                            Some(if allowed_children.is_empty() {
+                            Some(if allowed_children().is_empty() {
                                 format!("{label} takes no children")
                             } else {
-                                format!("allowed here: {}", quoted_list(&allowed_children))
+                                format!("allowed here: {}", quoted_list(&allowed_children()))
                             }),
                         );
                     } else {
-                        self.unknown_node(c, &format!("in {label}"), &allowed_children);
+                        self.unknown_node(c, &format!("in {label}"), &allowed_children());
                     }
                 }
             }
@@ -414,7 +414,7 @@ impl Cx {
                 &variant_nodes,
                 depth,
             )?)),
-            _ => TyKind::Named(ty_name.clone()),
+            _ => TyKind::Named(Sp::new(keyword.to_string(), ty_name.span)),
         };
         Some(Ty {
             kind,
@@ -506,7 +506,7 @@ impl Cx {
     /// An `array`: item counts, uniqueness and its `items` child.
     fn lower_array(
         &mut self,
-        ty_name: &Sp<String>,
+        ty_name: &Sp<&str>,
         props: &Props<'_>,
         items_node: Option<Node>,
         depth: usize,
@@ -537,7 +537,7 @@ impl Cx {
     /// A `map`: entry counts and its `values` child.
     fn lower_map(
         &mut self,
-        ty_name: &Sp<String>,
+        ty_name: &Sp<&str>,
         props: &Props<'_>,
         values_node: Option<Node>,
         depth: usize,
@@ -617,7 +617,7 @@ impl Cx {
     /// A `union`'s `discriminator=` and `variant` children: at least two, names unique.
     fn lower_union(
         &mut self,
-        ty_name: &Sp<String>,
+        ty_name: &Sp<&str>,
         props: &Props<'_>,
         variant_nodes: &[Node],
         depth: usize,
@@ -690,7 +690,7 @@ impl Cx {
             );
             return None;
         }
-        self.path.push(format!("<{}>", name.value));
+        self.path.push_parts(&["<", &name.value, ">"]);
         let mut fields = Vec::new();
         let mut doc = None;
         let mut seen = Seen::default();
@@ -764,14 +764,13 @@ impl Cx {
         };
         let args = self.args(node, 1, 1, format_args!("{name} \"string\" max-length=64"));
         let ty_name = self.type_name(args.first()?)?;
-        let keyword = ty_name.value.as_str();
+        let keyword = ty_name.value;
         let label = Label {
             keyword,
             element: Some(name),
         };
-        let mut allowed = type_props(keyword).to_vec();
-        allowed.push("nullable");
-        let props = self.props(node, &allowed, &|p| {
+        let allowed = [type_props(keyword), &["nullable"]];
+        let props = self.props_of_lists(node, &allowed, &|p| {
             if COMMON_FIELD_PROPS.contains(&p) {
                 return Some(format!(
                     "`{p}` belongs on the {owner} field, not on its `{name}`"
@@ -789,9 +788,8 @@ impl Cx {
             .get("nullable")
             .and_then(|e| self.boolean(e, "`nullable`"))
             .is_some_and(|b| b.value);
-        let children: Vec<Node> = node.child_nodes().collect();
-        self.path.push(path.to_string());
-        let ty = self.lower_ty(&ty_name, &props, &children, depth + 1, &[], label);
+        self.path.push(path);
+        let ty = self.lower_ty(&ty_name, &props, node.child_nodes(), depth + 1, &[], label);
         self.path.pop();
         Some((ty?, nullable))
     }

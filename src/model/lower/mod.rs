@@ -155,7 +155,7 @@ pub(super) struct Cx {
     r: Reader,
     /// Named types declared in this file (first declaration of each name); shared by the
     /// per-core lowerings of one file rather than copied into each.
-    type_names: std::sync::Arc<HashSet<String>>,
+    type_names: std::sync::Arc<crate::FastSet<String>>,
 }
 
 // Lowering is reading nodes with catalog vocabulary: the reader's methods are the
