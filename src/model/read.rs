@@ -12,6 +12,7 @@
 use crate::diag::suggest::did_you_mean;
 use crate::diag::{Diagnostic, FileId, Level};
 use crate::syntax::{Entry, Node, Number, Span, Spanned as Sp, Value};
+use smallvec::SmallVec;
 
 /// The hashes of the keys a list holds, each with the position of the first item that has
 /// it, kept beside the list: a key whose hash is new differs from every key in the list, and
@@ -194,25 +195,15 @@ pub const MAX_DIAGNOSTICS: usize = 1000;
 /// of each name: every block of every catalog load asks. The first few are held in place,
 /// so most blocks keep their list without allocating one.
 #[derive(Default)]
-pub struct Seen<'a> {
-    first: [&'a str; 8],
-    len: usize,
-    more: Vec<&'a str>,
-}
+pub struct Seen<'a>(SmallVec<[&'a str; 8]>);
 
 impl<'a> Seen<'a> {
     fn contains(&self, name: &str) -> bool {
-        self.first[..self.len].contains(&name) || self.more.contains(&name)
+        self.0.contains(&name)
     }
 
     fn push(&mut self, name: &'a str) {
-        match self.first.get_mut(self.len) {
-            Some(slot) => {
-                *slot = name;
-                self.len += 1;
-            }
-            None => self.more.push(name),
-        }
+        self.0.push(name);
     }
 }
 
@@ -275,61 +266,8 @@ impl FieldPath {
 }
 
 /// A node's arguments as [`Reader::args`] keeps them: the first two in place (no node of a
-/// catalog takes more but `idempotency`'s scopes), any further ones in a list.
-#[derive(Debug, Clone, Default)]
-pub struct Args<'a> {
-    first: Option<Entry<'a>>,
-    second: Option<Entry<'a>>,
-    rest: Vec<Entry<'a>>,
-}
-
-impl<'a> Args<'a> {
-    fn push(&mut self, e: Entry<'a>) {
-        if self.first.is_none() {
-            self.first = Some(e);
-        } else if self.second.is_none() {
-            self.second = Some(e);
-        } else {
-            self.rest.push(e);
-        }
-    }
-
-    /// How many arguments are kept.
-    pub fn len(&self) -> usize {
-        usize::from(self.first.is_some()) + usize::from(self.second.is_some()) + self.rest.len()
-    }
-
-    /// No argument is kept.
-    pub fn is_empty(&self) -> bool {
-        self.first.is_none()
-    }
-
-    /// The first argument.
-    pub fn first(&self) -> Option<&Entry<'a>> {
-        self.first.as_ref()
-    }
-
-    /// The argument at `i`, counting from 0.
-    pub fn get(&self, i: usize) -> Option<&Entry<'a>> {
-        match i {
-            0 => self.first.as_ref(),
-            1 => self.second.as_ref(),
-            _ => self.rest.get(i - 2),
-        }
-    }
-}
-
-impl<'a> IntoIterator for Args<'a> {
-    type Item = Entry<'a>;
-    type IntoIter = std::iter::Chain<
-        std::iter::Chain<std::option::IntoIter<Entry<'a>>, std::option::IntoIter<Entry<'a>>>,
-        std::vec::IntoIter<Entry<'a>>,
-    >;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.second).chain(self.rest)
-    }
-}
+/// catalog takes more but `idempotency`'s scopes), any further ones on the heap.
+pub type Args<'a> = SmallVec<[Entry<'a>; 2]>;
 
 /// Reads nodes of one file, collecting every problem as a [`Diagnostic`] (all errors).
 pub struct Reader {
