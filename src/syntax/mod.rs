@@ -190,24 +190,6 @@ pub(crate) fn parse_with(src: &str, keep: Keep) -> (Document, SyntaxTree, Vec<Sy
     (document, tree, list)
 }
 
-/// The tokens of `src`: [`parse_tree`]'s tree without its groups, for readers that look at
-/// tokens alone (comments, say) and need no parse. Empty past [`MAX_INPUT_LEN`].
-pub fn tokens(src: &str) -> SyntaxTree {
-    if src.len() > MAX_INPUT_LEN {
-        return SyntaxTree::default();
-    }
-    let mut errors = lexer::Errors {
-        list: Vec::new(),
-        dropped: 0,
-    };
-    let lexed = lexer::lex(src, &mut errors);
-    SyntaxTree {
-        kinds: lexed.kinds,
-        ends: lexed.ends,
-        groups: Vec::new(),
-    }
-}
-
 /// A half-open byte range `start..end` into one source file.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
