@@ -81,7 +81,7 @@ pub const HOLDOUT: &[Measured] = &[
         rule: "bounds/array-unbounded",
         level: "warn",
         real: 33,
-        judged: 53,
+        judged: 47,
     },
     Measured {
         rule: "bounds/depth",
@@ -111,7 +111,7 @@ pub const HOLDOUT: &[Measured] = &[
         rule: "bounds/number-unbounded",
         level: "error",
         real: 32,
-        judged: 56,
+        judged: 35,
     },
     Measured {
         rule: "bounds/offset-pagination",
@@ -223,7 +223,7 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "selection/effect-wording",
-        level: "warn",
+        level: "info",
         real: 0,
         judged: 2,
     },
@@ -250,12 +250,6 @@ pub const HOLDOUT: &[Measured] = &[
         level: "warn",
         real: 2,
         judged: 4,
-    },
-    Measured {
-        rule: "selection/secret-in-text",
-        level: "error",
-        real: 0,
-        judged: 1,
     },
     Measured {
         rule: "selection/tautology",

@@ -25,7 +25,8 @@ pub const CATALOG_ONLY: &[&str] = &[
 
 /// The highest level a rule reports at on a published list, for the rules whose findings
 /// there did not hold the level's bar on published servers nobody tuned them on (docs/corpus.md,
-/// round 8: the blind verdicts on the round-7 validation sample). An error fails a pull
+/// rounds 8 and 9: the blind verdicts on the round-7 validation sample and on the holdout
+/// sample). An error fails a pull
 /// request, so it needs 0.85 of its findings real; a rule that was more often wrong than right
 /// (under half of at least five judged findings) is advice there, `info`; the others of these
 /// stay warnings. A level set in the configuration is taken as written.
@@ -41,6 +42,7 @@ pub const CAPS: &[(&str, Level)] = &[
     ("naming/tool-name", Level::Info),
     ("output/money", Level::Info),
     ("output/time-zone", Level::Info),
+    ("selection/effect-wording", Level::Info),
     ("selection/field-doc", Level::Info),
     ("selection/unknown-tool-in-text", Level::Info),
     ("trust/authority-field", Level::Info),

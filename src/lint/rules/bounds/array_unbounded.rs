@@ -18,7 +18,9 @@ crate::lint::declare_rule! {
     /// `statuses`, an allow-list such as `passlist`, a doc that opens with "Filters results by
     /// …", the field `paths` to return), lists of dates and the lists an object holds as its
     /// settings (its `tags` or labels, the events a callback subscribes to, the `headers` a
-    /// monitor sends, a configured `…_list` such as `csp_src_list`, and any list in
+    /// monitor sends, a configured `…_list` such as `csp_src_list`, its option flags such as
+    /// `syncOptions`, the `conditions` of a rule or segment, search `keywords`, and any list
+    /// in
     /// an object of options or presentation settings such as a chart's `style.palette`) are
     /// not reported, and an output array is
     /// `info`, hardening advice: a result the server fills, not a fan-out the model chooses,
@@ -107,8 +109,11 @@ fn is_filter(site: &Site, items: &TyKind) -> bool {
 
 /// Last words of lists an object holds as its settings, not a batch of work: its `tags`, the
 /// events a callback subscribes to (`status_callback_event`), the HTTP `headers` a monitor
-/// sends, a configured `…_list` (`csp_src_list`).
-const SETTINGS: &[&str] = &["tags", "event", "events", "headers", "list"];
+/// sends, a configured `…_list` (`csp_src_list`), its option flags (`syncOptions`), the
+/// conditions of a rule or segment, search `keywords`.
+const SETTINGS: &[&str] = &[
+    "tags", "event", "events", "headers", "list", "options", "conditions", "keywords",
+];
 
 /// Names of objects that hold options or presentation settings: every list in them is a
 /// setting (a chart's `style.palette`), not a batch of work.
@@ -210,6 +215,8 @@ mod tests {
                 field("add_label_ids", array(string(), None)),
                 field("paths", array(string(), None)),
                 field("status_callback_event", array(string(), None)),
+                field("syncOptions", array(string(), None)),
+                field("conditions", array(string(), None)),
             ],
             Some(vec![field("issues", array(string(), None))]),
         );
@@ -218,6 +225,6 @@ mod tests {
         assert_eq!(f[0].level, None);
         assert_eq!(f[1].level, Some(crate::diag::Level::Info));
         // A catalog keeps every one of them.
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 11);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 13);
     }
 }

@@ -11,16 +11,26 @@ crate::lint::declare_rule! {
     /// ## What it does
     /// Checks that every `integer` or `number` of a tool's input (at any depth, array items and
     /// named types included) has both a lower bound (`min` or `exclusive-min`) and an upper
-    /// bound (`max` or `exclusive-max`). Output numbers are not checked. On a published
-    /// tools/list (`catalogc lint FILE.json`) identifiers (a name ending in `id`, `ids`,
-    /// `number` or `pid`: `run_id`, `issue_number`, a process id) are not checked: any
-    /// positive value names something; nor is a position in the data (a `page`, `offset`,
-    /// `skip`, `index`, `line` or `position`, not a size such as `per_page`) that has a lower
-    /// bound: its upper end is the data's length, which no bound the author could write would
-    /// state; nor an ordering key (`sort_order`, `sequence`), whose every value orders; nor
-    /// the numbers of a `data` list (`data[].value`, `series[].data[]`, a chart's or a
-    /// table's points): the values a tool stores or draws are the user's data, whose whole
-    /// range is valid.
+    /// bound (`max` or `exclusive-max`). Output numbers are not checked.
+    ///
+    /// On a published tools/list (`catalogc lint FILE.json`) some numbers have no range the
+    /// author could state, and are not checked:
+    /// - identifiers: a name ending in `id`, `ids`, `number`, `pid`, `uid`, `gid`, `msgid` or
+    ///   `reqid` (`run_id`, `issue_number`, the items of `tag_ids`), or a doc whose first
+    ///   clause ends in "ID" ("Objective ID"): any positive value names something;
+    /// - points in time: a name ending in `timestamp` or `epoch`, or a doc that says "Unix
+    ///   time" or "epoch": every value is a moment;
+    /// - positions in the data that have their lower bound: a name ending in `page`, `pages`,
+    ///   `pageno`, `offset`, `skip`, `index`, `line`, `position`, `x` or `y`, or starting with
+    ///   `start` (`start_line`, `startChar`), but not a size such as `per_page`: the upper
+    ///   end is the data's length or the screen's size, which no bound the author could
+    ///   write would state;
+    /// - ordering keys (`sort_order`, `displayOrder`, `sequence`), whose every value orders;
+    /// - the numbers of a `data` list (`data[].value`, `series[].data[]`, a chart's or a
+    ///   table's points): the values a tool stores or draws are the user's data, whose whole
+    ///   range is valid.
+    ///
+    /// The items of an array are named and documented by the array field.
     ///
     /// ## Why is this bad?
     /// The model produces numbers that fit the schema but not the intent: a negative quantity, a
@@ -72,19 +82,7 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
         return;
     }
     let Some(what) = missing(n) else { return };
-    // An identifier (`issue_number`, `run_id`): any positive value names something, so on a
-    // published list there is no range to state.
-    let id = matches!(site.name_words().last().map(String::as_str), Some("id" | "ids" | "number" | "pid"));
-    if cx.config.published && (id || ordering_key(site.name_words()) || in_data_list(site.path)) {
-        return;
-    }
-    // A position in the data (`page`, `offset`, `start_line`) bounded below: the data's own
-    // length is its upper end.
-    let w = site.name_words();
-    let position = matches!(w.last().map(String::as_str), Some("page" | "offset" | "skip" | "index" | "line" | "position"))
-        // `per_page` is a page size.
-        && !w.iter().any(|w| w == "per");
-    if cx.config.published && position && (n.min.is_some() || n.exclusive_min.is_some()) {
+    if cx.config.published && published_exempt(site, n) {
         return;
     }
     out.push(
@@ -97,10 +95,78 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
     );
 }
 
-/// A key that orders records (`sort_order`, `sortOrder`, `sequence`): every value orders.
+/// On a published list, a number whose range no bound the author could write would state:
+/// an identifier, a point in time, an ordering key, a point of the user's data, or a
+/// position in the data that already has its lower bound.
+fn published_exempt(site: &Site, n: &NumTy) -> bool {
+    // An array's items are named and documented by the array field.
+    let owned;
+    let (words, doc): (&[String], Option<&str>) = match site.field {
+        Some(f) => (site.name_words(), f.doc.as_ref().map(|d| d.value.as_str())),
+        None => {
+            let name = item_owner(site.path);
+            owned = crate::names::words(name);
+            let doc = site.siblings.iter().find(|f| f.name.value == name);
+            (&owned, doc.and_then(|f| f.doc.as_ref()).map(|d| d.value.as_str()))
+        }
+    };
+    if identifier(words, doc) || instant(words, doc) || ordering_key(words) || in_data_list(site.path) {
+        return true;
+    }
+    position(words) && (n.min.is_some() || n.exclusive_min.is_some())
+}
+
+/// The field an items path belongs to: `pages` for `input.sources[].pages[]`, without a
+/// union variant's `<tag>`.
+fn item_owner(path: &str) -> &str {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    let last = last.trim_end_matches("[]");
+    last.split('<').next().unwrap_or(last)
+}
+
+/// An identifier (`issue_number`, `run_id`, `tag_ids`, `msgid`, a field documented as
+/// "Objective ID", "list of option IDs"): any positive value names something.
+fn identifier(words: &[String], doc: Option<&str>) -> bool {
+    let named = matches!(
+        words.last().map(String::as_str),
+        Some("id" | "ids" | "number" | "pid" | "uid" | "gid" | "msgid" | "reqid")
+    );
+    // The doc's first clause ends in "ID" or "IDs": "Objective ID", "Iteration ID (null to
+    // unset)", "list of selected option IDs".
+    let documented = doc.is_some_and(|d| {
+        let clause = d.split(['(', '.', ',', ';', ':']).next().unwrap_or(d);
+        let last = clause.trim_end().rsplit(' ').next().unwrap_or_default();
+        last.eq_ignore_ascii_case("id") || last.eq_ignore_ascii_case("ids")
+    });
+    named || documented
+}
+
+/// A point in time given as a number (a Unix time, an epoch timestamp): every value is a
+/// moment.
+fn instant(words: &[String], doc: Option<&str>) -> bool {
+    let named = matches!(words.last().map(String::as_str), Some("timestamp" | "epoch"));
+    let documented = doc.is_some_and(|d| {
+        let d = d.to_ascii_lowercase();
+        d.contains("unix time") || d.contains("unix timestamp") || d.contains("epoch")
+    });
+    named || documented
+}
+
+/// A position in the data (`page`, `offset`, `start_line`, `startChar`, a screen's `x`),
+/// not a size such as `per_page`: the data's own length is its upper end.
+fn position(words: &[String]) -> bool {
+    let last = matches!(
+        words.last().map(String::as_str),
+        Some("page" | "pages" | "pageno" | "offset" | "skip" | "index" | "line" | "position" | "x" | "y")
+    );
+    let start = words.len() > 1 && words.first().is_some_and(|w| w == "start");
+    (last || start) && !words.iter().any(|w| w == "per")
+}
+
+/// A key that orders records (`sort_order`, `displayOrder`, `sequence`): every value orders.
 fn ordering_key(words: &[String]) -> bool {
     match words {
-        [.., a, b] if a == "sort" && b == "order" => true,
+        [.., a, b] if (a == "sort" || a == "display") && b == "order" => true,
         [.., last] => last == "sequence",
         [] => false,
     }
@@ -164,5 +230,36 @@ mod tests {
         let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
         assert_eq!(paths(&f), ["input.offset", "input.per_page"]);
         assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 8);
+    }
+
+    fn documented(name: &str, kind: TyKind, doc: &str) -> crate::model::Field {
+        let mut f = field(name, kind);
+        f.doc = Some(sp(doc.to_string()));
+        f
+    }
+
+    #[test]
+    fn a_published_list_names_items_by_their_array_and_reads_ids_and_times_from_docs() {
+        let t = tool(
+            "story_update",
+            Effect::Update,
+            vec![
+                field("tag_ids", array(int(None, None), Some(10))),
+                field("pages", array(int(Some(1), None), Some(10))),
+                field("sizes", array(int(None, None), Some(10))),
+                field("msgid", int(None, None)),
+                documented("objective", int(None, None), "Objective ID (null to unset)"),
+                documented("deadline", int(None, None), "Deadline of the task (Unix time)"),
+                documented("estimate", int(None, None), "Point estimate"),
+                field("x", int(Some(0), None)),
+                field("y", int(None, None)),
+                field("startChar", int(Some(0), None)),
+                field("displayOrder", int(None, None)),
+            ],
+            None,
+        );
+        let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
+        assert_eq!(paths(&f), ["input.sizes[]", "input.estimate", "input.y"]);
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 11);
     }
 }

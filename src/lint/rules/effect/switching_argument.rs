@@ -22,8 +22,9 @@ crate::lint::declare_rule! {
     ///   `dropTarget`).
     ///
     /// Each value is classified by its first word; values that do not start with a verb
-    /// (`labels`, `watch`) are not counted, and HTTP method names (`GET`, `POST`, `DELETE`) are data, not
-    /// operations.
+    /// (`labels`, `watch`) are not counted, and a set of HTTP method names (`GET`, `POST`,
+    /// `DELETE`, and the WebDAV and extension methods such as `COPY`, `PURGE`, `PROPFIND`) is
+    /// data, the method of a request the tool stores or sends, not an operation.
     ///
     /// ## Why is this bad?
     /// A tool has one set of hints, so it cannot describe both effects: marked read-only, its
@@ -58,7 +59,10 @@ const OPERATION_NAMES: &[&str] = &["action", "operation", "op", "mode", "method"
 /// Words of a boolean's name that delete what the tool works on.
 const DELETING: &[&str] = &["trash", "delete", "drop", "purge", "destroy", "wipe", "erase", "truncate"];
 
-const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+const HTTP_METHODS: &[&str] = &[
+    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "COPY", "LINK",
+    "UNLINK", "PURGE", "LOCK", "UNLOCK", "PROPFIND", "PROPPATCH", "MKCOL", "MOVE", "VIEW",
+];
 
 /// The first word of `value` when it is a verb, with what it does (`get_comments`, `delete`).
 fn value_verb(value: &str) -> Option<(String, Verb)> {

@@ -32,7 +32,11 @@ crate::lint::declare_rule! {
     ///
     /// The message names the pattern but never repeats the matched text. A 32-digit hex example
     /// of an event, trace or commit ID is what real servers write to show the format, so a run
-    /// labelled as an identifier is not reported; an unlabelled one still is.
+    /// labelled as an identifier is not reported; an unlabelled one still is. Nor is a match
+    /// that shows a format rather than a credential: a run of four or fewer distinct
+    /// characters (`AC00000000000000000000000000000000`), or URL user info made of template
+    /// words (`user:password`, `USERNAME:PASSWORD`) or written as a `<placeholder>`,
+    /// `{template}` or `$VARIABLE`.
     ///
     /// ## Why is this bad?
     /// Catalog texts are sent to every model, client and log that lists the tools, and are
@@ -155,6 +159,31 @@ static PATTERNS: [Pattern; 10] = [
 
 /// The index of the long-hex pattern in [`PATTERNS`].
 const HEX: usize = 7;
+const USER_INFO: usize = 9;
+
+/// Words that stand for a credential in a format template (`mysql://user:password@host`).
+const TEMPLATE_WORDS: &[&str] = &[
+    "user", "username", "login", "name", "password", "pass", "passwd", "pwd", "secret", "token",
+    "your",
+];
+
+/// A match that shows a format rather than a credential: a run of (nearly) one repeated
+/// character (`AC00000000000000000000000000000000`), or URL user info made of template
+/// words (`user:password`) or written as a `<placeholder>`, `{template}` or `$VARIABLE`.
+fn placeholder(pattern: usize, m: &str) -> bool {
+    if pattern == USER_INFO {
+        let info = m.split("://").nth(1).and_then(|rest| rest.split('@').next()).unwrap_or("");
+        return info.contains(['<', '{', '$', '*', '['])
+            || info
+                .split([':', '_', '-', '.'])
+                .all(|w| TEMPLATE_WORDS.contains(&w.to_ascii_lowercase().as_str()));
+    }
+    let mut seen = [false; 256];
+    for b in m.bytes() {
+        seen[usize::from(b)] = true;
+    }
+    seen.iter().filter(|&&s| s).count() <= 4
+}
 
 /// Words that label a hex run as an identifier rather than a key.
 const ID_LABELS: &[&str] = &[
@@ -238,7 +267,10 @@ fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
             continue;
         };
         for m in regex.find_iter(text) {
-            if (p.accept)(m.as_str()) && !(i == HEX && labelled_id(&text[..m.start()])) {
+            if (p.accept)(m.as_str())
+                && !(i == HEX && labelled_id(&text[..m.start()]))
+                && !placeholder(i, m.as_str())
+            {
                 found.push((p.name, m.range()));
             }
         }
@@ -412,6 +444,7 @@ mod tests {
         quiet("The trace ID. e.g. `4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c`");
         quiet("4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7");
         quiet("12345678901234567890123456789012345");
+        quiet("Account SID, e.g. AC00000000000000000000000000000000");
     }
 
     #[test]
@@ -426,6 +459,14 @@ mod tests {
         fires("https://svc:hunter2@reports.example.com/x", "user info");
         fires("postgres://admin@db.example.com", "user info");
         quiet("https://example.com/path@v2 and ops@example.com");
+        quiet("format: mysql://user:password@host:port/name");
+        quiet("postgres://<user>:<password>@db.example.com/app");
+        quiet("postgres://USERNAME:PASSWORD@db.example.com/app");
+    }
+
+    #[test]
+    fn placeholder_patterns_are_indexed_by_name() {
+        assert!(PATTERNS[USER_INFO].name.contains("user info"));
     }
 
     #[test]

@@ -10,9 +10,11 @@ use std::sync::LazyLock;
 
 crate::lint::declare_rule! {
     /// ## What it does
-    /// Flags general-purpose execution tools: a tool whose name has the word `exec`, `eval` or
-    /// `evaluate`, or `execute` / `run` next to `code`, `command`, `commands`, `script`,
-    /// `shell`, `javascript`, `js`, `python` or `tool` (`pods_exec`, `puppeteer_evaluate`,
+    /// Flags general-purpose execution tools: a tool whose name has the word `exec`; or `eval`
+    /// or `evaluate` in a name of at most two words or beside what it runs
+    /// (`puppeteer_evaluate`; not `genai-model-eval-get-run`, an evaluation of a model); or
+    /// `execute` / `run` next to `code`, `command`, `commands`, `script`, `shell`,
+    /// `javascript`, `js`, `python` or `tool` (`pods_exec`, `evaluate_script`,
     /// `execute_sentry_tool`); or whose title or summary says it executes or runs arbitrary
     /// code, commands, scripts or JavaScript, or gives shell access. A name that
     /// `naming/vague-name` already reports as infrastructure (`shell_exec`, `run_sql`) is left to
@@ -61,7 +63,11 @@ static TEXT: LazyLock<Regex> = LazyLock::new(|| {
 fn executes(tool: &Tool) -> Option<String> {
     let w = crate::names::words(&tool.name.value);
     let has = |x: &str| w.iter().any(|v| v == x);
-    if has("exec") || has("eval") || has("evaluate") || ((has("execute") || has("run")) && w.iter().any(|v| RUNS.contains(&v.as_str()))) {
+    let runs_code = w.iter().any(|v| RUNS.contains(&v.as_str()));
+    // `eval` alone or beside what it runs (`puppeteer_evaluate`, `evaluate_script`); in a
+    // longer name it names an evaluation of something else (`genai-model-eval-get-run`).
+    let evaluates = (has("eval") || has("evaluate")) && (w.len() <= 2 || runs_code);
+    if has("exec") || evaluates || ((has("execute") || has("run")) && runs_code) {
         return Some("its name".to_string());
     }
     for (what, text) in [("title", tool.title.as_deref()), ("summary", tool.summary.as_ref())] {
@@ -108,6 +114,7 @@ mod tests {
         assert!(named("container_attach", "Gives shell access to the container."));
         for (name, summary) in [
             ("explain", "Returns statistics describing the execution of the winning plan."),
+            ("genai-model-eval-get-run", "Get the results of a model evaluation run."),
             ("confirm_delete_group", "Confirm and execute group deletion."),
             ("insight_query", "Execute a query on an existing insight."),
             ("report_run", "Run the monthly report."),
