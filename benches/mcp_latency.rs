@@ -1,5 +1,5 @@
 //! `tools/call` round-trip latency of the example server (examples/billing_server.rs, built
-//! in release by this bench) through the official Rust MCP client, over stdio and over
+//! with the bench profile by this bench) through the official Rust MCP client, over stdio and over
 //! Streamable HTTP on 127.0.0.1: median and p99 of 400 calls of `invoice_get` after 50
 //! warm-up calls. Side by side over stdio, in the same run and interleaved call by call: a
 //! plain rmcp server whose `#[tool]` handler does the same work
@@ -28,7 +28,8 @@ fn server_binary() -> Result<PathBuf, String> {
     let status = Command::new(cargo)
         .args([
             "build",
-            "--release",
+            "--profile",
+            "bench",
             "--quiet",
             "--example",
             "billing_server",
@@ -38,9 +39,10 @@ fn server_binary() -> Result<PathBuf, String> {
         .status()
         .map_err(|e| format!("cargo build: {e}"))?;
     if !status.success() {
-        return Err("cargo build --release --example billing_server failed".into());
+        return Err("cargo build --profile bench --example billing_server failed".into());
     }
-    // The build above goes where cargo puts this bench's own build (CARGO_TARGET_DIR when set).
+    // The build above goes where cargo puts this bench's own build (CARGO_TARGET_DIR when set);
+    // the bench profile writes `release`, as the release profile does.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));

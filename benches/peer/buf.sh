@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Side by side with buf: `catalogc lint` against `buf lint` and
-# `catalogc breaking` against `buf breaking`, release binary, on the same synthetic API
+# `catalogc breaking` against `buf breaking`, bench-profile binary, on the same synthetic API
 # written as KDL catalogs and as Protobuf (benches/peer.rs writes both, and a copy with 5% of
 # the tools changed). Not run by .ci/run: it downloads buf from npm and takes minutes.
 #
 #   bash benches/peer/buf.sh              # 1,000 and 10,000 tools, 11 rounds each
 #   COUNTS="1000 2000" RUNS=41 bash benches/peer/buf.sh
+#   PROFILE=release bash benches/peer/buf.sh   # the binary `cargo install` builds
 #
 # `breaking` compares two folders, the form closest to `buf breaking --against DIR`:
 #   catalogc breaking --against base/catalogs changed/catalogs
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/../.."
 BUF_VERSION=1.75.0
 COUNTS=${COUNTS:-"1000 10000"}
 RUNS=${RUNS:-11}
+PROFILE=${PROFILE:-bench}
 work=$PWD/target/peer
 mkdir -p "$work"
 
@@ -30,9 +32,11 @@ fi
 
 # shellcheck disable=SC2086
 cargo bench --quiet --bench peer -- "$work/inputs" $COUNTS >&2
-# The binary users build (`cargo install`, the release profile), copied out of the target
-# folder so that a later build does not replace it mid-run.
-cargo build --release --quiet --bin catalogc
+# The bench profile's binary (the release profile with ThinLTO across catalogc's codegen
+# units and every dependency fully optimised); PROFILE=release times the binary `cargo
+# install` builds. Copied out of the target folder so that a later build does not replace it
+# mid-run (both profiles write target/release).
+cargo build --profile "$PROFILE" --quiet --bin catalogc
 catalogc=$work/catalogc
 cp target/release/catalogc "$catalogc"
 
