@@ -139,9 +139,15 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "bounds/string-unbounded",
+        level: "info",
+        real: 0,
+        judged: 4,
+    },
+    Measured {
+        rule: "bounds/string-unbounded",
         level: "warn",
         real: 34,
-        judged: 48,
+        judged: 44,
     },
     Measured {
         rule: "catalog/budget",
@@ -193,7 +199,7 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "naming/vague-name",
-        level: "error",
+        level: "warn",
         real: 1,
         judged: 1,
     },

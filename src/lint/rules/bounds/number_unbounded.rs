@@ -17,9 +17,12 @@ crate::lint::declare_rule! {
     /// author could state, and are not checked:
     /// - identifiers: a name ending in `id`, `ids`, `number`, `pid`, `uid`, `gid`, `msgid` or
     ///   `reqid` (`run_id`, `issue_number`, the items of `tag_ids`), or a doc whose first
-    ///   clause ends in "ID" ("Objective ID"): any positive value names something;
-    /// - points in time: a name ending in `timestamp` or `epoch`, or a doc that says "Unix
-    ///   time" or "epoch": every value is a moment;
+    ///   clause ends in "ID" or "IDs" ("Objective ID", "list of selected option IDs") or names
+    ///   them in its first words ("Order IDs to delete", but not "Maximum number of IDs to
+    ///   return"): any positive value names something;
+    /// - points in time: a name ending in `timestamp`, `epoch`, `since`, `until`, `before` or
+    ///   `after`, or a doc that says "Unix time" or "epoch", or whose first clause says
+    ///   "timestamp": every value is a moment;
     /// - positions in the data that have their lower bound: a name ending in `page`, `pages`,
     ///   `pageno`, `offset`, `skip`, `index`, `line`, `position`, `x` or `y`, or starting with
     ///   `start` (`start_line`, `startChar`), but not a size such as `per_page`: the upper
@@ -125,29 +128,50 @@ fn item_owner(path: &str) -> &str {
 }
 
 /// An identifier (`issue_number`, `run_id`, `tag_ids`, `msgid`, a field documented as
-/// "Objective ID", "list of option IDs"): any positive value names something.
+/// "Objective ID" or "Order IDs to delete"): any positive value names something.
 fn identifier(words: &[String], doc: Option<&str>) -> bool {
     let named = matches!(
         words.last().map(String::as_str),
         Some("id" | "ids" | "number" | "pid" | "uid" | "gid" | "msgid" | "reqid")
     );
-    // The doc's first clause ends in "ID" or "IDs": "Objective ID", "Iteration ID (null to
-    // unset)", "list of selected option IDs".
+    // The doc's first clause ends in IDs ("Objective ID", "Iteration ID (null to unset)",
+    // "Answer for a question — list of selected option IDs") or names them in its first
+    // words ("Order IDs to delete"), but not as a count of them ("Maximum number of IDs to
+    // return").
     let documented = doc.is_some_and(|d| {
         let clause = d.split(['(', '.', ',', ';', ':']).next().unwrap_or(d);
-        let last = clause.trim_end().rsplit(' ').next().unwrap_or_default();
-        last.eq_ignore_ascii_case("id") || last.eq_ignore_ascii_case("ids")
+        let all: Vec<&str> = clause.split_whitespace().collect();
+        let is_id = |w: &&str| matches!(*w, "ID" | "IDs" | "Id" | "Ids" | "id" | "ids");
+        if all.last().is_some_and(is_id) {
+            return true;
+        }
+        let words = &all[..all.len().min(6)];
+        let at = words.iter().position(is_id);
+        at.is_some_and(|at| {
+            !words[..at].iter().any(|w| {
+                matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "max" | "maximum" | "min" | "minimum" | "number" | "count" | "how" | "limit" | "size"
+                )
+            })
+        })
     });
     named || documented
 }
 
-/// A point in time given as a number (a Unix time, an epoch timestamp): every value is a
-/// moment.
+/// A point in time given as a number (a Unix time, an epoch timestamp, a `since` or
+/// `before` bound): every value is a moment.
 fn instant(words: &[String], doc: Option<&str>) -> bool {
-    let named = matches!(words.last().map(String::as_str), Some("timestamp" | "epoch"));
+    let named = matches!(
+        words.last().map(String::as_str),
+        Some("timestamp" | "epoch" | "since" | "until" | "before" | "after")
+    );
+    // "Unix time" and "epoch" say so wherever they stand; "timestamp" only in the doc's first
+    // clause ("Timestamp to list deployments from"), not in prose about other values.
     let documented = doc.is_some_and(|d| {
-        let d = d.to_ascii_lowercase();
-        d.contains("unix time") || d.contains("unix timestamp") || d.contains("epoch")
+        let lower = d.to_ascii_lowercase();
+        let clause = lower.split(['(', '.', ',', ';', ':']).next().unwrap_or_default();
+        lower.contains("unix time") || lower.contains("epoch") || clause.split_whitespace().any(|w| w == "timestamp")
     });
     named || documented
 }
@@ -255,11 +279,20 @@ mod tests {
                 field("y", int(None, None)),
                 field("startChar", int(Some(0), None)),
                 field("displayOrder", int(None, None)),
+                documented("delete", array(int(None, None), Some(10)), "Order IDs to delete"),
+                documented("limit", int(None, None), "Maximum number of IDs to return"),
+                documented("from", int(None, None), "Timestamp to list deployments from"),
+                field("since", int(None, None)),
+                field("unitAmount", int(None, None)),
+                documented("max_tokens", int(Some(100), None), "Target budget in tokens. Occurrences show id_timestamp or id_only."),
             ],
             None,
         );
         let f = check_with(&RULE, vec![catalog(vec![t.clone()], vec![])], &published());
-        assert_eq!(paths(&f), ["input.sizes[]", "input.estimate", "input.y"]);
-        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 11);
+        assert_eq!(
+            paths(&f),
+            ["input.sizes[]", "input.estimate", "input.y", "input.limit", "input.unitAmount", "input.max_tokens"]
+        );
+        assert_eq!(check(&RULE, catalog(vec![t], vec![])).len(), 17);
     }
 }

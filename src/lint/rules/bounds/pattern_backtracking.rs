@@ -34,7 +34,10 @@ crate::lint::declare_rule! {
     /// It also reports every pattern catalogc's own validator (generated code, `serve --mock`)
     /// cannot check in linear time: lookaround runs on a backtracking engine that refuses a
     /// value after a million steps, and a pattern no bounded engine reads the same way
-    /// (backreferences, `\p{…}` inside a class) refuses every value.
+    /// (backreferences, `\p{…}` inside a class) refuses every value. On a published tools/list
+    /// (`catalogc lint FILE.json`) these are `info`: the server validates with its own engine,
+    /// which may run them well; the shapes above backtrack in every engine and keep the
+    /// rule's level.
     ///
     /// ## Why is this bad?
     /// The server (or the client) validates every value the model sends against the pattern. A
@@ -238,41 +241,57 @@ fn unbounded_inside<'a>(a: &'a Ast, out: &mut Vec<&'a ast::Repetition>) {
     }
 }
 
-/// Why `pattern` backtracks catastrophically, or `None`. A pattern the parser rejects is
-/// `bounds/pattern`'s to report.
-fn backtracks(pattern: &str) -> Option<String> {
+/// Why `pattern` backtracks catastrophically, or `None`, and whether the cause is in the
+/// pattern's shape (every backtracking engine) rather than in what catalogc's own validator
+/// can run in bounded time. A pattern the parser rejects is `bounds/pattern`'s to report.
+fn backtracks(pattern: &str) -> Option<(String, Cause)> {
     if let Some(ast) = ast::parse::Parser::new().parse(pattern).ok()
         && let Some(why) = (Scan { pattern }).find(&ast)
     {
-        return Some(why);
+        return Some((why, Cause::Shape));
     }
     let compiled = Compiled::new(pattern).ok()?;
     match compiled.engine() {
         Engine::Linear => None,
-        Engine::Budgeted => Some(format!(
-            "its lookaround needs a backtracking engine, and catalogc's validator refuses a value it cannot decide within {STEP_BUDGET} steps"
+        Engine::Budgeted => Some((
+            format!(
+                "its lookaround needs a backtracking engine, and catalogc's validator refuses a value it cannot decide within {STEP_BUDGET} steps"
+            ),
+            Cause::Validator,
         )),
-        Engine::Refused => Some(format!(
-            "no engine checks it in bounded time ({}), so catalogc's validator refuses every value",
-            compiled.refused().unwrap_or("")
+        Engine::Refused => Some((
+            format!(
+                "no engine checks it in bounded time ({}), so catalogc's validator refuses every value",
+                compiled.refused().unwrap_or("")
+            ),
+            Cause::Validator,
         )),
     }
 }
 
+/// Where a pattern's backtracking comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cause {
+    /// Nested or overlapping repetition: every backtracking engine.
+    Shape,
+    /// A construct catalogc's own validator cannot run in linear time (lookaround,
+    /// backreferences); a published server's own engine may run it well.
+    Validator,
+}
+
 /// Why each pattern seen in the run backtracks, or `None`: each is analysed once.
 #[derive(Default)]
-struct Seen<'a>(HashMap<&'a str, Option<String>>);
+struct Seen<'a>(HashMap<&'a str, Option<(String, Cause)>>);
 
 impl<'a> RuleState<'a> for Seen<'a> {
-    fn declaration(&mut self, _: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
+    fn declaration(&mut self, cx: &Context<'a>, site: &Site<'a, '_>, out: &mut Vec<Finding>) {
         let (TyKind::String(s) | TyKind::Cursor(s)) = &site.ty.kind else {
             return;
         };
         let Some(pattern) = &s.pattern else { return };
         let why = self.0.entry(&pattern.value).or_insert_with(|| backtracks(&pattern.value));
-        let Some(why) = why else { return };
-        out.push(
-            site_finding(
+        let Some((why, cause)) = why else { return };
+        let finding = site_finding(
                 site,
                 pattern.span,
                 format!(
@@ -280,14 +299,23 @@ impl<'a> RuleState<'a> for Seen<'a> {
                     pattern.value, site.path
                 ),
             )
-            .help("make each repetition start with something its inner part cannot match, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$`; merge overlapping alternatives into one class"),
-        );
+            .help("make each repetition start with something its inner part cannot match, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$`; merge overlapping alternatives into one class");
+        // A published list's server validates with its own engine: what only catalogc's
+        // validator cannot run in linear time is advice there.
+        out.push(if cx.config.published && *cause == Cause::Validator { finding.level(Level::Info) } else { finding });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::backtracks;
+
+    #[test]
+    fn a_lookaround_is_the_validators_cause_a_nested_repetition_the_shapes() {
+        assert_eq!(backtracks("^(a+)+$").map(|b| b.1), Some(super::Cause::Shape));
+        let email = r"^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$";
+        assert_eq!(backtracks(email).map(|b| b.1), Some(super::Cause::Validator));
+    }
 
     #[test]
     fn catastrophic_patterns_fire() {

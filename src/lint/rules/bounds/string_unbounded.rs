@@ -25,8 +25,10 @@ crate::lint::declare_rule! {
     /// have to invent a limit. An output string is a warning there only when its doc states
     /// such a format, values or limit (`"ISO 8601 timestamp"`, `"Abbreviated commit hash (7
     /// characters)"`): the schema then leaves out what the text promises a client; any other
-    /// output string is `info`, its length being the server's data. A field named `…cursor`
-    /// is not reported there.
+    /// output string is `info`, its length being the server's data. A string whose schema
+    /// already carries a `format` or a `pattern` (an `email` with `format: email`) is `info`
+    /// there too: what its text states is encoded, and a length on top would be invented. A
+    /// field named `…cursor` is not reported there.
     ///
     /// ## Why is this bad?
     /// An unbounded input string is where the model pastes a whole document, a prompt, or an
@@ -94,7 +96,10 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
             Side::Output => doc.is_some_and(crate::lint::published::doc_states_a_bound),
             Side::Input => crate::lint::published::states_a_bound(&words, doc),
         };
-        if !stated {
+        // A format or pattern in the schema already encodes what the text states (an
+        // `email` with `format: email`): a length on top of it would be invented.
+        let encoded = s.format.is_some() || s.pattern.is_some();
+        if !stated || encoded {
             level = Level::Info;
         }
     }
@@ -174,6 +179,13 @@ mod tests {
                 documented("since", "Start of the window (ISO 8601)."),
                 documented("sort", "Sort order: 'asc' or 'desc'."),
                 field("page_cursor", string()),
+                crate::model::Field {
+                    doc: Some(sp("The contact's email.".to_string())),
+                    ..field(
+                        "email",
+                        TyKind::String(Box::new(StringTy { format: Some(sp(Format::Email)), ..StringTy::default() })),
+                    )
+                },
             ],
             Some(vec![
                 documented("created", "When the event was created (ISO 8601)."),
@@ -184,13 +196,21 @@ mod tests {
         let f = check_with(&RULE, vec![catalog(vec![t], vec![])], &published());
         assert_eq!(
             paths(&f),
-            ["input.project_id", "input.since", "input.sort", "output.created", "output.updated_at", "output.title"]
+            ["input.project_id", "input.since", "input.sort", "input.email", "output.created", "output.updated_at", "output.title"]
         );
         let levels: Vec<Option<Level>> = f.iter().map(|f| f.level).collect();
         // An output string is the server's data: a warning only where its doc states a format.
         assert_eq!(
             levels,
-            [Some(Level::Info), Some(Level::Error), Some(Level::Error), Some(Level::Warn), Some(Level::Info), Some(Level::Info)]
+            [
+                Some(Level::Info),
+                Some(Level::Error),
+                Some(Level::Error),
+                Some(Level::Info),
+                Some(Level::Warn),
+                Some(Level::Info),
+                Some(Level::Info)
+            ]
         );
     }
 }

@@ -26,14 +26,15 @@ crate::lint::declare_rule! {
     /// | password assignment | `password`, `passwd`, `pwd`, `secret`, `api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `auth_token` followed by `=` or `:` and a value (not a `<placeholder>`, `{template}`, `$VARIABLE` or `***`) | `the password: ask the user`, `password=<your password>` |
     /// | bearer token | `Bearer` and a 20+ character token holding a letter and a digit | `a Bearer token in the header` |
     /// | JSON Web Token | `eyJ…` three dot-separated base64url parts | `eyJ` alone |
-    /// | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number; a run labelled as an identifier in the 40 characters before it (`eventId='…'`, `trace ID e.g. …`, `commit …`) |
-    /// | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path |
+    /// | long hex run | 32+ hex digits holding both a digit and a letter | 31 hex digits, a long decimal number; a run labelled as an identifier in the 40 characters before it (`eventId='…'`, `trace ID e.g. …`, `commit …`, `"version": "…"`, a `/versions/…` or `/blob/…` URL path) |
+    /// | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path; a run labelled as an identifier or a cursor in the 40 characters before it (`?cursor=…`) |
     /// | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
     ///
     /// The message names the pattern but never repeats the matched text. A 32-digit hex example
     /// of an event, trace or commit ID is what real servers write to show the format, so a run
     /// labelled as an identifier is not reported; an unlabelled one still is. Nor is a match
-    /// that shows a format rather than a credential: a run of four or fewer distinct
+    /// that shows a format or a public value rather than a credential: a blockchain address
+    /// (`0x` and 40 hex digits), a run of four or fewer distinct
     /// characters (`AC00000000000000000000000000000000`), or URL user info made of template
     /// words (`user:password`, `USERNAME:PASSWORD`) or written as a `<placeholder>`,
     /// `{template}` or `$VARIABLE`.
@@ -159,6 +160,7 @@ static PATTERNS: [Pattern; 10] = [
 
 /// The index of the long-hex pattern in [`PATTERNS`].
 const HEX: usize = 7;
+const BASE64: usize = 8;
 const USER_INFO: usize = 9;
 
 /// Words that stand for a credential in a format template (`mysql://user:password@host`).
@@ -167,10 +169,18 @@ const TEMPLATE_WORDS: &[&str] = &[
     "your",
 ];
 
-/// A match that shows a format rather than a credential: a run of (nearly) one repeated
+/// A match that shows a format or a public value rather than a credential: a blockchain
+/// address (`0x` and 40 hex digits), a run of (nearly) one repeated
 /// character (`AC00000000000000000000000000000000`), or URL user info made of template
 /// words (`user:password`) or written as a `<placeholder>`, `{template}` or `$VARIABLE`.
 fn placeholder(pattern: usize, m: &str) -> bool {
+    // A `0x` and 40 hex digits is a blockchain address, public by design.
+    if let Some(hex) = m.strip_prefix("0x")
+        && hex.len() == 40
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return true;
+    }
     if pattern == USER_INFO {
         let info = m.split("://").nth(1).and_then(|rest| rest.split('@').next()).unwrap_or("");
         return info.contains(['<', '{', '$', '*', '['])
@@ -188,7 +198,7 @@ fn placeholder(pattern: usize, m: &str) -> bool {
 /// Words that label a hex run as an identifier rather than a key.
 const ID_LABELS: &[&str] = &[
     "id", "ids", "trace", "event", "span", "profile", "profiler", "commit", "sha", "hash",
-    "digest", "checksum",
+    "digest", "checksum", "version", "versions", "blob", "cursor",
 ];
 
 /// The 40 characters before a match, on its line, name an identifier (`eventId='`, `The
@@ -268,7 +278,7 @@ fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
         };
         for m in regex.find_iter(text) {
             if (p.accept)(m.as_str())
-                && !(i == HEX && labelled_id(&text[..m.start()]))
+                && !((i == HEX || i == BASE64) && labelled_id(&text[..m.start()]))
                 && !placeholder(i, m.as_str())
             {
                 found.push((p.name, m.range()));
@@ -445,6 +455,9 @@ mod tests {
         quiet("4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7");
         quiet("12345678901234567890123456789012345");
         quiet("Account SID, e.g. AC00000000000000000000000000000000");
+        quiet(r#"{"version": "5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa"}"#);
+        quiet("https://api.example.com/v1/models/a/b/versions/5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa");
+        quiet("the contract address (e.g., '0xBC4CA0EdA7647A8aB7C2061c2E118A18a936f13D')");
     }
 
     #[test]
@@ -452,6 +465,7 @@ mod tests {
         fires("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY12", "base64");
         quiet("anextremelylongwordwithoutanyuppercaseordigits1");
         quiet("/Users/Alice/Documents/Project2/Reports/Q3/Summary");
+        quiet("https://api.example.com/v1/deployments?cursor=cD0yMDIzLTA2LTA2KzIzJTNBNDAlM0EwOC45NjMwMDAlMkIwMCUzQTAw");
     }
 
     #[test]
@@ -467,6 +481,7 @@ mod tests {
     #[test]
     fn placeholder_patterns_are_indexed_by_name() {
         assert!(PATTERNS[USER_INFO].name.contains("user info"));
+        assert!(PATTERNS[BASE64].name.contains("base64"));
     }
 
     #[test]
