@@ -109,7 +109,7 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "bounds/number-unbounded",
-        level: "error",
+        level: "warn",
         real: 32,
         judged: 35,
     },
@@ -175,7 +175,7 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "effect/write-without-input",
-        level: "warn",
+        level: "info",
         real: 3,
         judged: 6,
     },
@@ -313,7 +313,7 @@ pub const HOLDOUT: &[Measured] = &[
     },
     Measured {
         rule: "trust/url-fetch",
-        level: "warn",
+        level: "info",
         real: 0,
         judged: 2,
     },

@@ -30,6 +30,10 @@ crate::lint::declare_rule! {
     /// | long base64 run | 40+ base64 characters holding upper-case, lower-case and a digit, with `/` at most once every 10 characters | a long lower-case identifier, a `/a/b/c` path; a run labelled as an identifier or a cursor in the 40 characters before it (`?cursor=…`) |
     /// | URL with user info | `scheme://user@host` or `scheme://user:password@host` | `https://example.com/path@v2`, `ops@example.com` |
     ///
+    /// On a published tools/list (`catalogc lint FILE.json`) a long hex or base64 run, a guess
+    /// from its look alone, is `info`: there such runs are example IDs and hashes far more
+    /// often than keys. The token formats above keep the rule's level.
+    ///
     /// The message names the pattern but never repeats the matched text. A 32-digit hex example
     /// of an event, trace or commit ID is what real servers write to show the format, so a run
     /// labelled as an identifier is not reported; an unlabelled one still is. Nor is a match
@@ -288,13 +292,17 @@ fn find_secrets(text: &str) -> Vec<(&'static str, Range<usize>)> {
     found
 }
 
-fn report(catalog: &Catalog, tool: Option<&Tool>, what: &str, path: Option<&str>, name: &str, span: Span) -> Finding {
+fn report(cx: &Context, catalog: &Catalog, tool: Option<&Tool>, what: &str, path: Option<&str>, name: &str, span: Span) -> Finding {
     let message = format!("{what} holds what looks like {name}");
+    // A long hex or base64 run is a guess from its look alone; on a published list these are
+    // example IDs and hashes far more often than keys, so they are advice there. A token of a
+    // known format keeps the rule's level everywhere.
+    let guessed = name.starts_with("a long");
     let mut f = match tool {
         Some(t) => Finding::in_tool(catalog, t, span, message),
         None => Finding::in_catalog(catalog, span, message),
     }
-    .help(if name.starts_with("a long") {
+    .help(if guessed {
         "remove the credential from the catalog (and revoke it if it is real); if it is an example ID or hash, shorten it (`c49541…`) so it cannot be mistaken for one"
     } else {
         "remove the credential from the catalog (and revoke it if it is real); take credentials from the server's configuration, never from catalog text"
@@ -302,7 +310,7 @@ fn report(catalog: &Catalog, tool: Option<&Tool>, what: &str, path: Option<&str>
     if let Some(p) = path {
         f = f.path(p);
     }
-    f
+    if cx.config.published && guessed { f.level(Level::Info) } else { f }
 }
 
 /// The findings in string `default=` values of the current catalog: reported after every
@@ -314,7 +322,7 @@ impl<'a> RuleState<'a> for Defaults {
     fn text(&mut self, cx: &Context<'a>, t: &Text<'a, '_>, out: &mut Vec<Finding>) {
         for (name, range) in find_secrets(&t.text.value) {
             let span = sub_span(cx, t.catalog.file, t.text, range);
-            out.push(report(t.catalog, t.tool, t.what, t.path, name, span));
+            out.push(report(cx, t.catalog, t.tool, t.what, t.path, name, span));
         }
     }
 
@@ -326,7 +334,7 @@ impl<'a> RuleState<'a> for Defaults {
         for (name, range) in find_secrets(value) {
             let span = sub_span(cx, site.catalog.file, &lit, range);
             let what = format!("the default of `{}`", site.path);
-            self.0.push(report(site.catalog, site.tool, &what, Some(site.path), name, span));
+            self.0.push(report(cx, site.catalog, site.tool, &what, Some(site.path), name, span));
         }
     }
 
@@ -482,6 +490,22 @@ mod tests {
     fn placeholder_patterns_are_indexed_by_name() {
         assert!(PATTERNS[USER_INFO].name.contains("user info"));
         assert!(PATTERNS[BASE64].name.contains("base64"));
+    }
+
+    #[test]
+    fn a_published_list_reports_a_guessed_run_as_info_and_a_known_token_at_the_rules_level() {
+        let t = summarised(
+            "deploy",
+            "Pins 4f3c2a1b9e8d7c6b5a4f3c2a1b9e8d7c and calls with AKIAIOSFODNN7EXAMPLE.",
+        );
+        let project = crate::model::Project {
+            catalogs: vec![catalog("test", vec![t])],
+        };
+        let found = run_with(&RULE, &project, &crate::lint::testkit::sites::published());
+        let levels: Vec<(Option<crate::diag::Level>, bool)> =
+            found.iter().map(|f| (f.level, f.message.contains("hexadecimal"))).collect();
+        assert_eq!(levels, [(None, false), (Some(crate::diag::Level::Info), true)]);
+        assert!(run_with(&RULE, &project, &Default::default()).iter().all(|f| f.level.is_none()));
     }
 
     #[test]
