@@ -52,7 +52,20 @@ pub struct Site<'a, 'p> {
     pub(crate) name_words: &'p std::cell::OnceCell<Vec<String>>,
 }
 
-impl Site<'_, '_> {
+impl<'a> Site<'a, '_> {
+    /// The field whose value this site is: the site's own field, or for an array's `items`
+    /// site the array field (`pages` for `input.sources[].pages[]`), found among `siblings`
+    /// by the path's last segment without its `[]` marks and union variant.
+    pub fn owner(&self) -> Option<&'a Field> {
+        if self.field.is_some() {
+            return self.field;
+        }
+        let last = self.path.rsplit('.').next().unwrap_or(self.path);
+        let name = last.trim_end_matches("[]");
+        let name = name.split('<').next().unwrap_or(name);
+        self.siblings.iter().find(|f| f.name.value == name)
+    }
+
     /// The lowercase words of the field's name ([`crate::names::words`]); none for an
     /// array's `items` site.
     pub fn name_words(&self) -> &[String] {

@@ -103,28 +103,21 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
 /// position in the data that already has its lower bound.
 fn published_exempt(site: &Site, n: &NumTy) -> bool {
     // An array's items are named and documented by the array field.
+    let owner = site.owner();
     let owned;
-    let (words, doc): (&[String], Option<&str>) = match site.field {
-        Some(f) => (site.name_words(), f.doc.as_ref().map(|d| d.value.as_str())),
-        None => {
-            let name = item_owner(site.path);
-            owned = crate::names::words(name);
-            let doc = site.siblings.iter().find(|f| f.name.value == name);
-            (&owned, doc.and_then(|f| f.doc.as_ref()).map(|d| d.value.as_str()))
+    let words: &[String] = match (site.field, owner) {
+        (Some(_), _) => site.name_words(),
+        (None, Some(f)) => {
+            owned = crate::names::words(&f.name.value);
+            &owned
         }
+        (None, None) => &[],
     };
+    let doc = owner.and_then(|f| f.doc.as_ref()).map(|d| d.value.as_str());
     if identifier(words, doc) || instant(words, doc) || ordering_key(words) || in_data_list(site.path) {
         return true;
     }
     position(words) && (n.min.is_some() || n.exclusive_min.is_some())
-}
-
-/// The field an items path belongs to: `pages` for `input.sources[].pages[]`, without a
-/// union variant's `<tag>`.
-fn item_owner(path: &str) -> &str {
-    let last = path.rsplit('.').next().unwrap_or(path);
-    let last = last.trim_end_matches("[]");
-    last.split('<').next().unwrap_or(last)
 }
 
 /// An identifier (`issue_number`, `run_id`, `tag_ids`, `msgid`, a field documented as

@@ -76,25 +76,17 @@ fn check(cx: &Context, site: &Site, out: &mut Vec<Finding>) {
         Side::Output => Level::Warn,
     };
     if cx.config.published {
-        // The field's own words, or those of the array whose items these are.
-        let (words, doc) = match site.field {
-            Some(f) => (crate::names::words(&f.name.value), f.doc.as_ref()),
-            None => (Vec::new(), None),
-        };
+        // The field's own name (none for an array's items) and doc (the array's for its items).
+        let words = site.name_words();
         if words.last().is_some_and(|w| w == "cursor") {
             return;
         }
-        let items_doc = site.field.is_none().then(|| {
-            let leaf = site.path.trim_end_matches("[]");
-            let name = leaf.rsplit('.').next().unwrap_or(leaf);
-            site.siblings.iter().find(|f| f.name.value == name).and_then(|f| f.doc.as_ref())
-        });
-        let doc = doc.or(items_doc.flatten()).map(|d| d.value.as_str());
+        let doc = site.owner().and_then(|f| f.doc.as_ref()).map(|d| d.value.as_str());
         // An output string's length is the server's data: a bound there would be invented.
         let stated = match side {
             // What the server returns: only its text's promise is worth encoding.
             Side::Output => doc.is_some_and(crate::lint::published::doc_states_a_bound),
-            Side::Input => crate::lint::published::states_a_bound(&words, doc),
+            Side::Input => crate::lint::published::states_a_bound(words, doc),
         };
         // A format or pattern in the schema already encodes what the text states (an
         // `email` with `format: email`): a length on top of it would be invented.
